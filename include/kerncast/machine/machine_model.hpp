@@ -1,0 +1,159 @@
+// MachineModel: what a GPU is. Every value carries its provenance; unknown values are
+// absent (std::nullopt), never zero. Loaded from JSON machine files
+// ("schema": "kerncast.machine/1", docs/machine-format.md) or the built-in catalogue.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kerncast {
+
+// Where a value came from. Sources are declared once per machine (MachineModel::sources)
+// and referenced by key from every value.
+enum class SourceKind {
+    datasheet, // vendor datasheet, whitepaper, CUDA Programming Guide
+    paper,     // a published paper (citation says which table/section)
+    measured,  // measured by a kerncast run (run says which)
+    derived,   // computed from other values of this machine (citation says how)
+};
+
+struct Provenance {
+    SourceKind kind = SourceKind::datasheet;
+    std::string citation; // e.g. "NVIDIA A100 Tensor Core GPU Architecture whitepaper, Table 3"
+    std::string run;      // for measured values: the run that measured it (record path / id)
+};
+
+// One known value and the key of its source in MachineModel::sources.
+template <class T> struct Sourced {
+    T value{};
+    std::string source;
+    bool operator==(const Sourced&) const = default;
+};
+
+// A value that may be unknown.
+template <class T> using Known = std::optional<Sourced<T>>;
+
+struct MachineIdentity {
+    std::string id;           // catalogue id, e.g. "a100-sxm4-40gb"
+    std::string name;         // marketing name, e.g. "NVIDIA A100-SXM4-40GB"
+    std::string vendor;       // "NVIDIA" (or "hypothetical" for paper machines)
+    std::string architecture; // "Volta", "Ampere", "Hopper", "Tesla" (G80/GT200) ...
+    int cc_major = 0;         // compute capability
+    int cc_minor = 0;
+    bool incomplete = false; // true when the file knowingly lacks values some models need
+    std::string notes;
+};
+
+// Issue rate of one instruction class and data type, e.g. class "fma", dtype "f64":
+// results per cycle per SM (a warp instruction of 32 lanes at rate 64 issues in 0.5 cycles).
+struct IssueRate {
+    std::string op;    // "add", "mul", "fma", "div", "special", "compare", "int", "ldst" ...
+    std::string dtype; // "f16", "f32", "f64", "i32", ...
+    Sourced<double> per_cycle_per_sm;
+    bool operator==(const IssueRate&) const = default;
+};
+
+struct ComputeUnits {
+    Known<int> sm_count;
+    Known<double> base_clock_mhz;  // SM base clock
+    Known<double> boost_clock_mhz; // SM boost clock (the clock models use when present)
+    Known<int> warp_size;
+    Known<int> max_threads_per_block;
+    Known<int> max_threads_per_sm;
+    Known<int> max_warps_per_sm;
+    Known<int> max_blocks_per_sm;
+    Known<int> registers_per_sm; // 32-bit registers
+    Known<int> max_registers_per_thread;
+    Known<int> max_registers_per_block;
+    Known<int> register_allocation_unit; // registers are allocated in multiples of this
+    Known<std::string> register_allocation_granularity; // "warp" (CC >= 2.0) or "block" (CC 1.x)
+    Known<int>
+        warp_allocation_granularity; // warps of a block are allocated in multiples (CC 1.x: 2)
+    Known<int> shared_memory_per_sm_bytes;          // maximum carve-out for shared memory
+    Known<int> shared_memory_per_block_bytes;       // default static limit (48 KiB)
+    Known<int> shared_memory_per_block_optin_bytes; // opt-in maximum
+    Known<int> shared_memory_allocation_unit_bytes;
+    Known<int> reserved_shared_memory_per_block_bytes; // system use (1 KiB since CC 8.0)
+    // Selectable shared-memory carve-outs in KiB (per SM), e.g. 0,8,16,...,228 on Hopper.
+    std::optional<Sourced<std::vector<int>>> shared_memory_carveouts_kib;
+    std::vector<IssueRate> issue_rates;
+};
+
+// One level of the memory hierarchy: "l1", "l2", "dram", or a special memory below.
+struct MemoryLevel {
+    std::string name;      // unique within the machine
+    std::string shared_by; // "sm" (one per SM), "gpu" (one for the device), "tpc", "gpc", ...
+    Known<std::int64_t> size_bytes;           // capacity (for L1: the unified L1/shared array)
+    Known<std::int64_t> effective_size_bytes; // what one SM effectively sees (partitioned L2)
+    Known<int> line_bytes;
+    Known<int> sector_bytes;
+    Known<double> latency_cycles;          // load-to-use latency on a hit, SM cycles
+    Known<double> peak_bandwidth_gbs;      // 1e9 bytes/s, whole device
+    Known<double> sustained_bandwidth_gbs; // measured or paper-reported achievable
+    Known<int> partitions;                 // L2 partitions / DRAM channels
+    Known<int> count_per_sm;               // instances per SM (e.g. texture caches per SM)
+    bool operator==(const MemoryLevel&) const = default;
+};
+
+struct SharedMemoryBanks {
+    Known<int> banks;
+    Known<int> bank_width_bytes;
+};
+
+// Hong & Kim 2009, Table 1 / Table 6 machine parameters.
+struct MwpCwpParameters {
+    Known<double> mem_ld_cycles;               // Mem_LD
+    Known<double> departure_del_uncoal_cycles; // Departure_del_uncoal
+    Known<double> departure_del_coal_cycles;   // Departure_del_coal
+    Known<double> issue_cycles;                // Issue_cycles
+};
+
+// Ernst et al. 2023, sec. 4.5, eq. (1)-(5): hit rate = a * exp(-b * exp(-c * O)).
+struct CapacityFit {
+    Sourced<double> a;
+    Sourced<double> b;
+    Sourced<double> c;
+    bool operator==(const CapacityFit&) const = default;
+};
+
+struct CapacityFits {
+    std::optional<CapacityFit> l1_redundant_loads;
+    std::optional<CapacityFit> y_layer_overlap;
+    std::optional<CapacityFit> z_layer_overlap;
+    std::optional<CapacityFit> l2_redundant_stores;
+};
+
+// Dong & Pai 2025: service time S(n, e, c) of the shared-memory atomic unit, cycles.
+struct AtomicServiceTime {
+    int queued_warps = 0;   // n: warp-instructions in queue or in service
+    int active_threads = 0; // e: active threads of a warp-instruction
+    int cas_warps = 0;      // c: how many of the n are CAS (the rest fetch-and-op)
+    double cycles = 0;      // S(n, e, c)
+    bool operator==(const AtomicServiceTime&) const = default;
+};
+
+struct AtomicServiceTable {
+    std::string source; // key into MachineModel::sources
+    std::vector<AtomicServiceTime> entries;
+};
+
+struct MachineModel {
+    MachineIdentity identity;
+    std::map<std::string, Provenance> sources;
+    ComputeUnits compute;
+    std::vector<MemoryLevel> memory;           // ordered from the SM outwards: l1, l2, dram
+    std::vector<MemoryLevel> special_memories; // texture, readonly, constant_l1, constant_l15
+    SharedMemoryBanks shared_memory_banks;
+    MwpCwpParameters mwp_cwp;
+    CapacityFits capacity_fits;
+    std::map<std::string, Sourced<double>> calibrated_costs; // Stevens & Klöckner parameters
+    std::optional<AtomicServiceTable> atomic_service_times;
+
+    // The level of that name in memory or special_memories, or nullptr.
+    const MemoryLevel* level(const std::string& name) const;
+};
+
+} // namespace kerncast

@@ -1,0 +1,54 @@
+// kerncast: measure an NVIDIA GPU, model a kernel, forecast its performance.
+#include "commands.hpp"
+#include "kerncast/error.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <utility>
+#include <vector>
+
+namespace kerncast::cli {
+
+static std::vector<std::pair<int, SetupFunction>>& registry() {
+    static std::vector<std::pair<int, SetupFunction>> commands;
+    return commands;
+}
+
+bool register_command(int order, SetupFunction setup) {
+    registry().emplace_back(order, setup);
+    return true;
+}
+
+} // namespace kerncast::cli
+
+int main(int argc, char** argv) {
+    using namespace kerncast;
+    CLI::App app{"kerncast " KERNCAST_VERSION
+                 " - measure an NVIDIA GPU, model a GPU kernel, forecast its performance",
+                 "kerncast"};
+    app.set_version_flag("--version", std::string("kerncast ") + KERNCAST_VERSION);
+    app.require_subcommand(1);
+    app.footer("Exit codes: 0 success, 1 bad input, 2 bad usage, 3 unavailable (no GPU / "
+               "built without CUDA), 4 internal error. See docs/cli.md.");
+
+    auto commands = cli::registry();
+    std::stable_sort(commands.begin(), commands.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [order, setup] : commands)
+        setup(app);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // --help and --version arrive here as "errors" with exit code 0.
+        const int code = app.exit(e);
+        return code == 0 ? 0 : exit_code(ErrorKind::usage);
+    } catch (const Error& e) {
+        std::cerr << "kerncast: " << e.describe();
+        return exit_code(e.kind());
+    } catch (const std::exception& e) {
+        std::cerr << "kerncast: internal error: " << e.what() << "\n";
+        return exit_code(ErrorKind::internal);
+    }
+    return 0;
+}
