@@ -1,0 +1,131 @@
+// NVRTC: CUDA C++ source -> cubin for the present GPU (or PTX when NVRTC predates the GPU).
+#include "kerncast/runtime/nvrtc_compile.hpp"
+
+#include "kerncast/error.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <nvrtc.h>
+
+namespace kerncast::runtime {
+namespace {
+
+void check(nvrtcResult status, const char* call, int line) {
+    if (status != NVRTC_SUCCESS)
+        throw Error(ErrorKind::unavailable, std::string(call) + " failed (" + __FILE__ + ":" +
+                                                std::to_string(line) +
+                                                "): " + nvrtcGetErrorString(status));
+}
+
+#define KERNCAST_NVRTC(call) check((call), #call, __LINE__)
+
+struct ProgramDeleter {
+    void operator()(nvrtcProgram* program) const {
+        nvrtcDestroyProgram(program);
+        delete program;
+    }
+};
+
+std::string program_log(nvrtcProgram program) {
+    std::size_t size = 0;
+    if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1)
+        return {};
+    std::string log(size, '\0');
+    if (nvrtcGetProgramLog(program, log.data()) != NVRTC_SUCCESS)
+        return {};
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+        log.pop_back();
+    return log;
+}
+
+} // namespace
+
+std::vector<int> nvrtc_supported_architectures() {
+    int count = 0;
+    KERNCAST_NVRTC(nvrtcGetNumSupportedArchs(&count));
+    std::vector<int> architectures(static_cast<std::size_t>(count));
+    if (count > 0)
+        KERNCAST_NVRTC(nvrtcGetSupportedArchs(architectures.data()));
+    std::sort(architectures.begin(), architectures.end());
+    return architectures;
+}
+
+CompiledKernel compile_cuda_source(const CompileRequest& request) {
+    KERNCAST_CHECK(!request.kernel_name.empty(), "compile request without a kernel name");
+    const int sm = request.cc_major * 10 + request.cc_minor;
+    const std::vector<int> supported = nvrtc_supported_architectures();
+
+    CompiledKernel compiled;
+    if (std::find(supported.begin(), supported.end(), sm) != supported.end()) {
+        compiled.target = "sm_" + std::to_string(sm);
+    } else {
+        // A GPU newer than this NVRTC: PTX for the newest older virtual architecture; the
+        // driver JIT-compiles it. An older GPU than NVRTC supports cannot be served.
+        int newest_older = 0;
+        for (int arch : supported)
+            if (arch <= sm)
+                newest_older = arch;
+        if (newest_older == 0) {
+            std::string list;
+            for (int arch : supported)
+                list += (list.empty() ? "" : ", ") + std::to_string(arch);
+            throw Error(ErrorKind::unavailable,
+                        "this NVRTC cannot generate code for compute capability " +
+                            std::to_string(request.cc_major) + "." +
+                            std::to_string(request.cc_minor),
+                        {}, {"NVRTC supports SM versions " + list});
+        }
+        compiled.target = "compute_" + std::to_string(newest_older);
+        compiled.is_ptx = true;
+    }
+
+    compiled.options = {"--gpu-architecture=" + compiled.target, "--std=c++17",
+                        "--include-path=" KERNCAST_CUDA_INCLUDE_DIR};
+    for (const auto& option : request.extra_options)
+        compiled.options.push_back(option);
+    std::vector<const char*> option_pointers;
+    for (const auto& option : compiled.options)
+        option_pointers.push_back(option.c_str());
+
+    std::unique_ptr<nvrtcProgram, ProgramDeleter> program(new nvrtcProgram{});
+    const std::string name = request.source_name.empty() ? "kernel.cu" : request.source_name;
+    KERNCAST_NVRTC(nvrtcCreateProgram(program.get(), request.source.c_str(), name.c_str(), 0,
+                                      nullptr, nullptr));
+    KERNCAST_NVRTC(nvrtcAddNameExpression(*program, request.kernel_name.c_str()));
+    const nvrtcResult status = nvrtcCompileProgram(
+        *program, static_cast<int>(option_pointers.size()), option_pointers.data());
+    compiled.log = program_log(*program);
+    if (status != NVRTC_SUCCESS) {
+        std::vector<std::string> notes;
+        if (!compiled.log.empty())
+            notes.push_back("NVRTC log:\n" + compiled.log);
+        throw Error(ErrorKind::input,
+                    "NVRTC could not compile '" + name + "' for " + compiled.target + ": " +
+                        nvrtcGetErrorString(status),
+                    SourceLocation{name, 0, 0, "", ""}, notes);
+    }
+
+    const char* lowered = nullptr;
+    if (nvrtcGetLoweredName(*program, request.kernel_name.c_str(), &lowered) != NVRTC_SUCCESS ||
+        lowered == nullptr)
+        throw Error(ErrorKind::input,
+                    "'" + name + "' has no __global__ function '" + request.kernel_name + "'",
+                    SourceLocation{name, 0, 0, "", ""},
+                    {"--kernel takes the function's name, e.g. saxpy; for a template, the "
+                     "instantiation, e.g. scale<float>"});
+    compiled.lowered_name = lowered;
+
+    std::size_t size = 0;
+    if (compiled.is_ptx) {
+        KERNCAST_NVRTC(nvrtcGetPTXSize(*program, &size));
+        compiled.image.resize(size);
+        KERNCAST_NVRTC(nvrtcGetPTX(*program, compiled.image.data()));
+    } else {
+        KERNCAST_NVRTC(nvrtcGetCUBINSize(*program, &size));
+        compiled.image.resize(size);
+        KERNCAST_NVRTC(nvrtcGetCUBIN(*program, compiled.image.data()));
+    }
+    return compiled;
+}
+
+} // namespace kerncast::runtime

@@ -1,0 +1,339 @@
+// The GPU timing harness: NVRTC-compiled code loaded through the runtime API's library
+// management (cudaLibraryLoadData / cudaLibraryGetKernel, CUDA >= 12), launched with
+// cudaLaunchKernel, timed with one CUDA event pair per repetition. kerncast links only the
+// static CUDA runtime, which finds the driver at run time: without one, it still starts and
+// this code reports "no driver" (exit 3).
+#include "kerncast/error.hpp"
+#include "kerncast/runtime/deterministic_init.hpp"
+#include "kerncast/runtime/nvrtc_compile.hpp"
+#include "kerncast/runtime/timing_harness.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <cuda_runtime.h>
+#include <string>
+#include <vector>
+
+namespace kerncast::runtime {
+namespace {
+
+std::string cuda_error_text(cudaError_t status) {
+    return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+}
+
+void check(cudaError_t status, const char* call, int line) {
+    if (status != cudaSuccess)
+        throw Error(ErrorKind::unavailable, std::string(call) + " failed (" + __FILE__ + ":" +
+                                                std::to_string(line) +
+                                                "): " + cuda_error_text(status));
+}
+
+#define KERNCAST_CUDA(call) check((call), #call, __LINE__)
+
+// A launch the device refuses because of what was asked (not because of the machine).
+void check_launch(cudaError_t status, const char* call, int line) {
+    if (status == cudaErrorInvalidConfiguration || status == cudaErrorInvalidValue ||
+        status == cudaErrorLaunchOutOfResources)
+        throw Error(ErrorKind::input,
+                    std::string(call) + " rejected the launch (" + __FILE__ + ":" +
+                        std::to_string(line) + "): " + cuda_error_text(status),
+                    {}, {"check --grid, --block, --shared-bytes and the kernel's arguments"});
+    check(status, call, line);
+}
+
+#define KERNCAST_CUDA_LAUNCH(call) check_launch((call), #call, __LINE__)
+
+// ---- device-side initialisation (deterministic_init.hpp) ----
+
+template <typename T> __device__ T initial_value(std::uint64_t seed, std::uint64_t index);
+template <> __device__ float initial_value<float>(std::uint64_t seed, std::uint64_t index) {
+    return initial_f32(seed, index);
+}
+template <> __device__ double initial_value<double>(std::uint64_t seed, std::uint64_t index) {
+    return initial_f64(seed, index);
+}
+template <typename T> __device__ T initial_value(std::uint64_t seed, std::uint64_t index) {
+    return static_cast<T>(initial_integer(seed, index));
+}
+
+template <typename T>
+__global__ void initialise_buffer(T* data, std::int64_t count, std::uint64_t seed) {
+    const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+    for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+         i < count; i += stride)
+        data[i] = initial_value<T>(seed, static_cast<std::uint64_t>(i));
+}
+
+template <typename T> void launch_initialise(void* data, std::int64_t count, std::uint64_t seed) {
+    const int threads = 256;
+    const std::int64_t wanted = (count + threads - 1) / threads;
+    const int blocks = static_cast<int>(wanted < 65536 ? wanted : 65536);
+    initialise_buffer<T><<<blocks, threads>>>(static_cast<T*>(data), count, seed);
+    KERNCAST_CUDA(cudaGetLastError());
+}
+
+void initialise(void* data, const BufferSpec& buffer) {
+    const std::size_t bytes = static_cast<std::size_t>(buffer.count) * size_bytes(buffer.dtype);
+    if (buffer.init == BufferInit::zero) {
+        KERNCAST_CUDA(cudaMemset(data, 0, bytes));
+        return;
+    }
+    const std::uint64_t seed = buffer_seed(buffer.name);
+    switch (buffer.dtype) {
+    case DType::f32:
+        return launch_initialise<float>(data, buffer.count, seed);
+    case DType::f64:
+        return launch_initialise<double>(data, buffer.count, seed);
+    case DType::i32:
+        return launch_initialise<std::int32_t>(data, buffer.count, seed);
+    case DType::i64:
+        return launch_initialise<std::int64_t>(data, buffer.count, seed);
+    case DType::u32:
+        return launch_initialise<std::uint32_t>(data, buffer.count, seed);
+    case DType::u64:
+        return launch_initialise<std::uint64_t>(data, buffer.count, seed);
+    }
+}
+
+// ---- SM clock: one thread spins for a fixed number of clock64() cycles ----
+
+__global__ void spin_cycles(long long cycles, long long* elapsed) {
+    const long long start = clock64();
+    long long now = start;
+    while (now - start < cycles)
+        now = clock64();
+    *elapsed = now - start;
+}
+
+// About 10 ms at 2 GHz: long enough that launch overhead (microseconds) is < 0.1 %.
+constexpr long long clock_probe_cycles = 20'000'000;
+
+double measure_sm_clock_mhz(cudaStream_t stream, long long* device_elapsed) {
+    cudaEvent_t start, stop;
+    KERNCAST_CUDA(cudaEventCreate(&start));
+    KERNCAST_CUDA(cudaEventCreate(&stop));
+    KERNCAST_CUDA(cudaEventRecord(start, stream));
+    spin_cycles<<<1, 1, 0, stream>>>(clock_probe_cycles, device_elapsed);
+    KERNCAST_CUDA(cudaGetLastError());
+    KERNCAST_CUDA(cudaEventRecord(stop, stream));
+    KERNCAST_CUDA(cudaEventSynchronize(stop));
+    float milliseconds = 0;
+    KERNCAST_CUDA(cudaEventElapsedTime(&milliseconds, start, stop));
+    long long cycles = 0;
+    KERNCAST_CUDA(cudaMemcpy(&cycles, device_elapsed, sizeof cycles, cudaMemcpyDeviceToHost));
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return static_cast<double>(cycles) / (static_cast<double>(milliseconds) * 1e3);
+}
+
+std::string format_uuid(const cudaUUID_t& uuid) {
+    const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
+    char text[48];
+    std::snprintf(text, sizeof text,
+                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                  b[14], b[15]);
+    return text;
+}
+
+// Device memory released on every path out of time_kernel.
+struct DeviceAllocations {
+    std::vector<void*> pointers;
+    ~DeviceAllocations() {
+        for (void* p : pointers)
+            cudaFree(p);
+    }
+    void* allocate(std::size_t bytes) {
+        void* p = nullptr;
+        KERNCAST_CUDA(cudaMalloc(&p, bytes));
+        pointers.push_back(p);
+        return p;
+    }
+};
+
+struct Events {
+    std::vector<cudaEvent_t> events;
+    ~Events() {
+        for (cudaEvent_t e : events)
+            cudaEventDestroy(e);
+    }
+    cudaEvent_t create() {
+        cudaEvent_t e = nullptr;
+        KERNCAST_CUDA(cudaEventCreate(&e));
+        events.push_back(e);
+        return e;
+    }
+};
+
+struct Library {
+    cudaLibrary_t handle = nullptr;
+    ~Library() {
+        if (handle)
+            cudaLibraryUnload(handle);
+    }
+};
+
+void select_device(int ordinal) {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0))
+        throw Error(ErrorKind::unavailable, "no CUDA GPU is visible to this process");
+    if (status == cudaErrorInsufficientDriver)
+        throw Error(ErrorKind::unavailable, "no usable NVIDIA driver (" + cuda_error_text(status) +
+                                                "); kerncast run needs a GPU and its driver");
+    KERNCAST_CUDA(status);
+    if (ordinal < 0 || ordinal >= count)
+        throw Error(ErrorKind::usage, "--device " + std::to_string(ordinal) +
+                                          " does not exist; this machine has " +
+                                          std::to_string(count) + " CUDA device(s)");
+    KERNCAST_CUDA(cudaSetDevice(ordinal));
+}
+
+DeviceRecord describe_device(int ordinal) {
+    cudaDeviceProp prop{};
+    KERNCAST_CUDA(cudaGetDeviceProperties(&prop, ordinal));
+    DeviceRecord device;
+    device.name = prop.name;
+    device.cc_major = prop.major;
+    device.cc_minor = prop.minor;
+    device.sm_count = prop.multiProcessorCount;
+    KERNCAST_CUDA(cudaDriverGetVersion(&device.driver_version));
+    KERNCAST_CUDA(cudaRuntimeGetVersion(&device.runtime_version));
+    int memory_clock_khz = 0;
+    KERNCAST_CUDA(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+    if (memory_clock_khz > 0)
+        device.memory_clock_mhz = memory_clock_khz / 1000.0;
+    char bus_id[32] = {};
+    KERNCAST_CUDA(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal));
+    device.pci_bus_id = bus_id;
+    device.uuid = format_uuid(prop.uuid);
+    return device;
+}
+
+} // namespace
+
+TimedRun time_kernel(const TimingRequest& request) {
+    const TimingOptions& options = request.options;
+    if (options.repetitions < 1)
+        throw_usage_error("--repeat must be at least 1");
+    if (options.warmup < 0)
+        throw_usage_error("--warmup must not be negative");
+
+    select_device(options.device);
+    TimedRun run;
+    run.device = describe_device(options.device);
+
+    CompileRequest compile;
+    compile.source = request.cuda_source;
+    compile.source_name = request.source_name;
+    compile.kernel_name = request.kernel_name;
+    compile.cc_major = run.device.cc_major;
+    compile.cc_minor = run.device.cc_minor;
+    compile.extra_options = request.compile_options;
+    const CompiledKernel compiled = compile_cuda_source(compile);
+    run.target = compiled.target;
+    run.lowered_name = compiled.lowered_name;
+    run.compile_log = compiled.log;
+
+    Library library;
+    KERNCAST_CUDA(cudaLibraryLoadData(&library.handle, compiled.image.data(), nullptr, nullptr, 0,
+                                      nullptr, nullptr, 0));
+    cudaKernel_t kernel = nullptr;
+    KERNCAST_CUDA(cudaLibraryGetKernel(&kernel, library.handle, compiled.lowered_name.c_str()));
+    const void* function = reinterpret_cast<const void*>(kernel);
+    if (request.dynamic_shared_memory_bytes > 48 * 1024)
+        KERNCAST_CUDA_LAUNCH(
+            cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(request.dynamic_shared_memory_bytes)));
+
+    // Arguments: device pointers for buffers, the value's bytes for scalars. argument_storage
+    // is sized first so the pointers into it stay valid.
+    DeviceAllocations allocations;
+    std::vector<std::vector<unsigned char>> argument_storage(request.arguments.size());
+    std::vector<void*> buffer_pointers;
+    std::vector<std::size_t> buffer_bytes;
+    for (std::size_t i = 0; i < request.arguments.size(); ++i) {
+        if (const auto* buffer = std::get_if<BufferSpec>(&request.arguments[i])) {
+            const std::size_t bytes =
+                static_cast<std::size_t>(buffer->count) * size_bytes(buffer->dtype);
+            void* pointer = allocations.allocate(bytes);
+            initialise(pointer, *buffer);
+            argument_storage[i].resize(sizeof(void*));
+            std::memcpy(argument_storage[i].data(), &pointer, sizeof pointer);
+            buffer_pointers.push_back(pointer);
+            buffer_bytes.push_back(bytes);
+        } else {
+            argument_storage[i] = scalar_bytes(std::get<ScalarArgument>(request.arguments[i]));
+        }
+    }
+    std::vector<void*> argument_pointers;
+    for (auto& storage : argument_storage)
+        argument_pointers.push_back(storage.data());
+    KERNCAST_CUDA(cudaDeviceSynchronize());
+
+    cudaStream_t stream = nullptr; // the legacy default stream: launches run in issue order
+    const dim3 grid(static_cast<unsigned>(request.grid[0]), static_cast<unsigned>(request.grid[1]),
+                    static_cast<unsigned>(request.grid[2]));
+    const dim3 block(static_cast<unsigned>(request.block[0]),
+                     static_cast<unsigned>(request.block[1]),
+                     static_cast<unsigned>(request.block[2]));
+    const auto launch = [&] {
+        KERNCAST_CUDA_LAUNCH(cudaLaunchKernel(
+            function, grid, block, argument_pointers.data(),
+            static_cast<std::size_t>(request.dynamic_shared_memory_bytes), stream));
+    };
+
+    for (int w = 0; w < options.warmup; ++w)
+        launch();
+    KERNCAST_CUDA(cudaDeviceSynchronize());
+
+    void* flush_buffer = nullptr;
+    std::size_t flush_bytes = 0;
+    if (options.l2_flush) {
+        int l2_bytes = 0;
+        KERNCAST_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, options.device));
+        flush_bytes = 2 * static_cast<std::size_t>(l2_bytes);
+        flush_buffer = allocations.allocate(flush_bytes);
+        run.l2_flush_bytes = static_cast<std::int64_t>(flush_bytes);
+    }
+
+    long long* clock_cycles = nullptr;
+    if (options.measure_sm_clock) {
+        clock_cycles = static_cast<long long*>(allocations.allocate(sizeof(long long)));
+        run.device.sm_clock_start_mhz = measure_sm_clock_mhz(stream, clock_cycles);
+    }
+
+    Events events;
+    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> pairs;
+    for (int r = 0; r < options.repetitions; ++r)
+        pairs.emplace_back(events.create(), events.create());
+    for (int r = 0; r < options.repetitions; ++r) {
+        if (flush_buffer)
+            KERNCAST_CUDA(cudaMemsetAsync(flush_buffer, r & 0xff, flush_bytes, stream));
+        KERNCAST_CUDA(cudaEventRecord(pairs[r].first, stream));
+        launch();
+        KERNCAST_CUDA(cudaEventRecord(pairs[r].second, stream));
+    }
+    KERNCAST_CUDA(cudaDeviceSynchronize());
+    for (const auto& [start, stop] : pairs) {
+        float milliseconds = 0;
+        KERNCAST_CUDA(cudaEventElapsedTime(&milliseconds, start, stop));
+        run.times_s.push_back(static_cast<double>(milliseconds) * 1e-3);
+    }
+
+    if (options.measure_sm_clock)
+        run.device.sm_clock_end_mhz = measure_sm_clock_mhz(stream, clock_cycles);
+
+    if (options.read_back_buffers) {
+        for (std::size_t b = 0; b < buffer_pointers.size(); ++b) {
+            std::vector<unsigned char> bytes(buffer_bytes[b]);
+            KERNCAST_CUDA(
+                cudaMemcpy(bytes.data(), buffer_pointers[b], bytes.size(), cudaMemcpyDeviceToHost));
+            run.buffers.push_back(std::move(bytes));
+        }
+    }
+    return run;
+}
+
+} // namespace kerncast::runtime

@@ -1,0 +1,52 @@
+// What a kernel launch needs besides its code: grid and block shape and the kernel's
+// arguments (device buffers and scalars), as given on the command line or by the code
+// generator.
+#pragma once
+
+#include "kerncast/runtime/dtype.hpp"
+#include "kerncast/runtime/measurement.hpp"
+
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace kerncast::runtime {
+
+// A device buffer the harness allocates, initialises and passes as a pointer.
+struct BufferSpec {
+    std::string name;
+    DType dtype = DType::f32;
+    std::int64_t count = 0; // elements
+    BufferInit init = BufferInit::hash;
+
+    bool operator==(const BufferSpec&) const = default;
+};
+
+// A scalar passed by value. Integers keep their exact value; reals are doubles (narrowed to
+// float for f32).
+struct ScalarArgument {
+    std::string name;
+    DType dtype = DType::i32;
+    std::variant<std::int64_t, std::uint64_t, double> value;
+
+    bool operator==(const ScalarArgument&) const = default;
+};
+
+using KernelArgument = std::variant<BufferSpec, ScalarArgument>;
+
+// "name:dtype:count[:init]", e.g. "x:f32:1048576" or "y:f64:1024:zero". Usage Error otherwise.
+BufferSpec parse_buffer_spec(std::string_view text);
+// "name:dtype:value", e.g. "n:i32:1048576" or "a:f32:2.5". Usage Error otherwise.
+ScalarArgument parse_scalar_argument(std::string_view text);
+// "X", "X,Y" or "X,Y,Z" (missing dimensions are 1), each >= 1. what names the option.
+Dim3 parse_dim3(std::string_view text, std::string_view what);
+
+// The scalar's value in its dtype's bytes (little-endian host layout, as the launch passes it).
+std::vector<unsigned char> scalar_bytes(const ScalarArgument& scalar);
+
+// "x:f32:1048576:hash" / "n:i32:1048576": the command-line form, for records and re-runs.
+std::string to_string(const BufferSpec& buffer);
+std::string to_string(const ScalarArgument& scalar);
+
+} // namespace kerncast::runtime

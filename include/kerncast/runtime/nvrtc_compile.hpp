@@ -1,0 +1,36 @@
+// Run-time compilation of CUDA C++ source with NVRTC for a given GPU architecture.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kerncast::runtime {
+
+struct CompileRequest {
+    std::string source;      // CUDA C++ source text
+    std::string source_name; // names the source in messages and the compile log ("saxpy.cu")
+    std::string kernel_name; // a __global__ function: plain name, or a C++ name expression
+    int cc_major = 0;        // the GPU the code is for
+    int cc_minor = 0;
+    std::vector<std::string> extra_options; // appended to kerncast's NVRTC options
+};
+
+struct CompiledKernel {
+    std::string image;        // cubin (ELF) bytes, or NUL-terminated PTX text when is_ptx
+    bool is_ptx = false;      // true when NVRTC does not know the GPU's SM: PTX for the driver
+    std::string target;       // "sm_90" (cubin) or "compute_90" (PTX)
+    std::string lowered_name; // the kernel's symbol in the image (mangled for C++ names)
+    std::string log;          // NVRTC's log (warnings), possibly empty
+    std::vector<std::string> options; // the options NVRTC was given
+};
+
+// Compiles for sm_<cc_major><cc_minor> (cubin). When this NVRTC cannot generate code for that
+// SM, it compiles PTX for the newest virtual architecture it supports that is not newer than
+// the GPU, for the driver to JIT-compile. A compile error is an input Error whose notes carry
+// NVRTC's log; built without CUDA: an unavailable Error. Needs no GPU.
+CompiledKernel compile_cuda_source(const CompileRequest& request);
+
+// The SM versions (e.g. 75, 80, ..., 120) this NVRTC can generate code for; empty without CUDA.
+std::vector<int> nvrtc_supported_architectures();
+
+} // namespace kerncast::runtime

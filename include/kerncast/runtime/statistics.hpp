@@ -1,0 +1,63 @@
+// Statistics of kernel timings (one run's repetitions) and of model validation (predicted vs
+// measured over many configurations). Pure functions; definitions in docs/gpu-runtime.md.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace kerncast::runtime {
+
+// Median: the middle value, or the mean of the two middle values for an even count.
+double median(std::span<const double> values); // values non-empty
+
+// Percentile p in [0, 100] by linear interpolation between closest ranks (Hyndman & Fan 1996,
+// definition 7; numpy's default): sort x[0..n-1], h = (n - 1) p / 100,
+// result = x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]).
+double percentile(std::span<const double> values, double p); // values non-empty
+
+struct TimeSummary {
+    double median_s = 0;
+    double min_s = 0;
+    double max_s = 0;
+    double mean_s = 0;
+    double stddev_s = 0; // sample standard deviation (divisor n - 1); 0 for one sample
+};
+
+// Summary of per-repetition kernel times (seconds; non-empty).
+TimeSummary summarize_times(std::span<const double> times_s);
+
+// (predicted - measured) / measured; measured must be > 0. Positive: over-prediction.
+double relative_error(double predicted, double measured);
+
+// 1-based ranks in ascending order; tied values share the average of the ranks they span
+// (e.g. {10, 20, 20, 30} -> {1, 2.5, 2.5, 4}).
+std::vector<double> average_ranks(std::span<const double> values);
+
+// Spearman's rank correlation with ties: Pearson's correlation of the average ranks.
+// Empty when it is undefined (fewer than two values, or all values of one side equal).
+std::optional<double> spearman_rank_correlation(std::span<const double> x,
+                                                std::span<const double> y);
+
+// How good is the configuration the model would pick? The measured performance (1 / time) of
+// the configuration with the smallest predicted time, as a fraction of the best measured
+// performance: min(measured) / measured[argmin predicted]; 1 means the model picked the
+// fastest. When several configurations tie for the smallest prediction, the slowest of them
+// (measured) counts, so the result does not depend on the order of configurations.
+double predicted_best_fraction(std::span<const double> predicted_times,
+                               std::span<const double> measured_times);
+
+struct ValidationStatistics {
+    std::size_t configurations = 0;
+    double median_abs_relative_error = 0; // median of |relative_error|
+    double p90_abs_relative_error = 0;    // 90th percentile of |relative_error| (definition above)
+    std::optional<double> spearman;       // rank correlation of predicted and measured times
+    double predicted_best_fraction = 0;
+};
+
+// predicted and measured times (seconds, > 0) of the same configurations, same order.
+ValidationStatistics validation_statistics(std::span<const double> predicted_times,
+                                           std::span<const double> measured_times);
+
+} // namespace kerncast::runtime

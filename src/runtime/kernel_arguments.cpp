@@ -1,0 +1,195 @@
+#include "kerncast/runtime/kernel_arguments.hpp"
+
+#include "kerncast/error.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+namespace kerncast::runtime {
+
+static std::vector<std::string> split(std::string_view text, char separator) {
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    while (true) {
+        const std::size_t end = text.find(separator, begin);
+        parts.emplace_back(text.substr(begin, end == std::string_view::npos ? end : end - begin));
+        if (end == std::string_view::npos)
+            return parts;
+        begin = end + 1;
+    }
+}
+
+template <typename Integer> static bool parse_integer(std::string_view text, Integer& value) {
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    return ec == std::errc() && ptr == end && !text.empty();
+}
+
+static bool valid_identifier(std::string_view name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+        return false;
+    for (char c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+            return false;
+    return true;
+}
+
+BufferSpec parse_buffer_spec(std::string_view text) {
+    const std::string form = "expected name:dtype:count[:hash|zero], e.g. x:f32:1048576";
+    const auto parts = split(text, ':');
+    if (parts.size() < 3 || parts.size() > 4)
+        throw_usage_error("bad --buffer '" + std::string(text) + "': " + form);
+    BufferSpec buffer;
+    buffer.name = parts[0];
+    if (!valid_identifier(buffer.name))
+        throw_usage_error("bad --buffer '" + std::string(text) + "': '" + parts[0] +
+                          "' is not a name (letters, digits, _)");
+    const auto dtype = parse_dtype(parts[1]);
+    if (!dtype)
+        throw_usage_error("bad --buffer '" + std::string(text) + "': unknown dtype '" + parts[1] +
+                          "'; expected one of " + dtype_list());
+    buffer.dtype = *dtype;
+    if (!parse_integer(parts[2], buffer.count) || buffer.count < 1)
+        throw_usage_error("bad --buffer '" + std::string(text) + "': the count '" + parts[2] +
+                          "' is not a positive integer");
+    if (parts.size() == 4) {
+        const auto init = parse_buffer_init(parts[3]);
+        if (!init)
+            throw_usage_error("bad --buffer '" + std::string(text) + "': unknown initialisation '" +
+                              parts[3] + "'; expected hash or zero");
+        buffer.init = *init;
+    }
+    return buffer;
+}
+
+ScalarArgument parse_scalar_argument(std::string_view text) {
+    const auto parts = split(text, ':');
+    if (parts.size() != 3)
+        throw_usage_error("bad --scalar '" + std::string(text) +
+                          "': expected name:dtype:value, e.g. n:i32:1048576");
+    ScalarArgument scalar;
+    scalar.name = parts[0];
+    if (!valid_identifier(scalar.name))
+        throw_usage_error("bad --scalar '" + std::string(text) + "': '" + parts[0] +
+                          "' is not a name (letters, digits, _)");
+    const auto dtype = parse_dtype(parts[1]);
+    if (!dtype)
+        throw_usage_error("bad --scalar '" + std::string(text) + "': unknown dtype '" + parts[1] +
+                          "'; expected one of " + dtype_list());
+    scalar.dtype = *dtype;
+    const std::string& value = parts[2];
+    const auto bad_value = [&](const std::string& why) {
+        throw_usage_error("bad --scalar '" + std::string(text) + "': " + why);
+    };
+    switch (scalar.dtype) {
+    case DType::f32:
+    case DType::f64: {
+        double real = 0;
+        std::size_t used = 0;
+        try {
+            real = std::stod(value, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != value.size() || value.empty() || !std::isfinite(real))
+            bad_value("'" + value + "' is not a finite real number");
+        if (scalar.dtype == DType::f32 && std::abs(real) > std::numeric_limits<float>::max())
+            bad_value("'" + value + "' does not fit in f32");
+        scalar.value = real;
+        break;
+    }
+    case DType::i32:
+    case DType::i64: {
+        std::int64_t integer = 0;
+        if (!parse_integer(value, integer))
+            bad_value("'" + value + "' is not an integer");
+        if (scalar.dtype == DType::i32 && (integer < std::numeric_limits<std::int32_t>::min() ||
+                                           integer > std::numeric_limits<std::int32_t>::max()))
+            bad_value("'" + value + "' does not fit in i32");
+        scalar.value = integer;
+        break;
+    }
+    case DType::u32:
+    case DType::u64: {
+        std::uint64_t integer = 0;
+        if (!parse_integer(value, integer))
+            bad_value("'" + value + "' is not a non-negative integer");
+        if (scalar.dtype == DType::u32 && integer > std::numeric_limits<std::uint32_t>::max())
+            bad_value("'" + value + "' does not fit in u32");
+        scalar.value = integer;
+        break;
+    }
+    }
+    return scalar;
+}
+
+Dim3 parse_dim3(std::string_view text, std::string_view what) {
+    const auto parts = split(text, ',');
+    if (parts.size() > 3)
+        throw_usage_error("bad " + std::string(what) + " '" + std::string(text) +
+                          "': expected X, X,Y or X,Y,Z");
+    Dim3 dims{1, 1, 1};
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        if (!parse_integer(parts[i], dims[i]) || dims[i] < 1)
+            throw_usage_error("bad " + std::string(what) + " '" + std::string(text) + "': '" +
+                              parts[i] + "' is not a positive integer");
+    return dims;
+}
+
+std::vector<unsigned char> scalar_bytes(const ScalarArgument& scalar) {
+    std::vector<unsigned char> bytes(size_bytes(scalar.dtype));
+    const auto store = [&](auto value) {
+        static_assert(std::is_trivially_copyable_v<decltype(value)>);
+        KERNCAST_CHECK(sizeof value == bytes.size(), "scalar size mismatch");
+        std::memcpy(bytes.data(), &value, sizeof value);
+    };
+    const auto as_int = [&] {
+        return std::holds_alternative<std::int64_t>(scalar.value)
+                   ? std::get<std::int64_t>(scalar.value)
+                   : static_cast<std::int64_t>(std::get<std::uint64_t>(scalar.value));
+    };
+    const auto as_uint = [&] {
+        return std::holds_alternative<std::uint64_t>(scalar.value)
+                   ? std::get<std::uint64_t>(scalar.value)
+                   : static_cast<std::uint64_t>(std::get<std::int64_t>(scalar.value));
+    };
+    switch (scalar.dtype) {
+    case DType::f32:
+        store(static_cast<float>(std::get<double>(scalar.value)));
+        break;
+    case DType::f64:
+        store(std::get<double>(scalar.value));
+        break;
+    case DType::i32:
+        store(static_cast<std::int32_t>(as_int()));
+        break;
+    case DType::i64:
+        store(as_int());
+        break;
+    case DType::u32:
+        store(static_cast<std::uint32_t>(as_uint()));
+        break;
+    case DType::u64:
+        store(as_uint());
+        break;
+    }
+    return bytes;
+}
+
+std::string to_string(const BufferSpec& buffer) {
+    return buffer.name + ":" + to_string(buffer.dtype) + ":" + std::to_string(buffer.count) + ":" +
+           to_string(buffer.init);
+}
+
+std::string to_string(const ScalarArgument& scalar) {
+    std::ostringstream text;
+    text.precision(17);
+    std::visit([&](auto v) { text << v; }, scalar.value);
+    return scalar.name + ":" + to_string(scalar.dtype) + ":" + text.str();
+}
+
+} // namespace kerncast::runtime

@@ -1,0 +1,381 @@
+// The measurement-record format (docs/measurement-format.md): writing and strict reading.
+#include "kerncast/error.hpp"
+#include "kerncast/runtime/dtype.hpp"
+#include "kerncast/runtime/measurement.hpp"
+#include "kerncast/runtime/statistics.hpp"
+#include "strict_json.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+namespace kerncast::runtime {
+
+using nlohmann::json;
+using strict_json::Reader;
+
+// ---------------------------------------------------------------------------- writing ---
+
+static json named_values_to_json(const std::map<std::string, NamedValue>& values) {
+    json object = json::object();
+    for (const auto& [name, v] : values)
+        object[name] = {{"value", v.value}, {"unit", v.unit}};
+    return object;
+}
+
+json measurement_to_json(const Measurement& m) {
+    json device = {
+        {"name", m.device.name},
+        {"compute_capability",
+         std::to_string(m.device.cc_major) + "." + std::to_string(m.device.cc_minor)},
+        {"sm_count", m.device.sm_count},
+        {"driver_version", m.device.driver_version},
+        {"runtime_version", m.device.runtime_version},
+        {"pci_bus_id", m.device.pci_bus_id},
+    };
+    if (m.device.sm_clock_start_mhz || m.device.sm_clock_end_mhz) {
+        json clock = json::object();
+        if (m.device.sm_clock_start_mhz)
+            clock["start"] = *m.device.sm_clock_start_mhz;
+        if (m.device.sm_clock_end_mhz)
+            clock["end"] = *m.device.sm_clock_end_mhz;
+        device["sm_clock_mhz"] = clock;
+    }
+    if (m.device.memory_clock_mhz)
+        device["memory_clock_mhz"] = *m.device.memory_clock_mhz;
+    if (m.device.uuid)
+        device["uuid"] = *m.device.uuid;
+
+    json parameters = json::object();
+    for (const auto& [name, value] : m.kernel.parameters)
+        std::visit([&](auto v) { parameters[name] = v; }, value);
+    json buffers = json::array();
+    for (const auto& b : m.kernel.buffers)
+        buffers.push_back(
+            {{"name", b.name}, {"dtype", b.dtype}, {"count", b.count}, {"init", b.init}});
+    const auto& launch = m.kernel.launch;
+    json kernel = {
+        {"name", m.kernel.name},
+        {"file", m.kernel.file},
+        {"file_sha256", m.kernel.file_sha256},
+        {"parameters", parameters},
+        {"buffers", buffers},
+        {"launch",
+         {{"block", launch.block},
+          {"fold", launch.fold},
+          {"grid", launch.grid},
+          {"dynamic_shared_memory_bytes", launch.dynamic_shared_memory_bytes}}},
+    };
+
+    json method = {{"warmup", m.method.warmup_count},
+                   {"repetitions", m.method.repetitions},
+                   {"l2_flush", m.method.l2_flush},
+                   {"timer", m.method.timer}};
+    if (m.method.l2_flush_bytes)
+        method["l2_flush_bytes"] = *m.method.l2_flush_bytes;
+
+    json results = {{"times_s", m.results.times_s},
+                    {"median_s", m.results.median_s},
+                    {"min_s", m.results.min_s},
+                    {"max_s", m.results.max_s},
+                    {"mean_s", m.results.mean_s},
+                    {"stddev_s", m.results.stddev_s},
+                    {"throughput", named_values_to_json(m.results.throughput)}};
+
+    return json{{"schema", measurement_schema},
+                {"kerncast_version", m.kerncast_version},
+                {"date", m.date_utc},
+                {"command_line", m.command_line},
+                {"device", device},
+                {"kernel", kernel},
+                {"method", method},
+                {"results", results},
+                {"counters", named_values_to_json(m.counters)}};
+}
+
+// ---------------------------------------------------------------------------- reading ---
+
+namespace {
+
+class MeasurementReader {
+public:
+    explicit MeasurementReader(const std::string& origin) : r_(origin) {}
+
+    Measurement read(const json& root) {
+        r_.expect_object(root, "",
+                         {"schema", "kerncast_version", "date", "command_line", "device", "kernel",
+                          "method", "results", "counters"});
+        const std::string schema = r_.string(r_.required(root, "", "schema"), "/schema");
+        if (schema != measurement_schema)
+            r_.fail("/schema",
+                    "unsupported schema '" + schema + "'; expected '" + measurement_schema + "'");
+        Measurement m;
+        m.kerncast_version =
+            r_.string(r_.required(root, "", "kerncast_version"), "/kerncast_version");
+        m.date_utc = r_.string(r_.required(root, "", "date"), "/date");
+        static const std::regex iso8601(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z)");
+        if (!std::regex_match(m.date_utc, iso8601))
+            r_.fail("/date", "expected an ISO 8601 UTC date like 2026-11-21T13:02:08Z, found '" +
+                                 m.date_utc + "'");
+        const json& command = r_.required(root, "", "command_line");
+        r_.expect_array(command, "/command_line");
+        for (std::size_t i = 0; i < command.size(); ++i)
+            m.command_line.push_back(r_.string(command[i], Reader::child("/command_line", i)));
+        m.device = device(r_.required(root, "", "device"), "/device");
+        m.kernel = kernel(r_.required(root, "", "kernel"), "/kernel");
+        m.method = method(r_.required(root, "", "method"), "/method");
+        m.results = results(r_.required(root, "", "results"), "/results", m.method.repetitions);
+        m.counters = named_values(r_.required(root, "", "counters"), "/counters");
+        return m;
+    }
+
+private:
+    Reader r_;
+
+    double positive(const json& node, const std::string& path) {
+        const double value = r_.number(node, path);
+        if (!(value > 0) || !std::isfinite(value))
+            r_.fail(path, "expected a positive number, found " + node.dump());
+        return value;
+    }
+
+    DeviceRecord device(const json& node, const std::string& path) {
+        r_.expect_object(node, path,
+                         {"name", "compute_capability", "sm_count", "driver_version",
+                          "runtime_version", "sm_clock_mhz", "memory_clock_mhz", "pci_bus_id",
+                          "uuid"});
+        DeviceRecord d;
+        d.name = r_.string(r_.required(node, path, "name"), path + "/name");
+        const std::string cc_path = path + "/compute_capability";
+        const std::string cc = r_.string(r_.required(node, path, "compute_capability"), cc_path);
+        static const std::regex cc_pattern(R"((\d{1,3})\.(\d{1,3}))");
+        std::smatch parts;
+        if (!std::regex_match(cc, parts, cc_pattern))
+            r_.fail(cc_path, "expected a compute capability like \"9.0\", found '" + cc + "'");
+        d.cc_major = std::stoi(parts[1]);
+        d.cc_minor = std::stoi(parts[2]);
+        d.sm_count =
+            static_cast<int>(non_negative(r_.required(node, path, "sm_count"), path + "/sm_count"));
+        d.driver_version = static_cast<int>(
+            non_negative(r_.required(node, path, "driver_version"), path + "/driver_version"));
+        d.runtime_version = static_cast<int>(
+            non_negative(r_.required(node, path, "runtime_version"), path + "/runtime_version"));
+        d.pci_bus_id = r_.string(r_.required(node, path, "pci_bus_id"), path + "/pci_bus_id");
+        if (const json* clock = Reader::optional(node, "sm_clock_mhz")) {
+            const std::string clock_path = path + "/sm_clock_mhz";
+            r_.expect_object(*clock, clock_path, {"start", "end"});
+            if (const json* start = Reader::optional(*clock, "start"))
+                d.sm_clock_start_mhz = positive(*start, clock_path + "/start");
+            if (const json* end = Reader::optional(*clock, "end"))
+                d.sm_clock_end_mhz = positive(*end, clock_path + "/end");
+        }
+        if (const json* memory = Reader::optional(node, "memory_clock_mhz"))
+            d.memory_clock_mhz = positive(*memory, path + "/memory_clock_mhz");
+        if (const json* uuid = Reader::optional(node, "uuid"))
+            d.uuid = r_.string(*uuid, path + "/uuid");
+        return d;
+    }
+
+    std::int64_t non_negative(const json& node, const std::string& path) {
+        const std::int64_t value = r_.integer(node, path);
+        if (value < 0)
+            r_.fail(path, "expected a non-negative integer, found " + std::to_string(value));
+        return value;
+    }
+
+    Dim3 dim3(const json& node, const std::string& path) {
+        r_.expect_array(node, path);
+        if (node.size() != 3)
+            r_.fail(path, "expected [x, y, z], found " + std::to_string(node.size()) + " values");
+        Dim3 result{};
+        for (std::size_t i = 0; i < 3; ++i) {
+            result[i] = r_.integer(node[i], Reader::child(path, i));
+            if (result[i] < 1)
+                r_.fail(Reader::child(path, i),
+                        "expected a positive integer, found " + std::to_string(result[i]));
+        }
+        return result;
+    }
+
+    KernelRecord kernel(const json& node, const std::string& path) {
+        r_.expect_object(node, path,
+                         {"name", "file", "file_sha256", "parameters", "buffers", "launch"});
+        KernelRecord k;
+        k.name = r_.string(r_.required(node, path, "name"), path + "/name");
+        if (k.name.empty())
+            r_.fail(path + "/name", "the kernel name is empty");
+        k.file = r_.string(r_.required(node, path, "file"), path + "/file");
+        k.file_sha256 = r_.string(r_.required(node, path, "file_sha256"), path + "/file_sha256");
+        static const std::regex sha256_pattern("[0-9a-f]{64}");
+        if (!std::regex_match(k.file_sha256, sha256_pattern))
+            r_.fail(path + "/file_sha256",
+                    "expected 64 lower-case hexadecimal digits (SHA-256), found '" + k.file_sha256 +
+                        "'");
+
+        const std::string parameters_path = path + "/parameters";
+        const json& parameters = r_.required(node, path, "parameters");
+        r_.expect_any_object(parameters, parameters_path);
+        for (const auto& [name, value] : parameters.items()) {
+            const std::string value_path = Reader::child(parameters_path, name);
+            if (value.is_number_integer())
+                k.parameters[name] = r_.integer(value, value_path);
+            else
+                k.parameters[name] = r_.number(value, value_path);
+        }
+
+        const std::string buffers_path = path + "/buffers";
+        const json& buffers = r_.required(node, path, "buffers");
+        r_.expect_array(buffers, buffers_path);
+        for (std::size_t i = 0; i < buffers.size(); ++i) {
+            const std::string b_path = Reader::child(buffers_path, i);
+            r_.expect_object(buffers[i], b_path, {"name", "dtype", "count", "init"});
+            BufferRecord b;
+            b.name = r_.string(r_.required(buffers[i], b_path, "name"), b_path + "/name");
+            b.dtype = r_.string(r_.required(buffers[i], b_path, "dtype"), b_path + "/dtype");
+            if (!parse_dtype(b.dtype))
+                r_.fail(b_path + "/dtype",
+                        "unknown dtype '" + b.dtype + "'; expected one of " + dtype_list());
+            b.count = r_.integer(r_.required(buffers[i], b_path, "count"), b_path + "/count");
+            if (b.count < 1)
+                r_.fail(b_path + "/count", "a buffer needs at least one element");
+            b.init = r_.string(r_.required(buffers[i], b_path, "init"), b_path + "/init");
+            if (!parse_buffer_init(b.init))
+                r_.fail(b_path + "/init",
+                        "unknown initialisation '" + b.init + "'; expected hash or zero");
+            k.buffers.push_back(std::move(b));
+        }
+
+        const std::string launch_path = path + "/launch";
+        const json& launch = r_.required(node, path, "launch");
+        r_.expect_object(launch, launch_path,
+                         {"block", "fold", "grid", "dynamic_shared_memory_bytes"});
+        k.launch.block = dim3(r_.required(launch, launch_path, "block"), launch_path + "/block");
+        k.launch.fold = dim3(r_.required(launch, launch_path, "fold"), launch_path + "/fold");
+        k.launch.grid = dim3(r_.required(launch, launch_path, "grid"), launch_path + "/grid");
+        k.launch.dynamic_shared_memory_bytes =
+            non_negative(r_.required(launch, launch_path, "dynamic_shared_memory_bytes"),
+                         launch_path + "/dynamic_shared_memory_bytes");
+        return k;
+    }
+
+    MethodRecord method(const json& node, const std::string& path) {
+        r_.expect_object(node, path,
+                         {"warmup", "repetitions", "l2_flush", "l2_flush_bytes", "timer"});
+        MethodRecord m;
+        m.warmup_count =
+            static_cast<int>(non_negative(r_.required(node, path, "warmup"), path + "/warmup"));
+        const std::int64_t repetitions =
+            r_.integer(r_.required(node, path, "repetitions"), path + "/repetitions");
+        if (repetitions < 1)
+            r_.fail(path + "/repetitions", "expected at least one repetition");
+        m.repetitions = static_cast<int>(repetitions);
+        m.l2_flush = r_.boolean(r_.required(node, path, "l2_flush"), path + "/l2_flush");
+        if (const json* bytes = Reader::optional(node, "l2_flush_bytes"))
+            m.l2_flush_bytes = non_negative(*bytes, path + "/l2_flush_bytes");
+        m.timer = r_.string(r_.required(node, path, "timer"), path + "/timer");
+        if (m.timer != "cuda-event")
+            r_.fail(path + "/timer", "unknown timer '" + m.timer + "'; expected cuda-event");
+        return m;
+    }
+
+    ResultsRecord results(const json& node, const std::string& path, int repetitions) {
+        r_.expect_object(
+            node, path,
+            {"times_s", "median_s", "min_s", "max_s", "mean_s", "stddev_s", "throughput"});
+        ResultsRecord res;
+        const std::string times_path = path + "/times_s";
+        const json& times = r_.required(node, path, "times_s");
+        r_.expect_array(times, times_path);
+        for (std::size_t i = 0; i < times.size(); ++i)
+            res.times_s.push_back(positive(times[i], Reader::child(times_path, i)));
+        if (res.times_s.size() != static_cast<std::size_t>(repetitions))
+            r_.fail(times_path, std::to_string(res.times_s.size()) + " times for " +
+                                    std::to_string(repetitions) +
+                                    " repetitions (/method/repetitions)");
+        res.median_s = r_.number(r_.required(node, path, "median_s"), path + "/median_s");
+        res.min_s = r_.number(r_.required(node, path, "min_s"), path + "/min_s");
+        res.max_s = r_.number(r_.required(node, path, "max_s"), path + "/max_s");
+        res.mean_s = r_.number(r_.required(node, path, "mean_s"), path + "/mean_s");
+        res.stddev_s = r_.number(r_.required(node, path, "stddev_s"), path + "/stddev_s");
+        // The summary must describe the times it sits beside (an edited record would not).
+        const TimeSummary expected = summarize_times(res.times_s);
+        check_summary(path + "/median_s", res.median_s, expected.median_s);
+        check_summary(path + "/min_s", res.min_s, expected.min_s);
+        check_summary(path + "/max_s", res.max_s, expected.max_s);
+        check_summary(path + "/mean_s", res.mean_s, expected.mean_s);
+        check_summary(path + "/stddev_s", res.stddev_s, expected.stddev_s);
+        res.throughput = named_values(r_.required(node, path, "throughput"), path + "/throughput");
+        return res;
+    }
+
+    void check_summary(const std::string& path, double recorded, double expected) {
+        // Relative 1e-12: rounding of a different summation order, nothing more.
+        if (std::abs(recorded - expected) > 1e-12 * std::max(std::abs(expected), 1e-300)) {
+            std::ostringstream message;
+            message.precision(17);
+            message << "recorded value " << recorded << " does not match times_s (expected "
+                    << expected << ")";
+            r_.fail(path, message.str());
+        }
+    }
+
+    std::map<std::string, NamedValue> named_values(const json& node, const std::string& path) {
+        r_.expect_any_object(node, path);
+        std::map<std::string, NamedValue> values;
+        for (const auto& [name, entry] : node.items()) {
+            const std::string entry_path = Reader::child(path, name);
+            r_.expect_object(entry, entry_path, {"value", "unit"});
+            NamedValue v;
+            v.value = r_.number(r_.required(entry, entry_path, "value"), entry_path + "/value");
+            v.unit = r_.string(r_.required(entry, entry_path, "unit"), entry_path + "/unit");
+            values[name] = v;
+        }
+        return values;
+    }
+};
+
+} // namespace
+
+Measurement parse_measurement_json(const std::string& text, const std::string& origin) {
+    return MeasurementReader(origin).read(strict_json::parse(text, origin));
+}
+
+Measurement load_measurement_file(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        throw_input_error("cannot open measurement record '" + path + "'",
+                          SourceLocation{path, 0, 0, {}, {}});
+    std::ostringstream text;
+    text << file.rdbuf();
+    return parse_measurement_json(text.str(), path);
+}
+
+void write_measurement_file(const Measurement& measurement, const std::string& path) {
+    const std::string text = measurement_to_json(measurement).dump(2) + "\n";
+    if (path == "-") {
+        std::cout << text;
+        return;
+    }
+    std::ofstream file(path, std::ios::binary);
+    if (!file)
+        throw_input_error("cannot open '" + path + "' for writing");
+    file << text;
+    if (!file)
+        throw_input_error("failed writing '" + path + "'");
+}
+
+std::string iso8601_utc_now() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+} // namespace kerncast::runtime

@@ -1,0 +1,128 @@
+#include "kerncast/runtime/statistics.hpp"
+
+#include "kerncast/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace kerncast::runtime {
+
+static std::vector<double> sorted_copy(std::span<const double> values) {
+    std::vector<double> sorted(values.begin(), values.end());
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
+}
+
+double median(std::span<const double> values) {
+    KERNCAST_CHECK(!values.empty(), "median of no values");
+    const std::vector<double> sorted = sorted_copy(values);
+    const std::size_t n = sorted.size();
+    return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+double percentile(std::span<const double> values, double p) {
+    KERNCAST_CHECK(!values.empty(), "percentile of no values");
+    KERNCAST_CHECK(p >= 0 && p <= 100, "percentile outside [0, 100]");
+    const std::vector<double> sorted = sorted_copy(values);
+    const double h = static_cast<double>(sorted.size() - 1) * p / 100.0;
+    const auto below = static_cast<std::size_t>(std::floor(h));
+    if (below + 1 >= sorted.size())
+        return sorted.back();
+    return sorted[below] + (h - static_cast<double>(below)) * (sorted[below + 1] - sorted[below]);
+}
+
+TimeSummary summarize_times(std::span<const double> times_s) {
+    KERNCAST_CHECK(!times_s.empty(), "summary of no times");
+    TimeSummary summary;
+    summary.median_s = median(times_s);
+    const auto [lowest, highest] = std::minmax_element(times_s.begin(), times_s.end());
+    summary.min_s = *lowest;
+    summary.max_s = *highest;
+    const double n = static_cast<double>(times_s.size());
+    summary.mean_s = std::accumulate(times_s.begin(), times_s.end(), 0.0) / n;
+    if (times_s.size() > 1) {
+        double squares = 0;
+        for (double t : times_s)
+            squares += (t - summary.mean_s) * (t - summary.mean_s);
+        summary.stddev_s = std::sqrt(squares / (n - 1));
+    }
+    return summary;
+}
+
+double relative_error(double predicted, double measured) {
+    KERNCAST_CHECK(measured > 0, "relative error against a non-positive measurement");
+    return (predicted - measured) / measured;
+}
+
+std::vector<double> average_ranks(std::span<const double> values) {
+    std::vector<std::size_t> order(values.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+    std::vector<double> ranks(values.size());
+    for (std::size_t begin = 0; begin < order.size();) {
+        std::size_t end = begin + 1;
+        while (end < order.size() && values[order[end]] == values[order[begin]])
+            ++end;
+        // Positions begin..end-1 (0-based) hold ranks begin+1..end; their average:
+        const double rank = 0.5 * static_cast<double>(begin + 1 + end);
+        for (std::size_t i = begin; i < end; ++i)
+            ranks[order[i]] = rank;
+        begin = end;
+    }
+    return ranks;
+}
+
+std::optional<double> spearman_rank_correlation(std::span<const double> x,
+                                                std::span<const double> y) {
+    KERNCAST_CHECK(x.size() == y.size(), "rank correlation of series of different lengths");
+    if (x.size() < 2)
+        return std::nullopt;
+    const std::vector<double> rx = average_ranks(x);
+    const std::vector<double> ry = average_ranks(y);
+    const double n = static_cast<double>(x.size());
+    const double mean_rank = (n + 1) / 2; // the same for both sides, ties or not
+    double covariance = 0, variance_x = 0, variance_y = 0;
+    for (std::size_t i = 0; i < rx.size(); ++i) {
+        covariance += (rx[i] - mean_rank) * (ry[i] - mean_rank);
+        variance_x += (rx[i] - mean_rank) * (rx[i] - mean_rank);
+        variance_y += (ry[i] - mean_rank) * (ry[i] - mean_rank);
+    }
+    if (variance_x == 0 || variance_y == 0)
+        return std::nullopt;
+    return covariance / std::sqrt(variance_x * variance_y);
+}
+
+double predicted_best_fraction(std::span<const double> predicted_times,
+                               std::span<const double> measured_times) {
+    KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
+                   "predicted-best fraction needs equally many predictions and measurements");
+    const double best_prediction =
+        *std::min_element(predicted_times.begin(), predicted_times.end());
+    double measured_of_pick = 0;
+    for (std::size_t i = 0; i < predicted_times.size(); ++i)
+        if (predicted_times[i] == best_prediction)
+            measured_of_pick = std::max(measured_of_pick, measured_times[i]);
+    const double best_measured = *std::min_element(measured_times.begin(), measured_times.end());
+    KERNCAST_CHECK(best_measured > 0, "measured times must be positive");
+    return best_measured / measured_of_pick;
+}
+
+ValidationStatistics validation_statistics(std::span<const double> predicted_times,
+                                           std::span<const double> measured_times) {
+    KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
+                   "validation needs equally many predictions and measurements");
+    std::vector<double> abs_errors;
+    for (std::size_t i = 0; i < predicted_times.size(); ++i)
+        abs_errors.push_back(std::abs(relative_error(predicted_times[i], measured_times[i])));
+    ValidationStatistics stats;
+    stats.configurations = predicted_times.size();
+    stats.median_abs_relative_error = median(abs_errors);
+    stats.p90_abs_relative_error = percentile(abs_errors, 90);
+    stats.spearman = spearman_rank_correlation(predicted_times, measured_times);
+    stats.predicted_best_fraction = predicted_best_fraction(predicted_times, measured_times);
+    return stats;
+}
+
+} // namespace kerncast::runtime

@@ -1,0 +1,178 @@
+#include "kerncast/runtime/validation.hpp"
+
+#include "kerncast/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace kerncast::runtime {
+
+namespace fs = std::filesystem;
+
+std::vector<LoadedRecord> load_measurement_directory(const std::string& directory) {
+    std::error_code error;
+    if (!fs::is_directory(directory, error))
+        throw_input_error("'" + directory + "' is not a directory of measurement records",
+                          SourceLocation{directory, 0, 0, {}, {}});
+    std::vector<std::string> paths;
+    for (const auto& entry : fs::directory_iterator(directory, error))
+        if (entry.is_regular_file() && entry.path().extension() == ".json")
+            paths.push_back(entry.path().string());
+    if (error)
+        throw_input_error("cannot list '" + directory + "': " + error.message(),
+                          SourceLocation{directory, 0, 0, {}, {}});
+    if (paths.empty())
+        throw_input_error("'" + directory + "' holds no measurement records (*.json)",
+                          SourceLocation{directory, 0, 0, {}, {}});
+    std::sort(paths.begin(), paths.end());
+    std::vector<LoadedRecord> records;
+    for (const auto& path : paths)
+        records.push_back({path, load_measurement_file(path)});
+    return records;
+}
+
+std::string configuration_label(const KernelRecord& kernel) {
+    const auto dims = [](const Dim3& d) {
+        return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+    };
+    std::string label = "block=" + dims(kernel.launch.block) + " fold=" + dims(kernel.launch.fold);
+    for (const auto& [name, value] : kernel.parameters) {
+        label += " " + name + "=";
+        if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+            label += std::to_string(*integer);
+        } else {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.17g", std::get<double>(value));
+            label += text;
+        }
+    }
+    return label;
+}
+
+ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
+                                      const PredictionSource& predict) {
+    ValidationReport report;
+    std::map<std::string, std::vector<double>> counter_errors;
+    std::vector<double> predicted_times, measured_times;
+    for (const auto& record : records) {
+        const auto prediction = predict(record.measurement.kernel);
+        if (!prediction) {
+            report.unpredicted.push_back(record.path);
+            continue;
+        }
+        ValidationRow row;
+        row.record_path = record.path;
+        row.configuration = configuration_label(record.measurement.kernel);
+        row.predicted_time_s = prediction->time_s;
+        row.measured_time_s = record.measurement.results.median_s;
+        for (const auto& [metric, predicted] : prediction->counters) {
+            CounterComparison comparison{predicted, std::nullopt};
+            const auto measured = record.measurement.counters.find(metric);
+            if (measured != record.measurement.counters.end()) {
+                comparison.measured = measured->second.value;
+                if (measured->second.value > 0)
+                    counter_errors[metric].push_back(
+                        std::abs(relative_error(predicted, measured->second.value)));
+            }
+            row.counters[metric] = comparison;
+        }
+        predicted_times.push_back(row.predicted_time_s);
+        measured_times.push_back(row.measured_time_s);
+        report.rows.push_back(std::move(row));
+    }
+    if (!report.rows.empty())
+        report.time_statistics = validation_statistics(predicted_times, measured_times);
+    for (const auto& [metric, errors] : counter_errors)
+        report.counter_accuracy[metric] = {errors.size(), median(errors), percentile(errors, 90)};
+    return report;
+}
+
+report::Document validation_view(const ValidationReport& report) {
+    report::Document doc;
+    doc.schema = "kerncast.validation/1";
+    doc.title = "Predictions vs measurements";
+
+    std::vector<std::string> metrics;
+    for (const auto& row : report.rows)
+        for (const auto& [metric, comparison] : row.counters)
+            if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
+                metrics.push_back(metric);
+    std::sort(metrics.begin(), metrics.end());
+
+    report::Table table;
+    table.key = "configurations";
+    table.title = "Per configuration (measured: median of the record's repetitions)";
+    table.columns = {{"configuration", "configuration", "", -1},
+                     {"predicted_time_us", "predicted", "us", 3},
+                     {"measured_time_us", "measured", "us", 3},
+                     {"relative_error", "rel. error", "", 3}};
+    for (const auto& metric : metrics) {
+        table.columns.push_back({metric + ".predicted", metric + " pred.", "", -1});
+        table.columns.push_back({metric + ".measured", metric + " meas.", "", -1});
+    }
+    table.columns.push_back({"record", "record", "", -1});
+    for (const auto& row : report.rows) {
+        std::vector<report::Cell> cells = {
+            row.configuration, row.predicted_time_s * 1e6, row.measured_time_s * 1e6,
+            relative_error(row.predicted_time_s, row.measured_time_s)};
+        for (const auto& metric : metrics) {
+            const auto found = row.counters.find(metric);
+            if (found == row.counters.end()) {
+                cells.push_back(std::monostate{});
+                cells.push_back(std::monostate{});
+                continue;
+            }
+            cells.push_back(found->second.predicted);
+            if (found->second.measured)
+                cells.push_back(*found->second.measured);
+            else
+                cells.push_back(std::monostate{});
+        }
+        cells.push_back(row.record_path);
+        table.rows.push_back(std::move(cells));
+    }
+    doc.tables.push_back(std::move(table));
+
+    if (report.time_statistics) {
+        const auto& s = *report.time_statistics;
+        report::Table stats;
+        stats.key = "time_statistics";
+        stats.title = "Accuracy of the predicted times";
+        stats.columns = {{"configurations", "configurations", "", -1},
+                         {"median_abs_relative_error", "median |rel. error|", "", 3},
+                         {"p90_abs_relative_error", "p90 |rel. error|", "", 3},
+                         {"spearman", "Spearman rho", "", 3},
+                         {"predicted_best_fraction", "predicted best / best", "", 3}};
+        stats.rows.push_back({static_cast<std::int64_t>(s.configurations),
+                              s.median_abs_relative_error, s.p90_abs_relative_error,
+                              s.spearman ? report::Cell{*s.spearman} : report::Cell{},
+                              s.predicted_best_fraction});
+        doc.tables.push_back(std::move(stats));
+    }
+
+    if (!report.counter_accuracy.empty()) {
+        report::Table counters;
+        counters.key = "counter_accuracy";
+        counters.title = "Accuracy of the predicted counters";
+        counters.columns = {{"metric", "metric", "", -1},
+                            {"compared", "compared", "", -1},
+                            {"median_abs_relative_error", "median |rel. error|", "", 3},
+                            {"p90_abs_relative_error", "p90 |rel. error|", "", 3}};
+        for (const auto& [metric, accuracy] : report.counter_accuracy)
+            counters.rows.push_back({metric, static_cast<std::int64_t>(accuracy.compared),
+                                     accuracy.median_abs_relative_error,
+                                     accuracy.p90_abs_relative_error});
+        doc.tables.push_back(std::move(counters));
+    }
+
+    doc.notes.push_back("relative error = (predicted - measured) / measured; percentiles by "
+                        "linear interpolation between closest ranks (docs/gpu-runtime.md)");
+    doc.notes.push_back("predicted best / best: measured performance of the configuration with "
+                        "the smallest predicted time, as a fraction of the best measured one");
+    for (const auto& path : report.unpredicted)
+        doc.notes.push_back("no prediction for " + path);
+    return doc;
+}
+
+} // namespace kerncast::runtime

@@ -1,0 +1,45 @@
+# kerncast run (docs/gpu-runtime.md). Usage errors are found before the GPU is touched, so
+# they are tested everywhere; the "no GPU" / "no CUDA" messages only where that is the case.
+set(saxpy_source tests/unit/runtime/data/saxpy.cu)
+set(saxpy_arguments --cuda-source ${saxpy_source} --kernel saxpy --grid 4 --block 256
+    --scalar n:i32:1024 --scalar a:f32:2.5 --buffer x:f32:1024 --buffer y:f32:1024
+    --buffer out:f32:1024:zero)
+
+kerncast_add_cli_test(NAME run.help ARGS run --help STDOUT_CONTAINS "--cuda-source" "--l2-flush")
+kerncast_add_cli_test(NAME run.missing_options ARGS run EXIT 2 STDERR_CONTAINS "--cuda-source")
+kerncast_add_cli_test(NAME run.bad_grid
+  ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 0 --block 256 EXIT 2
+  STDERR_CONTAINS "bad --grid '0': '0' is not a positive integer")
+kerncast_add_cli_test(NAME run.bad_buffer
+  ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 1 --block 1 --buffer x:f16:10
+  EXIT 2 STDERR_CONTAINS "unknown dtype 'f16'")
+kerncast_add_cli_test(NAME run.bad_scalar
+  ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 1 --block 1 --scalar n:i32:1.5
+  EXIT 2 STDERR_CONTAINS "'1.5' is not an integer")
+kerncast_add_cli_test(NAME run.bad_repeat ARGS run ${saxpy_arguments} --repeat 0 EXIT 2
+  STDERR_CONTAINS "--repeat must be at least 1")
+kerncast_add_cli_test(NAME run.missing_source
+  ARGS run --cuda-source no/such/kernel.cu --kernel k --grid 1 --block 1 EXIT 1
+  STDERR_CONTAINS "no/such/kernel.cu: error: cannot open CUDA source")
+
+find_program(KERNCAST_NCU_FOR_TESTS ncu)
+if(NOT KERNCAST_NCU_FOR_TESTS)
+  kerncast_add_cli_test(NAME run.counters_without_ncu ARGS run ${saxpy_arguments} --counters
+    EXIT 3 STDERR_CONTAINS "no 'ncu' on PATH")
+endif()
+
+if(NOT KERNCAST_GPU_PRESENT)
+  if(KERNCAST_ENABLE_CUDA)
+    kerncast_add_cli_test(NAME run.without_gpu ARGS run ${saxpy_arguments} EXIT 3
+      STDERR_CONTAINS "kerncast run needs a GPU")
+  else()
+    kerncast_add_cli_test(NAME run.without_cuda ARGS run ${saxpy_arguments} EXIT 3
+      STDERR_CONTAINS "built without CUDA")
+  endif()
+else()
+  kerncast_add_cli_test(NAME device.run_saxpy ARGS run ${saxpy_arguments} --repeat 5 --l2-flush
+    STDOUT_CONTAINS "saxpy" "median")
+  kerncast_add_cli_test(NAME device.run_compile_error
+    ARGS run --cuda-source ${saxpy_source} --kernel saxpi --grid 1 --block 1 EXIT 1
+    STDERR_CONTAINS "saxpi")
+endif()

@@ -1,0 +1,172 @@
+#include "kerncast/error.hpp"
+#include "kerncast/runtime/measurement.hpp"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+namespace kerncast::runtime {
+namespace {
+
+const std::string sample_path = std::string(KERNCAST_TEST_DATA_DIR) + "/data/saxpy_record.json";
+
+std::string read_text(const std::string& path) {
+    std::ifstream file(path);
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// The sample with one JSON value replaced (pointer -> new value) or removed (nullopt).
+std::string edited(const std::string& pointer, const std::optional<nlohmann::json>& value) {
+    nlohmann::json document = nlohmann::json::parse(read_text(sample_path));
+    const nlohmann::json::json_pointer p(pointer);
+    if (value)
+        document[p] = *value;
+    else
+        document[p.parent_pointer()].erase(p.back());
+    return document.dump(2);
+}
+
+Error parse_error(const std::string& text) {
+    try {
+        parse_measurement_json(text, "record.json");
+    } catch (const Error& e) {
+        return e;
+    }
+    ADD_FAILURE() << "expected an input error";
+    return Error(ErrorKind::internal, "no error");
+}
+
+TEST(Measurement, ReadsTheSampleRecord) {
+    const Measurement m = load_measurement_file(sample_path);
+    EXPECT_EQ(m.device.name, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(m.device.cc_major, 9);
+    EXPECT_EQ(m.device.cc_minor, 0);
+    EXPECT_EQ(m.device.sm_count, 132);
+    EXPECT_DOUBLE_EQ(*m.device.sm_clock_start_mhz, 1980.0);
+    EXPECT_DOUBLE_EQ(*m.device.sm_clock_end_mhz, 1755.0);
+    EXPECT_EQ(*m.device.uuid, "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    EXPECT_EQ(m.kernel.name, "saxpy");
+    EXPECT_EQ(std::get<std::int64_t>(m.kernel.parameters.at("n")), 1048576);
+    EXPECT_DOUBLE_EQ(std::get<double>(m.kernel.parameters.at("a")), 2.5);
+    ASSERT_EQ(m.kernel.buffers.size(), 3u);
+    EXPECT_EQ(m.kernel.buffers[2].init, "zero");
+    EXPECT_EQ(m.kernel.launch.grid, (Dim3{4096, 1, 1}));
+    EXPECT_EQ(m.method.repetitions, 3);
+    EXPECT_EQ(*m.method.l2_flush_bytes, 104857600);
+    EXPECT_EQ(m.results.times_s, (std::vector<double>{1.0e-5, 1.2e-5, 1.1e-5}));
+    EXPECT_DOUBLE_EQ(m.counters.at("dram__bytes_read.sum").value, 8388608);
+    EXPECT_EQ(m.counters.at("sm__cycles_active.avg").unit, "cycle");
+    EXPECT_EQ(m.command_line.front(), "kerncast");
+}
+
+TEST(Measurement, RoundTripIsLossless) {
+    Measurement m = load_measurement_file(sample_path);
+    // Values that need all 17 significant digits, and optional fields absent.
+    m.results.times_s = {0.1 + 0.2, 1.0 / 3.0};
+    m.method.repetitions = 2;
+    m.results.median_s = m.results.mean_s = (m.results.times_s[0] + m.results.times_s[1]) / 2;
+    m.results.min_s = 0.1 + 0.2;
+    m.results.max_s = 1.0 / 3.0;
+    const double d = m.results.times_s[0] - m.results.mean_s;
+    const double e = m.results.times_s[1] - m.results.mean_s;
+    m.results.stddev_s = std::sqrt(d * d + e * e);
+    m.kernel.parameters["ratio"] = 2.0 / 7.0;
+    m.kernel.parameters["whole_real"] = 3.0; // must stay a real, not become an integer
+    m.device.uuid.reset();
+    m.device.sm_clock_end_mhz.reset();
+    m.method.l2_flush_bytes.reset();
+    const std::string text = measurement_to_json(m).dump(2);
+    const Measurement back = parse_measurement_json(text, "round trip");
+    EXPECT_EQ(back, m);
+    EXPECT_TRUE(std::holds_alternative<double>(back.kernel.parameters.at("whole_real")));
+    // And the text itself is stable.
+    EXPECT_EQ(measurement_to_json(back).dump(2), text);
+}
+
+TEST(Measurement, SyntaxErrorNamesLineAndColumn) {
+    const Error e = parse_error("{\n  \"schema\": \"kerncast.measurement/1\",\n  \"date\": ,\n}");
+    EXPECT_EQ(e.kind(), ErrorKind::input);
+    EXPECT_EQ(e.where().file, "record.json");
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_EQ(e.where().column, 11);
+    EXPECT_NE(e.describe().find("record.json:3:11: error: invalid JSON"), std::string::npos)
+        << e.describe();
+}
+
+TEST(Measurement, WrongSchemaIsRejected) {
+    const Error e = parse_error(edited("/schema", "kerncast.machine/1"));
+    EXPECT_EQ(e.where().json_path, "/schema");
+    EXPECT_NE(e.message().find("unsupported schema 'kerncast.machine/1'"), std::string::npos);
+}
+
+TEST(Measurement, UnknownKeyIsRejectedWithItsPath) {
+    const Error e = parse_error(edited("/device/colour", "green"));
+    EXPECT_EQ(e.where().json_path, "/device/colour");
+    EXPECT_NE(e.message().find("unknown key 'colour'"), std::string::npos);
+    ASSERT_FALSE(e.notes().empty());
+    EXPECT_NE(e.notes()[0].find("pci_bus_id"), std::string::npos);
+}
+
+TEST(Measurement, MissingKeyIsRejected) {
+    const Error e = parse_error(edited("/kernel/file_sha256", std::nullopt));
+    EXPECT_EQ(e.where().json_path, "/kernel");
+    EXPECT_NE(e.message().find("missing required key 'file_sha256'"), std::string::npos);
+}
+
+TEST(Measurement, WrongTypesAreRejected) {
+    EXPECT_EQ(parse_error(edited("/device/sm_count", "lots")).where().json_path,
+              "/device/sm_count");
+    EXPECT_EQ(parse_error(edited("/kernel/launch/block/1", 0)).where().json_path,
+              "/kernel/launch/block/1");
+    EXPECT_EQ(
+        parse_error(edited("/kernel/launch/grid", nlohmann::json::array({1, 2}))).where().json_path,
+        "/kernel/launch/grid");
+    EXPECT_EQ(parse_error(edited("/method/repetitions", 2.5)).where().json_path,
+              "/method/repetitions");
+    EXPECT_EQ(parse_error(edited("/counters/dram__bytes_read.sum/value", "8 MB")).where().json_path,
+              "/counters/dram__bytes_read.sum/value");
+}
+
+TEST(Measurement, InvalidValuesAreRejected) {
+    EXPECT_EQ(parse_error(edited("/kernel/file_sha256", "ABC")).where().json_path,
+              "/kernel/file_sha256");
+    EXPECT_EQ(parse_error(edited("/date", "21.11.2026")).where().json_path, "/date");
+    EXPECT_EQ(parse_error(edited("/device/compute_capability", "nine")).where().json_path,
+              "/device/compute_capability");
+    EXPECT_EQ(parse_error(edited("/kernel/buffers/0/dtype", "f16")).where().json_path,
+              "/kernel/buffers/0/dtype");
+    EXPECT_EQ(parse_error(edited("/method/timer", "stopwatch")).where().json_path, "/method/timer");
+    EXPECT_EQ(parse_error(edited("/results/times_s/1", -1.0)).where().json_path,
+              "/results/times_s/1");
+}
+
+TEST(Measurement, TimesMustMatchRepetitionsAndSummary) {
+    const Error count = parse_error(edited("/method/repetitions", 4));
+    EXPECT_EQ(count.where().json_path, "/results/times_s");
+    EXPECT_NE(count.message().find("3 times for 4 repetitions"), std::string::npos);
+    const Error summary = parse_error(edited("/results/median_s", 1.0e-5));
+    EXPECT_EQ(summary.where().json_path, "/results/median_s");
+    EXPECT_NE(summary.message().find("does not match times_s"), std::string::npos);
+}
+
+TEST(Measurement, UnreadableFileIsAnInputError) {
+    try {
+        load_measurement_file("/nonexistent/record.json");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(e.describe().find("/nonexistent/record.json"), std::string::npos);
+    }
+}
+
+TEST(Measurement, NowIsIso8601Utc) {
+    EXPECT_TRUE(
+        std::regex_match(iso8601_utc_now(), std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)")));
+}
+
+} // namespace
+} // namespace kerncast::runtime
