@@ -24,6 +24,7 @@ struct Provenance {
     SourceKind kind = SourceKind::datasheet;
     std::string citation; // e.g. "NVIDIA A100 Tensor Core GPU Architecture whitepaper, Table 3"
     std::string run;      // for measured values: the run that measured it (record path / id)
+    bool operator==(const Provenance&) const = default;
 };
 
 // One known value and the key of its source in MachineModel::sources.
@@ -45,6 +46,7 @@ struct MachineIdentity {
     int cc_minor = 0;
     bool incomplete = false; // true when the file knowingly lacks values some models need
     std::string notes;
+    bool operator==(const MachineIdentity&) const = default;
 };
 
 // Issue rate of one instruction class and data type, e.g. class "fma", dtype "f64":
@@ -80,6 +82,7 @@ struct ComputeUnits {
     // Selectable shared-memory carve-outs in KiB (per SM), e.g. 0,8,16,...,228 on Hopper.
     std::optional<Sourced<std::vector<int>>> shared_memory_carveouts_kib;
     std::vector<IssueRate> issue_rates;
+    bool operator==(const ComputeUnits&) const = default;
 };
 
 // One level of the memory hierarchy: "l1", "l2", "dram", or a special memory below.
@@ -101,6 +104,10 @@ struct MemoryLevel {
 struct SharedMemoryBanks {
     Known<int> banks;
     Known<int> bank_width_bytes;
+    // Two bank-conflict-free addresses farther apart than this are not served in the same L1
+    // wavefront (Ernst et al. 2023, sec. 4.2: "close" addresses pair, "far" ones do not).
+    Known<int> wavefront_window_bytes;
+    bool operator==(const SharedMemoryBanks&) const = default;
 };
 
 // Hong & Kim 2009, Table 1 / Table 6 machine parameters.
@@ -109,6 +116,7 @@ struct MwpCwpParameters {
     Known<double> departure_del_uncoal_cycles; // Departure_del_uncoal
     Known<double> departure_del_coal_cycles;   // Departure_del_coal
     Known<double> issue_cycles;                // Issue_cycles
+    bool operator==(const MwpCwpParameters&) const = default;
 };
 
 // Ernst et al. 2023, sec. 4.5, eq. (1)-(5): hit rate = a * exp(-b * exp(-c * O)).
@@ -124,6 +132,7 @@ struct CapacityFits {
     std::optional<CapacityFit> y_layer_overlap;
     std::optional<CapacityFit> z_layer_overlap;
     std::optional<CapacityFit> l2_redundant_stores;
+    bool operator==(const CapacityFits&) const = default;
 };
 
 // Dong & Pai 2025: service time S(n, e, c) of the shared-memory atomic unit, cycles.
@@ -138,6 +147,7 @@ struct AtomicServiceTime {
 struct AtomicServiceTable {
     std::string source; // key into MachineModel::sources
     std::vector<AtomicServiceTime> entries;
+    bool operator==(const AtomicServiceTable&) const = default;
 };
 
 struct MachineModel {
@@ -154,6 +164,8 @@ struct MachineModel {
 
     // The level of that name in memory or special_memories, or nullptr.
     const MemoryLevel* level(const std::string& name) const;
+
+    bool operator==(const MachineModel&) const = default;
 };
 
 } // namespace kerncast

@@ -1,0 +1,410 @@
+// Semantic checks of a MachineModel; the rules are listed in docs/machine-format.md.
+#include "kerncast/machine/validate.hpp"
+
+#include "json_positions.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "machine_fields.hpp"
+#include "validate_at.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <set>
+
+namespace kerncast {
+namespace {
+
+using json_positions::child_pointer;
+namespace mf = machine_fields;
+
+class Validator {
+public:
+    Validator(const MachineModel& machine, const JsonPathLocator& locate)
+        : m_(machine), locate_(locate) {}
+
+    void run() {
+        identity();
+        sources();
+        compute();
+        levels(m_.memory, "/memory", true);
+        levels(m_.special_memories, "/special_memories", false);
+        hierarchy();
+        section(m_.shared_memory_banks, "/shared_memory_banks", mf::bank_fields);
+        section(m_.mwp_cwp, "/mwp_cwp", mf::mwp_cwp_fields);
+        capacity_fits();
+        calibrated_costs();
+        atomic_service_times();
+    }
+
+private:
+    const MachineModel& m_;
+    const JsonPathLocator& locate_;
+
+    [[noreturn]] void fail(const std::string& path, const std::string& message,
+                           std::vector<std::string> notes = {}) const {
+        throw_input_error(message, locate_(path), std::move(notes));
+    }
+
+    // ----- helpers -----
+
+    void source(const std::string& key, const std::string& path) const {
+        if (key.empty())
+            fail(path, "value has no source");
+        if (m_.sources.count(key) == 0)
+            fail(path, "source \"" + key + "\" is not declared in \"sources\"");
+    }
+
+    template <class T>
+    void check_value(const Known<T>& known, const std::string& path, mf::Range range) const {
+        if (!known)
+            return;
+        source(known->source, path);
+        if constexpr (std::is_same_v<T, std::string>) {
+            if (known->value.empty())
+                fail(path, "expected a non-empty string");
+        } else {
+            if constexpr (std::is_same_v<T, double>) {
+                if (!std::isfinite(known->value))
+                    fail(path, "expected a finite number");
+            }
+            if (range == mf::Range::positive && !(known->value > 0))
+                fail(path, "must be positive, got " + number(known->value));
+            if (range == mf::Range::non_negative && !(known->value >= 0))
+                fail(path, "must not be negative, got " + number(known->value));
+        }
+    }
+
+    template <class T> static std::string number(T value) {
+        if constexpr (std::is_same_v<T, double>) {
+            std::string text = std::to_string(value);
+            text.erase(text.find_last_not_of('0') + 1);
+            if (!text.empty() && text.back() == '.')
+                text.pop_back();
+            return text;
+        } else {
+            return std::to_string(value);
+        }
+    }
+
+    template <class Section, std::size_t N>
+    void section(const Section& data, const std::string& path,
+                 const std::array<mf::Field<Section>, N>& list) const {
+        for (const auto& field : list)
+            std::visit(
+                [&](auto member) {
+                    check_value(data.*member, child_pointer(path, std::string(field.key)),
+                                field.range);
+                },
+                field.member);
+    }
+
+    // ----- sections -----
+
+    void identity() const {
+        static const std::regex id_pattern("^[a-z0-9][a-z0-9._+-]*$");
+        const auto& id = m_.identity;
+        if (!std::regex_match(id.id, id_pattern))
+            fail("/identity/id",
+                 "expected an id of lower-case letters, digits, '.', '_', '+' and '-' (starting "
+                 "with a letter or digit), got \"" +
+                     id.id + "\"");
+        if (id.name.empty())
+            fail("/identity/name", "expected a non-empty name");
+        if (id.vendor.empty())
+            fail("/identity/vendor", "expected a non-empty vendor");
+        if (id.architecture.empty())
+            fail("/identity/architecture", "expected a non-empty architecture");
+        if (id.cc_major < 1 || id.cc_minor < 0)
+            fail("/identity/compute_capability", "compute capability must be at least 1.0, got " +
+                                                     std::to_string(id.cc_major) + "." +
+                                                     std::to_string(id.cc_minor));
+    }
+
+    void sources() const {
+        for (const auto& [key, provenance] : m_.sources) {
+            const std::string path = child_pointer("/sources", key);
+            if (key.empty())
+                fail(path, "a source needs a non-empty key");
+            if (provenance.citation.empty())
+                fail(child_pointer(path, "citation"),
+                     "expected a citation (document and table/section the values come from)");
+            if (provenance.kind == SourceKind::measured && provenance.run.empty())
+                fail(child_pointer(path, "run"),
+                     "a \"measured\" source must name the run that measured it (\"run\")");
+        }
+    }
+
+    void compute() const {
+        const auto& c = m_.compute;
+        const std::string p = "/compute";
+        section(c, p, mf::compute_fields);
+        auto at = [&](const char* key) { return child_pointer(p, key); };
+
+        if (!c.sm_count)
+            fail(at("sm_count"), "missing required field \"sm_count\"");
+
+        if (c.register_allocation_granularity &&
+            c.register_allocation_granularity->value != "warp" &&
+            c.register_allocation_granularity->value != "block")
+            fail(at("register_allocation_granularity"),
+                 "expected \"warp\" or \"block\", got \"" +
+                     c.register_allocation_granularity->value + "\"");
+
+        // Impossible combinations.
+        if (c.max_warps_per_sm && c.warp_size && c.max_threads_per_sm &&
+            c.max_warps_per_sm->value * c.warp_size->value != c.max_threads_per_sm->value)
+            fail(at("max_threads_per_sm"), "max_threads_per_sm (" +
+                                               std::to_string(c.max_threads_per_sm->value) +
+                                               ") must equal max_warps_per_sm x warp_size (" +
+                                               std::to_string(c.max_warps_per_sm->value) + " x " +
+                                               std::to_string(c.warp_size->value) + ")");
+        if (c.max_threads_per_block && c.max_threads_per_sm &&
+            c.max_threads_per_block->value > c.max_threads_per_sm->value)
+            fail(at("max_threads_per_block"),
+                 "max_threads_per_block (" + std::to_string(c.max_threads_per_block->value) +
+                     ") exceeds max_threads_per_sm (" +
+                     std::to_string(c.max_threads_per_sm->value) + ")");
+        if (c.max_threads_per_block && c.warp_size &&
+            c.max_threads_per_block->value % c.warp_size->value != 0)
+            fail(at("max_threads_per_block"), "max_threads_per_block (" +
+                                                  std::to_string(c.max_threads_per_block->value) +
+                                                  ") must be a multiple of warp_size (" +
+                                                  std::to_string(c.warp_size->value) + ")");
+        if (c.base_clock_mhz && c.boost_clock_mhz &&
+            c.base_clock_mhz->value > c.boost_clock_mhz->value)
+            fail(at("base_clock_mhz"), "base_clock_mhz (" + number(c.base_clock_mhz->value) +
+                                           ") exceeds boost_clock_mhz (" +
+                                           number(c.boost_clock_mhz->value) + ")");
+        auto not_above = [&](const Known<int>& small, const char* small_key,
+                             const Known<int>& large, const char* large_key) {
+            if (small && large && small->value > large->value)
+                fail(at(small_key), std::string(small_key) + " (" + std::to_string(small->value) +
+                                        ") exceeds " + large_key + " (" +
+                                        std::to_string(large->value) + ")");
+        };
+        not_above(c.shared_memory_per_block_bytes, "shared_memory_per_block_bytes",
+                  c.shared_memory_per_block_optin_bytes, "shared_memory_per_block_optin_bytes");
+        not_above(c.shared_memory_per_block_bytes, "shared_memory_per_block_bytes",
+                  c.shared_memory_per_sm_bytes, "shared_memory_per_sm_bytes");
+        not_above(c.shared_memory_per_block_optin_bytes, "shared_memory_per_block_optin_bytes",
+                  c.shared_memory_per_sm_bytes, "shared_memory_per_sm_bytes");
+        not_above(c.max_registers_per_thread, "max_registers_per_thread", c.registers_per_sm,
+                  "registers_per_sm");
+        not_above(c.max_registers_per_block, "max_registers_per_block", c.registers_per_sm,
+                  "registers_per_sm");
+        not_above(c.warp_allocation_granularity, "warp_allocation_granularity", c.max_warps_per_sm,
+                  "max_warps_per_sm");
+        if (c.reserved_shared_memory_per_block_bytes && c.shared_memory_per_sm_bytes &&
+            c.reserved_shared_memory_per_block_bytes->value >= c.shared_memory_per_sm_bytes->value)
+            fail(at("reserved_shared_memory_per_block_bytes"),
+                 "reserved_shared_memory_per_block_bytes must be less than "
+                 "shared_memory_per_sm_bytes");
+        if (c.registers_per_sm && c.register_allocation_unit &&
+            c.registers_per_sm->value % c.register_allocation_unit->value != 0)
+            fail(at("register_allocation_unit"),
+                 "registers_per_sm (" + std::to_string(c.registers_per_sm->value) +
+                     ") must be a multiple of register_allocation_unit (" +
+                     std::to_string(c.register_allocation_unit->value) + ")");
+
+        if (c.shared_memory_carveouts_kib) {
+            const std::string path = at("shared_memory_carveouts_kib");
+            source(c.shared_memory_carveouts_kib->source, path);
+            const auto& carveouts = c.shared_memory_carveouts_kib->value;
+            if (carveouts.empty())
+                fail(path, "expected at least one carve-out size");
+            for (std::size_t i = 0; i < carveouts.size(); ++i) {
+                if (carveouts[i] < 0)
+                    fail(child_pointer(path, i),
+                         "must not be negative, got " + std::to_string(carveouts[i]));
+                if (i > 0 && carveouts[i] <= carveouts[i - 1])
+                    fail(child_pointer(path, i), "carve-outs must be listed in increasing order");
+            }
+            if (c.shared_memory_per_sm_bytes &&
+                static_cast<std::int64_t>(carveouts.back()) * 1024 !=
+                    c.shared_memory_per_sm_bytes->value)
+                fail(path, "the largest carve-out (" + std::to_string(carveouts.back()) +
+                               " KiB) must equal shared_memory_per_sm_bytes (" +
+                               std::to_string(c.shared_memory_per_sm_bytes->value) + " B)");
+        }
+
+        std::set<std::pair<std::string, std::string>> seen;
+        for (std::size_t i = 0; i < c.issue_rates.size(); ++i) {
+            const auto& rate = c.issue_rates[i];
+            const std::string path = child_pointer(at("issue_rates"), i);
+            if (rate.op.empty())
+                fail(child_pointer(path, "op"), "expected a non-empty instruction class");
+            if (rate.dtype.empty())
+                fail(child_pointer(path, "dtype"), "expected a non-empty data type");
+            if (!seen.insert({rate.op, rate.dtype}).second)
+                fail(path, "issue rate for op \"" + rate.op + "\", dtype \"" + rate.dtype +
+                               "\" is given twice");
+            check_value(Known<double>(rate.per_cycle_per_sm),
+                        child_pointer(path, "per_cycle_per_sm"), mf::Range::positive);
+        }
+    }
+
+    void levels(const std::vector<MemoryLevel>& list, const std::string& path,
+                bool hierarchy) const {
+        std::vector<std::string> allowed;
+        if (hierarchy)
+            allowed.assign(mf::hierarchy_level_names.begin(), mf::hierarchy_level_names.end());
+        else
+            allowed.assign(mf::special_memory_names.begin(), mf::special_memory_names.end());
+        const std::vector<std::string> scopes(mf::sharing_scopes.begin(), mf::sharing_scopes.end());
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const MemoryLevel& level = list[i];
+            const std::string level_path = child_pointer(path, i);
+            if (std::find(allowed.begin(), allowed.end(), level.name) == allowed.end()) {
+                std::vector<std::string> notes;
+                const auto close = closest_names(level.name, allowed, 1);
+                if (!close.empty())
+                    notes.push_back("did you mean \"" + close.front() + "\"?");
+                std::string names;
+                for (const auto& name : allowed)
+                    names += (names.empty() ? "" : ", ") + name;
+                notes.push_back("levels here: " + names);
+                fail(child_pointer(level_path, "name"),
+                     "unknown memory level \"" + level.name + "\"", notes);
+            }
+            for (std::size_t j = 0; j < i; ++j)
+                if (list[j].name == level.name)
+                    fail(child_pointer(level_path, "name"),
+                         "memory level \"" + level.name + "\" is given twice");
+            if (std::find(scopes.begin(), scopes.end(), level.shared_by) == scopes.end())
+                fail(child_pointer(level_path, "shared_by"),
+                     "expected one of \"sm\", \"tpc\", \"gpc\", \"gpu\", got \"" + level.shared_by +
+                         "\"");
+            section(level, level_path, mf::level_fields);
+            if (level.line_bytes && level.sector_bytes &&
+                (level.sector_bytes->value > level.line_bytes->value ||
+                 level.line_bytes->value % level.sector_bytes->value != 0))
+                fail(child_pointer(level_path, "sector_bytes"),
+                     "sector_bytes (" + std::to_string(level.sector_bytes->value) +
+                         ") must divide line_bytes (" + std::to_string(level.line_bytes->value) +
+                         ")");
+            if (level.size_bytes && level.effective_size_bytes &&
+                level.effective_size_bytes->value > level.size_bytes->value)
+                fail(child_pointer(level_path, "effective_size_bytes"),
+                     "effective_size_bytes (" + std::to_string(level.effective_size_bytes->value) +
+                         ") exceeds size_bytes (" + std::to_string(level.size_bytes->value) + ")");
+            if (level.peak_bandwidth_gbs && level.sustained_bandwidth_gbs &&
+                level.sustained_bandwidth_gbs->value > level.peak_bandwidth_gbs->value)
+                fail(child_pointer(level_path, "sustained_bandwidth_gbs"),
+                     "sustained_bandwidth_gbs (" + number(level.sustained_bandwidth_gbs->value) +
+                         ") exceeds peak_bandwidth_gbs (" +
+                         number(level.peak_bandwidth_gbs->value) + ")");
+        }
+    }
+
+    void hierarchy() const {
+        // Levels from the SM outwards, and the DRAM level every model needs.
+        int previous_rank = -1;
+        std::size_t dram_index = m_.memory.size();
+        for (std::size_t i = 0; i < m_.memory.size(); ++i) {
+            const auto begin = mf::hierarchy_level_names.begin();
+            const int rank = static_cast<int>(
+                std::find(begin, mf::hierarchy_level_names.end(), m_.memory[i].name) - begin);
+            if (rank < previous_rank)
+                fail(child_pointer(child_pointer("/memory", i), "name"),
+                     "memory levels must be listed from the SM outwards (l1, l2, dram); \"" +
+                         m_.memory[i].name + "\" comes after \"" +
+                         std::string(mf::hierarchy_level_names[previous_rank]) + "\"");
+            previous_rank = rank;
+            if (m_.memory[i].name == "dram")
+                dram_index = i;
+        }
+        if (dram_index == m_.memory.size())
+            fail("/memory", "missing the required memory level \"dram\"");
+
+        const MemoryLevel* l1 = m_.level("l1");
+        const MemoryLevel* l2 = m_.level("l2");
+        if (l1 && l2 && l1->size_bytes && l2->size_bytes &&
+            l1->size_bytes->value >= l2->size_bytes->value) {
+            const auto index = static_cast<std::size_t>(l1 - m_.memory.data());
+            fail(child_pointer(child_pointer("/memory", index), "size_bytes"),
+                 "the L1 (" + std::to_string(l1->size_bytes->value) +
+                     " B per SM) must be smaller than the L2 (" +
+                     std::to_string(l2->size_bytes->value) + " B)");
+        }
+        // Since Volta, shared memory is carved out of the unified L1 array of each SM.
+        if (m_.identity.cc_major >= 7 && l1 && l1->size_bytes &&
+            m_.compute.shared_memory_per_sm_bytes &&
+            m_.compute.shared_memory_per_sm_bytes->value > l1->size_bytes->value)
+            fail("/compute/shared_memory_per_sm_bytes",
+                 "shared_memory_per_sm_bytes (" +
+                     std::to_string(m_.compute.shared_memory_per_sm_bytes->value) +
+                     ") exceeds the unified L1/shared array of the SM (l1 size_bytes " +
+                     std::to_string(l1->size_bytes->value) + ")");
+    }
+
+    void capacity_fits() const {
+        for (const auto& slot : mf::capacity_fit_slots) {
+            const auto& fit = m_.capacity_fits.*slot.member;
+            if (!fit)
+                continue;
+            const std::string path = child_pointer("/capacity_fits", std::string(slot.key));
+            for (auto [name, value] :
+                 {std::pair{"a", &fit->a}, std::pair{"b", &fit->b}, std::pair{"c", &fit->c}})
+                check_value(Known<double>(*value), child_pointer(path, name), mf::Range::any);
+        }
+    }
+
+    void calibrated_costs() const {
+        for (const auto& [name, cost] : m_.calibrated_costs) {
+            const std::string path = child_pointer("/calibrated_costs", name);
+            if (name.empty() || name == "source")
+                fail(path, "a calibrated cost needs a name other than \"\" or \"source\"");
+            check_value(Known<double>(cost), path, mf::Range::any);
+        }
+    }
+
+    void atomic_service_times() const {
+        if (!m_.atomic_service_times)
+            return;
+        const auto& table = *m_.atomic_service_times;
+        const std::string path = "/atomic_service_times";
+        source(table.source, child_pointer(path, "source"));
+        const int warp_size = m_.compute.warp_size ? m_.compute.warp_size->value : 32;
+        std::set<std::tuple<int, int, int>> seen;
+        for (std::size_t i = 0; i < table.entries.size(); ++i) {
+            const auto& entry = table.entries[i];
+            const std::string entry_path = child_pointer(child_pointer(path, "entries"), i);
+            if (entry.queued_warps < 1)
+                fail(child_pointer(entry_path, "queued_warps"),
+                     "must be at least 1, got " + std::to_string(entry.queued_warps));
+            if (entry.active_threads < 1 || entry.active_threads > warp_size)
+                fail(child_pointer(entry_path, "active_threads"),
+                     "must be between 1 and the warp size " + std::to_string(warp_size) + ", got " +
+                         std::to_string(entry.active_threads));
+            if (entry.cas_warps < 0 || entry.cas_warps > entry.queued_warps)
+                fail(child_pointer(entry_path, "cas_warps"),
+                     "must be between 0 and queued_warps (" + std::to_string(entry.queued_warps) +
+                         "), got " + std::to_string(entry.cas_warps));
+            if (!(entry.cycles > 0) || !std::isfinite(entry.cycles))
+                fail(child_pointer(entry_path, "cycles"),
+                     "must be positive, got " + number(entry.cycles));
+            if (!seen.insert({entry.queued_warps, entry.active_threads, entry.cas_warps}).second)
+                fail(entry_path, "entry (queued_warps, active_threads, cas_warps) = (" +
+                                     std::to_string(entry.queued_warps) + ", " +
+                                     std::to_string(entry.active_threads) + ", " +
+                                     std::to_string(entry.cas_warps) + ") is given twice");
+        }
+    }
+};
+
+} // namespace
+
+void validate_machine_at(const MachineModel& machine, const JsonPathLocator& locate) {
+    Validator(machine, locate).run();
+}
+
+void validate_machine(const MachineModel& machine, const std::string& origin) {
+    validate_machine_at(machine, [&](const std::string& path) {
+        SourceLocation where;
+        where.file = origin;
+        where.json_path = path;
+        return where;
+    });
+}
+
+} // namespace kerncast

@@ -1,0 +1,165 @@
+#include "expect_error.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
+#include "kerncast/machine/validate.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+
+namespace {
+
+const std::vector<std::string> expected_ids{
+    "v100-pcie-32gb", "v100-sxm2-32gb", "titan-v",        "a100-sxm4-40gb", "a100-sxm4-80gb",
+    "rtx-a6000",      "h100-sxm5-80gb", "h100-pcie-80gb", "h200-sxm-141gb", "hk-example",
+    "8800gtx",        "fx5600",         "8800gt",         "gtx280"};
+
+double value_or_nan(const Known<double>& known) {
+    return known ? known->value : std::nan("");
+}
+
+} // namespace
+
+TEST(Catalogue, HasExactlyTheIssueIdsInOrder) {
+    EXPECT_EQ(builtin_machine_ids(), expected_ids);
+}
+
+TEST(Catalogue, EveryBuiltInLoadsValidatesAndRoundTrips) {
+    for (const auto& id : builtin_machine_ids()) {
+        SCOPED_TRACE(id);
+        const MachineModel m = builtin_machine(id);
+        EXPECT_EQ(m.identity.id, id);
+        EXPECT_NO_THROW(validate_machine(m, id));
+        const std::string text = machine_to_json(m).dump(2);
+        const MachineModel back = parse_machine_json(text, id + " (round trip)");
+        EXPECT_EQ(back, m);
+        EXPECT_EQ(machine_to_json(back).dump(2), text);
+        EXPECT_EQ(parse_machine_json(machine_json_text(m), id + " (text round trip)"), m);
+        // The occupancy calculator needs these on every machine.
+        EXPECT_TRUE(m.compute.sm_count && m.compute.warp_size && m.compute.max_threads_per_sm &&
+                    m.compute.max_warps_per_sm && m.compute.max_blocks_per_sm &&
+                    m.compute.registers_per_sm && m.compute.register_allocation_unit &&
+                    m.compute.register_allocation_granularity &&
+                    m.compute.shared_memory_per_sm_bytes &&
+                    m.compute.shared_memory_allocation_unit_bytes);
+        EXPECT_TRUE(m.compute.base_clock_mhz || m.compute.boost_clock_mhz);
+        ASSERT_NE(m.level("dram"), nullptr);
+        EXPECT_TRUE(m.level("dram")->peak_bandwidth_gbs);
+        for (const auto& [key, provenance] : m.sources)
+            EXPECT_FALSE(provenance.citation.empty()) << key;
+    }
+}
+
+TEST(Catalogue, PaperValuesAreThoseThePapersUse) {
+    // Hong & Kim 2009, sec. 3.6 (the Table 2 example machine).
+    const MachineModel hk = builtin_machine("hk-example");
+    EXPECT_EQ(hk.compute.sm_count->value, 16);
+    EXPECT_EQ(hk.compute.base_clock_mhz->value, 1000.0);
+    EXPECT_EQ(hk.level("dram")->peak_bandwidth_gbs->value, 80.0);
+    EXPECT_EQ(hk.mwp_cwp.mem_ld_cycles->value, 420.0);
+    EXPECT_EQ(hk.mwp_cwp.departure_del_uncoal_cycles->value, 10.0);
+    EXPECT_EQ(hk.mwp_cwp.departure_del_coal_cycles->value, 4.0);
+    EXPECT_EQ(hk.mwp_cwp.issue_cycles->value, 4.0);
+    EXPECT_EQ(hk.compute.warp_size->value, 32);
+    EXPECT_EQ(hk.compute.max_blocks_per_sm->value, 8); // "up to 8 blocks" (sec. 3.6, fn. 9)
+    EXPECT_TRUE(hk.identity.incomplete);
+    EXPECT_EQ(hk.sources.at(hk.compute.sm_count->source).kind, SourceKind::paper);
+
+    // Hong & Kim 2009, Tables 3 and 6.
+    const MachineModel gtx280 = builtin_machine("gtx280");
+    EXPECT_EQ(gtx280.compute.sm_count->value, 30);
+    EXPECT_EQ(gtx280.identity.cc_major * 10 + gtx280.identity.cc_minor, 13);
+    EXPECT_EQ(gtx280.level("dram")->peak_bandwidth_gbs->value, 141.7);
+    EXPECT_EQ(gtx280.mwp_cwp.mem_ld_cycles->value, 450.0);
+    EXPECT_EQ(gtx280.mwp_cwp.departure_del_uncoal_cycles->value, 40.0);
+    EXPECT_EQ(gtx280.compute.registers_per_sm->value, 16384);
+    EXPECT_EQ(builtin_machine("fx5600").level("dram")->peak_bandwidth_gbs->value, 76.8);
+    EXPECT_EQ(builtin_machine("8800gt").compute.sm_count->value, 14);
+    EXPECT_EQ(builtin_machine("8800gtx").compute.base_clock_mhz->value, 1350.0);
+
+    // Ernst et al. 2023, Table 1 and sec. 3.
+    const MachineModel v100 = builtin_machine("v100-pcie-32gb");
+    EXPECT_EQ(v100.compute.sm_count->value, 80);
+    EXPECT_EQ(v100.compute.boost_clock_mhz->value, 1380.0);
+    EXPECT_EQ(value_or_nan(v100.level("dram")->sustained_bandwidth_gbs), 800.0);
+    EXPECT_EQ(v100.level("l2")->size_bytes->value, 6 << 20);
+    const MachineModel a100 = builtin_machine("a100-sxm4-40gb");
+    EXPECT_EQ(a100.compute.sm_count->value, 108);
+    EXPECT_EQ(value_or_nan(a100.level("dram")->sustained_bandwidth_gbs), 1400.0);
+    EXPECT_EQ(value_or_nan(a100.level("l2")->sustained_bandwidth_gbs), 5000.0);
+    EXPECT_EQ(a100.level("l2")->size_bytes->value, std::int64_t{40} << 20);
+    EXPECT_EQ(a100.level("l2")->effective_size_bytes->value, std::int64_t{20} << 20);
+    EXPECT_EQ(a100.level("l2")->partitions->value, 2);
+    EXPECT_EQ(a100.level("l1")->size_bytes->value, 192 * 1024);
+    // Sustained values only where a source measured them.
+    EXPECT_FALSE(builtin_machine("a100-sxm4-80gb").level("dram")->sustained_bandwidth_gbs);
+    EXPECT_FALSE(builtin_machine("h100-sxm5-80gb").level("dram")->sustained_bandwidth_gbs);
+
+    // Dong & Pai 2025, sec. 4.1.
+    EXPECT_EQ(builtin_machine("titan-v").compute.sm_count->value, 80);
+    EXPECT_EQ(builtin_machine("rtx-a6000").compute.sm_count->value, 84);
+}
+
+TEST(Catalogue, OccupancyLimitsFollowTheComputeCapability) {
+    struct Expected {
+        const char* id;
+        int threads, warps, blocks, shared_kib, unit;
+        const char* granularity;
+    };
+    for (const Expected& e : {Expected{"v100-sxm2-32gb", 2048, 64, 32, 96, 256, "warp"},
+                              Expected{"a100-sxm4-80gb", 2048, 64, 32, 164, 256, "warp"},
+                              Expected{"rtx-a6000", 1536, 48, 16, 100, 256, "warp"},
+                              Expected{"h200-sxm-141gb", 2048, 64, 32, 228, 256, "warp"},
+                              Expected{"8800gtx", 768, 24, 8, 16, 256, "block"},
+                              Expected{"gtx280", 1024, 32, 8, 16, 512, "block"}}) {
+        SCOPED_TRACE(e.id);
+        const MachineModel m = builtin_machine(e.id);
+        EXPECT_EQ(m.compute.max_threads_per_sm->value, e.threads);
+        EXPECT_EQ(m.compute.max_warps_per_sm->value, e.warps);
+        EXPECT_EQ(m.compute.max_blocks_per_sm->value, e.blocks);
+        EXPECT_EQ(m.compute.shared_memory_per_sm_bytes->value, e.shared_kib * 1024);
+        EXPECT_EQ(m.compute.register_allocation_unit->value, e.unit);
+        EXPECT_EQ(m.compute.register_allocation_granularity->value, e.granularity);
+    }
+    const MachineModel a100 = builtin_machine("a100-sxm4-40gb");
+    EXPECT_EQ(a100.compute.reserved_shared_memory_per_block_bytes->value, 1024);
+    EXPECT_EQ(a100.compute.max_registers_per_thread->value, 255);
+    EXPECT_EQ(builtin_machine("8800gt").compute.warp_allocation_granularity->value, 2);
+    EXPECT_EQ(builtin_machine("8800gt").shared_memory_banks.banks->value, 16);
+    EXPECT_EQ(a100.shared_memory_banks.banks->value, 32);
+}
+
+TEST(Catalogue, UnknownIdNamesTheClosestIds) {
+    const auto error = caught_error([] { builtin_machine("a100"); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->kind(), ErrorKind::input);
+    EXPECT_EQ(error->message(), "unknown machine id 'a100'");
+    EXPECT_TRUE(has_note(*error, "closest built-in ids: 'a100-sxm4-40gb', 'a100-sxm4-80gb'"));
+
+    const auto typo = caught_error([] { builtin_machine("v100-pcie-32g"); });
+    ASSERT_TRUE(typo);
+    EXPECT_TRUE(has_note(*typo, "closest built-in ids: 'v100-pcie-32gb'"));
+}
+
+TEST(Catalogue, ResolveTakesIdsAndFiles) {
+    EXPECT_EQ(resolve_machine("gtx280").identity.id, "gtx280");
+    const auto missing = caught_error([] { resolve_machine("no/such/machine.json"); });
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->message(), "cannot open machine file");
+    EXPECT_EQ(missing->where().file, "no/such/machine.json");
+    const auto unknown = caught_error([] { resolve_machine("h100"); });
+    ASSERT_TRUE(unknown);
+    EXPECT_EQ(unknown->message(), "unknown machine id 'h100'");
+    const MachineModel from_file =
+        resolve_machine(std::string(KERNCAST_SOURCE_DIR) + "/machines/titan-v.json");
+    EXPECT_EQ(from_file, builtin_machine("titan-v"));
+}
+
+TEST(ClosestNames, RanksByEditDistanceAndContainment) {
+    const std::vector<std::string> names{"sm_count", "warp_size", "max_warps_per_sm"};
+    EXPECT_EQ(closest_names("sm_cnt", names), std::vector<std::string>{"sm_count"});
+    EXPECT_EQ(closest_names("WARP_SIZE", names), std::vector<std::string>{"warp_size"});
+    EXPECT_EQ(closest_names("warp_sz", names), std::vector<std::string>{"warp_size"});
+    EXPECT_EQ(closest_names("warps", names), std::vector<std::string>{"max_warps_per_sm"});
+    EXPECT_TRUE(closest_names("completely_different", names).empty());
+}

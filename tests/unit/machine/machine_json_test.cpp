@@ -1,0 +1,349 @@
+#include "expect_error.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
+
+#include <fstream>
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+
+namespace {
+
+// A small valid machine file; tests edit it with replace() to make one mistake each.
+const std::string minimal = R"({
+  "schema": "kerncast.machine/1",
+  "identity": {"id": "toy", "name": "Toy GPU", "vendor": "test", "architecture": "Toy",
+               "compute_capability": "8.0"},
+  "sources": {
+    "sheet": {"kind": "datasheet", "citation": "Toy datasheet, Table 1"},
+    "run": {"kind": "measured", "citation": "probe", "run": "data/probe/toy-1.json"}
+  },
+  "compute": {
+    "source": "sheet",
+    "sm_count": 4,
+    "warp_size": 32,
+    "max_threads_per_sm": 2048,
+    "max_warps_per_sm": 64,
+    "shared_memory_per_sm_bytes": "100 KiB"
+  },
+  "memory": [
+    {"name": "l1", "shared_by": "sm", "source": "sheet", "size_bytes": "128 KiB"},
+    {"name": "l2", "shared_by": "gpu", "source": "sheet", "size_bytes": "4 MiB"},
+    {"name": "dram", "shared_by": "gpu", "source": "sheet", "peak_bandwidth_gbs": 500,
+     "sustained_bandwidth_gbs": {"value": 430.5, "source": "run"}}
+  ]
+}
+)";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos)
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+MachineModel parse(const std::string& text) {
+    return parse_machine_json(text, "toy.json");
+}
+
+} // namespace
+
+TEST(MachineJson, ParsesValuesWithSectionAndExplicitSources) {
+    const MachineModel m = parse(minimal);
+    EXPECT_EQ(m.identity.id, "toy");
+    EXPECT_EQ(m.identity.cc_major, 8);
+    EXPECT_EQ(m.identity.cc_minor, 0);
+    ASSERT_TRUE(m.compute.sm_count);
+    EXPECT_EQ(m.compute.sm_count->value, 4);
+    EXPECT_EQ(m.compute.sm_count->source, "sheet");
+    EXPECT_EQ(m.compute.shared_memory_per_sm_bytes->value, 100 * 1024);
+    EXPECT_FALSE(m.compute.boost_clock_mhz); // absent, never zero
+    ASSERT_EQ(m.memory.size(), 3u);
+    EXPECT_EQ(m.memory[1].size_bytes->value, 4 * 1024 * 1024);
+    EXPECT_EQ(m.memory[2].sustained_bandwidth_gbs->value, 430.5);
+    EXPECT_EQ(m.memory[2].sustained_bandwidth_gbs->source, "run");
+    EXPECT_EQ(m.sources.at("run").kind, SourceKind::measured);
+    EXPECT_EQ(m.sources.at("run").run, "data/probe/toy-1.json");
+}
+
+TEST(MachineJson, TopLevelSourceIsTheDefaultOfEverySection) {
+    std::string text = replaced(minimal, "\"schema\": \"kerncast.machine/1\",",
+                                "\"schema\": \"kerncast.machine/1\", \"source\": \"run\",");
+    text = replaced(text, "\"source\": \"sheet\",\n    \"sm_count\"", "\"sm_count\"");
+    const MachineModel m = parse(text);
+    EXPECT_EQ(m.compute.sm_count->source, "run");
+    EXPECT_EQ(m.memory[0].size_bytes->source, "sheet"); // the level's own default wins
+}
+
+TEST(MachineJson, SizeStringsUseBinaryUnits) {
+    const MachineModel m = parse(replaced(minimal, "\"4 MiB\"", "\"1.5 GiB\""));
+    EXPECT_EQ(m.memory[1].size_bytes->value, std::int64_t{3} * 512 * 1024 * 1024);
+
+    const auto error = caught_error([&] { parse(replaced(minimal, "\"4 MiB\"", "\"4 MB\"")); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(),
+              "expected a size such as \"48 KiB\" or an integer number of bytes, got \"4 MB\"");
+    EXPECT_EQ(error->where().json_path, "/memory/1/size_bytes");
+    EXPECT_TRUE(has_note(*error, "KiB, MiB, GiB"));
+}
+
+TEST(MachineJson, MalformedJsonGivesLineColumnAndCaret) {
+    // Line 3 lacks the comma after the identity object.
+    const std::string text = "{\n  \"schema\": \"kerncast.machine/1\",\n  \"identity\": {}\n"
+                             "  \"sources\": {}\n}\n";
+    const auto error = caught_error([&] { parse(text); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->kind(), ErrorKind::input);
+    EXPECT_EQ(error->message().rfind("malformed JSON: ", 0), 0u) << error->message();
+    EXPECT_EQ(error->where().file, "toy.json");
+    EXPECT_EQ(error->where().line, 4);
+    EXPECT_EQ(error->where().column, 3);
+    EXPECT_EQ(error->where().source_line, "  \"sources\": {}");
+    EXPECT_TRUE(has_note(*error, "is a ',' missing before this?"));
+    EXPECT_NE(error->describe().find("toy.json:4:3: error: malformed JSON"), std::string::npos)
+        << error->describe();
+    EXPECT_NE(error->describe().find("  \"sources\": {}\n    ^\n"), std::string::npos)
+        << error->describe();
+}
+
+TEST(MachineJson, TruncatedFileReportsTheEnd) {
+    const auto error = caught_error([&] { parse("{\n  \"schema\": \"kerncast.machine/1\",\n"); });
+    ASSERT_TRUE(error);
+    // The caret goes after the last character read, at the end of line 2.
+    EXPECT_EQ(error->where().line, 2);
+    EXPECT_EQ(error->where().column, 34);
+    EXPECT_NE(error->message().find("malformed JSON"), std::string::npos);
+    EXPECT_NE(error->message().find("end of input"), std::string::npos) << error->message();
+}
+
+TEST(MachineJson, MissingRequiredFieldNamesItsPath) {
+    const auto error = caught_error([&] { parse(replaced(minimal, "\"sm_count\": 4,", "")); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "missing required field \"sm_count\" (expected an integer)");
+    EXPECT_EQ(error->where().json_path, "/compute/sm_count");
+    EXPECT_EQ(error->where().line, 9); // the "compute" object that lacks it
+    EXPECT_EQ(error->where().column, 14);
+}
+
+TEST(MachineJson, WrongTypeNamesPathLineAndColumn) {
+    const auto error = caught_error(
+        [&] { parse(replaced(minimal, "\"sm_count\": 4", "\"sm_count\": \"four\"")); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "expected an integer, got the string \"four\"");
+    EXPECT_EQ(error->where().json_path, "/compute/sm_count");
+    EXPECT_EQ(error->where().line, 11);
+    EXPECT_EQ(error->where().column, 17);
+    EXPECT_EQ(error->where().source_line, "    \"sm_count\": \"four\",");
+
+    const auto fractional =
+        caught_error([&] { parse(replaced(minimal, "\"sm_count\": 4", "\"sm_count\": 4.5")); });
+    ASSERT_TRUE(fractional);
+    EXPECT_EQ(fractional->message(), "expected an integer, got the number 4.5");
+}
+
+TEST(MachineJson, NegativeSizeIsRejectedWithItsPath) {
+    const auto error = caught_error([&] { parse(replaced(minimal, "\"128 KiB\"", "-4")); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "must be positive, got -4");
+    EXPECT_EQ(error->where().json_path, "/memory/0/size_bytes");
+    EXPECT_EQ(error->where().line, 18);
+    EXPECT_EQ(error->where().column, 72);
+}
+
+TEST(MachineJson, ImpossibleCombinationIsRejected) {
+    const auto error = caught_error([&] {
+        parse(replaced(minimal, "\"max_threads_per_sm\": 2048", "\"max_threads_per_sm\": 1536"));
+    });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(),
+              "max_threads_per_sm (1536) must equal max_warps_per_sm x warp_size (64 x 32)");
+    EXPECT_EQ(error->where().json_path, "/compute/max_threads_per_sm");
+    EXPECT_EQ(error->where().line, 13);
+}
+
+TEST(MachineJson, UnknownKeySuggestsTheClosestKnownKey) {
+    const auto error =
+        caught_error([&] { parse(replaced(minimal, "\"warp_size\"", "\"warp_sise\"")); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "unknown key \"warp_sise\"");
+    EXPECT_EQ(error->where().json_path, "/compute/warp_sise");
+    EXPECT_EQ(error->where().line, 12);
+    EXPECT_EQ(error->where().column, 5); // the key itself
+    EXPECT_TRUE(has_note(*error, "did you mean \"warp_size\"?"));
+}
+
+TEST(MachineJson, UnknownSourceAndMissingSourceAreErrors) {
+    const auto unknown = caught_error(
+        [&] { parse(replaced(minimal, "\"source\": \"run\"}", "\"source\": \"runn\"}")); });
+    ASSERT_TRUE(unknown);
+    EXPECT_EQ(unknown->message(), "unknown source \"runn\"");
+    EXPECT_EQ(unknown->where().json_path, "/memory/2/sustained_bandwidth_gbs/source");
+    EXPECT_TRUE(has_note(*unknown, "did you mean \"run\"?"));
+
+    const auto missing = caught_error([&] {
+        parse(replaced(minimal, "\"source\": \"sheet\",\n    \"sm_count\"", "\"sm_count\""));
+    });
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->message(), "value has no source");
+    EXPECT_EQ(missing->where().json_path, "/compute/sm_count");
+}
+
+TEST(MachineJson, DuplicateKeyIsAnError) {
+    const auto error = caught_error(
+        [&] { parse(replaced(minimal, "\"sm_count\": 4,", "\"sm_count\": 4, \"sm_count\": 8,")); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "duplicate key \"sm_count\" (at /compute)");
+    EXPECT_EQ(error->where().line, 11);
+    EXPECT_EQ(error->where().column, 20);
+}
+
+TEST(MachineJson, SchemaIsRequiredAndChecked) {
+    const auto missing =
+        caught_error([&] { parse(replaced(minimal, "\"schema\": \"kerncast.machine/1\",", "")); });
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->message(),
+              "missing required field \"schema\" (expected \"kerncast.machine/1\")");
+    const auto other =
+        caught_error([&] { parse(replaced(minimal, "kerncast.machine/1", "kerncast.machine/2")); });
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->message(), "unsupported schema \"kerncast.machine/2\"");
+    EXPECT_EQ(other->where().json_path, "/schema");
+}
+
+TEST(MachineJson, RoundTripIsLosslessForEverySection) {
+    MachineModel m = parse(minimal);
+    m.sources["fit"] = Provenance{SourceKind::derived, "fitted by hand", ""};
+    m.compute.shared_memory_carveouts_kib = Sourced<std::vector<int>>{{0, 8, 100}, "run"};
+    m.compute.issue_rates.push_back(IssueRate{"fma", "f64", {0.1 + 0.2, "run"}});
+    m.compute.register_allocation_granularity = Sourced<std::string>{"warp", "sheet"};
+    m.shared_memory_banks.banks = Sourced<int>{32, "sheet"};
+    m.mwp_cwp.mem_ld_cycles = Sourced<double>{420, "fit"};
+    m.mwp_cwp.issue_cycles = Sourced<double>{4, "sheet"};
+    m.capacity_fits.l1_redundant_loads =
+        CapacityFit{{0.97, "fit"}, {1.0 / 3.0, "fit"}, {2.5e-6, "run"}};
+    m.calibrated_costs["f32_fma_s"] = Sourced<double>{1.25e-12, "fit"};
+    m.calibrated_costs["overlap"] = Sourced<double>{0.5, "run"};
+    m.atomic_service_times = AtomicServiceTable{"run", {{1, 32, 0, 2.5}, {16, 1, 4, 40.125}}};
+    m.identity.incomplete = true;
+    m.identity.notes = "round trip";
+    m.special_memories.emplace_back();
+    m.special_memories.back().name = "texture";
+    m.special_memories.back().shared_by = "sm";
+    m.special_memories.back().latency_cycles = Sourced<double>{89, "run"};
+
+    const std::string text = machine_to_json(m).dump(2);
+    const MachineModel back = parse(text);
+    EXPECT_EQ(back, m) << text;
+    EXPECT_EQ(machine_to_json(back), machine_to_json(m));
+    EXPECT_EQ(back.compute.issue_rates.back().per_cycle_per_sm.value, 0.1 + 0.2); // bit-exact
+}
+
+TEST(MachineJson, WriterNamesTheMostCommonSourceOnce) {
+    const nlohmann::json j = machine_to_json(parse(minimal));
+    EXPECT_EQ(j.at("compute").at("source"), "sheet");
+    EXPECT_EQ(j.at("compute").at("sm_count"), 4);
+    EXPECT_EQ(j.at("memory").at(2).at("sustained_bandwidth_gbs"),
+              (nlohmann::json{{"value", 430.5}, {"source", "run"}}));
+}
+
+TEST(MachineJson, ExtendsOverlaysABuiltInMachine) {
+    const std::string text = R"({
+  "schema": "kerncast.machine/1",
+  "extends": "a100-sxm4-40gb",
+  "identity": {"id": "my-a100", "name": "Our A100"},
+  "sources": {"probe": {"kind": "measured", "citation": "kerncast probe", "run": "runs/42.json"}},
+  "memory": [{"name": "dram", "source": "probe", "sustained_bandwidth_gbs": 1500}],
+  "mwp_cwp": {"source": "probe", "mem_ld_cycles": 600}
+})";
+    const MachineModel base = builtin_machine("a100-sxm4-40gb");
+    const MachineModel m = parse(text);
+    EXPECT_EQ(m.identity.id, "my-a100");
+    EXPECT_EQ(m.identity.name, "Our A100");
+    EXPECT_EQ(m.identity.architecture, "Ampere");
+    EXPECT_EQ(m.compute, base.compute);
+    const MemoryLevel* dram = m.level("dram");
+    ASSERT_NE(dram, nullptr);
+    EXPECT_EQ(dram->sustained_bandwidth_gbs, (Sourced<double>{1500, "probe"}));
+    EXPECT_EQ(dram->peak_bandwidth_gbs, base.level("dram")->peak_bandwidth_gbs);
+    EXPECT_EQ(m.memory.size(), base.memory.size());
+    EXPECT_EQ(m.mwp_cwp.mem_ld_cycles, (Sourced<double>{600, "probe"}));
+    EXPECT_EQ(m.sources.count("a100-whitepaper"), 1u);
+    // The derived machine round-trips like any other.
+    EXPECT_EQ(parse(machine_to_json(m).dump()), m);
+}
+
+TEST(MachineJson, ExtendsCanRemoveAValueWithNull) {
+    const MachineModel m = parse(R"({"schema": "kerncast.machine/1", "extends": "v100-pcie-32gb",
+        "identity": {"id": "v100-no-boost"}, "compute": {"boost_clock_mhz": null}})");
+    EXPECT_FALSE(m.compute.boost_clock_mhz);
+    EXPECT_TRUE(m.compute.sm_count);
+}
+
+TEST(MachineJson, ExtendsNeedsItsOwnId) {
+    const auto error =
+        caught_error([&] { parse(R"({"schema": "kerncast.machine/1", "extends": "titan-v"})"); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "missing required field \"id\" (expected a string)");
+    EXPECT_EQ(error->where().json_path, "/identity/id");
+}
+
+TEST(MachineJson, ExtendsUnknownIdNamesTheClosestIds) {
+    const auto error = caught_error(
+        [&] { parse("{\"schema\": \"kerncast.machine/1\",\n \"extends\": \"a100-sxm4-40\"}"); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "\"extends\" names no built-in machine: \"a100-sxm4-40\"");
+    EXPECT_EQ(error->where().json_path, "/extends");
+    EXPECT_EQ(error->where().line, 2);
+    EXPECT_EQ(error->where().column, 13);
+    EXPECT_TRUE(has_note(*error, "closest built-in ids: \"a100-sxm4-40gb\", \"a100-sxm4-80gb\""));
+}
+
+TEST(MachineJson, ExtendsValuesNeedASourceToo) {
+    const auto error = caught_error([&] {
+        parse(R"({"schema": "kerncast.machine/1", "extends": "a100-sxm4-40gb",
+                  "identity": {"id": "odd"}, "compute": {"sm_count": 100}})");
+    });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "value has no source");
+    EXPECT_EQ(error->where().json_path, "/compute/sm_count");
+    EXPECT_EQ(error->where().line, 2);
+}
+
+TEST(MachineJson, ExtendsErrorInAnOverriddenValuePointsIntoTheFile) {
+    const auto error = caught_error([&] {
+        parse("{\"schema\": \"kerncast.machine/1\", \"extends\": \"a100-sxm4-40gb\",\n"
+              " \"identity\": {\"id\": \"odd\"},\n"
+              " \"compute\": {\"source\": \"a100-whitepaper\", \"max_threads_per_sm\": 1536}}");
+    });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(),
+              "max_threads_per_sm (1536) must equal max_warps_per_sm x warp_size (64 x 32)");
+    EXPECT_EQ(error->where().line, 3);
+    EXPECT_EQ(error->where().column, 65);
+}
+
+TEST(MachineJson, ExtendsErrorInAnInheritedValueSaysWhereItComesFrom) {
+    // Shrinking max_warps_per_sm makes the inherited max_threads_per_sm inconsistent.
+    const auto error = caught_error([&] {
+        parse(R"({"schema": "kerncast.machine/1", "extends": "a100-sxm4-40gb",
+                  "identity": {"id": "odd"},
+                  "compute": {"max_warps_per_sm": {"value": 48, "source": "cuda-guide"}}})");
+    });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->where().json_path, "/compute/max_threads_per_sm");
+    EXPECT_TRUE(has_note(*error, "comes from the built-in machine 'a100-sxm4-40gb'"));
+}
+
+TEST(MachineJson, LoadMachineFileNamesThePath) {
+    const std::string path = testing::TempDir() + "kerncast_bad_machine.json";
+    std::ofstream(path) << replaced(minimal, "\"sm_count\": 4", "\"sm_count\": -4");
+    const auto error = caught_error([&] { load_machine_file(path); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->where().file, path);
+    EXPECT_EQ(error->message(), "must be positive, got -4");
+
+    const auto missing = caught_error([&] { load_machine_file(path + ".absent"); });
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->message(), "cannot open machine file");
+}

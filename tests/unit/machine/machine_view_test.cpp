@@ -1,0 +1,76 @@
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_view.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+
+namespace {
+
+const report::Table& table(const report::Document& doc, const std::string& key) {
+    for (const auto& t : doc.tables)
+        if (t.key == key)
+            return t;
+    throw std::runtime_error("no table " + key);
+}
+
+} // namespace
+
+TEST(MachinesView, OneRowPerMachineWithL2AndBandwidths) {
+    const report::Document doc =
+        machines_view({builtin_machine("a100-sxm4-40gb"), builtin_machine("titan-v")});
+    EXPECT_EQ(doc.schema, "kerncast.machines/1");
+    const auto& t = table(doc, "machines");
+    ASSERT_EQ(t.rows.size(), 2u);
+    ASSERT_EQ(t.columns.size(), t.rows[0].size());
+    EXPECT_EQ(t.rows[0][0], report::Cell{std::string("a100-sxm4-40gb")});
+    EXPECT_EQ(t.rows[0][2], report::Cell{std::string("8.0")});
+    EXPECT_EQ(t.rows[0][3], report::Cell{std::int64_t{108}});
+    EXPECT_EQ(t.rows[0][4], report::Cell{40.0});   // MiB
+    EXPECT_EQ(t.rows[0][5], report::Cell{1555.0}); // peak
+    EXPECT_EQ(t.rows[0][6], report::Cell{1400.0}); // sustained (Ernst et al. Table 1)
+    EXPECT_EQ(t.rows[1][4], report::Cell{});       // TITAN V: L2 unknown, not zero
+    ASSERT_FALSE(doc.notes.empty());
+    EXPECT_NE(doc.notes[0].find("titan-v is incomplete"), std::string::npos);
+}
+
+TEST(MachineView, EveryValueWithItsSource) {
+    const MachineModel a100 = builtin_machine("a100-sxm4-40gb");
+    const report::Document doc = machine_view(a100);
+    EXPECT_EQ(doc.schema, "kerncast.machine-report/1");
+    const auto& compute = table(doc, "compute");
+    bool found = false;
+    for (const auto& row : compute.rows) {
+        if (row[0] == report::Cell{std::string("sm_count")}) {
+            EXPECT_EQ(row[1], report::Cell{std::int64_t{108}});
+            EXPECT_EQ(row[3], report::Cell{std::string("a100-whitepaper")});
+            found = true;
+        }
+    }
+    EXPECT_TRUE(found);
+    const auto& memory = table(doc, "memory");
+    std::size_t l2_rows = 0;
+    for (const auto& row : memory.rows)
+        l2_rows += row[0] == report::Cell{std::string("l2")};
+    EXPECT_EQ(l2_rows, 7u); // shared_by + 6 known values
+    const auto& sources = table(doc, "sources");
+    ASSERT_EQ(sources.rows.size(), a100.sources.size());
+    EXPECT_EQ(sources.rows[0][0], report::Cell{a100.sources.begin()->first});
+    const auto& banks = table(doc, "shared_memory_banks");
+    ASSERT_GE(banks.rows.size(), 2u);
+    EXPECT_EQ(banks.rows[0][0], report::Cell{std::string("banks")});
+    EXPECT_EQ(banks.rows[0][1], report::Cell{std::int64_t{32}});
+    EXPECT_EQ(banks.rows[1][0], report::Cell{std::string("bank_width_bytes")});
+    EXPECT_EQ(banks.rows[1][1], report::Cell{std::int64_t{4}});
+    for (const auto& t : doc.tables)
+        EXPECT_NE(t.key, "mwp_cwp"); // no MWP-CWP parameters known: no empty table
+}
+
+TEST(MachineView, PaperMachineShowsItsMwpCwpParameters) {
+    const report::Document doc = machine_view(builtin_machine("gtx280"));
+    const auto& mwp = table(doc, "mwp_cwp");
+    ASSERT_EQ(mwp.rows.size(), 4u);
+    EXPECT_EQ(mwp.rows[0][0], report::Cell{std::string("mem_ld_cycles")});
+    EXPECT_EQ(mwp.rows[0][1], report::Cell{450.0});
+    EXPECT_EQ(mwp.rows[0][3], report::Cell{std::string("hong-kim-t6")});
+}
