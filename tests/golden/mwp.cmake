@@ -1,0 +1,44 @@
+# kerncast mwp: Hong & Kim 2009, Table 2 (docs/mwp-cwp.md).
+set(mwp_data ${PROJECT_SOURCE_DIR}/tests/unit/models/data)
+set(mwp_expected ${CMAKE_CURRENT_SOURCE_DIR}/expected)
+
+# Table 2 exactly (total 50728.1875 cycles) and as the paper printed it (50737.2).
+kerncast_add_cli_test(NAME mwp_hk_table2
+  ARGS mwp --workload examples/workloads/hk-table2.json -m hk-example
+  STDOUT ${mwp_expected}/mwp_hk_table2.txt)
+kerncast_add_cli_test(NAME mwp_hk_table2_paper_rounding_json
+  ARGS mwp --workload examples/workloads/hk-table2.json -m hk-example --paper-rounding --json -
+  STDOUT ${mwp_expected}/mwp_hk_table2_paper_rounding.json)
+kerncast_add_cli_test(NAME mwp_hk_table2_md
+  ARGS mwp --workload examples/workloads/hk-table2.json -m hk-example --md -
+  STDOUT_CONTAINS "| mem_l | Mem_L | (12) | 730 | cycles |" "50728.1875")
+kerncast_add_cli_test(NAME mwp_hk_table2_csv
+  ARGS mwp --workload examples/workloads/hk-table2.json -m hk-example --csv -
+  STDOUT_CONTAINS "exec_cycles_with_synch" "50728.1875")
+kerncast_add_cli_test(NAME mwp_options
+  ARGS mwp --workload examples/workloads/hk-table2.json -m hk-example --rep-ceiling
+       --synch-bounded
+  STDOUT_CONTAINS "paper rounding off, #Rep ceiling on, synchronisation bounded by block warps on")
+
+# The occupancy calculation on a CC 1.0 machine file decides the active blocks.
+kerncast_add_cli_test(NAME mwp_occupancy_fx5600
+  ARGS mwp --workload ${mwp_data}/with-resources.json -m fx5600
+  STDOUT ${mwp_expected}/mwp_occupancy_fx5600.txt)
+
+# Bad input: exit 1 with the position; bad usage: exit 2.
+kerncast_add_cli_test(NAME mwp_unknown_key EXIT 1
+  ARGS mwp --workload ${mwp_data}/unknown-key.json -m hk-example
+  STDERR_CONTAINS "unknown-key.json:5:3: error: unknown key 'comp_inst' (at /comp_inst)"
+                  "note: did you mean 'comp_insts'?")
+kerncast_add_cli_test(NAME mwp_malformed_workload EXIT 1
+  ARGS mwp --workload ${mwp_data}/malformed.json -m hk-example
+  STDERR_CONTAINS "malformed.json:4:3: error: malformed JSON")
+kerncast_add_cli_test(NAME mwp_missing_workload_file EXIT 1
+  ARGS mwp --workload does-not-exist.json -m hk-example
+  STDERR_CONTAINS "cannot read workload file 'does-not-exist.json'")
+kerncast_add_cli_test(NAME mwp_missing_workload_option EXIT 2
+  ARGS mwp -m hk-example
+  STDERR_CONTAINS "--workload")
+kerncast_add_cli_test(NAME mwp_missing_machine_option EXIT 2
+  ARGS mwp --workload examples/workloads/hk-table2.json
+  STDERR_CONTAINS "--machine")
