@@ -1,5 +1,6 @@
 // Device query through the CUDA runtime (host code), and a one-thread kernel that proves the
 // device really executes code from this binary.
+#include "cuda_check.cuh"
 #include "kerncast/error.hpp"
 #include "kerncast/gpu/devices.hpp"
 
@@ -12,19 +13,6 @@ namespace {
 __global__ void ping_kernel(int* flag) {
     *flag = 42;
 }
-
-std::string cuda_error_text(cudaError_t status) {
-    return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
-}
-
-void check(cudaError_t status, const char* call, int line) {
-    if (status != cudaSuccess)
-        throw Error(ErrorKind::unavailable, std::string(call) + " failed (" + __FILE__ + ":" +
-                                                std::to_string(line) +
-                                                "): " + cuda_error_text(status));
-}
-
-#define KERNCAST_CUDA(call) check((call), #call, __LINE__)
 
 int attribute(cudaDeviceAttr attr, int device) {
     int value = 0;

@@ -3,6 +3,7 @@
 // cudaLaunchKernel, timed with one CUDA event pair per repetition. kerncast links only the
 // static CUDA runtime, which finds the driver at run time: without one, it still starts and
 // this code reports "no driver" (exit 3).
+#include "../cuda_check.cuh"
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 #include "kerncast/runtime/nvrtc_compile.hpp"
@@ -18,18 +19,8 @@
 namespace kerncast::runtime {
 namespace {
 
-std::string cuda_error_text(cudaError_t status) {
-    return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
-}
-
-void check(cudaError_t status, const char* call, int line) {
-    if (status != cudaSuccess)
-        throw Error(ErrorKind::unavailable, std::string(call) + " failed (" + __FILE__ + ":" +
-                                                std::to_string(line) +
-                                                "): " + cuda_error_text(status));
-}
-
-#define KERNCAST_CUDA(call) check((call), #call, __LINE__)
+using gpu::cuda_check;
+using gpu::cuda_error_text;
 
 // A launch the device refuses because of what was asked (not because of the machine).
 void check_launch(cudaError_t status, const char* call, int line) {
@@ -39,7 +30,7 @@ void check_launch(cudaError_t status, const char* call, int line) {
                     std::string(call) + " rejected the launch (" + __FILE__ + ":" +
                         std::to_string(line) + "): " + cuda_error_text(status),
                     {}, {"check --grid, --block, --shared-bytes and the kernel's arguments"});
-    check(status, call, line);
+    cuda_check(status, call, __FILE__, line);
 }
 
 #define KERNCAST_CUDA_LAUNCH(call) check_launch((call), #call, __LINE__)
