@@ -1,0 +1,128 @@
+// Static analysis of a kernel: exact symbolic operation / memory-access / barrier counts with
+// the loopy statistics conventions that PERFLEX builds on (Stevens & Klöckner sec. 5-6), and
+// per-access affine byte addresses in threadIdx/blockIdx/fold/sequential indices (what the
+// Warpspeed volume estimator consumes, Ernst et al. sec. 1.2-1.3, 4). Pure; no GPU.
+#pragma once
+
+#include "kerncast/analysis/symbolic_count.hpp"
+#include "kerncast/kernel/kernel_spec.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kerncast::analysis {
+
+struct CountOptions {
+    // Sub-group (warp) size of loopy's per-sub-group counting convention.
+    std::int64_t subgroup_size = 32;
+    // Count integer index arithmetic inside subscripts (as i32 add/mul).
+    bool count_index_arithmetic = false;
+};
+
+// Unit of a count (counting-cases.md): executions by every work-item (thread), once per
+// sub-group (warp) of a work-group, or once per work-group (thread block).
+enum class Granularity { work_item, subgroup, work_group };
+const char* granularity_name(Granularity granularity); // "work-item", "sub-group", ...
+
+enum class Direction { load, store, atomic };
+const char* direction_name(Direction direction);
+
+// One arithmetic operation class: "add", "mul", "div", "madd" (a multiply feeding an add:
+// counted in addition to its add and mul, see docs/kernel-format.md), "cmp", "min", "max",
+// "func:<name>" (special functions), "atomic:<kind>".
+struct OperationCount {
+    kernel::DataType dtype = kernel::DataType::f32;
+    std::string operation;
+    Granularity granularity = Granularity::subgroup;
+    SymbolicCount count; // total over the launch, in units of `granularity`
+};
+
+// The analysis space: the variables a thread's work is indexed by. Per mapped axis the block
+// index (bx..), the thread index (tx..) and the fold index (fx..); then sequential indices.
+struct LaunchVariable {
+    std::string name; // "bx", "tx", "fx", or a sequential index
+    enum class Kind { block, thread, fold, sequential } kind = Kind::sequential;
+    int axis = -1; // 0..2 for block/thread/fold
+};
+
+struct AccessInfo {
+    int statement = 0; // index into KernelSpec::statements
+    std::string array;
+    std::string tag; // PERFLEX access tag ("aLD"), "" when untagged
+    kernel::MemorySpace space = kernel::MemorySpace::global;
+    kernel::DataType dtype = kernel::DataType::f32;
+    Direction direction = Direction::load;
+    std::optional<kernel::AtomicKind> atomic;
+    bool indirect = false; // a subscript reads an array: data-dependent address
+    std::string text;      // the reference as written
+    // Subscripts as affine forms in launch variables (bx, tx, fx, sequential indices) and
+    // parameters; empty for indirect accesses.
+    std::vector<kernel::AffineForm> subscripts;
+    Granularity granularity = Granularity::work_item;
+    SymbolicCount count;               // in units of `granularity`
+    SymbolicCount count_per_work_item; // every execution by every thread
+    // Distinct elements touched over the whole launch (for the access-to-footprint ratio);
+    // zero for indirect accesses.
+    SymbolicCount footprint_elements;
+    std::vector<std::string> domain_variables; // launch variables the access runs over
+    std::string domain;                        // isl set over domain_variables (parametric)
+};
+
+struct BarrierInfo {
+    int statement = 0;
+    SymbolicCount per_work_item; // product of the enclosing sequential loops' trip counts
+};
+
+struct KernelAnalysis {
+    kernel::KernelSpec spec;
+    kernel::LaunchConfig launch; // block / fold actually used
+    CountOptions options;
+    std::vector<std::string> parameters; // parameter order of every evaluate()
+    std::vector<LaunchVariable> variables;
+    // Each domain index in launch variables: index = lower + sum(coefficient * variable).
+    std::map<std::string, kernel::AffineForm> index_forms;
+    std::int64_t threads_per_block = 1;
+    std::int64_t subgroups_per_block = 1;
+    SymbolicCount thread_blocks;
+    std::vector<OperationCount> operations;
+    std::vector<AccessInfo> accesses;
+    std::vector<BarrierInfo> barriers;
+};
+
+// Analyses `spec` under `launch` (the file's default launch when not given). Throws input
+// Errors for launches the kernel cannot take (e.g. a fixed tile size that differs).
+KernelAnalysis analyze(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
+                       const CountOptions& options = {});
+KernelAnalysis analyze(const kernel::KernelSpec& spec, const CountOptions& options = {});
+
+// Parameter values in KernelAnalysis::parameters order: defaults with overrides; checks the
+// kernel's assumptions (input Error naming the violated one).
+std::vector<std::int64_t>
+parameter_values(const KernelAnalysis& analysis,
+                 const std::vector<std::pair<std::string, std::int64_t>>& overrides = {});
+
+// A byte address that is affine in the launch variables at fixed parameter values:
+// address = constant + sum(coefficients[v] * v), relative to the array's (aligned) base.
+struct ByteAddress {
+    std::map<std::string, std::int64_t> coefficients;
+    std::int64_t constant = 0;
+};
+ByteAddress byte_address(const KernelAnalysis& analysis, const AccessInfo& access,
+                         const std::vector<std::int64_t>& params);
+
+// Strides in elements of the flattened (row-major) subscript along each thread axis, block
+// axis and fold axis (counting-cases.md, "Strides").
+struct AccessStrides {
+    std::array<std::int64_t, kernel::axis_count> thread{0, 0, 0};
+    std::array<std::int64_t, kernel::axis_count> block{0, 0, 0};
+    std::array<std::int64_t, kernel::axis_count> fold{0, 0, 0};
+    std::map<std::string, std::int64_t> sequential;
+};
+AccessStrides access_strides(const KernelAnalysis& analysis, const AccessInfo& access,
+                             const std::vector<std::int64_t>& params);
+
+} // namespace kerncast::analysis

@@ -1,0 +1,177 @@
+// The kerncast expression language: one small C-like language for kernel statements,
+// array subscripts, shapes and (later) cost-model formulas. A lexer with byte offsets, a
+// recursive-descent parser to an immutable AST, affine-form extraction and evaluation.
+// Syntax and semantics are documented in docs/kernel-format.md ("Expressions").
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kerncast::kernel {
+
+// A syntax or semantic error inside one expression text. `offset` is the 0-based byte offset
+// of the offending character in that text; callers that know where the text sits in a file
+// (the kernel-file parser) turn it into file:line:column.
+class ExpressionError : public std::runtime_error {
+public:
+    ExpressionError(std::string message, int offset)
+        : std::runtime_error(std::move(message)), offset_(offset) {}
+    int offset() const { return offset_; }
+
+private:
+    int offset_;
+};
+
+enum class TokenKind {
+    end,
+    integer,
+    real,
+    identifier,
+    tag, // "$name" directly after an array name: a PERFLEX access tag (Stevens & Klöckner 6.1.1)
+    plus,
+    minus,
+    star,
+    slash,
+    percent,
+    lparen,
+    rparen,
+    lbracket,
+    rbracket,
+    comma,
+    assign,
+    plus_assign,
+    minus_assign,
+    star_assign,
+    slash_assign,
+    less,
+    less_equal,
+    greater,
+    greater_equal,
+    equal,
+    not_equal,
+    and_and,
+    or_or,
+    bang,
+    question,
+    colon,
+};
+
+struct Token {
+    TokenKind kind = TokenKind::end;
+    std::string text;
+    int offset = 0; // 0-based byte offset of the first character
+};
+
+// Splits text into tokens (the last one is TokenKind::end); throws ExpressionError.
+std::vector<Token> tokenize(std::string_view text);
+
+enum class ExprKind {
+    integer,     // 42
+    real,        // 0.25, 1e-3
+    variable,    // a parameter, loop index, builtin (tx, bx, ...) or scalar
+    array_ref,   // a[i, j+1] or a$tag[i]
+    negate,      // -x
+    logical_not, // !x
+    binary,      // x op y
+    call,        // f(x, y): sqrt, exp, min, max, select, ...
+    reduction,   // sum(k, body) / sum([k, l], body) / prod(k, body)
+    conditional, // c ? x : y
+};
+
+enum class BinaryOp {
+    add,
+    sub,
+    mul,
+    div,
+    mod,
+    less,
+    less_equal,
+    greater,
+    greater_equal,
+    equal,
+    not_equal,
+    logical_and,
+    logical_or,
+};
+
+const char* binary_op_symbol(BinaryOp op);
+bool is_comparison(BinaryOp op);
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+    ExprKind kind = ExprKind::integer;
+    int offset = 0; // where the expression starts in its text
+    std::int64_t integer_value = 0;
+    double real_value = 0.0;
+    std::string name; // variable / array / function / reduction operator ("sum", "prod")
+    std::string tag;  // array_ref only: the access tag without '$' ("" when untagged)
+    BinaryOp op = BinaryOp::add;
+    std::vector<ExprPtr> operands;              // subscripts, call arguments, [lhs, rhs], ...
+    std::vector<std::string> reduction_indices; // reduction only
+    std::vector<int> reduction_index_offsets;   // where each reduction index is written
+};
+
+// Parses a whole text as one expression; throws ExpressionError (with the offset).
+ExprPtr parse_expression(std::string_view text);
+
+enum class AssignOp { assign, add_assign, sub_assign, mul_assign, div_assign };
+
+// Atomic read-modify-write kinds (Dong & Pai sec. 2: shared-memory atomics).
+enum class AtomicKind { add, sub, min, max, inc, exch, cas, bit_and, bit_or, bit_xor };
+const char* atomic_kind_name(AtomicKind kind);
+
+// One statement: "target op value", or "atomic_<kind>(target, value)".
+struct Statement {
+    ExprPtr target; // always an array_ref (a scalar is a rank-0 array: "acc[]" or "acc")
+    AssignOp op = AssignOp::assign;
+    ExprPtr value; // nullptr only for atomic_inc
+    std::optional<AtomicKind> atomic;
+};
+
+Statement parse_statement(std::string_view text);
+
+// Prints an expression back in the language's syntax (fully parenthesised where needed).
+std::string to_string(const Expr& expr);
+
+// An integer affine form: constant + sum(coefficient * symbol).
+struct AffineForm {
+    std::map<std::string, std::int64_t> coefficients; // zero coefficients are never stored
+    std::int64_t constant = 0;
+
+    std::int64_t coefficient(const std::string& symbol) const;
+    void add_term(const std::string& symbol, std::int64_t coefficient);
+    AffineForm& operator+=(const AffineForm& other);
+    AffineForm scaled(std::int64_t factor) const;
+    bool is_constant() const { return coefficients.empty(); }
+    std::string to_string() const; // "2*i + j - 1", isl-compatible
+};
+
+// The affine form of expr in its variables; throws ExpressionError pointing at the first
+// sub-expression that is not affine (a product of two variables, a division, an array
+// reference, a call, ...). `constants` supplies values for names that are known numbers
+// (e.g. launch sizes); every other variable stays symbolic.
+AffineForm to_affine(const Expr& expr, const std::map<std::string, std::int64_t>& constants = {});
+
+// Numeric evaluation (for shapes, offsets and cost formulas). `lookup` returns the value of a
+// variable or nullopt when unknown (-> ExpressionError naming it). Array references and
+// reductions are errors. Functions: sqrt exp log log2 abs floor ceil min max pow tanh select.
+using VariableLookup = std::function<std::optional<double>(const std::string&)>;
+double evaluate(const Expr& expr, const VariableLookup& lookup);
+
+// Integer evaluation: +, -, *, / (floor division; error when the divisor is 0), %, min, max.
+using IntegerLookup = std::function<std::optional<std::int64_t>(const std::string&)>;
+std::int64_t evaluate_integer(const Expr& expr, const IntegerLookup& lookup);
+
+// Every variable name (not array names, not reduction indices bound inside) in expr.
+void collect_variables(const Expr& expr, std::vector<std::string>& names);
+
+} // namespace kerncast::kernel

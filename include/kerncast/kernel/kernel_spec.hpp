@@ -1,0 +1,106 @@
+// KernelSpec: what a kernel computes and how threads map to it — the one kernel description
+// every analysis and model reads (DESIGN.md, "Kernel file"; docs/kernel-format.md).
+#pragma once
+
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/expression.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kerncast::kernel {
+
+enum class DataType { i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64 };
+
+// "f32" / "float32" / ... -> DataType; nullopt when unknown.
+std::optional<DataType> parse_data_type(const std::string& name);
+const char* data_type_name(DataType type); // "f32"
+int data_type_bytes(DataType type);
+bool is_floating(DataType type);
+
+enum class MemorySpace { global, shared, constant, private_ };
+std::optional<MemorySpace> parse_memory_space(const std::string& name);
+const char* memory_space_name(MemorySpace space); // "global", "shared", "constant", "private"
+
+struct Parameter {
+    std::string name;
+    std::int64_t default_value = 0;
+    // A representative value for a data-dependent quantity (a trip count, the number of
+    // distinct colours of an image): counts depend on it but no launch fixes it.
+    bool representative = false;
+    std::string description;
+};
+
+struct ArrayDecl {
+    std::string name;
+    DataType dtype = DataType::f32;
+    std::vector<ExprPtr> shape; // extents, outermost first (row-major); empty = scalar
+    ExprPtr offset;             // alignment shift in elements (integer expression), may be null
+    MemorySpace space = MemorySpace::global;
+    SourceLocation where;
+};
+
+// Thread axes: 0 = x, 1 = y, 2 = z.
+constexpr int axis_count = 3;
+const char* axis_name(int axis); // "x", "y", "z"
+
+struct ThreadMapping {
+    // Index mapped to the global thread index along each axis:
+    // index = lower_bound + (blockIdx*blockDim + threadIdx)*fold + fold_index.
+    std::array<std::string, axis_count> global;
+    // Indices that are blockIdx / threadIdx directly (explicit tiling, as in fd5pt).
+    std::array<std::string, axis_count> block;
+    std::array<std::string, axis_count> local;
+};
+
+struct LaunchConfig {
+    std::array<std::int64_t, axis_count> block{1, 1, 1}; // threads per block along x, y, z
+    std::array<std::int64_t, axis_count> fold{1, 1, 1};  // consecutive points per thread
+};
+
+enum class StatementKind { compute, barrier };
+
+struct StatementSpec {
+    StatementKind kind = StatementKind::compute;
+    std::string id;                  // optional label ("fetch_a"), "" when none
+    std::string text;                // the statement as written
+    Statement parsed;                // compute statements only
+    std::vector<std::string> within; // extra sequential indices the statement sits in
+    // Optional guard ("where: 1 <= li && li <= 14"): comparisons of affine expressions in the
+    // indices, parameters and builtins joined by && and ||; null when absent.
+    ExprPtr condition;
+    std::string condition_text;
+    SourceLocation where; // the statement text (column of its first character)
+};
+
+struct KernelSpec {
+    std::string name;
+    std::string description;
+    std::string file; // where it was read from ("" when built in code)
+    std::vector<Parameter> params;
+    std::vector<std::string> assumptions; // expressions over params that must hold
+    std::vector<ExprPtr> parsed_assumptions;
+    std::vector<ArrayDecl> arrays;
+    std::string domain;               // isl set text over the loop indices
+    std::vector<std::string> indices; // the domain's indices, in isl tuple order
+    ThreadMapping threads;
+    LaunchConfig launch; // the file's default launch configuration
+    std::vector<StatementSpec> statements;
+
+    const ArrayDecl* find_array(const std::string& name) const;
+    const Parameter* find_param(const std::string& name) const;
+    bool is_index(const std::string& name) const;
+    // Default parameter values, overridden by `overrides` (name -> value); unknown names in
+    // overrides are an input error.
+    std::vector<std::pair<std::string, std::int64_t>>
+    param_values(const std::vector<std::pair<std::string, std::int64_t>>& overrides = {}) const;
+};
+
+// Names a statement may use that refer to the launch: threadIdx (tx, ty, tz), blockIdx
+// (bx, by, bz) and the fold index (fx, fy, fz) along each axis. They are reserved.
+bool is_builtin_name(const std::string& name);
+
+} // namespace kerncast::kernel

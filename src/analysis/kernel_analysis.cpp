@@ -1,0 +1,1046 @@
+// Counting with the loopy statistics conventions (Stevens & Klöckner sec. 5;
+// /work/shared/reference/counting-cases.md):
+// - an operation or access in a statement counts once per point of the statement's domain:
+//   the kernel domain projected onto the indices the statement uses (plus `within` and every
+//   thread-mapped index);
+// - arithmetic and shared-memory accesses count per sub-group: executions of one work-item
+//   per work-group x ceil(work-group size / sub-group size) x work-groups;
+// - global accesses count per work-item unless their thread-x stride is 0 (then per
+//   sub-group); atomics per work-item;
+// - barriers count per work-item: the trip count of their enclosing sequential loops.
+#include "kerncast/analysis/kernel_analysis.hpp"
+
+#include "isl_support.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace kerncast::analysis {
+
+using kernel::AffineForm;
+using kernel::ArrayDecl;
+using kernel::axis_count;
+using kernel::DataType;
+using kernel::Expr;
+using kernel::ExprKind;
+using kernel::ExprPtr;
+using kernel::KernelSpec;
+using kernel::LaunchConfig;
+using kernel::MemorySpace;
+using kernel::StatementKind;
+
+const char* granularity_name(Granularity granularity) {
+    switch (granularity) {
+    case Granularity::work_item:
+        return "work-item";
+    case Granularity::subgroup:
+        return "sub-group";
+    case Granularity::work_group:
+        return "work-group";
+    }
+    return "?";
+}
+
+const char* direction_name(Direction direction) {
+    switch (direction) {
+    case Direction::load:
+        return "load";
+    case Direction::store:
+        return "store";
+    case Direction::atomic:
+        return "atomic";
+    }
+    return "?";
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
+    std::string text;
+    for (const auto& item : items)
+        text += (text.empty() ? "" : separator) + item;
+    return text;
+}
+
+const char* builtin_of(LaunchVariable::Kind kind, int axis) {
+    static const char* names[3][3] = {{"bx", "by", "bz"}, {"tx", "ty", "tz"}, {"fx", "fy", "fz"}};
+    return names[static_cast<int>(kind)][axis];
+}
+
+// isl text of a where-condition with user indices replaced by their launch-variable forms.
+std::string condition_to_isl(const Expr& e, const std::map<std::string, AffineForm>& forms);
+
+AffineForm substitute(const AffineForm& form, const std::map<std::string, AffineForm>& forms) {
+    AffineForm result;
+    result.constant = form.constant;
+    for (const auto& [name, coefficient] : form.coefficients) {
+        auto found = forms.find(name);
+        if (found == forms.end())
+            result.add_term(name, coefficient);
+        else
+            result += found->second.scaled(coefficient);
+    }
+    return result;
+}
+
+std::string condition_to_isl(const Expr& e, const std::map<std::string, AffineForm>& forms) {
+    if (e.kind == ExprKind::binary &&
+        (e.op == kernel::BinaryOp::logical_and || e.op == kernel::BinaryOp::logical_or))
+        return "(" + condition_to_isl(*e.operands[0], forms) +
+               (e.op == kernel::BinaryOp::logical_and ? " and " : " or ") +
+               condition_to_isl(*e.operands[1], forms) + ")";
+    const AffineForm left = substitute(kernel::to_affine(*e.operands[0]), forms);
+    const AffineForm right = substitute(kernel::to_affine(*e.operands[1]), forms);
+    const std::string op = e.op == kernel::BinaryOp::equal ? "=" : kernel::binary_op_symbol(e.op);
+    return "(" + left.to_string() + " " + op + " " + right.to_string() + ")";
+}
+
+// Type of a value expression; weak types come from literals and adopt the other operand's.
+struct ValueType {
+    DataType dtype = DataType::i32;
+    bool weak = false;
+};
+
+ValueType combine(ValueType a, ValueType b) {
+    if (a.weak && !b.weak) {
+        if (kernel::is_floating(a.dtype) && !kernel::is_floating(b.dtype))
+            return ValueType{DataType::f64, false};
+        return b;
+    }
+    if (b.weak && !a.weak)
+        return combine(b, a);
+    const bool fa = kernel::is_floating(a.dtype), fb = kernel::is_floating(b.dtype);
+    if (fa != fb)
+        return fa ? ValueType{a.dtype, a.weak && b.weak} : ValueType{b.dtype, a.weak && b.weak};
+    return kernel::data_type_bytes(a.dtype) >= kernel::data_type_bytes(b.dtype)
+               ? ValueType{a.dtype, a.weak && b.weak}
+               : ValueType{b.dtype, a.weak && b.weak};
+}
+
+__extension__ using wide_int = __int128;
+
+// Rank of an integer matrix (rows of coefficients), by exact fraction-free elimination.
+int matrix_rank(std::vector<std::vector<wide_int>> rows) {
+    int rank = 0;
+    const size_t columns = rows.empty() ? 0 : rows[0].size();
+    for (size_t c = 0; c < columns && rank < static_cast<int>(rows.size()); ++c) {
+        size_t pivot = static_cast<size_t>(rank);
+        while (pivot < rows.size() && rows[pivot][c] == 0)
+            ++pivot;
+        if (pivot == rows.size())
+            continue;
+        std::swap(rows[pivot], rows[static_cast<size_t>(rank)]);
+        const auto& p = rows[static_cast<size_t>(rank)];
+        for (size_t r = static_cast<size_t>(rank) + 1; r < rows.size(); ++r) {
+            const wide_int factor = rows[r][c];
+            if (factor == 0)
+                continue;
+            for (size_t k = 0; k < columns; ++k)
+                rows[r][k] = rows[r][k] * p[c] - p[k] * factor;
+        }
+        ++rank;
+    }
+    return rank;
+}
+
+class Analyzer {
+public:
+    Analyzer(const KernelSpec& spec, const LaunchConfig& launch, const CountOptions& options) {
+        result_.spec = spec;
+        result_.launch = launch;
+        result_.options = options;
+        for (const auto& param : spec.params)
+            result_.parameters.push_back(param.name);
+        params_text_ = "[" + join(result_.parameters) + "]";
+    }
+
+    KernelAnalysis run();
+
+private:
+    KernelAnalysis result_;
+    isl::Context ctx_;
+    isl::Set user_domain_;
+    isl::Set launch_domain_; // the domain in launch variables
+    std::string params_text_;
+    std::vector<std::string> parallel_variables_;
+    std::map<std::string, std::int64_t> builtin_zero_; // builtins of unmapped axes -> 0
+    std::set<std::string> thread_indices_;             // user indices mapped to the launch
+
+    // Counted sets, cached by their isl text.
+    std::map<std::string, SymbolicCount> cache_;
+    // The kernel's assumptions as an isl parameter set (null when there are none): every
+    // counted set is simplified under it (isl gist), which removes cases the assumptions
+    // exclude (e.g. a partial tile when the size is a multiple of the tile). Evaluation
+    // checks the assumptions (parameter_values), so the counts stay exact where they apply.
+    isl::Set context_;
+
+    struct Scope {
+        std::set<std::string> indices; // user indices the expression runs over
+        const kernel::StatementSpec* statement = nullptr;
+        int statement_index = 0;
+    };
+
+    std::map<std::pair<DataType, std::string>, std::pair<Granularity, SymbolicCount>> operations_;
+
+    void setup_launch();
+    SymbolicCount count_text(const std::string& raw_text) {
+        auto known = raw_cache_.find(raw_text);
+        if (known != raw_cache_.end())
+            return known->second;
+        SymbolicCount count = count_simplified(raw_text);
+        raw_cache_.emplace(raw_text, count);
+        return count;
+    }
+    std::map<std::string, SymbolicCount> raw_cache_;
+    SymbolicCount count_simplified(const std::string& raw_text) {
+        std::string text = raw_text;
+        if (context_) {
+            isl::Set set = isl::read_set(ctx_, raw_text);
+            set.reset(isl_set_gist_params(set.release(), isl_set_copy(context_.get())));
+            ctx_.check(set.get(), "simplifying under the assumptions");
+            text = isl::to_string(set.get());
+        }
+        auto found = cache_.find(text);
+        if (found != cache_.end())
+            return found->second;
+        SymbolicCount count = SymbolicCount::of_set(text, result_.parameters);
+        cache_.emplace(text, count);
+        return count;
+    }
+    isl::Set statement_set(const Scope& scope, bool keep_threads, bool keep_folds_and_blocks);
+    isl::Set compute_statement_set(const Scope& scope, bool keep_threads,
+                                   bool keep_folds_and_blocks);
+    std::map<std::string, isl::Set> set_cache_;
+    isl::Set user_set(const Scope& scope);
+    SymbolicCount per_subgroup(const Scope& scope);
+    SymbolicCount per_work_item(const Scope& scope);
+    void add_operation(DataType dtype, const std::string& op, Granularity granularity,
+                       const SymbolicCount& count);
+    void add_arith(const Scope& scope, DataType dtype, const std::string& op, int times = 1) {
+        add_operation(dtype, op, Granularity::subgroup, per_subgroup(scope).scaled(times));
+    }
+    ValueType walk(const ExprPtr& e, Scope scope);
+    void index_arithmetic(const Expr& e, const Scope& scope);
+    void record_access(const ExprPtr& ref, const Scope& scope, Direction direction,
+                       std::optional<kernel::AtomicKind> atomic);
+};
+
+// isl text of an assumption ("n % 16 == 0" -> "(n mod 16) = 0"); nullopt when it has no
+// isl form (it is still checked when parameters are evaluated).
+std::optional<std::string> assumption_to_isl(const Expr& e) {
+    using kernel::BinaryOp;
+    switch (e.kind) {
+    case ExprKind::integer:
+        return std::to_string(e.integer_value);
+    case ExprKind::variable:
+        return e.name;
+    case ExprKind::negate: {
+        auto inner = assumption_to_isl(*e.operands[0]);
+        return inner ? std::optional<std::string>("-(" + *inner + ")") : std::nullopt;
+    }
+    case ExprKind::binary: {
+        auto a = assumption_to_isl(*e.operands[0]);
+        auto b = assumption_to_isl(*e.operands[1]);
+        if (!a || !b)
+            return std::nullopt;
+        switch (e.op) {
+        case BinaryOp::add:
+            return "(" + *a + " + " + *b + ")";
+        case BinaryOp::sub:
+            return "(" + *a + " - " + *b + ")";
+        case BinaryOp::mul:
+            return "(" + *a + " * " + *b + ")";
+        case BinaryOp::mod:
+            if (e.operands[1]->kind != ExprKind::integer)
+                return std::nullopt;
+            return "(" + *a + " mod " + *b + ")";
+        case BinaryOp::div:
+            if (e.operands[1]->kind != ExprKind::integer)
+                return std::nullopt;
+            return "floor((" + *a + ")/" + *b + ")";
+        case BinaryOp::equal:
+            return "(" + *a + " = " + *b + ")";
+        case BinaryOp::less:
+        case BinaryOp::less_equal:
+        case BinaryOp::greater:
+        case BinaryOp::greater_equal:
+            return "(" + *a + " " + kernel::binary_op_symbol(e.op) + " " + *b + ")";
+        case BinaryOp::logical_and:
+            return "(" + *a + " and " + *b + ")";
+        case BinaryOp::logical_or:
+            return "(" + *a + " or " + *b + ")";
+        default:
+            return std::nullopt;
+        }
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+void Analyzer::setup_launch() {
+    const KernelSpec& spec = result_.spec;
+    LaunchConfig& launch = result_.launch;
+    std::vector<std::string> facts;
+    for (const auto& assumption : spec.parsed_assumptions)
+        if (auto text = assumption_to_isl(*assumption))
+            facts.push_back(*text);
+    if (!facts.empty()) {
+        try {
+            context_ = isl::read_set(ctx_, params_text_ + " -> { : " + join(facts, " and ") + " }");
+        } catch (const isl::IslError&) {
+            context_.reset(); // not expressible in isl: no simplification
+        }
+    }
+    try {
+        user_domain_ = isl::read_set(ctx_, spec.domain);
+    } catch (const isl::IslError& e) {
+        throw_input_error("isl rejects the domain of kernel '" + spec.name + "': " + e.what());
+    }
+    // Align parameters with the declared order.
+    isl::Space space(
+        isl_space_params_alloc(ctx_.get(), static_cast<unsigned>(result_.parameters.size())));
+    for (size_t k = 0; k < result_.parameters.size(); ++k)
+        space.reset(isl_space_set_dim_name(space.release(), isl_dim_param, static_cast<unsigned>(k),
+                                           result_.parameters[k].c_str()));
+    user_domain_.reset(isl_set_align_params(user_domain_.release(), space.release()));
+    ctx_.check(user_domain_.get(), "aligning the domain's parameters");
+
+    const auto& t = spec.threads;
+    auto position = [&](const std::string& index) {
+        return static_cast<int>(std::find(spec.indices.begin(), spec.indices.end(), index) -
+                                spec.indices.begin());
+    };
+    // Lower bound of an index over the domain, affine in the parameters.
+    auto bounds = [&](const std::string& index, bool maximum) {
+        isl::PwAff bound(maximum
+                             ? isl_set_dim_max(isl_set_copy(user_domain_.get()), position(index))
+                             : isl_set_dim_min(isl_set_copy(user_domain_.get()), position(index)));
+        std::optional<AffineForm> form;
+        if (bound && isl_pw_aff_n_piece(bound.get()) == 1) {
+            struct Data {
+                std::optional<AffineForm>* form;
+                const std::vector<std::string>* params;
+            } data{&form, &result_.parameters};
+            isl_pw_aff_foreach_piece(
+                bound.get(),
+                [](isl_set* piece_domain, isl_aff* aff, void* user) -> isl_stat {
+                    auto* d = static_cast<Data*>(user);
+                    isl_set_free(piece_domain);
+                    isl::Aff owned(aff);
+                    isl::Val den(isl_aff_get_denominator_val(aff));
+                    if (!isl_val_is_one(den.get()) || isl_aff_dim(aff, isl_dim_div) > 0)
+                        return isl_stat_ok;
+                    AffineForm f;
+                    f.constant = isl::to_int64(isl::Val(isl_aff_get_constant_val(aff)).get());
+                    for (size_t k = 0; k < d->params->size(); ++k) {
+                        isl::Val c(
+                            isl_aff_get_coefficient_val(aff, isl_dim_param, static_cast<int>(k)));
+                        const std::int64_t v = isl::to_int64(c.get());
+                        if (v != 0)
+                            f.add_term((*d->params)[k], v);
+                    }
+                    *d->form = f;
+                    return isl_stat_ok;
+                },
+                &data);
+        }
+        if (!form)
+            throw_input_error("the " + std::string(maximum ? "upper" : "lower") + " bound of '" +
+                                  index +
+                                  "' must be affine in the parameters for a thread "
+                                  "mapping; isl gives " +
+                                  (bound ? isl::to_string(bound.get()) : std::string("nothing")),
+                              SourceLocation{spec.file, 0, 0, {}, {}});
+        return *form;
+    };
+
+    // Launch variables, outermost first: blocks, threads, folds, then sequential indices.
+    std::vector<LaunchVariable>& variables = result_.variables;
+    std::vector<std::string> tuple_out(spec.indices.size());
+    std::vector<std::string> constraints;
+    for (int kind = 0; kind < 3; ++kind)
+        for (int axis = axis_count - 1; axis >= 0; --axis) {
+            const size_t a = static_cast<size_t>(axis);
+            const bool global = !t.global[a].empty();
+            const bool has_block = global || !t.block[a].empty();
+            const bool has_thread = global || !t.local[a].empty();
+            const bool has_fold = global && launch.fold[a] > 1;
+            const auto k = static_cast<LaunchVariable::Kind>(kind);
+            const bool present = (k == LaunchVariable::Kind::block && has_block) ||
+                                 (k == LaunchVariable::Kind::thread && has_thread) ||
+                                 (k == LaunchVariable::Kind::fold && has_fold);
+            if (present) {
+                variables.push_back(LaunchVariable{builtin_of(k, axis), k, axis});
+                parallel_variables_.push_back(builtin_of(k, axis));
+            } else {
+                builtin_zero_[builtin_of(k, axis)] = 0;
+            }
+        }
+    for (int axis = 0; axis < axis_count; ++axis) {
+        const size_t a = static_cast<size_t>(axis);
+        const std::string bx = builtin_of(LaunchVariable::Kind::block, axis);
+        const std::string tx = builtin_of(LaunchVariable::Kind::thread, axis);
+        const std::string fx = builtin_of(LaunchVariable::Kind::fold, axis);
+        if (!t.global[a].empty()) {
+            const std::string& index = t.global[a];
+            AffineForm form = bounds(index, false);
+            const std::int64_t block = launch.block[a], fold = launch.fold[a];
+            form.add_term(bx, block * fold);
+            form.add_term(tx, fold);
+            if (fold > 1) {
+                form.add_term(fx, 1);
+                constraints.push_back("0 <= " + fx + " < " + std::to_string(fold));
+            }
+            constraints.push_back("0 <= " + tx + " < " + std::to_string(block));
+            constraints.push_back(bx + " >= 0");
+            result_.index_forms[index] = form;
+            thread_indices_.insert(index);
+            continue;
+        }
+        if (launch.fold[a] != 1)
+            throw_input_error(std::string("fold along ") + kernel::axis_name(axis) +
+                              " needs an index mapped with threads: " + kernel::axis_name(axis));
+        if (!t.local[a].empty()) {
+            const std::string& index = t.local[a];
+            const AffineForm low = bounds(index, false), high = bounds(index, true);
+            if (!low.is_constant() || !high.is_constant())
+                throw_input_error("local index '" + index +
+                                  "' must have constant bounds "
+                                  "(it is threadIdx." +
+                                  kernel::axis_name(axis) + ")");
+            if (low.constant != 0)
+                throw_input_error("local index '" + index + "' must start at 0 (threadIdx." +
+                                  kernel::axis_name(axis) + ")");
+            const std::int64_t extent = high.constant + 1;
+            if (launch.block[a] != extent && launch.block[a] != 1 &&
+                launch.block[a] != spec.launch.block[a])
+                throw_input_error("kernel '" + spec.name + "' fixes the block size along " +
+                                  kernel::axis_name(axis) + " to " + std::to_string(extent) +
+                                  " (local index '" + index + "'); the launch asks for " +
+                                  std::to_string(launch.block[a]));
+            launch.block[a] = extent;
+            AffineForm form;
+            form.add_term(tx, 1);
+            result_.index_forms[index] = form;
+            thread_indices_.insert(index);
+        } else if (launch.block[a] != 1) {
+            throw_input_error(std::string("block size along ") + kernel::axis_name(axis) +
+                              " must be 1: no index is mapped to that axis");
+        }
+        if (!t.block[a].empty()) {
+            AffineForm form;
+            form.add_term(bx, 1);
+            result_.index_forms[t.block[a]] = form;
+            thread_indices_.insert(t.block[a]);
+        }
+    }
+    for (const auto& index : spec.indices)
+        if (!result_.index_forms.count(index)) {
+            variables.push_back(LaunchVariable{index, LaunchVariable::Kind::sequential, -1});
+            AffineForm form;
+            form.add_term(index, 1);
+            result_.index_forms[index] = form;
+        }
+    for (size_t k = 0; k < spec.indices.size(); ++k)
+        tuple_out[k] = result_.index_forms[spec.indices[k]].to_string();
+    std::vector<std::string> variable_names;
+    for (const auto& v : variables)
+        variable_names.push_back(v.name);
+    std::string map_text = params_text_ + " -> { [" + join(variable_names) + "] -> [" +
+                           join(tuple_out) + "]" +
+                           (constraints.empty() ? "" : " : " + join(constraints, " and ")) + " }";
+    isl::Map map;
+    try {
+        map = isl::read_map(ctx_, map_text);
+    } catch (const isl::IslError& e) {
+        KERNCAST_CHECK(false, "launch map rejected by isl: " + map_text + ": " + e.what());
+    }
+    launch_domain_.reset(
+        isl_set_apply(isl_set_copy(user_domain_.get()), isl_map_reverse(map.release())));
+    ctx_.check(launch_domain_.get(), "mapping the domain to the launch");
+    for (size_t k = 0; k < variable_names.size(); ++k)
+        launch_domain_.reset(isl_set_set_dim_name(launch_domain_.release(), isl_dim_set,
+                                                  static_cast<unsigned>(k),
+                                                  variable_names[k].c_str()));
+
+    result_.threads_per_block = launch.block[0] * launch.block[1] * launch.block[2];
+    const std::int64_t s = result_.options.subgroup_size;
+    KERNCAST_CHECK(s > 0, "sub-group size must be positive");
+    result_.subgroups_per_block = (result_.threads_per_block + s - 1) / s;
+
+    // Thread blocks with work: the domain projected onto the block variables.
+    isl::Set blocks(isl_set_copy(launch_domain_.get()));
+    for (int k = static_cast<int>(variables.size()) - 1; k >= 0; --k)
+        if (variables[static_cast<size_t>(k)].kind != LaunchVariable::Kind::block)
+            blocks.reset(
+                isl_set_project_out(blocks.release(), isl_dim_set, static_cast<unsigned>(k), 1));
+    result_.thread_blocks = count_text(isl::to_string(blocks.get()));
+}
+
+// The scope's set in launch variables: parallel variables (threads optional) plus the
+// sequential indices in scope, intersected with the statement's where-condition.
+isl::Set Analyzer::statement_set(const Scope& scope, bool keep_threads,
+                                 bool keep_folds_and_blocks) {
+    std::string key = (keep_threads ? "T" : "t") + std::string(keep_folds_and_blocks ? "B" : "b");
+    if (scope.statement && scope.statement->condition)
+        key += "s" + std::to_string(scope.statement_index);
+    for (const auto& index : scope.indices)
+        key += " " + index;
+    auto cached = set_cache_.find(key);
+    if (cached != set_cache_.end())
+        return isl::Set(isl_set_copy(cached->second.get()));
+    isl::Set computed = compute_statement_set(scope, keep_threads, keep_folds_and_blocks);
+    set_cache_.emplace(key, isl::Set(isl_set_copy(computed.get())));
+    return computed;
+}
+
+isl::Set Analyzer::compute_statement_set(const Scope& scope, bool keep_threads,
+                                         bool keep_folds_and_blocks) {
+    isl::Set set(isl_set_copy(launch_domain_.get()));
+    const auto& variables = result_.variables;
+    if (scope.statement && scope.statement->condition) {
+        std::map<std::string, AffineForm> forms = result_.index_forms;
+        for (const auto& [name, zero] : builtin_zero_)
+            forms[name] = AffineForm{};
+        std::vector<std::string> names;
+        for (const auto& v : variables)
+            names.push_back(v.name);
+        const std::string text = params_text_ + " -> { [" + join(names) +
+                                 "] : " + condition_to_isl(*scope.statement->condition, forms) +
+                                 " }";
+        isl::Set condition;
+        try {
+            condition = isl::read_set(ctx_, text);
+        } catch (const isl::IslError& e) {
+            throw_input_error("isl rejects the where-condition '" +
+                                  scope.statement->condition_text + "': " + e.what(),
+                              scope.statement->where);
+        }
+        set.reset(isl_set_intersect(set.release(), condition.release()));
+    }
+    for (int k = static_cast<int>(variables.size()) - 1; k >= 0; --k) {
+        const LaunchVariable& v = variables[static_cast<size_t>(k)];
+        bool keep;
+        switch (v.kind) {
+        case LaunchVariable::Kind::thread:
+            keep = keep_threads;
+            break;
+        case LaunchVariable::Kind::sequential:
+            keep = keep_folds_and_blocks && scope.indices.count(v.name) > 0;
+            break;
+        default:
+            keep = keep_folds_and_blocks;
+        }
+        if (!keep)
+            set.reset(isl_set_project_out(set.release(), isl_dim_set, static_cast<unsigned>(k), 1));
+    }
+    return set;
+}
+
+// The scope's set in the user's indices (used for per-work-item counts, which have closed
+// forms more often there; the launch mapping is a bijection on domain points).
+isl::Set Analyzer::user_set(const Scope& scope) {
+    isl::Set set(isl_set_copy(user_domain_.get()));
+    const auto& indices = result_.spec.indices;
+    for (int k = static_cast<int>(indices.size()) - 1; k >= 0; --k) {
+        const std::string& index = indices[static_cast<size_t>(k)];
+        if (!scope.indices.count(index) && !thread_indices_.count(index))
+            set.reset(isl_set_project_out(set.release(), isl_dim_set, static_cast<unsigned>(k), 1));
+    }
+    return set;
+}
+
+SymbolicCount Analyzer::per_subgroup(const Scope& scope) {
+    isl::Set set = statement_set(scope, false, true);
+    return count_text(isl::to_string(set.get())).scaled(result_.subgroups_per_block);
+}
+
+SymbolicCount Analyzer::per_work_item(const Scope& scope) {
+    if (scope.statement && scope.statement->condition)
+        return count_text(isl::to_string(statement_set(scope, true, true).get()));
+    return count_text(isl::to_string(user_set(scope).get()));
+}
+
+void Analyzer::add_operation(DataType dtype, const std::string& op, Granularity granularity,
+                             const SymbolicCount& count) {
+    auto& slot = operations_[{dtype, op}];
+    slot.first = granularity;
+    slot.second = slot.second + count;
+}
+
+void Analyzer::index_arithmetic(const Expr& e, const Scope& scope) {
+    if (e.kind == ExprKind::binary) {
+        if (e.op == kernel::BinaryOp::add || e.op == kernel::BinaryOp::sub)
+            add_arith(scope, DataType::i32, "add");
+        else if (e.op == kernel::BinaryOp::mul)
+            add_arith(scope, DataType::i32, "mul");
+        else if (e.op == kernel::BinaryOp::div)
+            add_arith(scope, DataType::i32, "div");
+    }
+    if (e.kind == ExprKind::array_ref)
+        return; // an indirect subscript's own reference is handled by walk()
+    for (const auto& operand : e.operands)
+        index_arithmetic(*operand, scope);
+}
+
+void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction direction,
+                             std::optional<kernel::AtomicKind> atomic) {
+    const ArrayDecl* array = result_.spec.find_array(ref->name);
+    KERNCAST_CHECK(array != nullptr, "validated array missing: " + ref->name);
+    if (array->space == MemorySpace::private_)
+        return; // registers
+    AccessInfo access;
+    access.statement = scope.statement_index;
+    access.array = array->name;
+    access.tag = ref->tag;
+    access.space = array->space;
+    access.dtype = array->dtype;
+    access.direction = direction;
+    access.atomic = atomic;
+    access.text = kernel::to_string(*ref);
+    std::map<std::string, AffineForm> forms = result_.index_forms;
+    for (const auto& [name, zero] : builtin_zero_)
+        forms[name] = AffineForm{};
+    bool uses_builtins = false;
+    std::vector<AffineForm> user_subscripts;
+    for (const auto& subscript : ref->operands) {
+        std::vector<std::string> names;
+        kernel::collect_variables(*subscript, names);
+        bool reads_array = false;
+        std::function<void(const Expr&)> scan = [&](const Expr& e) {
+            if (e.kind == ExprKind::array_ref)
+                reads_array = true;
+            for (const auto& o : e.operands)
+                scan(*o);
+        };
+        scan(*subscript);
+        if (reads_array) {
+            access.indirect = true;
+            continue;
+        }
+        const AffineForm user_form = kernel::to_affine(*subscript);
+        for (const auto& [name, c] : user_form.coefficients)
+            if (kernel::is_builtin_name(name))
+                uses_builtins = true;
+        user_subscripts.push_back(user_form);
+        access.subscripts.push_back(substitute(user_form, forms));
+    }
+    if (access.indirect)
+        access.subscripts.clear();
+
+    // Granularity (counting-cases.md): shared per sub-group; global/constant per work-item
+    // unless uniform along thread x; atomics per work-item.
+    bool uniform_x = !access.indirect;
+    for (const auto& s : access.subscripts)
+        if (s.coefficient("tx") != 0)
+            uniform_x = false;
+    if (direction == Direction::atomic)
+        access.granularity = Granularity::work_item;
+    else if (array->space == MemorySpace::shared)
+        access.granularity = Granularity::subgroup;
+    else
+        access.granularity = uniform_x ? Granularity::subgroup : Granularity::work_item;
+    access.count_per_work_item = per_work_item(scope);
+    access.count = access.granularity == Granularity::subgroup ? per_subgroup(scope)
+                                                               : access.count_per_work_item;
+
+    // Domain in launch variables (for addresses and footprints).
+    isl::Set domain = statement_set(scope, true, true);
+    access.domain = isl::to_string(domain.get());
+    access.domain_variables = isl::dim_names(domain.get(), isl_dim_set);
+
+    // Whole-launch element footprint: the image of the domain under the subscripts.
+    if (!access.indirect) {
+        std::vector<std::string> names;
+        std::vector<std::string> outputs;
+        isl::Set source;
+        const bool user_space = !uses_builtins && !(scope.statement && scope.statement->condition);
+        // An injective subscript map (full column rank in the scope's indices) touches as
+        // many distinct elements as it has executions: no image needed.
+        if (user_space) {
+            std::vector<std::string> scope_indices;
+            for (const auto& index : result_.spec.indices)
+                if (scope.indices.count(index) || thread_indices_.count(index))
+                    scope_indices.push_back(index);
+            std::vector<std::vector<wide_int>> rows;
+            for (const auto& form : user_subscripts) {
+                std::vector<wide_int> row;
+                for (const auto& index : scope_indices)
+                    row.push_back(form.coefficient(index));
+                rows.push_back(row);
+            }
+            if (matrix_rank(rows) == static_cast<int>(scope_indices.size())) {
+                access.footprint_elements = access.count_per_work_item;
+                result_.accesses.push_back(std::move(access));
+                return;
+            }
+        }
+        if (user_space) {
+            source = user_set(scope);
+            names = isl::dim_names(source.get(), isl_dim_set);
+            for (const auto& s : user_subscripts)
+                outputs.push_back(s.to_string());
+        } else {
+            source.reset(isl_set_copy(domain.get()));
+            names = access.domain_variables;
+            for (const auto& s : access.subscripts)
+                outputs.push_back(s.to_string());
+        }
+        const std::string map_text =
+            params_text_ + " -> { [" + join(names) + "] -> [" + join(outputs) + "] }";
+        isl::Map map = isl::read_map(ctx_, map_text);
+        isl::Set image(isl_set_apply(source.release(), map.release()));
+        ctx_.check(image.get(), "computing a footprint");
+        image.reset(isl_set_coalesce(image.release()));
+        access.footprint_elements = count_text(isl::to_string(image.get()));
+    }
+    result_.accesses.push_back(std::move(access));
+}
+
+ValueType Analyzer::walk(const ExprPtr& ptr, Scope scope) {
+    const Expr& e = *ptr;
+    switch (e.kind) {
+    case ExprKind::integer:
+        return ValueType{DataType::i32, true};
+    case ExprKind::real:
+        return ValueType{DataType::f64, true};
+    case ExprKind::variable: {
+        if (const ArrayDecl* array = result_.spec.find_array(e.name)) {
+            auto ref = std::make_shared<Expr>(e);
+            ref->kind = ExprKind::array_ref;
+            record_access(ref, scope, Direction::load, std::nullopt);
+            return ValueType{array->dtype, false};
+        }
+        return ValueType{DataType::i32, false};
+    }
+    case ExprKind::array_ref: {
+        const ArrayDecl* array = result_.spec.find_array(e.name);
+        for (const auto& subscript : e.operands) {
+            if (result_.options.count_index_arithmetic)
+                index_arithmetic(*subscript, scope);
+            std::function<void(const ExprPtr&)> inner = [&](const ExprPtr& x) {
+                if (x->kind == ExprKind::array_ref) {
+                    walk(x, scope);
+                    return;
+                }
+                for (const auto& o : x->operands)
+                    inner(o);
+            };
+            inner(subscript);
+        }
+        record_access(ptr, scope, Direction::load, std::nullopt);
+        return ValueType{array->dtype, false};
+    }
+    case ExprKind::negate: // a factor of -1 is free (counting-cases.md, case 1)
+        return walk(e.operands[0], scope);
+    case ExprKind::logical_not:
+        walk(e.operands[0], scope);
+        return ValueType{DataType::i32, false};
+    case ExprKind::conditional: {
+        walk(e.operands[0], scope);
+        return combine(walk(e.operands[1], scope), walk(e.operands[2], scope));
+    }
+    case ExprKind::binary: {
+        const ValueType a = walk(e.operands[0], scope);
+        const ValueType b = walk(e.operands[1], scope);
+        const ValueType type = combine(a, b);
+        using kernel::BinaryOp;
+        switch (e.op) {
+        case BinaryOp::add:
+        case BinaryOp::sub:
+            add_arith(scope, type.dtype, "add");
+            // madd: an add or subtract with a product operand can be one fused multiply-add.
+            if ((e.operands[0]->kind == ExprKind::binary && e.operands[0]->op == BinaryOp::mul) ||
+                (e.operands[1]->kind == ExprKind::binary && e.operands[1]->op == BinaryOp::mul))
+                add_arith(scope, type.dtype, "madd");
+            return type;
+        case BinaryOp::mul:
+            add_arith(scope, type.dtype, "mul");
+            return type;
+        case BinaryOp::div:
+            add_arith(scope, type.dtype, "div");
+            return type;
+        case BinaryOp::mod:
+            add_arith(scope, type.dtype, "mod");
+            return type;
+        case BinaryOp::logical_and:
+        case BinaryOp::logical_or:
+            return ValueType{DataType::i32, false};
+        default: // comparisons
+            add_arith(scope, type.dtype, "cmp");
+            return ValueType{DataType::i32, false};
+        }
+    }
+    case ExprKind::call: {
+        ValueType type{DataType::i32, true};
+        bool first = true;
+        for (size_t k = 0; k < e.operands.size(); ++k) {
+            const ValueType t = walk(e.operands[k], scope);
+            if (e.name == "select" && k == 0)
+                continue;
+            type = first ? t : combine(type, t);
+            first = false;
+        }
+        if (e.name == "select")
+            return type;
+        std::string name = e.name;
+        if (name == "fmin")
+            name = "min";
+        if (name == "fmax")
+            name = "max";
+        if (name == "fabs")
+            name = "abs";
+        if (name == "min" || name == "max")
+            add_arith(scope, type.dtype, name,
+                      std::max<int>(1, static_cast<int>(e.operands.size()) - 1));
+        else
+            add_arith(scope, type.dtype, "func:" + name);
+        if (type.weak)
+            type =
+                ValueType{kernel::is_floating(type.dtype) ? DataType::f64 : DataType::i32, false};
+        return type;
+    }
+    case ExprKind::reduction: {
+        Scope inner = scope;
+        for (const auto& index : e.reduction_indices)
+            inner.indices.insert(index);
+        const ExprPtr& body = e.operands[0];
+        const ValueType type = walk(body, inner);
+        const bool product = body->kind == ExprKind::binary && body->op == kernel::BinaryOp::mul;
+        if (e.name == "sum") {
+            // n terms are accumulated with n adds (loopy; counting-cases.md case 2).
+            add_arith(inner, type.dtype, "add");
+            if (product)
+                add_arith(inner, type.dtype, "madd");
+        } else {
+            add_arith(inner, type.dtype, "mul");
+        }
+        return type;
+    }
+    }
+    return ValueType{};
+}
+
+KernelAnalysis Analyzer::run() {
+    const KernelSpec& spec = result_.spec;
+    setup_launch();
+    std::set<std::string> all_indices(spec.indices.begin(), spec.indices.end());
+    for (size_t s = 0; s < spec.statements.size(); ++s) {
+        const auto& statement = spec.statements[s];
+        Scope scope;
+        scope.statement = &statement;
+        scope.statement_index = static_cast<int>(s);
+        for (const auto& index : statement.within)
+            scope.indices.insert(index);
+        for (const auto& index : thread_indices_)
+            scope.indices.insert(index);
+        if (statement.kind == StatementKind::barrier) {
+            // Per work-item: the trip count of the enclosing sequential loops.
+            Scope loops;
+            for (const auto& index : statement.within)
+                if (!thread_indices_.count(index))
+                    loops.indices.insert(index);
+            isl::Set set(isl_set_copy(user_domain_.get()));
+            for (int k = static_cast<int>(spec.indices.size()) - 1; k >= 0; --k)
+                if (!loops.indices.count(spec.indices[static_cast<size_t>(k)]))
+                    set.reset(isl_set_project_out(set.release(), isl_dim_set,
+                                                  static_cast<unsigned>(k), 1));
+            result_.barriers.push_back(
+                BarrierInfo{static_cast<int>(s), count_text(isl::to_string(set.get()))});
+            continue;
+        }
+        const kernel::Statement& parsed = statement.parsed;
+        // Indices used outside reductions.
+        std::vector<std::string> names;
+        kernel::collect_variables(*parsed.target, names);
+        if (parsed.value)
+            kernel::collect_variables(*parsed.value, names);
+        for (const auto& name : names)
+            if (all_indices.count(name))
+                scope.indices.insert(name);
+        if (statement.condition) {
+            std::vector<std::string> condition_names;
+            kernel::collect_variables(*statement.condition, condition_names);
+            for (const auto& name : condition_names)
+                if (all_indices.count(name))
+                    scope.indices.insert(name);
+        }
+        const ArrayDecl* target = spec.find_array(parsed.target->name);
+        ValueType value_type{target->dtype, false};
+        if (parsed.value)
+            value_type = walk(parsed.value, scope);
+        for (const auto& subscript : parsed.target->operands) {
+            if (result_.options.count_index_arithmetic)
+                index_arithmetic(*subscript, scope);
+            std::function<void(const ExprPtr&)> inner = [&](const ExprPtr& x) {
+                if (x->kind == ExprKind::array_ref) {
+                    walk(x, scope);
+                    return;
+                }
+                for (const auto& o : x->operands)
+                    inner(o);
+            };
+            inner(subscript);
+        }
+        const ValueType target_type{target->dtype, false};
+        if (parsed.atomic) {
+            add_operation(target->dtype,
+                          std::string("atomic:") + kernel::atomic_kind_name(*parsed.atomic),
+                          Granularity::work_item, per_work_item(scope));
+            record_access(parsed.target, scope, Direction::atomic, parsed.atomic);
+            continue;
+        }
+        if (parsed.op != kernel::AssignOp::assign) {
+            record_access(parsed.target, scope, Direction::load, std::nullopt);
+            const ValueType type = combine(target_type, value_type);
+            switch (parsed.op) {
+            case kernel::AssignOp::add_assign:
+            case kernel::AssignOp::sub_assign:
+                add_arith(scope, type.dtype, "add");
+                if (parsed.value->kind == ExprKind::binary &&
+                    parsed.value->op == kernel::BinaryOp::mul)
+                    add_arith(scope, type.dtype, "madd");
+                break;
+            case kernel::AssignOp::mul_assign:
+                add_arith(scope, type.dtype, "mul");
+                break;
+            default:
+                add_arith(scope, type.dtype, "div");
+            }
+        }
+        record_access(parsed.target, scope, Direction::store, std::nullopt);
+    }
+    for (auto& [key, value] : operations_)
+        result_.operations.push_back(
+            OperationCount{key.first, key.second, value.first, value.second});
+    return std::move(result_);
+}
+
+} // namespace
+
+KernelAnalysis analyze(const KernelSpec& spec, const LaunchConfig& launch,
+                       const CountOptions& options) {
+    for (int axis = 0; axis < axis_count; ++axis)
+        if (launch.block[static_cast<size_t>(axis)] < 1 ||
+            launch.fold[static_cast<size_t>(axis)] < 1)
+            throw_input_error("block and fold sizes must be positive");
+    Analyzer analyzer(spec, launch, options);
+    return analyzer.run();
+}
+
+KernelAnalysis analyze(const KernelSpec& spec, const CountOptions& options) {
+    return analyze(spec, spec.launch, options);
+}
+
+std::vector<std::int64_t>
+parameter_values(const KernelAnalysis& analysis,
+                 const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
+    const auto named = analysis.spec.param_values(overrides);
+    std::vector<std::int64_t> values;
+    for (const auto& [name, value] : named)
+        values.push_back(value);
+    auto lookup = [&](const std::string& name) -> std::optional<std::int64_t> {
+        for (const auto& [n, v] : named)
+            if (n == name)
+                return v;
+        return std::nullopt;
+    };
+    for (size_t k = 0; k < analysis.spec.parsed_assumptions.size(); ++k) {
+        std::int64_t holds = 0;
+        try {
+            holds = kernel::evaluate_integer(*analysis.spec.parsed_assumptions[k], lookup);
+        } catch (const kernel::ExpressionError& e) {
+            throw_input_error("kernel '" + analysis.spec.name + "': cannot evaluate assumption " +
+                              analysis.spec.assumptions[k] + ": " + e.what());
+        }
+        if (holds == 0) {
+            std::string values_text;
+            for (const auto& [n, v] : named)
+                values_text += (values_text.empty() ? "" : ", ") + n + "=" + std::to_string(v);
+            throw_input_error("kernel '" + analysis.spec.name + "' assumes " +
+                              analysis.spec.assumptions[k] + ", which does not hold for " +
+                              values_text);
+        }
+    }
+    return values;
+}
+
+ByteAddress byte_address(const KernelAnalysis& analysis, const AccessInfo& access,
+                         const std::vector<std::int64_t>& params) {
+    KERNCAST_CHECK(!access.indirect, "an indirect access has no affine address");
+    const ArrayDecl* array = analysis.spec.find_array(access.array);
+    KERNCAST_CHECK(array != nullptr, "unknown array " + access.array);
+    auto lookup = [&](const std::string& name) -> std::optional<std::int64_t> {
+        for (size_t k = 0; k < analysis.parameters.size(); ++k)
+            if (analysis.parameters[k] == name)
+                return params[k];
+        return std::nullopt;
+    };
+    // Row-major strides of each dimension in elements.
+    const size_t rank = array->shape.size();
+    std::vector<std::int64_t> stride(rank, 1);
+    try {
+        for (size_t k = rank; k-- > 1;)
+            stride[k - 1] = stride[k] * kernel::evaluate_integer(*array->shape[k], lookup);
+    } catch (const kernel::ExpressionError& e) {
+        throw_input_error("cannot evaluate the shape of '" + array->name + "': " + e.what(),
+                          array->where);
+    }
+    const std::int64_t element_bytes = kernel::data_type_bytes(array->dtype);
+    ByteAddress address;
+    try {
+        address.constant = array->offset ? kernel::evaluate_integer(*array->offset, lookup) : 0;
+    } catch (const kernel::ExpressionError& e) {
+        throw_input_error("cannot evaluate the offset of '" + array->name + "': " + e.what(),
+                          array->where);
+    }
+    for (size_t k = 0; k < rank; ++k) {
+        const AffineForm& s = access.subscripts[k];
+        std::int64_t constant = s.constant;
+        for (const auto& [name, c] : s.coefficients) {
+            if (auto value = lookup(name))
+                constant += c * *value;
+            else
+                address.coefficients[name] += c * stride[k];
+        }
+        address.constant += constant * stride[k];
+    }
+    address.constant *= element_bytes;
+    for (auto& [name, c] : address.coefficients)
+        c *= element_bytes;
+    std::erase_if(address.coefficients, [](const auto& entry) { return entry.second == 0; });
+    return address;
+}
+
+AccessStrides access_strides(const KernelAnalysis& analysis, const AccessInfo& access,
+                             const std::vector<std::int64_t>& params) {
+    AccessStrides strides;
+    if (access.indirect)
+        return strides;
+    const ByteAddress address = byte_address(analysis, access, params);
+    const std::int64_t element_bytes = kernel::data_type_bytes(access.dtype);
+    for (const auto& v : analysis.variables) {
+        auto found = address.coefficients.find(v.name);
+        const std::int64_t elements =
+            found == address.coefficients.end() ? 0 : found->second / element_bytes;
+        switch (v.kind) {
+        case LaunchVariable::Kind::block:
+            strides.block[static_cast<size_t>(v.axis)] = elements;
+            break;
+        case LaunchVariable::Kind::thread:
+            strides.thread[static_cast<size_t>(v.axis)] = elements;
+            break;
+        case LaunchVariable::Kind::fold:
+            strides.fold[static_cast<size_t>(v.axis)] = elements;
+            break;
+        case LaunchVariable::Kind::sequential:
+            strides.sequential[v.name] = elements;
+            break;
+        }
+    }
+    return strides;
+}
+
+} // namespace kerncast::analysis

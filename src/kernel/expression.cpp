@@ -1,0 +1,938 @@
+#include "kerncast/kernel/expression.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace kerncast::kernel {
+
+// ---- lexer ---------------------------------------------------------------------------------
+
+static bool is_identifier_start(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+static bool is_identifier_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+std::vector<Token> tokenize(std::string_view text) {
+    std::vector<Token> tokens;
+    size_t pos = 0;
+    auto push = [&](TokenKind kind, size_t start, size_t length) {
+        tokens.push_back(
+            Token{kind, std::string(text.substr(start, length)), static_cast<int>(start)});
+    };
+    while (pos < text.size()) {
+        const char c = text[pos];
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++pos;
+            continue;
+        }
+        const size_t start = pos;
+        if (std::isdigit(static_cast<unsigned char>(c)) ||
+            (c == '.' && pos + 1 < text.size() &&
+             std::isdigit(static_cast<unsigned char>(text[pos + 1])))) {
+            bool is_real = false;
+            while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+                ++pos;
+            if (pos < text.size() && text[pos] == '.') {
+                is_real = true;
+                ++pos;
+                while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+                    ++pos;
+            }
+            if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+                size_t exponent = pos + 1;
+                if (exponent < text.size() && (text[exponent] == '+' || text[exponent] == '-'))
+                    ++exponent;
+                if (exponent < text.size() &&
+                    std::isdigit(static_cast<unsigned char>(text[exponent]))) {
+                    is_real = true;
+                    pos = exponent;
+                    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+                        ++pos;
+                }
+            }
+            if (pos < text.size() && is_identifier_start(text[pos]))
+                throw ExpressionError("malformed number '" +
+                                          std::string(text.substr(start, pos - start + 1)) + "'",
+                                      static_cast<int>(start));
+            push(is_real ? TokenKind::real : TokenKind::integer, start, pos - start);
+            continue;
+        }
+        if (is_identifier_start(c)) {
+            while (pos < text.size() && is_identifier_char(text[pos]))
+                ++pos;
+            push(TokenKind::identifier, start, pos - start);
+            continue;
+        }
+        if (c == '$') {
+            ++pos;
+            if (pos >= text.size() || !is_identifier_start(text[pos]))
+                throw ExpressionError("'$' must be followed by a tag name, as in a$aLD[i]",
+                                      static_cast<int>(start));
+            while (pos < text.size() && is_identifier_char(text[pos]))
+                ++pos;
+            tokens.push_back(Token{TokenKind::tag,
+                                   std::string(text.substr(start + 1, pos - start - 1)),
+                                   static_cast<int>(start)});
+            continue;
+        }
+        auto two = [&](char next) { return pos + 1 < text.size() && text[pos + 1] == next; };
+        TokenKind kind;
+        size_t length = 1;
+        switch (c) {
+        case '+':
+            kind = two('=') ? (length = 2, TokenKind::plus_assign) : TokenKind::plus;
+            break;
+        case '-':
+            kind = two('=') ? (length = 2, TokenKind::minus_assign) : TokenKind::minus;
+            break;
+        case '*':
+            kind = two('=') ? (length = 2, TokenKind::star_assign) : TokenKind::star;
+            break;
+        case '/':
+            kind = two('=') ? (length = 2, TokenKind::slash_assign) : TokenKind::slash;
+            break;
+        case '%':
+            kind = TokenKind::percent;
+            break;
+        case '(':
+            kind = TokenKind::lparen;
+            break;
+        case ')':
+            kind = TokenKind::rparen;
+            break;
+        case '[':
+            kind = TokenKind::lbracket;
+            break;
+        case ']':
+            kind = TokenKind::rbracket;
+            break;
+        case ',':
+            kind = TokenKind::comma;
+            break;
+        case '=':
+            kind = two('=') ? (length = 2, TokenKind::equal) : TokenKind::assign;
+            break;
+        case '<':
+            kind = two('=') ? (length = 2, TokenKind::less_equal) : TokenKind::less;
+            break;
+        case '>':
+            kind = two('=') ? (length = 2, TokenKind::greater_equal) : TokenKind::greater;
+            break;
+        case '!':
+            kind = two('=') ? (length = 2, TokenKind::not_equal) : TokenKind::bang;
+            break;
+        case '&':
+            if (!two('&'))
+                throw ExpressionError("unexpected '&' (did you mean '&&'?)",
+                                      static_cast<int>(start));
+            kind = TokenKind::and_and;
+            length = 2;
+            break;
+        case '|':
+            if (!two('|'))
+                throw ExpressionError("unexpected '|' (did you mean '||'?)",
+                                      static_cast<int>(start));
+            kind = TokenKind::or_or;
+            length = 2;
+            break;
+        case '?':
+            kind = TokenKind::question;
+            break;
+        case ':':
+            kind = TokenKind::colon;
+            break;
+        default:
+            throw ExpressionError(std::string("unexpected character '") + c + "'",
+                                  static_cast<int>(start));
+        }
+        pos += length;
+        push(kind, start, length);
+    }
+    tokens.push_back(Token{TokenKind::end, "", static_cast<int>(text.size())});
+    return tokens;
+}
+
+// ---- parser --------------------------------------------------------------------------------
+
+namespace {
+
+std::shared_ptr<Expr> make(ExprKind kind, int offset) {
+    auto e = std::make_shared<Expr>();
+    e->kind = kind;
+    e->offset = offset;
+    return e;
+}
+
+const char* describe(const Token& token) {
+    switch (token.kind) {
+    case TokenKind::end:
+        return "end of text";
+    case TokenKind::integer:
+    case TokenKind::real:
+        return "number";
+    case TokenKind::identifier:
+        return "name";
+    case TokenKind::tag:
+        return "tag";
+    default:
+        return "operator";
+    }
+}
+
+class Parser {
+public:
+    explicit Parser(std::string_view text) : tokens_(tokenize(text)) {}
+
+    const Token& peek(size_t ahead = 0) const {
+        return tokens_[std::min(index_ + ahead, tokens_.size() - 1)];
+    }
+    const Token& next() { return tokens_[index_ < tokens_.size() - 1 ? index_++ : index_]; }
+    bool accept(TokenKind kind) {
+        if (peek().kind != kind)
+            return false;
+        next();
+        return true;
+    }
+    [[noreturn]] void fail_here(const std::string& expected) const {
+        const Token& t = peek();
+        std::string got = t.kind == TokenKind::end ? std::string("end of text")
+                                                   : std::string(describe(t)) + " '" + t.text + "'";
+        throw ExpressionError("expected " + expected + ", found " + got, t.offset);
+    }
+    const Token& expect(TokenKind kind, const std::string& what) {
+        if (peek().kind != kind)
+            fail_here(what);
+        return next();
+    }
+
+    ExprPtr expression() { return conditional(); }
+
+    ExprPtr conditional() {
+        ExprPtr condition = logical_or();
+        if (peek().kind != TokenKind::question)
+            return condition;
+        const int offset = condition->offset;
+        next();
+        ExprPtr if_true = expression();
+        expect(TokenKind::colon, "':' of a conditional 'c ? x : y'");
+        ExprPtr if_false = expression();
+        auto e = make(ExprKind::conditional, offset);
+        e->operands = {condition, if_true, if_false};
+        return e;
+    }
+
+    ExprPtr binary_level(int level) {
+        static const std::vector<std::vector<std::pair<TokenKind, BinaryOp>>> levels = {
+            {{TokenKind::or_or, BinaryOp::logical_or}},
+            {{TokenKind::and_and, BinaryOp::logical_and}},
+            {{TokenKind::equal, BinaryOp::equal}, {TokenKind::not_equal, BinaryOp::not_equal}},
+            {{TokenKind::less, BinaryOp::less},
+             {TokenKind::less_equal, BinaryOp::less_equal},
+             {TokenKind::greater, BinaryOp::greater},
+             {TokenKind::greater_equal, BinaryOp::greater_equal}},
+            {{TokenKind::plus, BinaryOp::add}, {TokenKind::minus, BinaryOp::sub}},
+            {{TokenKind::star, BinaryOp::mul},
+             {TokenKind::slash, BinaryOp::div},
+             {TokenKind::percent, BinaryOp::mod}},
+        };
+        if (level == static_cast<int>(levels.size()))
+            return unary();
+        ExprPtr left = binary_level(level + 1);
+        for (;;) {
+            const auto& ops = levels[static_cast<size_t>(level)];
+            const Token& t = peek();
+            auto found = std::find_if(ops.begin(), ops.end(),
+                                      [&](const auto& entry) { return entry.first == t.kind; });
+            if (found == ops.end())
+                return left;
+            next();
+            ExprPtr right = binary_level(level + 1);
+            auto e = make(ExprKind::binary, left->offset);
+            e->op = found->second;
+            e->operands = {left, right};
+            left = e;
+        }
+    }
+    ExprPtr logical_or() { return binary_level(0); }
+
+    ExprPtr unary() {
+        const Token& t = peek();
+        if (t.kind == TokenKind::minus) {
+            next();
+            ExprPtr operand = unary();
+            // Fold negative literals so that "-1" is one number.
+            if (operand->kind == ExprKind::integer || operand->kind == ExprKind::real) {
+                auto e = std::make_shared<Expr>(*operand);
+                e->integer_value = -e->integer_value;
+                e->real_value = -e->real_value;
+                e->offset = t.offset;
+                return e;
+            }
+            auto e = make(ExprKind::negate, t.offset);
+            e->operands = {operand};
+            return e;
+        }
+        if (t.kind == TokenKind::plus) {
+            next();
+            return unary();
+        }
+        if (t.kind == TokenKind::bang) {
+            next();
+            auto e = make(ExprKind::logical_not, t.offset);
+            e->operands = {unary()};
+            return e;
+        }
+        return primary();
+    }
+
+    ExprPtr primary() {
+        const Token t = peek();
+        switch (t.kind) {
+        case TokenKind::integer: {
+            next();
+            auto e = make(ExprKind::integer, t.offset);
+            errno = 0;
+            char* end = nullptr;
+            const long long value = std::strtoll(t.text.c_str(), &end, 10);
+            if (errno != 0)
+                throw ExpressionError("integer '" + t.text + "' is too large", t.offset);
+            e->integer_value = value;
+            e->real_value = static_cast<double>(value);
+            return e;
+        }
+        case TokenKind::real: {
+            next();
+            auto e = make(ExprKind::real, t.offset);
+            e->real_value = std::strtod(t.text.c_str(), nullptr);
+            return e;
+        }
+        case TokenKind::lparen: {
+            next();
+            ExprPtr inner = expression();
+            expect(TokenKind::rparen, "')'");
+            return inner;
+        }
+        case TokenKind::identifier:
+            return name_expression();
+        default:
+            fail_here("a number, a name or '('");
+        }
+    }
+
+    ExprPtr name_expression() {
+        const Token name = next();
+        if (peek().kind == TokenKind::lparen) {
+            if (name.text == "sum" || name.text == "prod")
+                return reduction(name);
+            next();
+            auto e = make(ExprKind::call, name.offset);
+            e->name = name.text;
+            if (!accept(TokenKind::rparen)) {
+                do
+                    e->operands.push_back(expression());
+                while (accept(TokenKind::comma));
+                expect(TokenKind::rparen, "',' or ')' in the argument list of " + name.text);
+            }
+            return e;
+        }
+        std::string tag;
+        if (peek().kind == TokenKind::tag) {
+            tag = next().text;
+            if (peek().kind != TokenKind::lbracket)
+                fail_here("'[' after the tagged array name " + name.text + "$" + tag);
+        }
+        if (peek().kind == TokenKind::lbracket) {
+            next();
+            auto e = make(ExprKind::array_ref, name.offset);
+            e->name = name.text;
+            e->tag = tag;
+            if (!accept(TokenKind::rbracket)) {
+                do
+                    e->operands.push_back(expression());
+                while (accept(TokenKind::comma));
+                expect(TokenKind::rbracket, "',' or ']' in the subscript of " + name.text);
+            }
+            return e;
+        }
+        auto e = make(ExprKind::variable, name.offset);
+        e->name = name.text;
+        return e;
+    }
+
+    ExprPtr reduction(const Token& name) {
+        next(); // '('
+        auto e = make(ExprKind::reduction, name.offset);
+        e->name = name.text;
+        auto index = [&] {
+            const Token& t = expect(TokenKind::identifier, "a reduction index");
+            e->reduction_indices.push_back(t.text);
+            e->reduction_index_offsets.push_back(t.offset);
+        };
+        if (accept(TokenKind::lbracket)) {
+            do
+                index();
+            while (accept(TokenKind::comma));
+            expect(TokenKind::rbracket, "',' or ']' in the reduction index list");
+        } else {
+            index();
+        }
+        expect(TokenKind::comma, "',' after the reduction index, as in sum(k, a[k])");
+        e->operands.push_back(expression());
+        expect(TokenKind::rparen, "')' closing " + name.text + "(...)");
+        return e;
+    }
+
+    void finish() {
+        if (peek().kind != TokenKind::end)
+            fail_here("end of expression");
+    }
+
+    Statement statement() {
+        Statement s;
+        if (peek().kind == TokenKind::identifier && peek().text.rfind("atomic_", 0) == 0 &&
+            peek(1).kind == TokenKind::lparen) {
+            const Token name = next();
+            static const std::map<std::string, AtomicKind> kinds = {
+                {"add", AtomicKind::add},   {"sub", AtomicKind::sub},
+                {"min", AtomicKind::min},   {"max", AtomicKind::max},
+                {"inc", AtomicKind::inc},   {"exch", AtomicKind::exch},
+                {"cas", AtomicKind::cas},   {"and", AtomicKind::bit_and},
+                {"or", AtomicKind::bit_or}, {"xor", AtomicKind::bit_xor}};
+            auto kind = kinds.find(name.text.substr(7));
+            if (kind == kinds.end())
+                throw ExpressionError("unknown atomic '" + name.text +
+                                          "' (known: atomic_add, atomic_sub, atomic_min, "
+                                          "atomic_max, atomic_inc, atomic_exch, atomic_cas, "
+                                          "atomic_and, atomic_or, atomic_xor)",
+                                      name.offset);
+            s.atomic = kind->second;
+            next(); // '('
+            s.target = target();
+            if (kind->second != AtomicKind::inc) {
+                expect(TokenKind::comma, "',' and the operand of " + name.text);
+                s.value = expression();
+            }
+            expect(TokenKind::rparen, "')' closing " + name.text + "(...)");
+            finish();
+            return s;
+        }
+        s.target = target();
+        const Token op = next();
+        switch (op.kind) {
+        case TokenKind::assign:
+            s.op = AssignOp::assign;
+            break;
+        case TokenKind::plus_assign:
+            s.op = AssignOp::add_assign;
+            break;
+        case TokenKind::minus_assign:
+            s.op = AssignOp::sub_assign;
+            break;
+        case TokenKind::star_assign:
+            s.op = AssignOp::mul_assign;
+            break;
+        case TokenKind::slash_assign:
+            s.op = AssignOp::div_assign;
+            break;
+        default:
+            throw ExpressionError("expected '=', '+=', '-=', '*=' or '/=' after the assigned "
+                                  "array, found '" +
+                                      op.text + "'",
+                                  op.offset);
+        }
+        s.value = expression();
+        finish();
+        return s;
+    }
+
+    ExprPtr target() {
+        const Token t = peek();
+        if (t.kind != TokenKind::identifier)
+            fail_here("the name of the array written by the statement");
+        ExprPtr e = name_expression();
+        if (e->kind == ExprKind::variable) { // a scalar: a rank-0 array
+            auto ref = std::make_shared<Expr>(*e);
+            ref->kind = ExprKind::array_ref;
+            return ref;
+        }
+        if (e->kind != ExprKind::array_ref)
+            throw ExpressionError("a statement must write an array element, as in a[i] = ...",
+                                  t.offset);
+        return e;
+    }
+
+private:
+    std::vector<Token> tokens_;
+    size_t index_ = 0;
+};
+
+} // namespace
+
+ExprPtr parse_expression(std::string_view text) {
+    Parser parser(text);
+    if (parser.peek().kind == TokenKind::end)
+        throw ExpressionError("empty expression", 0);
+    ExprPtr e = parser.expression();
+    parser.finish();
+    return e;
+}
+
+Statement parse_statement(std::string_view text) {
+    Parser parser(text);
+    if (parser.peek().kind == TokenKind::end)
+        throw ExpressionError("empty statement", 0);
+    return parser.statement();
+}
+
+const char* binary_op_symbol(BinaryOp op) {
+    switch (op) {
+    case BinaryOp::add:
+        return "+";
+    case BinaryOp::sub:
+        return "-";
+    case BinaryOp::mul:
+        return "*";
+    case BinaryOp::div:
+        return "/";
+    case BinaryOp::mod:
+        return "%";
+    case BinaryOp::less:
+        return "<";
+    case BinaryOp::less_equal:
+        return "<=";
+    case BinaryOp::greater:
+        return ">";
+    case BinaryOp::greater_equal:
+        return ">=";
+    case BinaryOp::equal:
+        return "==";
+    case BinaryOp::not_equal:
+        return "!=";
+    case BinaryOp::logical_and:
+        return "&&";
+    case BinaryOp::logical_or:
+        return "||";
+    }
+    return "?";
+}
+
+bool is_comparison(BinaryOp op) {
+    switch (op) {
+    case BinaryOp::less:
+    case BinaryOp::less_equal:
+    case BinaryOp::greater:
+    case BinaryOp::greater_equal:
+    case BinaryOp::equal:
+    case BinaryOp::not_equal:
+        return true;
+    default:
+        return false;
+    }
+}
+
+const char* atomic_kind_name(AtomicKind kind) {
+    switch (kind) {
+    case AtomicKind::add:
+        return "add";
+    case AtomicKind::sub:
+        return "sub";
+    case AtomicKind::min:
+        return "min";
+    case AtomicKind::max:
+        return "max";
+    case AtomicKind::inc:
+        return "inc";
+    case AtomicKind::exch:
+        return "exch";
+    case AtomicKind::cas:
+        return "cas";
+    case AtomicKind::bit_and:
+        return "and";
+    case AtomicKind::bit_or:
+        return "or";
+    case AtomicKind::bit_xor:
+        return "xor";
+    }
+    return "?";
+}
+
+// ---- printing ------------------------------------------------------------------------------
+
+static int precedence(const Expr& e) {
+    if (e.kind == ExprKind::conditional)
+        return 0;
+    if (e.kind != ExprKind::binary)
+        return 10;
+    switch (e.op) {
+    case BinaryOp::logical_or:
+        return 1;
+    case BinaryOp::logical_and:
+        return 2;
+    case BinaryOp::equal:
+    case BinaryOp::not_equal:
+        return 3;
+    case BinaryOp::add:
+    case BinaryOp::sub:
+        return 5;
+    case BinaryOp::mul:
+    case BinaryOp::div:
+    case BinaryOp::mod:
+        return 6;
+    default:
+        return 4;
+    }
+}
+
+static std::string format_real(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.17g", value);
+    std::string text = buffer;
+    if (text.find_first_of(".eEn") == std::string::npos)
+        text += ".0";
+    return text;
+}
+
+std::string to_string(const Expr& e) {
+    auto wrap = [&](const Expr& child, bool strict) {
+        const bool need =
+            strict ? precedence(child) <= precedence(e) : precedence(child) < precedence(e);
+        return need ? "(" + to_string(child) + ")" : to_string(child);
+    };
+    auto list = [](const std::vector<ExprPtr>& items) {
+        std::string text;
+        for (size_t k = 0; k < items.size(); ++k)
+            text += (k ? ", " : "") + to_string(*items[k]);
+        return text;
+    };
+    switch (e.kind) {
+    case ExprKind::integer:
+        return std::to_string(e.integer_value);
+    case ExprKind::real:
+        return format_real(e.real_value);
+    case ExprKind::variable:
+        return e.name;
+    case ExprKind::array_ref:
+        return e.name + (e.tag.empty() ? "" : "$" + e.tag) + "[" + list(e.operands) + "]";
+    case ExprKind::negate:
+        return "-" + wrap(*e.operands[0], false);
+    case ExprKind::logical_not:
+        return "!" + wrap(*e.operands[0], false);
+    case ExprKind::binary:
+        return wrap(*e.operands[0], false) + " " + binary_op_symbol(e.op) + " " +
+               wrap(*e.operands[1], true);
+    case ExprKind::call:
+        return e.name + "(" + list(e.operands) + ")";
+    case ExprKind::reduction: {
+        std::string indices;
+        for (size_t k = 0; k < e.reduction_indices.size(); ++k)
+            indices += (k ? ", " : "") + e.reduction_indices[k];
+        if (e.reduction_indices.size() != 1)
+            indices = "[" + indices + "]";
+        return e.name + "(" + indices + ", " + to_string(*e.operands[0]) + ")";
+    }
+    case ExprKind::conditional:
+        return wrap(*e.operands[0], true) + " ? " + to_string(*e.operands[1]) + " : " +
+               to_string(*e.operands[2]);
+    }
+    return "?";
+}
+
+// ---- affine forms --------------------------------------------------------------------------
+
+std::int64_t AffineForm::coefficient(const std::string& symbol) const {
+    auto found = coefficients.find(symbol);
+    return found == coefficients.end() ? 0 : found->second;
+}
+
+void AffineForm::add_term(const std::string& symbol, std::int64_t value) {
+    std::int64_t& slot = coefficients[symbol];
+    slot += value;
+    if (slot == 0)
+        coefficients.erase(symbol);
+}
+
+AffineForm& AffineForm::operator+=(const AffineForm& other) {
+    for (const auto& [symbol, value] : other.coefficients)
+        add_term(symbol, value);
+    constant += other.constant;
+    return *this;
+}
+
+AffineForm AffineForm::scaled(std::int64_t factor) const {
+    AffineForm result;
+    if (factor == 0)
+        return result;
+    for (const auto& [symbol, value] : coefficients)
+        result.coefficients[symbol] = value * factor;
+    result.constant = constant * factor;
+    return result;
+}
+
+std::string AffineForm::to_string() const {
+    std::string text;
+    for (const auto& [symbol, value] : coefficients) {
+        if (text.empty())
+            text += value < 0 ? "-" : "";
+        else
+            text += value < 0 ? " - " : " + ";
+        const std::int64_t magnitude = value < 0 ? -value : value;
+        if (magnitude != 1)
+            text += std::to_string(magnitude) + "*";
+        text += symbol;
+    }
+    if (text.empty())
+        return std::to_string(constant);
+    if (constant > 0)
+        text += " + " + std::to_string(constant);
+    else if (constant < 0)
+        text += " - " + std::to_string(-constant);
+    return text;
+}
+
+AffineForm to_affine(const Expr& e, const std::map<std::string, std::int64_t>& constants) {
+    switch (e.kind) {
+    case ExprKind::integer: {
+        AffineForm form;
+        form.constant = e.integer_value;
+        return form;
+    }
+    case ExprKind::variable: {
+        AffineForm form;
+        auto known = constants.find(e.name);
+        if (known != constants.end())
+            form.constant = known->second;
+        else
+            form.add_term(e.name, 1);
+        return form;
+    }
+    case ExprKind::negate:
+        return to_affine(*e.operands[0], constants).scaled(-1);
+    case ExprKind::binary: {
+        if (e.op == BinaryOp::add || e.op == BinaryOp::sub) {
+            AffineForm left = to_affine(*e.operands[0], constants);
+            left += to_affine(*e.operands[1], constants).scaled(e.op == BinaryOp::add ? 1 : -1);
+            return left;
+        }
+        if (e.op == BinaryOp::mul) {
+            AffineForm left = to_affine(*e.operands[0], constants);
+            AffineForm right = to_affine(*e.operands[1], constants);
+            if (left.is_constant())
+                return right.scaled(left.constant);
+            if (right.is_constant())
+                return left.scaled(right.constant);
+            throw ExpressionError(
+                "not affine: '" + to_string(e) + "' multiplies two non-constant terms", e.offset);
+        }
+        throw ExpressionError(std::string("not affine: '") + to_string(e) + "' uses '" +
+                                  binary_op_symbol(e.op) +
+                                  "' (affine expressions use +, - and * by an integer)",
+                              e.offset);
+    }
+    case ExprKind::real:
+        throw ExpressionError("not affine: '" + to_string(e) + "' is not an integer", e.offset);
+    case ExprKind::array_ref:
+        throw ExpressionError("not affine: '" + to_string(e) + "' reads an array", e.offset);
+    default:
+        throw ExpressionError("not affine: '" + to_string(e) + "'", e.offset);
+    }
+}
+
+// ---- evaluation ----------------------------------------------------------------------------
+
+double evaluate(const Expr& e, const VariableLookup& lookup) {
+    auto arg = [&](size_t k) { return evaluate(*e.operands[k], lookup); };
+    switch (e.kind) {
+    case ExprKind::integer:
+        return static_cast<double>(e.integer_value);
+    case ExprKind::real:
+        return e.real_value;
+    case ExprKind::variable: {
+        auto value = lookup(e.name);
+        if (!value)
+            throw ExpressionError("unknown name '" + e.name + "'", e.offset);
+        return *value;
+    }
+    case ExprKind::negate:
+        return -arg(0);
+    case ExprKind::logical_not:
+        return arg(0) == 0.0 ? 1.0 : 0.0;
+    case ExprKind::conditional:
+        return arg(0) != 0.0 ? arg(1) : arg(2);
+    case ExprKind::binary: {
+        const double a = arg(0), b = arg(1);
+        switch (e.op) {
+        case BinaryOp::add:
+            return a + b;
+        case BinaryOp::sub:
+            return a - b;
+        case BinaryOp::mul:
+            return a * b;
+        case BinaryOp::div:
+            return a / b;
+        case BinaryOp::mod:
+            return std::fmod(a, b);
+        case BinaryOp::less:
+            return a < b;
+        case BinaryOp::less_equal:
+            return a <= b;
+        case BinaryOp::greater:
+            return a > b;
+        case BinaryOp::greater_equal:
+            return a >= b;
+        case BinaryOp::equal:
+            return a == b;
+        case BinaryOp::not_equal:
+            return a != b;
+        case BinaryOp::logical_and:
+            return (a != 0.0) && (b != 0.0);
+        case BinaryOp::logical_or:
+            return (a != 0.0) || (b != 0.0);
+        }
+        return 0.0;
+    }
+    case ExprKind::call: {
+        const size_t n = e.operands.size();
+        auto need = [&](size_t count) {
+            if (n != count)
+                throw ExpressionError(e.name + "() takes " + std::to_string(count) +
+                                          " argument(s), got " + std::to_string(n),
+                                      e.offset);
+        };
+        static const std::map<std::string, double (*)(double)> unary = {
+            {"sqrt", [](double x) { return std::sqrt(x); }},
+            {"exp", [](double x) { return std::exp(x); }},
+            {"log", [](double x) { return std::log(x); }},
+            {"log2", [](double x) { return std::log2(x); }},
+            {"abs", [](double x) { return std::fabs(x); }},
+            {"floor", [](double x) { return std::floor(x); }},
+            {"ceil", [](double x) { return std::ceil(x); }},
+            {"tanh", [](double x) { return std::tanh(x); }},
+        };
+        if (auto f = unary.find(e.name); f != unary.end()) {
+            need(1);
+            return f->second(arg(0));
+        }
+        if (e.name == "min" || e.name == "max") {
+            if (n < 1)
+                throw ExpressionError(e.name + "() needs at least one argument", e.offset);
+            double best = arg(0);
+            for (size_t k = 1; k < n; ++k)
+                best = e.name == "min" ? std::min(best, arg(k)) : std::max(best, arg(k));
+            return best;
+        }
+        if (e.name == "pow") {
+            need(2);
+            return std::pow(arg(0), arg(1));
+        }
+        if (e.name == "select") {
+            need(3);
+            return arg(0) != 0.0 ? arg(1) : arg(2);
+        }
+        throw ExpressionError("unknown function '" + e.name + "'", e.offset);
+    }
+    case ExprKind::array_ref:
+        throw ExpressionError("an array reference cannot be evaluated here", e.offset);
+    case ExprKind::reduction:
+        throw ExpressionError("a reduction cannot be evaluated here", e.offset);
+    }
+    return 0.0;
+}
+
+static std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    std::int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        --q;
+    return q;
+}
+
+std::int64_t evaluate_integer(const Expr& e, const IntegerLookup& lookup) {
+    auto arg = [&](size_t k) { return evaluate_integer(*e.operands[k], lookup); };
+    switch (e.kind) {
+    case ExprKind::integer:
+        return e.integer_value;
+    case ExprKind::variable: {
+        auto value = lookup(e.name);
+        if (!value)
+            throw ExpressionError("unknown name '" + e.name + "'", e.offset);
+        return *value;
+    }
+    case ExprKind::negate:
+        return -arg(0);
+    case ExprKind::binary: {
+        const std::int64_t a = arg(0), b = arg(1);
+        switch (e.op) {
+        case BinaryOp::add:
+            return a + b;
+        case BinaryOp::sub:
+            return a - b;
+        case BinaryOp::mul:
+            return a * b;
+        case BinaryOp::div:
+        case BinaryOp::mod:
+            if (b == 0)
+                throw ExpressionError("division by zero in '" + to_string(e) + "'", e.offset);
+            return e.op == BinaryOp::div ? floor_div(a, b) : a - b * floor_div(a, b);
+        case BinaryOp::less:
+            return a < b;
+        case BinaryOp::less_equal:
+            return a <= b;
+        case BinaryOp::greater:
+            return a > b;
+        case BinaryOp::greater_equal:
+            return a >= b;
+        case BinaryOp::equal:
+            return a == b;
+        case BinaryOp::not_equal:
+            return a != b;
+        case BinaryOp::logical_and:
+            return a && b;
+        case BinaryOp::logical_or:
+            return a || b;
+        }
+        return 0;
+    }
+    case ExprKind::call:
+        if ((e.name == "min" || e.name == "max") && !e.operands.empty()) {
+            std::int64_t best = arg(0);
+            for (size_t k = 1; k < e.operands.size(); ++k)
+                best = e.name == "min" ? std::min(best, arg(k)) : std::max(best, arg(k));
+            return best;
+        }
+        throw ExpressionError("'" + e.name + "()' is not an integer function (min, max)", e.offset);
+    case ExprKind::logical_not:
+        return !arg(0);
+    case ExprKind::conditional:
+        return arg(0) ? arg(1) : arg(2);
+    default:
+        throw ExpressionError("'" + to_string(e) + "' is not an integer expression", e.offset);
+    }
+}
+
+void collect_variables(const Expr& e, std::vector<std::string>& names) {
+    if (e.kind == ExprKind::variable) {
+        if (std::find(names.begin(), names.end(), e.name) == names.end())
+            names.push_back(e.name);
+        return;
+    }
+    if (e.kind == ExprKind::reduction) {
+        std::vector<std::string> inner;
+        collect_variables(*e.operands[0], inner);
+        for (const auto& name : inner)
+            if (std::find(e.reduction_indices.begin(), e.reduction_indices.end(), name) ==
+                    e.reduction_indices.end() &&
+                std::find(names.begin(), names.end(), name) == names.end())
+                names.push_back(name);
+        return;
+    }
+    for (const auto& operand : e.operands)
+        collect_variables(*operand, names);
+}
+
+} // namespace kerncast::kernel

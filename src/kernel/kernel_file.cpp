@@ -1,0 +1,598 @@
+// Kernel-file parser: YAML (yaml-cpp, which gives line/column marks) -> KernelSpec, with
+// validation of every name, rank, subscript, thread mapping and the isl domain.
+#include "kerncast/kernel/kernel_file.hpp"
+
+#include "../analysis/isl_support.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <yaml-cpp/yaml.h>
+
+namespace kerncast::kernel {
+namespace {
+
+class FileParser {
+public:
+    FileParser(const std::string& text, std::string file) : file_(std::move(file)) {
+        std::istringstream lines(text);
+        std::string line;
+        while (std::getline(lines, line))
+            lines_.push_back(line);
+    }
+
+    KernelSpec parse(const std::string& text);
+
+private:
+    std::string file_;
+    std::vector<std::string> lines_;
+    KernelSpec spec_;
+
+    SourceLocation at_mark(int line0, int column0) const {
+        SourceLocation where;
+        where.file = file_;
+        where.line = line0 + 1;
+        where.column = column0 + 1;
+        if (line0 >= 0 && static_cast<size_t>(line0) < lines_.size())
+            where.source_line = lines_[static_cast<size_t>(line0)];
+        return where;
+    }
+    SourceLocation at(const YAML::Node& node) const {
+        const YAML::Mark mark = node.Mark();
+        return at_mark(mark.line, mark.column);
+    }
+    // Location of byte `offset` inside the string scalar `node` (skipping an opening quote).
+    SourceLocation inside(const YAML::Node& node, int offset) const {
+        const YAML::Mark mark = node.Mark();
+        int column = mark.column;
+        if (mark.line >= 0 && static_cast<size_t>(mark.line) < lines_.size()) {
+            const std::string& line = lines_[static_cast<size_t>(mark.line)];
+            if (static_cast<size_t>(column) < line.size() &&
+                (line[static_cast<size_t>(column)] == '"' ||
+                 line[static_cast<size_t>(column)] == '\''))
+                ++column;
+        }
+        return at_mark(mark.line, column + offset);
+    }
+    [[noreturn]] void fail(const YAML::Node& node, const std::string& message,
+                           std::vector<std::string> notes = {}) const {
+        throw_input_error(message, at(node), std::move(notes));
+    }
+
+    std::string scalar(const YAML::Node& node, const std::string& what) const {
+        if (!node.IsScalar())
+            fail(node, what + " must be a single value");
+        return node.Scalar();
+    }
+    std::int64_t integer(const YAML::Node& node, const std::string& what) const {
+        const std::string text = scalar(node, what);
+        try {
+            size_t used = 0;
+            const long long value = std::stoll(text, &used);
+            if (used == text.size())
+                return value;
+        } catch (const std::exception&) {
+        }
+        fail(node, what + " must be an integer, got '" + text + "'");
+    }
+    ExprPtr expression(const YAML::Node& node, const std::string& what) const {
+        const std::string text = scalar(node, what);
+        try {
+            return parse_expression(text);
+        } catch (const ExpressionError& e) {
+            throw_input_error(what + ": " + e.what(), inside(node, e.offset()));
+        }
+    }
+
+    void parse_params(const YAML::Node& node);
+    void parse_arrays(const YAML::Node& node);
+    void parse_domain(const YAML::Node& node);
+    void parse_mapping(const YAML::Node& node, std::array<std::string, axis_count>& target,
+                       const std::string& key, std::set<int>& used_axes,
+                       std::map<std::string, std::string>& used_indices);
+    std::array<std::int64_t, axis_count> parse_triple(const YAML::Node& node,
+                                                      const std::string& what) const;
+    void parse_statements(const YAML::Node& node);
+    void check_param_expression(const ExprPtr& expr, const YAML::Node& node,
+                                const std::string& what) const;
+    void check_statement(const Statement& statement, const YAML::Node& node) const;
+    void check_condition(const ExprPtr& condition, const YAML::Node& node) const;
+    void check_value(const ExprPtr& expr, const YAML::Node& node,
+                     std::vector<std::string>& bound) const;
+    void check_array_ref(const ExprPtr& ref, const YAML::Node& node,
+                         std::vector<std::string>& bound) const;
+};
+
+const std::set<std::string>& known_functions() {
+    static const std::set<std::string> names = {"sqrt", "rsqrt", "cbrt", "exp",  "exp2",  "log",
+                                                "log2", "log10", "sin",  "cos",  "tan",   "tanh",
+                                                "erf",  "pow",   "abs",  "fabs", "floor", "ceil",
+                                                "min",  "max",   "fmin", "fmax", "select"};
+    return names;
+}
+
+KernelSpec FileParser::parse(const std::string& text) {
+    YAML::Node root;
+    try {
+        root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        throw_input_error("YAML syntax error: " + e.msg, at_mark(e.mark.line, e.mark.column));
+    }
+    spec_.file = file_;
+    if (!root.IsMap())
+        throw_input_error("a kernel file is a YAML mapping with keys name, params, arrays, "
+                          "domain, statements, ...",
+                          at_mark(0, 0));
+    static const std::set<std::string> keys = {"name",   "description", "source", "params",
+                                               "assume", "arrays",      "domain", "threads",
+                                               "blocks", "locals",      "launch", "statements"};
+    for (const auto& entry : root) {
+        const std::string key = entry.first.Scalar();
+        if (!keys.count(key))
+            fail(entry.first, "unknown key '" + key + "'",
+                 {"known keys: name, description, source, params, assume, arrays, domain, "
+                  "threads, blocks, locals, launch, statements"});
+    }
+    auto require = [&](const char* key) {
+        if (!root[key])
+            throw_input_error(std::string("missing required key '") + key + "'", at_mark(0, 0));
+        return root[key];
+    };
+    spec_.name = scalar(require("name"), "name");
+    if (root["description"])
+        spec_.description = scalar(root["description"], "description");
+    if (root["params"])
+        parse_params(root["params"]);
+    if (root["arrays"])
+        parse_arrays(root["arrays"]);
+    parse_domain(require("domain"));
+    if (root["assume"]) {
+        const YAML::Node list = root["assume"];
+        if (!list.IsSequence())
+            fail(list, "assume must be a list of conditions on the parameters");
+        for (const auto& item : list) {
+            ExprPtr condition = expression(item, "assumption");
+            check_param_expression(condition, item, "assumption");
+            spec_.assumptions.push_back(item.Scalar());
+            spec_.parsed_assumptions.push_back(condition);
+        }
+    }
+    std::set<int> used_axes;
+    std::map<std::string, std::string> used_indices;
+    if (root["threads"])
+        parse_mapping(root["threads"], spec_.threads.global, "threads", used_axes, used_indices);
+    if (root["blocks"])
+        parse_mapping(root["blocks"], spec_.threads.block, "blocks", used_axes, used_indices);
+    if (root["locals"]) {
+        std::set<int> local_axes; // a local and a block index may share an axis
+        parse_mapping(root["locals"], spec_.threads.local, "locals", local_axes, used_indices);
+        for (int axis : local_axes)
+            if (!spec_.threads.global[static_cast<size_t>(axis)].empty())
+                fail(root["locals"], std::string("thread axis ") + axis_name(axis) +
+                                         " is mapped twice (threads and locals)");
+    }
+    if (root["launch"]) {
+        const YAML::Node launch = root["launch"];
+        if (!launch.IsMap())
+            fail(launch, "launch must be a mapping {block: [x, y, z], fold: [x, y, z]}");
+        for (const auto& entry : launch) {
+            const std::string key = entry.first.Scalar();
+            if (key != "block" && key != "fold")
+                fail(entry.first, "unknown launch key '" + key + "' (block, fold)");
+        }
+        if (launch["block"])
+            spec_.launch.block = parse_triple(launch["block"], "launch.block");
+        if (launch["fold"])
+            spec_.launch.fold = parse_triple(launch["fold"], "launch.fold");
+    }
+    parse_statements(require("statements"));
+    return std::move(spec_);
+}
+
+void FileParser::parse_params(const YAML::Node& node) {
+    if (!node.IsMap())
+        fail(node, "params must be a mapping name: default value");
+    for (const auto& entry : node) {
+        Parameter param;
+        param.name = entry.first.Scalar();
+        if (is_builtin_name(param.name))
+            fail(entry.first, "'" + param.name + "' is reserved (thread/block/fold index)");
+        if (entry.second.IsMap()) {
+            for (const auto& field : entry.second) {
+                const std::string key = field.first.Scalar();
+                if (key == "default")
+                    param.default_value = integer(field.second, "parameter default");
+                else if (key == "representative")
+                    param.representative = field.second.as<bool>(false);
+                else if (key == "description")
+                    param.description = scalar(field.second, "description");
+                else
+                    fail(field.first, "unknown parameter key '" + key +
+                                          "' (default, representative, description)");
+            }
+            if (!entry.second["default"])
+                fail(entry.second, "parameter '" + param.name + "' needs a default value");
+        } else {
+            param.default_value = integer(entry.second, "parameter '" + param.name + "'");
+        }
+        if (spec_.find_param(param.name))
+            fail(entry.first, "parameter '" + param.name + "' is declared twice");
+        spec_.params.push_back(param);
+    }
+}
+
+void FileParser::check_param_expression(const ExprPtr& expr, const YAML::Node& node,
+                                        const std::string& what) const {
+    std::vector<std::string> names;
+    collect_variables(*expr, names);
+    for (const auto& name : names)
+        if (!spec_.find_param(name)) {
+            // find where the name is written for the caret
+            const std::string text = node.Scalar();
+            size_t pos = text.find(name);
+            throw_input_error(what + " uses '" + name + "', which is not a parameter",
+                              inside(node, pos == std::string::npos ? 0 : static_cast<int>(pos)));
+        }
+}
+
+void FileParser::parse_arrays(const YAML::Node& node) {
+    if (!node.IsMap())
+        fail(node, "arrays must be a mapping name: {dtype, shape, offset, space}");
+    for (const auto& entry : node) {
+        ArrayDecl array;
+        array.name = entry.first.Scalar();
+        array.where = at(entry.first);
+        if (is_builtin_name(array.name) || spec_.find_param(array.name))
+            fail(entry.first, "array name '" + array.name +
+                                  "' is already a parameter or "
+                                  "reserved name");
+        if (spec_.find_array(array.name))
+            fail(entry.first, "array '" + array.name + "' is declared twice");
+        const YAML::Node fields = entry.second;
+        if (!fields.IsMap())
+            fail(fields, "array '" + array.name + "' must be a mapping {dtype, shape, ...}");
+        for (const auto& field : fields) {
+            const std::string key = field.first.Scalar();
+            if (key != "dtype" && key != "shape" && key != "offset" && key != "space")
+                fail(field.first, "unknown array key '" + key + "' (dtype, shape, offset, space)");
+        }
+        if (!fields["dtype"])
+            fail(fields, "array '" + array.name + "' needs a dtype");
+        const std::string dtype = scalar(fields["dtype"], "dtype");
+        auto type = parse_data_type(dtype);
+        if (!type)
+            fail(fields["dtype"], "unknown dtype '" + dtype + "'",
+                 {"known dtypes: i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 (or int32, "
+                  "float64, ...)"});
+        array.dtype = *type;
+        if (fields["space"]) {
+            const std::string space = scalar(fields["space"], "space");
+            auto parsed = parse_memory_space(space);
+            if (!parsed)
+                fail(fields["space"],
+                     "unknown memory space '" + space + "' (global, shared, constant, private)");
+            array.space = *parsed;
+        }
+        if (fields["shape"]) {
+            const YAML::Node shape = fields["shape"];
+            if (!shape.IsSequence())
+                fail(shape, "shape must be a list of extents, outermost first");
+            for (const auto& extent : shape) {
+                ExprPtr e = expression(extent, "extent");
+                check_param_expression(e, extent, "extent");
+                array.shape.push_back(e);
+            }
+        }
+        if (fields["offset"]) {
+            array.offset = expression(fields["offset"], "offset");
+            check_param_expression(array.offset, fields["offset"], "offset");
+        }
+        spec_.arrays.push_back(array);
+    }
+}
+
+void FileParser::parse_domain(const YAML::Node& node) {
+    spec_.domain = scalar(node, "domain");
+    isl::Context ctx;
+    isl::Set set;
+    try {
+        set = isl::read_set(ctx, spec_.domain);
+    } catch (const isl::IslError& e) {
+        throw_input_error(
+            "isl rejects the domain: " + std::string(e.what()),
+            e.offset() >= 0 ? inside(node, e.offset()) : at(node),
+            {"the domain is an isl set such as \"[n] -> { [i, j] : 0 <= i, j < n }\""});
+    }
+    for (const auto& name : isl::dim_names(set.get(), isl_dim_param))
+        if (!spec_.find_param(name))
+            fail(node, "the domain uses parameter '" + name + "', which is not declared in params");
+    if (isl_set_dim(set.get(), isl_dim_div) < 0)
+        fail(node, "isl rejects the domain");
+    spec_.indices = isl::dim_names(set.get(), isl_dim_set);
+    for (size_t k = 0; k < spec_.indices.size(); ++k) {
+        const std::string& index = spec_.indices[k];
+        if (index.empty())
+            fail(node, "every index of the domain needs a name, as in { [i, j] : ... }");
+        if (is_builtin_name(index))
+            fail(node, "index name '" + index +
+                           "' is reserved (tx ty tz bx by bz fx fy fz name the launch)");
+        if (spec_.find_param(index) || spec_.find_array(index))
+            fail(node, "index '" + index + "' has the name of a parameter or array");
+        if (std::count(spec_.indices.begin(), spec_.indices.end(), index) > 1)
+            fail(node, "index '" + index + "' appears twice in the domain");
+    }
+    // Boundedness at the default parameter values.
+    isl::Set fixed(isl_set_copy(set.get()));
+    const auto params = isl::dim_names(set.get(), isl_dim_param);
+    for (size_t k = 0; k < params.size(); ++k)
+        fixed.reset(isl_set_fix_si(fixed.release(), isl_dim_param, static_cast<unsigned>(k),
+                                   spec_.find_param(params[k])->default_value));
+    if (isl_set_is_bounded(fixed.get()) != isl_bool_true)
+        fail(node, "the domain is unbounded at the default parameter values",
+             {"every index needs a lower and an upper bound"});
+}
+
+void FileParser::parse_mapping(const YAML::Node& node, std::array<std::string, axis_count>& target,
+                               const std::string& key, std::set<int>& used_axes,
+                               std::map<std::string, std::string>& used_indices) {
+    if (!node.IsMap())
+        fail(node, key + " must be a mapping axis: index, as in {x: i, y: j}");
+    for (const auto& entry : node) {
+        const std::string axis_text = entry.first.Scalar();
+        int axis = -1;
+        for (int a = 0; a < axis_count; ++a)
+            if (axis_text == axis_name(a))
+                axis = a;
+        if (axis < 0)
+            fail(entry.first, "unknown thread axis '" + axis_text + "' (x, y, z)");
+        const std::string index = scalar(entry.second, "mapped index");
+        if (used_axes.count(axis))
+            fail(entry.first, "thread axis " + axis_text + " is mapped twice");
+        if (!spec_.is_index(index))
+            fail(
+                entry.second, "undeclared index '" + index + "' (the domain's indices: " + [&] {
+                    std::string all;
+                    for (const auto& i : spec_.indices)
+                        all += (all.empty() ? "" : ", ") + i;
+                    return all;
+                }() + ")");
+        if (used_indices.count(index) && key != "locals")
+            fail(entry.second,
+                 "index '" + index + "' is already mapped (" + used_indices[index] + ")");
+        if (used_indices.count(index))
+            fail(entry.second,
+                 "index '" + index + "' is already mapped (" + used_indices[index] + ")");
+        used_indices[index] = key + "." + axis_text;
+        used_axes.insert(axis);
+        target[static_cast<size_t>(axis)] = index;
+    }
+}
+
+std::array<std::int64_t, axis_count> FileParser::parse_triple(const YAML::Node& node,
+                                                              const std::string& what) const {
+    if (!node.IsSequence() || node.size() < 1 || node.size() > 3)
+        fail(node, what + " must be a list of 1 to 3 positive integers [x, y, z]");
+    std::array<std::int64_t, axis_count> values{1, 1, 1};
+    for (size_t k = 0; k < node.size(); ++k) {
+        values[k] = integer(node[k], what);
+        if (values[k] < 1)
+            fail(node[k], what + " entries must be positive");
+    }
+    return values;
+}
+
+void FileParser::parse_statements(const YAML::Node& node) {
+    if (!node.IsSequence())
+        fail(node, "statements must be a list");
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        const YAML::Node item = *it;
+        StatementSpec statement;
+        YAML::Node text_node;
+        if (item.IsScalar()) {
+            text_node = item;
+        } else if (item.IsMap()) {
+            for (const auto& field : item) {
+                const std::string key = field.first.Scalar();
+                if (key != "do" && key != "barrier" && key != "within" && key != "id" &&
+                    key != "where")
+                    fail(field.first,
+                         "unknown statement key '" + key + "' (do, barrier, within, where, id)");
+            }
+            if (item["do"] && item["barrier"])
+                fail(item, "a statement is either 'do: ...' or 'barrier: local', not both");
+            if (item["do"]) {
+                text_node = item["do"];
+            } else if (item["barrier"]) {
+                const std::string scope = scalar(item["barrier"], "barrier");
+                if (scope != "local")
+                    fail(item["barrier"], "barrier scope must be 'local' (__syncthreads)");
+                statement.kind = StatementKind::barrier;
+                statement.text = "barrier";
+                statement.where = at(item);
+            } else {
+                fail(item, "a statement mapping needs 'do: <statement>' or 'barrier: local'");
+            }
+            if (item["id"])
+                statement.id = scalar(item["id"], "id");
+            if (item["where"]) {
+                statement.condition = expression(item["where"], "where");
+                statement.condition_text = item["where"].Scalar();
+                check_condition(statement.condition, item["where"]);
+            }
+            if (item["within"]) {
+                const YAML::Node within = item["within"];
+                if (!within.IsSequence())
+                    fail(within, "within must be a list of indices");
+                for (const auto& index : within) {
+                    const std::string name = scalar(index, "index");
+                    if (!spec_.is_index(name))
+                        fail(index, "undeclared index '" + name + "'");
+                    statement.within.push_back(name);
+                }
+            }
+        } else {
+            fail(item, "a statement is a string or a mapping {do: ..., within: [...]}");
+        }
+        if (statement.kind == StatementKind::compute) {
+            statement.text = scalar(text_node, "statement");
+            statement.where = inside(text_node, 0);
+            try {
+                statement.parsed = parse_statement(statement.text);
+            } catch (const ExpressionError& e) {
+                throw_input_error(e.what(), inside(text_node, e.offset()));
+            }
+            check_statement(statement.parsed, text_node);
+        }
+        spec_.statements.push_back(statement);
+    }
+    if (spec_.statements.empty())
+        fail(node, "a kernel needs at least one statement");
+}
+
+void FileParser::check_statement(const Statement& statement, const YAML::Node& node) const {
+    std::vector<std::string> bound;
+    check_array_ref(statement.target, node, bound);
+    const ArrayDecl* target = spec_.find_array(statement.target->name);
+    if (statement.atomic && target->space == MemorySpace::private_)
+        throw_input_error("an atomic needs an array in global or shared memory, '" + target->name +
+                              "' is private",
+                          inside(node, statement.target->offset));
+    if (statement.value)
+        check_value(statement.value, node, bound);
+}
+
+void FileParser::check_array_ref(const ExprPtr& ref, const YAML::Node& node,
+                                 std::vector<std::string>& bound) const {
+    const ArrayDecl* array = spec_.find_array(ref->name);
+    if (!array) {
+        if (known_functions().count(ref->name) || ref->name == "sum" || ref->name == "prod")
+            throw_input_error("'" + ref->name + "' is a function: call it with ( )",
+                              inside(node, ref->offset));
+        throw_input_error("undeclared array '" + ref->name + "'", inside(node, ref->offset),
+                          {"declare it under arrays: with dtype and shape"});
+    }
+    if (ref->operands.size() != array->shape.size())
+        throw_input_error("rank mismatch: '" + ref->name + "' has " +
+                              std::to_string(array->shape.size()) + " dimension(s), the " +
+                              "subscript has " + std::to_string(ref->operands.size()),
+                          inside(node, ref->offset));
+    for (const auto& subscript : ref->operands) {
+        // A subscript that reads an array is data-dependent (indirect); it is allowed and
+        // marked as such in the analysis. Every other subscript must be affine.
+        bool indirect = false;
+        std::function<void(const Expr&)> scan = [&](const Expr& e) {
+            if (e.kind == ExprKind::array_ref)
+                indirect = true;
+            for (const auto& operand : e.operands)
+                scan(*operand);
+        };
+        scan(*subscript);
+        // Private arrays live in registers; their subscripts are not addresses.
+        if (indirect || array->space == MemorySpace::private_) {
+            check_value(subscript, node, bound);
+            continue;
+        }
+        try {
+            to_affine(*subscript);
+        } catch (const ExpressionError& e) {
+            throw_input_error("subscript of '" + ref->name +
+                                  "' must be affine in the indices "
+                                  "and parameters; " +
+                                  e.what(),
+                              inside(node, e.offset()));
+        }
+        check_value(subscript, node, bound);
+    }
+}
+
+void FileParser::check_value(const ExprPtr& expr, const YAML::Node& node,
+                             std::vector<std::string>& bound) const {
+    const Expr& e = *expr;
+    switch (e.kind) {
+    case ExprKind::variable:
+        if (spec_.is_index(e.name) || spec_.find_param(e.name) || is_builtin_name(e.name) ||
+            std::find(bound.begin(), bound.end(), e.name) != bound.end())
+            return;
+        if (const ArrayDecl* array = spec_.find_array(e.name)) {
+            if (!array->shape.empty())
+                throw_input_error("rank mismatch: '" + e.name + "' has " +
+                                      std::to_string(array->shape.size()) +
+                                      " dimension(s) and is used without a subscript",
+                                  inside(node, e.offset));
+            return;
+        }
+        throw_input_error("undeclared name '" + e.name +
+                              "' (not an index, parameter, array or builtin)",
+                          inside(node, e.offset));
+    case ExprKind::array_ref:
+        check_array_ref(expr, node, bound);
+        return;
+    case ExprKind::call:
+        if (!known_functions().count(e.name))
+            throw_input_error("unknown function '" + e.name + "'", inside(node, e.offset));
+        break;
+    case ExprKind::reduction: {
+        for (size_t k = 0; k < e.reduction_indices.size(); ++k) {
+            const std::string& index = e.reduction_indices[k];
+            if (!spec_.is_index(index))
+                throw_input_error("undeclared index '" + index + "' in " + e.name + "(...)",
+                                  inside(node, e.reduction_index_offsets[k]));
+        }
+        const size_t depth = bound.size();
+        bound.insert(bound.end(), e.reduction_indices.begin(), e.reduction_indices.end());
+        check_value(e.operands[0], node, bound);
+        bound.resize(depth);
+        return;
+    }
+    default:
+        break;
+    }
+    for (const auto& operand : e.operands)
+        check_value(operand, node, bound);
+}
+
+void FileParser::check_condition(const ExprPtr& condition, const YAML::Node& node) const {
+    const Expr& e = *condition;
+    if (e.kind == ExprKind::binary &&
+        (e.op == BinaryOp::logical_and || e.op == BinaryOp::logical_or)) {
+        check_condition(e.operands[0], node);
+        check_condition(e.operands[1], node);
+        return;
+    }
+    if (e.kind != ExprKind::binary || !is_comparison(e.op) || e.op == BinaryOp::not_equal)
+        throw_input_error("a where-condition compares affine expressions with < <= > >= == "
+                          "and joins them with && or ||",
+                          inside(node, e.offset));
+    for (const auto& side : e.operands) {
+        try {
+            AffineForm form = to_affine(*side);
+            for (const auto& [name, coefficient] : form.coefficients)
+                if (!spec_.is_index(name) && !spec_.find_param(name) && !is_builtin_name(name))
+                    throw ExpressionError("undeclared name '" + name + "'", side->offset);
+        } catch (const ExpressionError& error) {
+            throw_input_error(std::string("where-condition: ") + error.what(),
+                              inside(node, error.offset()));
+        }
+    }
+}
+
+} // namespace
+
+KernelSpec parse_kernel_text(const std::string& text, const std::string& file_name) {
+    FileParser parser(text, file_name);
+    return parser.parse(text);
+}
+
+KernelSpec load_kernel_file(const std::string& path) {
+    std::ifstream file(path);
+    if (!file)
+        throw_input_error("cannot open kernel file '" + path + "'");
+    std::stringstream buffer;
+    buffer << file.rdbuf();
+    return parse_kernel_text(buffer.str(), path);
+}
+
+} // namespace kerncast::kernel

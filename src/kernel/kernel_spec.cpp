@@ -1,0 +1,152 @@
+#include "kerncast/kernel/kernel_spec.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace kerncast::kernel {
+
+std::optional<DataType> parse_data_type(const std::string& name) {
+    static const std::map<std::string, DataType> names = {
+        {"i8", DataType::i8},       {"int8", DataType::i8},     {"i16", DataType::i16},
+        {"int16", DataType::i16},   {"i32", DataType::i32},     {"int32", DataType::i32},
+        {"i64", DataType::i64},     {"int64", DataType::i64},   {"u8", DataType::u8},
+        {"uint8", DataType::u8},    {"u16", DataType::u16},     {"uint16", DataType::u16},
+        {"u32", DataType::u32},     {"uint32", DataType::u32},  {"u64", DataType::u64},
+        {"uint64", DataType::u64},  {"f16", DataType::f16},     {"float16", DataType::f16},
+        {"f32", DataType::f32},     {"float32", DataType::f32}, {"f64", DataType::f64},
+        {"float64", DataType::f64},
+    };
+    auto found = names.find(name);
+    if (found == names.end())
+        return std::nullopt;
+    return found->second;
+}
+
+const char* data_type_name(DataType type) {
+    switch (type) {
+    case DataType::i8:
+        return "i8";
+    case DataType::i16:
+        return "i16";
+    case DataType::i32:
+        return "i32";
+    case DataType::i64:
+        return "i64";
+    case DataType::u8:
+        return "u8";
+    case DataType::u16:
+        return "u16";
+    case DataType::u32:
+        return "u32";
+    case DataType::u64:
+        return "u64";
+    case DataType::f16:
+        return "f16";
+    case DataType::f32:
+        return "f32";
+    case DataType::f64:
+        return "f64";
+    }
+    return "?";
+}
+
+int data_type_bytes(DataType type) {
+    switch (type) {
+    case DataType::i8:
+    case DataType::u8:
+        return 1;
+    case DataType::i16:
+    case DataType::u16:
+    case DataType::f16:
+        return 2;
+    case DataType::i32:
+    case DataType::u32:
+    case DataType::f32:
+        return 4;
+    case DataType::i64:
+    case DataType::u64:
+    case DataType::f64:
+        return 8;
+    }
+    return 0;
+}
+
+bool is_floating(DataType type) {
+    return type == DataType::f16 || type == DataType::f32 || type == DataType::f64;
+}
+
+std::optional<MemorySpace> parse_memory_space(const std::string& name) {
+    if (name == "global")
+        return MemorySpace::global;
+    if (name == "shared" || name == "local")
+        return MemorySpace::shared;
+    if (name == "constant")
+        return MemorySpace::constant;
+    if (name == "private" || name == "register")
+        return MemorySpace::private_;
+    return std::nullopt;
+}
+
+const char* memory_space_name(MemorySpace space) {
+    switch (space) {
+    case MemorySpace::global:
+        return "global";
+    case MemorySpace::shared:
+        return "shared";
+    case MemorySpace::constant:
+        return "constant";
+    case MemorySpace::private_:
+        return "private";
+    }
+    return "?";
+}
+
+const char* axis_name(int axis) {
+    static const char* names[] = {"x", "y", "z"};
+    return axis >= 0 && axis < axis_count ? names[axis] : "?";
+}
+
+bool is_builtin_name(const std::string& name) {
+    static const char* names[] = {"tx", "ty", "tz", "bx", "by", "bz", "fx", "fy", "fz"};
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+const ArrayDecl* KernelSpec::find_array(const std::string& array_name) const {
+    for (const auto& array : arrays)
+        if (array.name == array_name)
+            return &array;
+    return nullptr;
+}
+
+const Parameter* KernelSpec::find_param(const std::string& param_name) const {
+    for (const auto& param : params)
+        if (param.name == param_name)
+            return &param;
+    return nullptr;
+}
+
+bool KernelSpec::is_index(const std::string& index_name) const {
+    return std::find(indices.begin(), indices.end(), index_name) != indices.end();
+}
+
+std::vector<std::pair<std::string, std::int64_t>>
+KernelSpec::param_values(const std::vector<std::pair<std::string, std::int64_t>>& overrides) const {
+    std::vector<std::pair<std::string, std::int64_t>> values;
+    for (const auto& param : params)
+        values.emplace_back(param.name, param.default_value);
+    for (const auto& [override_name, value] : overrides) {
+        auto slot = std::find_if(values.begin(), values.end(),
+                                 [&](const auto& entry) { return entry.first == override_name; });
+        if (slot == values.end()) {
+            std::string known;
+            for (const auto& param : params)
+                known += (known.empty() ? "" : ", ") + param.name;
+            throw_input_error("kernel '" + name + "' has no parameter '" + override_name + "'", {},
+                              {"parameters: " + (known.empty() ? "(none)" : known)});
+        }
+        slot->second = value;
+    }
+    return values;
+}
+
+} // namespace kerncast::kernel

@@ -1,0 +1,210 @@
+// The golden counting cases of /work/shared/reference/counting-cases.md, exactly.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace kerncast;
+using namespace kerncast::analysis;
+using kernel::DataType;
+
+namespace {
+
+std::int64_t operation(const KernelAnalysis& a, DataType dtype, const std::string& op,
+                       const std::vector<std::int64_t>& params) {
+    std::int64_t total = 0;
+    for (const auto& o : a.operations)
+        if (o.dtype == dtype && o.operation == op)
+            total += o.count.evaluate(params);
+    return total;
+}
+
+const AccessInfo& find_access(const KernelAnalysis& a, const std::string& array,
+                              Direction direction) {
+    for (const auto& access : a.accesses)
+        if (access.array == array && access.direction == direction)
+            return access;
+    throw std::runtime_error("no access " + array);
+}
+
+const char* case1 = R"yaml(
+name: case1
+params: {n: 512, m: 256, l: 128}
+arrays:
+  a: {dtype: f32, shape: [n, l, m]}
+  b: {dtype: f32, shape: [n, l, m]}
+  c: {dtype: f32, shape: [n, l, m]}
+  e: {dtype: f64, shape: [n, m + 1]}
+  g: {dtype: f64, shape: [n, m]}
+  h: {dtype: f64, shape: [n, m + 1]}
+domain: "[n, m, l] -> { [i, k, j] : 0 <= i < n and 0 <= k < m and 0 <= j < l }"
+statements:
+  - "c[i, j, k] = a[i, j, k]*b[i, j, k]/3.0 + a[i, j, k]"
+  - "e[i, k + 1] = -g[i, k]*h[i, k + 1]"
+)yaml";
+
+} // namespace
+
+TEST(CountingCases, BasicArithmetic) {
+    const auto spec = kernel::parse_kernel_text(case1, "case1.yaml");
+    const std::vector<std::int64_t> p = {512, 256, 128};
+    const KernelAnalysis a = analyze(spec);
+    EXPECT_EQ(operation(a, DataType::f32, "add", p), 16777216);
+    EXPECT_EQ(operation(a, DataType::f32, "mul", p), 16777216);
+    EXPECT_EQ(operation(a, DataType::f32, "div", p), 16777216);
+    EXPECT_EQ(operation(a, DataType::f64, "mul", p), 131072);
+    EXPECT_EQ(operation(a, DataType::i32, "add", p), 0);
+    CountOptions with_index;
+    with_index.count_index_arithmetic = true;
+    const KernelAnalysis b = analyze(spec, with_index);
+    EXPECT_EQ(operation(b, DataType::i32, "add", p), 262144);
+}
+
+TEST(CountingCases, Reduction) {
+    const auto spec = kernel::parse_kernel_text(R"yaml(
+name: case2
+params: {n: 512, m: 256, l: 128}
+arrays:
+  a: {dtype: f32, shape: [n, m]}
+  b: {dtype: f32, shape: [m, l]}
+  c: {dtype: f32, shape: [n, l]}
+domain: "[n, m, l] -> { [i, k, j] : 0 <= i < n and 0 <= k < m and 0 <= j < l }"
+statements:
+  - "c[i, j] = sum(k, a[i, k]*b[k, j])"
+)yaml",
+                                                "case2.yaml");
+    const KernelAnalysis a = analyze(spec);
+    const std::vector<std::int64_t> p = {512, 256, 128};
+    EXPECT_EQ(operation(a, DataType::f32, "add", p), 16777216);
+    EXPECT_EQ(operation(a, DataType::f32, "mul", p), 16777216);
+    EXPECT_EQ(operation(a, DataType::f32, "madd", p), 16777216);
+}
+
+TEST(CountingCases, TiledMatmulWithPrefetch) {
+    const auto spec =
+        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/matmul_tiled16.yaml");
+    const KernelAnalysis a = analyze(spec);
+    const std::vector<std::int64_t> p = parameter_values(a, {{"n", 512}, {"m", 256}, {"l", 128}});
+    EXPECT_EQ(a.thread_blocks.evaluate(p), 256);
+    EXPECT_EQ(a.subgroups_per_block, 8);
+    ASSERT_EQ(a.barriers.size(), 2u);
+    EXPECT_EQ(a.barriers[0].per_work_item.evaluate(p) + a.barriers[1].per_work_item.evaluate(p),
+              32);
+    EXPECT_EQ(operation(a, DataType::f32, "mul", p) + operation(a, DataType::f32, "add", p),
+              1048576);
+    EXPECT_EQ(operation(a, DataType::f32, "mul", p), 524288);
+
+    const AccessInfo& load_a = find_access(a, "a", Direction::load);
+    const AccessStrides sa = access_strides(a, load_a, p);
+    EXPECT_EQ(load_a.granularity, Granularity::work_item);
+    EXPECT_EQ(load_a.count.evaluate(p), 1048576);
+    EXPECT_EQ(sa.thread[0], 1);
+    EXPECT_EQ(sa.thread[1], 256);     // m
+    EXPECT_EQ(sa.block[1], 16 * 256); // i's block axis: 16*m
+
+    const AccessInfo& load_b = find_access(a, "b", Direction::load);
+    const AccessStrides sb = access_strides(a, load_b, p);
+    EXPECT_EQ(load_b.count.evaluate(p), 1048576);
+    EXPECT_EQ(sb.thread[0], 1);
+    EXPECT_EQ(sb.thread[1], 128); // l
+    EXPECT_EQ(sb.block[0], 16);   // j's block axis
+
+    const AccessInfo& store_c = find_access(a, "c", Direction::store);
+    const AccessStrides sc = access_strides(a, store_c, p);
+    EXPECT_EQ(store_c.count.evaluate(p), 65536);
+    EXPECT_EQ(sc.thread[0], 1);
+    EXPECT_EQ(sc.thread[1], 128);
+
+    std::int64_t shared_loads = 0, shared_stores = 0;
+    for (const auto& access : a.accesses) {
+        if (access.space != kernel::MemorySpace::shared)
+            continue;
+        EXPECT_EQ(access.granularity, Granularity::subgroup);
+        const AccessStrides s = access_strides(a, access, p);
+        if (access.direction == Direction::load) {
+            shared_loads += access.count.evaluate(p);
+            EXPECT_EQ(access.count.evaluate(p), 524288);
+            if (access.array == "a_tile")
+                EXPECT_EQ(s.thread[1], 16);
+            else
+                EXPECT_EQ(s.thread[0], 1);
+        } else {
+            shared_stores += access.count.evaluate(p);
+        }
+    }
+    EXPECT_EQ(shared_loads, 1048576);
+    EXPECT_EQ(shared_stores, 65536);
+    // PERFLEX Table 1: access-to-footprint ratio of the global loads is l/16 here (n/16 for
+    // square matrices).
+    EXPECT_EQ(load_a.count_per_work_item.evaluate(p) / load_a.footprint_elements.evaluate(p),
+              128 / 16);
+}
+
+TEST(CountingCases, BarriersMultiplyEnclosingLoops) {
+    const auto spec = kernel::parse_kernel_text(R"yaml(
+name: barriers
+params: {n: 64, t: 5, u: 3}
+arrays:
+  s: {dtype: f32, shape: [32], space: shared}
+domain: "[n, t, u] -> { [i, p, q] : 0 <= i < n and 0 <= p < t and 0 <= q < u }"
+threads: {x: i}
+launch: {block: [32]}
+statements:
+  - {barrier: local}
+  - {barrier: local, within: [p]}
+  - {barrier: local, within: [p, q]}
+  - "s[tx] = 1.0"
+)yaml",
+                                                "barriers.yaml");
+    const KernelAnalysis a = analyze(spec);
+    const std::vector<std::int64_t> p = {64, 5, 3};
+    ASSERT_EQ(a.barriers.size(), 3u);
+    EXPECT_EQ(a.barriers[0].per_work_item.evaluate(p), 1);
+    EXPECT_EQ(a.barriers[1].per_work_item.evaluate(p), 5);
+    EXPECT_EQ(a.barriers[2].per_work_item.evaluate(p), 15);
+}
+
+// Every count of every example: the closed form equals isl's point count at random parameter
+// values (those that satisfy the kernel's assumptions).
+TEST(ExampleCounts, ClosedFormsMatchIslCounting) {
+    std::mt19937 rng(99);
+    for (const auto& entry :
+         std::filesystem::directory_iterator(KERNCAST_SOURCE_DIR "/examples/kernels")) {
+        if (entry.path().extension() != ".yaml")
+            continue;
+        SCOPED_TRACE(entry.path().filename().string());
+        const auto spec = kernel::load_kernel_file(entry.path().string());
+        const KernelAnalysis a = analyze(spec);
+        std::vector<const SymbolicCount*> counts = {&a.thread_blocks};
+        for (const auto& op : a.operations)
+            counts.push_back(&op.count);
+        for (const auto& access : a.accesses) {
+            counts.push_back(&access.count);
+            counts.push_back(&access.count_per_work_item);
+            counts.push_back(&access.footprint_elements);
+        }
+        for (const auto& barrier : a.barriers)
+            counts.push_back(&barrier.per_work_item);
+        int samples = 0;
+        for (int attempt = 0; attempt < 20000 && samples < 4; ++attempt) {
+            std::vector<std::pair<std::string, std::int64_t>> values;
+            for (const auto& param : spec.params)
+                values.emplace_back(param.name, std::uniform_int_distribution<int>(1, 48)(rng));
+            std::vector<std::int64_t> p;
+            try {
+                p = parameter_values(a, values);
+            } catch (const Error&) {
+                continue; // violates an assumption
+            }
+            ++samples;
+            for (const SymbolicCount* count : counts) {
+                EXPECT_TRUE(count->closed_form()) << count->formula();
+                ASSERT_EQ(count->evaluate(p), count->evaluate_with_isl(p))
+                    << count->formula() << " at " << ::testing::PrintToString(p);
+            }
+        }
+        EXPECT_EQ(samples, 4);
+    }
+}

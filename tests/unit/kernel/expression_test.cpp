@@ -1,0 +1,96 @@
+#include "kerncast/kernel/expression.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast::kernel;
+
+TEST(Expression, TokensCarryOffsets) {
+    const auto tokens = tokenize("a$aLD[i, k+1] += 2.5e-1*x");
+    ASSERT_EQ(tokens.size(), 14u);
+    EXPECT_EQ(tokens[0].kind, TokenKind::identifier);
+    EXPECT_EQ(tokens[1].kind, TokenKind::tag);
+    EXPECT_EQ(tokens[1].text, "aLD");
+    EXPECT_EQ(tokens[1].offset, 1);
+    EXPECT_EQ(tokens[7].kind, TokenKind::integer);
+    EXPECT_EQ(tokens[7].offset, 11);
+    EXPECT_EQ(tokens[9].kind, TokenKind::plus_assign);
+    EXPECT_EQ(tokens[10].kind, TokenKind::real);
+    EXPECT_EQ(tokens[12].kind, TokenKind::identifier);
+    EXPECT_EQ(tokens[13].kind, TokenKind::end);
+}
+
+TEST(Expression, PrecedenceAndPrinting) {
+    EXPECT_EQ(to_string(*parse_expression("a + b*c - d/e")), "a + b * c - d / e");
+    EXPECT_EQ(to_string(*parse_expression("(a + b)*c")), "(a + b) * c");
+    EXPECT_EQ(to_string(*parse_expression("a - (b - c)")), "a - (b - c)");
+    EXPECT_EQ(to_string(*parse_expression("x < 3 && y >= 2 || !z")), "x < 3 && y >= 2 || !z");
+    EXPECT_EQ(to_string(*parse_expression("sum([i, j], a[i, j])")), "sum([i, j], a[i, j])");
+    EXPECT_EQ(to_string(*parse_expression("c ? 1 : 2.5")), "c ? 1 : 2.5");
+}
+
+TEST(Expression, AffineForms) {
+    const AffineForm f = to_affine(*parse_expression("2*(i + 3) - j + 16*ko + n"));
+    EXPECT_EQ(f.coefficient("i"), 2);
+    EXPECT_EQ(f.coefficient("j"), -1);
+    EXPECT_EQ(f.coefficient("ko"), 16);
+    EXPECT_EQ(f.coefficient("n"), 1);
+    EXPECT_EQ(f.constant, 6);
+    EXPECT_EQ(to_affine(*parse_expression("i - i")).coefficients.size(), 0u);
+    EXPECT_EQ(to_affine(*parse_expression("B*i"), {{"B", 4}}).coefficient("i"), 4);
+}
+
+TEST(Expression, NonAffinePointsAtTheOffendingTerm) {
+    try {
+        (void)to_affine(*parse_expression("i + j*k"));
+        FAIL();
+    } catch (const ExpressionError& e) {
+        EXPECT_EQ(e.offset(), 4);
+        EXPECT_NE(std::string(e.what()).find("multiplies two non-constant"), std::string::npos);
+    }
+    EXPECT_THROW((void)to_affine(*parse_expression("i / 2")), ExpressionError);
+    EXPECT_THROW((void)to_affine(*parse_expression("a[i]")), ExpressionError);
+}
+
+TEST(Expression, Evaluation) {
+    auto lookup = [](const std::string& name) -> std::optional<double> {
+        if (name == "x")
+            return 2.0;
+        return std::nullopt;
+    };
+    EXPECT_DOUBLE_EQ(evaluate(*parse_expression("3*x + max(1, x, 5) - sqrt(16)"), lookup), 7.0);
+    EXPECT_DOUBLE_EQ(evaluate(*parse_expression("x > 1 ? tanh(0) : 9"), lookup), 0.0);
+    EXPECT_THROW((void)evaluate(*parse_expression("y + 1"), lookup), ExpressionError);
+    auto ints = [](const std::string&) -> std::optional<std::int64_t> { return 7; };
+    EXPECT_EQ(evaluate_integer(*parse_expression("-7 / 2"), ints), -4); // floor division
+    EXPECT_EQ(evaluate_integer(*parse_expression("n % 4 == 3"), ints), 1);
+    EXPECT_THROW((void)evaluate_integer(*parse_expression("n / (n - 7)"), ints), ExpressionError);
+}
+
+TEST(Expression, Statements) {
+    const Statement s = parse_statement("c[i, j] += a[i, k]*b[k, j]");
+    EXPECT_EQ(s.op, AssignOp::add_assign);
+    EXPECT_EQ(s.target->name, "c");
+    const Statement atomic = parse_statement("atomic_add(h[3*c + v[p]], 1)");
+    ASSERT_TRUE(atomic.atomic.has_value());
+    EXPECT_EQ(*atomic.atomic, AtomicKind::add);
+    const Statement scalar = parse_statement("acc = 0");
+    EXPECT_EQ(scalar.target->kind, ExprKind::array_ref);
+    EXPECT_TRUE(scalar.target->operands.empty());
+}
+
+TEST(Expression, SyntaxErrorsHaveOffsets) {
+    auto offset_of = [](const char* text) {
+        try {
+            (void)parse_statement(text);
+        } catch (const ExpressionError& e) {
+            return e.offset();
+        }
+        return -1;
+    };
+    EXPECT_EQ(offset_of("a[i = 1"), 4);        // expected ']' at '='
+    EXPECT_EQ(offset_of("a[i] = b[i] +"), 13); // end of text
+    EXPECT_EQ(offset_of("a[i] = 3 # 4"), 9);   // unexpected character
+    EXPECT_EQ(offset_of("a[i] 3"), 5);         // missing assignment
+    EXPECT_EQ(offset_of("atomic_foo(a[i], 1)"), 0);
+    EXPECT_EQ(offset_of("a[i] = 1x"), 7); // malformed number
+}

@@ -1,0 +1,142 @@
+// kerncast count: operation counts, access patterns and footprints of a kernel file.
+#include "commands.hpp"
+#include "kerncast/analysis/count_view.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+
+#include <memory>
+
+namespace kerncast::cli {
+namespace {
+
+struct CountCommandOptions {
+    std::string kernel_path;
+    std::vector<std::string> defines;
+    std::string block;
+    std::string fold;
+    std::string granules = "32,128";
+    bool index_arithmetic = false;
+    bool no_footprints = false;
+    std::int64_t subgroup_size = 32;
+    OutputOptions output;
+};
+
+std::vector<std::pair<std::string, std::int64_t>>
+parse_defines(const std::vector<std::string>& defines) {
+    std::vector<std::pair<std::string, std::int64_t>> values;
+    for (const auto& define : defines) {
+        const auto equals = define.find('=');
+        if (equals == std::string::npos || equals == 0)
+            throw_usage_error("-D expects name=value, got '" + define + "'");
+        const std::string name = define.substr(0, equals);
+        const std::string text = define.substr(equals + 1);
+        try {
+            size_t used = 0;
+            const long long value = std::stoll(text, &used);
+            if (used != text.size())
+                throw std::invalid_argument(text);
+            values.emplace_back(name, value);
+        } catch (const std::exception&) {
+            throw_usage_error("-D " + name + ": '" + text + "' is not an integer");
+        }
+    }
+    return values;
+}
+
+std::array<std::int64_t, kernel::axis_count> parse_triple(const std::string& text,
+                                                          const char* option) {
+    std::array<std::int64_t, kernel::axis_count> values{1, 1, 1};
+    size_t start = 0;
+    for (int k = 0; k < kernel::axis_count; ++k) {
+        const size_t comma = text.find(',', start);
+        const std::string part =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        try {
+            size_t used = 0;
+            values[static_cast<size_t>(k)] = std::stoll(part, &used);
+            if (used != part.size() || values[static_cast<size_t>(k)] < 1)
+                throw std::invalid_argument(part);
+        } catch (const std::exception&) {
+            throw_usage_error(std::string(option) +
+                              " expects 1 to 3 positive integers X[,Y[,Z]], got '" + text + "'");
+        }
+        if (comma == std::string::npos)
+            return values;
+        start = comma + 1;
+    }
+    throw_usage_error(std::string(option) + " takes at most 3 values, got '" + text + "'");
+}
+
+std::vector<std::int64_t> parse_list(const std::string& text, const char* option) {
+    std::vector<std::int64_t> values;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = text.find(',', start);
+        const std::string part =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        try {
+            size_t used = 0;
+            values.push_back(std::stoll(part, &used));
+            if (used != part.size() || values.back() < 1)
+                throw std::invalid_argument(part);
+        } catch (const std::exception&) {
+            throw_usage_error(std::string(option) +
+                              " expects positive integers separated by commas, got '" + text + "'");
+        }
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return values;
+}
+
+void run_count(const CountCommandOptions& o) {
+    const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
+    kernel::LaunchConfig launch = spec.launch;
+    if (!o.block.empty())
+        launch.block = parse_triple(o.block, "--block");
+    if (!o.fold.empty())
+        launch.fold = parse_triple(o.fold, "--fold");
+    analysis::CountOptions options;
+    options.count_index_arithmetic = o.index_arithmetic;
+    if (o.subgroup_size < 1)
+        throw_usage_error("--subgroup-size must be positive");
+    options.subgroup_size = o.subgroup_size;
+    const analysis::KernelAnalysis result = analysis::analyze(spec, launch, options);
+    const auto params = analysis::parameter_values(result, parse_defines(o.defines));
+    analysis::FootprintOptions footprints;
+    for (const auto& size : parse_list(o.granules, "--granules"))
+        footprints.granule_bytes.push_back(size);
+    footprints.warp_size = o.subgroup_size;
+    footprints.enabled = !o.no_footprints;
+    emit(analysis::count_view(analysis::evaluate_counts(result, params, footprints)), o.output);
+}
+
+void setup_count(CLI::App& app) {
+    auto options = std::make_shared<CountCommandOptions>();
+    auto* cmd =
+        app.add_subcommand("count", "Operation counts, access patterns and footprints of a kernel");
+    cmd->add_option("KERNEL", options->kernel_path, "Kernel file (YAML, docs/kernel-format.md)")
+        ->required();
+    cmd->add_option("-D,--define", options->defines, "Set a parameter: -D name=value (repeatable)")
+        ->type_name("NAME=VALUE");
+    cmd->add_option("--block", options->block, "Threads per block X[,Y[,Z]] (overrides the file)");
+    cmd->add_option("--fold", options->fold, "Points per thread X[,Y[,Z]] (overrides the file)");
+    cmd->add_flag("--index-arithmetic", options->index_arithmetic,
+                  "Also count subscript arithmetic (i32)");
+    cmd->add_option(
+           "--granules", options->granules,
+           "Footprint granule sizes in bytes (default: NVIDIA's 32 B sectors and 128 B lines)")
+        ->capture_default_str();
+    cmd->add_flag("--no-footprints", options->no_footprints, "Skip the warp/block footprints");
+    cmd->add_option("--subgroup-size", options->subgroup_size, "Sub-group (warp) size for counting")
+        ->capture_default_str();
+    add_output_options(*cmd, options->output);
+    cmd->callback([options] { run_count(*options); });
+}
+
+} // namespace
+
+KERNCAST_REGISTER_COMMAND(200, setup_count);
+
+} // namespace kerncast::cli
