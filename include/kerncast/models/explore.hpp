@@ -1,0 +1,55 @@
+// Launch-configuration ranking (Ernst et al. 2023, sec. 5.1, 5.8): predict every block size
+// and folding of a sweep and sort by predicted throughput.
+#pragma once
+
+#include "kerncast/kernel/kernel_spec.hpp"
+#include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/volumes.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kerncast::models {
+
+using Triple = std::array<std::int64_t, 3>;
+
+// The sweep of sec. 5.1: X, Y powers of two up to 1024, Z up to 64, X*Y*Z = threads.
+std::vector<Triple> default_block_sizes(std::int64_t threads_per_block);
+// No folding, 2x in y, 2x in z (sec. 5.2).
+std::vector<Triple> default_folds();
+
+struct ExploreOptions {
+    std::vector<Triple> blocks; // empty: default_block_sizes(threads_per_block)
+    std::vector<Triple> folds;  // empty: default_folds()
+    std::int64_t threads_per_block = 1024;
+    VolumeOptions volume;
+    unsigned jobs = 0; // worker threads; 0: all hardware threads
+};
+
+struct ExploreRow {
+    kernel::LaunchConfig launch;
+    std::optional<VolumePrediction> prediction; // absent when skipped
+    std::string skipped;                        // why (the input Error's message)
+};
+
+struct ExploreResult {
+    std::string kernel;
+    std::string machine;
+    std::vector<ExploreRow> rows; // predicted rows by descending throughput, then skipped ones
+};
+
+// Launch triples as users write them: "32x4x4", "32,4,4", "32" (y = z = 1); for folds also
+// "z=2", "2z", "none". Usage Error (exit 2) naming `option` otherwise.
+Triple parse_triple(const std::string& text, const std::string& option);
+// Comma-separated triples in the "x" form or the fold words: "32x4x4,64x2x8", "none,2y,2z".
+std::vector<Triple> parse_triple_list(const std::string& text, const std::string& option);
+
+ExploreResult explore(const kernel::KernelSpec& spec,
+                      const std::vector<std::pair<std::string, std::int64_t>>& overrides,
+                      const MachineModel& machine, const ExploreOptions& options);
+
+} // namespace kerncast::models

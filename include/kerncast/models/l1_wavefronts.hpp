@@ -1,0 +1,68 @@
+// L1 load/store throughput: how many wavefronts (L1 cycles) the load/store instructions of a
+// kernel need per warp, from the bank model of Ernst et al. 2023, sec. 4.2. The bank count,
+// the bank width and the pairing distance are machine data, so other layouts are data too.
+#pragma once
+
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/machine/machine_model.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kerncast::models {
+
+struct L1BankLayout {
+    int banks = 0;                  // shared_memory_banks.banks
+    int bank_width_bytes = 0;       // shared_memory_banks.bank_width_bytes
+    int wavefront_window_bytes = 0; // addresses farther apart never share a wavefront
+    int warp_size = 0;
+    int sector_bytes = 0; // L1 transfer granularity (memory level l1, sector_bytes)
+};
+
+// Reads the layout from the machine; an input Error names the missing field.
+L1BankLayout l1_bank_layout(const MachineModel& machine);
+
+struct WarpInstructionCost {
+    std::int64_t wavefronts = 0; // L1 cycles of the instruction
+    std::int64_t sectors = 0;    // distinct sectors it requests
+};
+
+// One warp-wide load or store: lane_addresses[k] is lane k's byte address (an inactive lane is
+// simply absent), each access `access_bytes` wide. Lanes are served in groups that together
+// could fill all banks once (half-warps for 8 B values on 32 x 4 B banks, sec. 4.2); inside a
+// group the distinct values are split into clusters no wider than the pairing window, and each
+// cluster needs as many wavefronts as its most-used bank has distinct values.
+WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_addresses,
+                                          int access_bytes, const L1BankLayout& layout);
+
+// The cost of one access of the kernel, averaged over the warps of one thread block.
+struct L1AccessCost {
+    std::string array;
+    std::string text; // the reference as written
+    analysis::Direction direction = analysis::Direction::load;
+    int instructions_per_thread = 0;   // distinct fold instances (register reuse removed)
+    double executions_per_point = 0;   // executions of the access per point (loops)
+    double wavefronts_per_point = 0;   // L1 cycles per point
+    double sector_bytes_per_point = 0; // bytes the warps request from L1 (or write through)
+};
+
+struct L1Estimate {
+    std::vector<L1AccessCost> accesses;
+    double cycles_per_point = 0;              // all accesses, L1 cycles of one SM per point
+    double load_request_bytes_per_point = 0;  // sectors requested by loads (V_up of L1)
+    double store_request_bytes_per_point = 0; // sectors written through to L2
+};
+
+// Every warp of one block, every global and shared access. Thread `t` of the block has
+// threadIdx = (t % Bx, (t / Bx) % By, t / (Bx*By)); blocks and sequential indices at 0 (bank
+// patterns do not depend on a uniform shift of whole lines). Loads of the same array whose
+// addresses coincide for every thread (folded neighbours) are counted once: the value stays
+// in a register (sec. 4.2, fig. 12). `points_per_access_execution` converts executions into
+// points: executions of an access over the launch / points of the launch.
+L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
+                       const std::vector<std::int64_t>& params, const L1BankLayout& layout,
+                       const std::vector<double>& executions_per_point);
+
+} // namespace kerncast::models

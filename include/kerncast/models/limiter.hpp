@@ -1,0 +1,47 @@
+// The limiter model of Ernst et al. 2023, sec. 2: a roofline with two extra cache limiters.
+// Each limiter gives the time one point needs from one resource; the slowest binds.
+#pragma once
+
+#include "kerncast/machine/machine_model.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace kerncast::models {
+
+enum class Limiter { dram, l2, l1, fp };
+const char* limiter_name(Limiter limiter); // "DRAM", "L2", "L1", "FP"
+
+// Per point (one thread-fold instance of the kernel's domain).
+struct LimiterInputs {
+    double dram_bytes_per_point = 0; // loads + stores between DRAM and L2
+    double l2_bytes_per_point = 0;   // loads L2 -> L1 + stores L1 -> L2
+    double l1_cycles_per_point = 0;  // L1 wavefronts of one SM
+    double fp_cycles_per_point = 0;  // floating-point issue cycles of one SM
+};
+
+// The machine numbers the limiters divide by, with the fields they came from.
+struct LimiterMachine {
+    double dram_bandwidth_bytes_per_s = 0; // memory level dram, sustained (else peak)
+    double l2_bandwidth_bytes_per_s = 0;   // memory level l2, sustained (else peak)
+    double sm_cycles_per_s = 0;            // SMs x clock (boost when known)
+};
+
+// Input Error naming the missing field when the machine lacks one.
+LimiterMachine limiter_machine(const MachineModel& machine);
+
+struct LimiterResult {
+    double dram_seconds_per_point = 0;
+    double l2_seconds_per_point = 0;
+    double l1_seconds_per_point = 0;
+    double fp_seconds_per_point = 0;
+    Limiter binding = Limiter::dram;
+    double seconds_per_point = 0; // the largest of the four
+    double points_per_second = 0;
+    double seconds_per_launch = 0;
+};
+
+LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachine& machine,
+                                std::int64_t points_per_launch);
+
+} // namespace kerncast::models

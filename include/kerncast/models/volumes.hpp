@@ -1,0 +1,98 @@
+// Data volumes of a kernel launch through the memory hierarchy and the throughput they allow:
+// the Warpspeed estimator of Ernst et al. 2023 (sec. 2-4). Pure function of (analysed kernel,
+// parameter values, machine model); everything per array and per level.
+#pragma once
+
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/l1_wavefronts.hpp"
+#include "kerncast/models/limiter.hpp"
+#include "kerncast/models/occupancy.hpp"
+#include "kerncast/models/wave_footprint.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kerncast::models {
+
+// Ernst et al. 2023, sec. 4.5, eq. (4)-(5): share of the redundant volume that hits, as a
+// function of the oversubscription O = allocated volume / cache capacity:
+// a * exp(-b * exp(-c * O)).
+double capacity_hit_rate(const CapacityFit& fit, double oversubscription);
+
+struct VolumeOptions {
+    int registers_per_thread = 0;  // 0: registers do not limit occupancy
+    bool linear_addresses = false; // count every array in linear byte addresses
+};
+
+// Bytes per point of one array at each level.
+struct ArrayVolumes {
+    std::string array;
+    double l1_load_request_bytes = 0;    // sectors the warps request from L1 (V_up of L1)
+    double l2_load_compulsory_bytes = 0; // unique sectors of one block (sec. 4.3)
+    double l2_load_capacity_bytes = 0;   // capacity misses of the L1 (eq. 5)
+    double l2_load_bytes = 0;            // L2 -> L1
+    double l2_store_bytes = 0;           // L1 -> L2, write-through: every store
+    double dram_load_wave_bytes = 0;     // unique sectors of the wave (sec. 4.4)
+    std::array<double, 3> dram_layer_hit_bytes{0, 0, 0}; // reuse from the x/y/z layer sets
+    double dram_partial_store_bytes = 0; // reads that complete partly written sectors
+    double dram_load_bytes = 0;          // DRAM -> L2
+    double dram_store_bytes = 0;         // L2 -> DRAM (write-back of the wave's sectors)
+};
+
+// The blocks one reuse distance back along an axis (sec. 4.4.1, fig. 10): everything that
+// ran since the wave's neighbour along that axis; its data has to stay in L2 for the reuse.
+struct LayerSet {
+    std::int64_t first_block = 0; // linear block id; the set is [first_block, wave start)
+    std::int64_t blocks = 0;
+    double overlap_bytes_per_point = 0; // wave sectors first touched by this layer set
+    double allocated_bytes = 0;         // 128 B lines of the layer set and the wave
+    double oversubscription = 0;        // allocated / effective L2 (eq. 4)
+    double hit_rate = 0;                // capacity fit at that oversubscription
+};
+
+struct VolumePrediction {
+    kernel::LaunchConfig launch;
+    BlockIndex grid{1, 1, 1};
+    std::int64_t blocks = 0;
+    std::int64_t points = 0;
+    OccupancyResult occupancy;
+    std::int64_t wave_blocks = 0; // resident at once: blocks per SM x SMs
+    std::int64_t waves = 0;
+    std::int64_t wave_first_block = 0; // the representative wave, in the middle of the grid
+    std::int64_t wave_points = 0;
+    BlockIndex representative_block{0, 0, 0};
+    std::int64_t block_points = 0;
+
+    L1Estimate l1;
+    double l1_capacity_bytes = 0;  // L1 size minus the shared memory of resident blocks
+    double l1_allocated_bytes = 0; // 128 B lines of the resident blocks
+    double l1_oversubscription = 0;
+    double l1_hit_rate = 0;
+    double l2_capacity_bytes = 0; // effective L2 (near partition on A100/H100, sec. 3)
+    double wave_allocated_bytes = 0;
+    double wave_oversubscription = 0;
+    double store_hit_rate = 0;
+    std::array<LayerSet, 3> layers; // x, y, z
+    std::vector<ArrayVolumes> arrays;
+
+    double flops_per_point = 0;
+    double fp_cycles_per_point = 0;
+    // Totals over arrays, bytes per point.
+    double l2_load_bytes = 0;
+    double l2_store_bytes = 0;
+    double dram_load_bytes = 0;
+    double dram_store_bytes = 0;
+    LimiterResult limiter;
+    std::vector<std::string> notes; // assumptions that applied to this launch
+};
+
+// `analysis` fixes the launch (block, fold); `params` are its parameter values. Input Errors
+// name what the machine lacks (banks, capacity fits, bandwidths) or why the launch cannot run.
+VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
+                                 const std::vector<std::int64_t>& params,
+                                 const MachineModel& machine, const VolumeOptions& options = {});
+
+} // namespace kerncast::models

@@ -1,0 +1,181 @@
+#include "kerncast/models/l1_wavefronts.hpp"
+
+#include "kerncast/error.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace kerncast::models {
+
+namespace {
+
+template <class T>
+T required(const Known<T>& value, const MachineModel& machine, const std::string& field) {
+    if (!value)
+        throw_input_error("machine '" + machine.identity.id + "' has no " + field +
+                          ", which the L1 wavefront model needs");
+    return value->value;
+}
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+} // namespace
+
+L1BankLayout l1_bank_layout(const MachineModel& machine) {
+    L1BankLayout layout;
+    layout.banks =
+        required(machine.shared_memory_banks.banks, machine, "shared_memory_banks.banks");
+    layout.bank_width_bytes = required(machine.shared_memory_banks.bank_width_bytes, machine,
+                                       "shared_memory_banks.bank_width_bytes");
+    layout.wavefront_window_bytes = required(machine.shared_memory_banks.wavefront_window_bytes,
+                                             machine, "shared_memory_banks.wavefront_window_bytes");
+    layout.warp_size = required(machine.compute.warp_size, machine, "compute.warp_size");
+    const MemoryLevel* l1 = machine.level("l1");
+    if (!l1)
+        throw_input_error("machine '" + machine.identity.id + "' has no memory level l1");
+    layout.sector_bytes = required(l1->sector_bytes, machine, "memory l1 sector_bytes");
+    return layout;
+}
+
+WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_addresses,
+                                          int access_bytes, const L1BankLayout& layout) {
+    KERNCAST_CHECK(layout.banks > 0 && layout.bank_width_bytes > 0 && layout.sector_bytes > 0,
+                   "bank layout must be positive");
+    WarpInstructionCost cost;
+    if (lane_addresses.empty())
+        return cost;
+    // A value wider than a bank occupies several adjacent banks: model it as one bank of the
+    // value's width (sec. 4.2: 16 banks of 8 B for doubles on 32 x 4 B banks).
+    const std::int64_t unit = std::max(access_bytes, layout.bank_width_bytes);
+    const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
+    const std::int64_t unit_banks = std::max<std::int64_t>(1, row_bytes / unit);
+    const std::int64_t group_lanes =
+        std::clamp<std::int64_t>(row_bytes / access_bytes, 1, layout.warp_size);
+    const std::int64_t window_units =
+        std::max<std::int64_t>(1, layout.wavefront_window_bytes / unit);
+
+    std::vector<std::int64_t> sectors;
+    for (const std::int64_t a : lane_addresses) {
+        sectors.push_back(floor_div(a, layout.sector_bytes));
+        sectors.push_back(floor_div(a + access_bytes - 1, layout.sector_bytes));
+    }
+    std::sort(sectors.begin(), sectors.end());
+    cost.sectors = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+
+    std::vector<std::int64_t> units;
+    std::vector<std::int64_t> per_bank(static_cast<size_t>(unit_banks));
+    for (size_t first = 0; first < lane_addresses.size();
+         first += static_cast<size_t>(group_lanes)) {
+        const size_t end =
+            std::min(lane_addresses.size(), first + static_cast<size_t>(group_lanes));
+        units.clear();
+        for (size_t k = first; k < end; ++k)
+            units.push_back(floor_div(lane_addresses[k], unit));
+        std::sort(units.begin(), units.end());
+        units.erase(std::unique(units.begin(), units.end()), units.end());
+        size_t start = 0;
+        while (start < units.size()) {
+            size_t stop = start;
+            while (stop < units.size() && units[stop] - units[start] < window_units)
+                ++stop;
+            std::fill(per_bank.begin(), per_bank.end(), 0);
+            std::int64_t most = 0;
+            for (size_t k = start; k < stop; ++k) {
+                auto& n = per_bank[static_cast<size_t>(((units[k] % unit_banks) + unit_banks) %
+                                                       unit_banks)];
+                most = std::max(most, ++n);
+            }
+            cost.wavefronts += most;
+            start = stop;
+        }
+    }
+    return cost;
+}
+
+L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
+                       const std::vector<std::int64_t>& params, const L1BankLayout& layout,
+                       const std::vector<double>& executions_per_point) {
+    KERNCAST_CHECK(executions_per_point.size() == analysis.accesses.size(),
+                   "one execution rate per access");
+    const auto& block = analysis.launch.block;
+    const auto& fold = analysis.launch.fold;
+    const std::int64_t threads = block[0] * block[1] * block[2];
+    const std::int64_t fold_points = fold[0] * fold[1] * fold[2];
+    const double points_per_block = static_cast<double>(threads * fold_points);
+    L1Estimate estimate;
+    // Loads already issued: (array, thread coefficients, constant) -> seen.
+    std::map<std::tuple<std::string, std::array<std::int64_t, 3>, std::int64_t>, bool> loaded;
+
+    for (size_t index = 0; index < analysis.accesses.size(); ++index) {
+        const analysis::AccessInfo& access = analysis.accesses[index];
+        if (access.indirect || (access.space != kernel::MemorySpace::global &&
+                                access.space != kernel::MemorySpace::shared))
+            continue;
+        const analysis::ByteAddress address = analysis::byte_address(analysis, access, params);
+        std::array<std::int64_t, 3> thread_coefficient{0, 0, 0};
+        std::array<std::int64_t, 3> fold_coefficient{0, 0, 0};
+        for (const auto& variable : analysis.variables) {
+            auto at = address.coefficients.find(variable.name);
+            if (at == address.coefficients.end() || variable.axis < 0)
+                continue;
+            if (variable.kind == analysis::LaunchVariable::Kind::thread)
+                thread_coefficient[static_cast<size_t>(variable.axis)] = at->second;
+            if (variable.kind == analysis::LaunchVariable::Kind::fold)
+                fold_coefficient[static_cast<size_t>(variable.axis)] = at->second;
+        }
+        L1AccessCost cost;
+        cost.array = access.array;
+        cost.text = access.text;
+        cost.direction = access.direction;
+        cost.executions_per_point = executions_per_point[index];
+        const int bytes = kernel::data_type_bytes(access.dtype);
+        std::vector<std::int64_t> lanes;
+        for (std::int64_t fz = 0; fz < fold[2]; ++fz)
+            for (std::int64_t fy = 0; fy < fold[1]; ++fy)
+                for (std::int64_t fx = 0; fx < fold[0]; ++fx) {
+                    const std::int64_t constant = address.constant + fx * fold_coefficient[0] +
+                                                  fy * fold_coefficient[1] +
+                                                  fz * fold_coefficient[2];
+                    if (access.direction == analysis::Direction::load) {
+                        auto key = std::tuple{access.array, thread_coefficient, constant};
+                        if (loaded.count(key))
+                            continue; // reused from a register
+                        loaded[key] = true;
+                    }
+                    ++cost.instructions_per_thread;
+                    for (std::int64_t first = 0; first < threads; first += layout.warp_size) {
+                        lanes.clear();
+                        for (std::int64_t t = first;
+                             t < std::min(threads, first + layout.warp_size); ++t) {
+                            const std::int64_t tx = t % block[0], ty = (t / block[0]) % block[1],
+                                               tz = t / (block[0] * block[1]);
+                            lanes.push_back(constant + tx * thread_coefficient[0] +
+                                            ty * thread_coefficient[1] +
+                                            tz * thread_coefficient[2]);
+                        }
+                        const WarpInstructionCost warp =
+                            warp_instruction_cost(lanes, bytes, layout);
+                        cost.wavefronts_per_point += static_cast<double>(warp.wavefronts);
+                        if (access.space == kernel::MemorySpace::global)
+                            cost.sector_bytes_per_point +=
+                                static_cast<double>(warp.sectors * layout.sector_bytes);
+                    }
+                }
+        // Per point: block totals times executions of one fold instance, over the points of
+        // the block.
+        cost.wavefronts_per_point *= cost.executions_per_point / points_per_block;
+        cost.sector_bytes_per_point *= cost.executions_per_point / points_per_block;
+        estimate.cycles_per_point += cost.wavefronts_per_point;
+        if (access.direction == analysis::Direction::load)
+            estimate.load_request_bytes_per_point += cost.sector_bytes_per_point;
+        else
+            estimate.store_request_bytes_per_point += cost.sector_bytes_per_point;
+        estimate.accesses.push_back(std::move(cost));
+    }
+    return estimate;
+}
+
+} // namespace kerncast::models

@@ -1,0 +1,198 @@
+// Golden tests of the volume model against Ernst et al. 2023: sec. 5.7 (wave depth vs DRAM
+// volume without z reuse, the 8 B minimum, the layer-condition transition of fig. 23),
+// sec. 4.3 (block footprints), and the qualitative rankings of sec. 5.5-5.8.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+using namespace kerncast::models;
+
+namespace {
+
+const kernel::KernelSpec& example(const std::string& name) {
+    static std::map<std::string, kernel::KernelSpec> specs;
+    auto at = specs.find(name);
+    if (at == specs.end())
+        at = specs
+                 .emplace(name, kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                                         "/examples/kernels/" + name + ".yaml"))
+                 .first;
+    return at->second;
+}
+
+const MachineModel& a100() {
+    static const MachineModel machine = resolve_machine("a100-sxm4-40gb");
+    return machine;
+}
+
+VolumePrediction predict(const std::string& kernel, kernel::LaunchConfig launch,
+                         const std::vector<std::pair<std::string, std::int64_t>>& overrides = {}) {
+    const auto analysis = analysis::analyze(example(kernel), launch);
+    return predict_volumes(analysis, analysis::parameter_values(analysis, overrides), a100());
+}
+
+const ArrayVolumes& array(const VolumePrediction& p, const std::string& name) {
+    for (const auto& v : p.arrays)
+        if (v.array == name)
+            return v;
+    throw std::runtime_error("no array " + name);
+}
+
+TEST(CapacityFit, IsTheGompertzFormOfEquation5) {
+    CapacityFit fit{{0.9, ""}, {0.5, ""}, {-2.0, ""}};
+    EXPECT_DOUBLE_EQ(capacity_hit_rate(fit, 0.0), 0.9 * std::exp(-0.5));
+    EXPECT_DOUBLE_EQ(capacity_hit_rate(fit, 1.5), 0.9 * std::exp(-0.5 * std::exp(3.0)));
+}
+
+// Sec. 5.7: with no z reuse, a wave d layers deep loads (d + 8) / d src values per update.
+// Block (32, 1, d) with a grid whose xy plane of blocks is exactly one wave, so the
+// representative wave is d whole xy layers; the exact footprint of a star stencil of range 4
+// over whole planes (rows of sectors with x halos, y halo rows, 8 halo planes) is computed
+// by hand below and tends to 8 (d + 8) / d B for large planes.
+TEST(VolumesGolden, WaveDepthWithoutZReuseSection57) {
+    const std::int64_t nx = 200; // 6 blocks of 32 in x
+    double previous = 1e9;
+    for (const std::int64_t d : {1, 2, 4, 8, 16, 32}) {
+        const std::int64_t blocks_per_sm = std::min<std::int64_t>(32, 2048 / (32 * d));
+        const std::int64_t wave = 108 * blocks_per_sm;
+        const std::int64_t ny = wave / 6 + 8;
+        const std::int64_t nz = 8 + 4 * d;
+        const VolumePrediction p =
+            predict("star3d_r4", {{32, 1, d}, {1, 1, 1}}, {{"nx", nx}, {"ny", ny}, {"nz", nz}});
+        ASSERT_EQ(p.wave_blocks, wave) << d;
+        ASSERT_EQ(p.grid[0] * p.grid[1], wave) << d;
+        ASSERT_EQ(p.wave_first_block % wave, 0) << d;
+        const double rows = static_cast<double>(ny - 8);
+        const double sectors_per_row = nx / 4.0, inner_sectors_per_row = nx / 4.0 - 2;
+        const double sectors = d * (rows * sectors_per_row + 8 * inner_sectors_per_row) +
+                               8 * rows * inner_sectors_per_row;
+        const double points = static_cast<double>(d) * (nx - 8) * rows;
+        EXPECT_DOUBLE_EQ(array(p, "src").dram_load_wave_bytes, sectors * 32 / points) << d;
+        // The paper's 72/40/24/16/12/10 B count only the z halo; these planes have x and y
+        // halos too, which weigh more for deep waves (fewer blocks, smaller planes).
+        const double paper = 8.0 * static_cast<double>(d + 8) / static_cast<double>(d);
+        const double src = array(p, "src").dram_load_wave_bytes;
+        EXPECT_GE(src, paper) << d;
+        EXPECT_LT(src, (d <= 8 ? 1.06 : 1.25) * paper) << d;
+        EXPECT_LT(src, previous) << d;
+        previous = src;
+        EXPECT_DOUBLE_EQ(array(p, "dst").dram_store_bytes, 8.0) << d; // aligned, whole sectors
+    }
+}
+
+TEST(VolumesGolden, MinimumOfEightBytesPerUpdateAtFullReuse) {
+    // Every layer set fits in L2, src is loaded once: 8 B per update plus the domain's halo
+    // (8 of 192 in x and y) and the few z-layer misses of the fit (sec. 5.6: "around 9 B").
+    const VolumePrediction p =
+        predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}}, {{"nx", 200}, {"ny", 200}, {"nz", 1024}});
+    EXPECT_LT(p.layers[2].oversubscription, 0.5);
+    EXPECT_GT(p.layers[2].hit_rate, 0.95);
+    EXPECT_GE(array(p, "src").dram_load_bytes, 8.0);
+    EXPECT_LT(array(p, "src").dram_load_bytes, 9.25);
+    EXPECT_DOUBLE_EQ(array(p, "dst").dram_store_bytes, 8.0);
+    EXPECT_DOUBLE_EQ(array(p, "dst").dram_load_bytes, 0.0);
+}
+
+// Fig. 23: constant volume 512 * 1024 * 1024 points, quadratic xy planes of growing size;
+// the (512, 2, 1) block moves from almost 8 B to no z reuse between 400^2 and 600^2.
+TEST(VolumesGolden, LayerConditionTransitionFigure23) {
+    std::vector<std::pair<std::int64_t, double>> curve;
+    for (const std::int64_t xy : {256, 320, 384, 448, 512, 576, 640, 768}) {
+        const std::int64_t z = 512ll * 1024 * 1024 / (xy * xy);
+        const VolumePrediction p = predict("star3d_r4", {{512, 2, 1}, {1, 1, 1}},
+                                           {{"nx", xy + 8}, {"ny", xy + 8}, {"nz", z + 8}});
+        curve.emplace_back(xy, array(p, "src").dram_load_bytes);
+    }
+    EXPECT_LT(curve.front().second, 12.0); // full reuse
+    EXPECT_GT(curve.back().second, 60.0);  // no z reuse: close to 72 B for a one-layer wave
+    for (size_t k = 1; k < curve.size(); ++k)
+        EXPECT_GE(curve[k].second, curve[k - 1].second - 0.5) << curve[k].first;
+    // Half-way point between the two levels.
+    const double middle = (curve.front().second + curve.back().second) / 2;
+    std::int64_t crossing = 0;
+    for (const auto& [xy, bytes] : curve)
+        if (!crossing && bytes > middle)
+            crossing = xy;
+    EXPECT_GE(crossing, 400);
+    EXPECT_LE(crossing, 640);
+}
+
+TEST(VolumesGolden, BlockFootprintSection43) {
+    // L2 -> L1 compulsory volume of one 32x4x4 block of star3d_r4: src over x in 40 values
+    // (5 or 6 sectors per row, offset 4 elements), rows of the y and z halos.
+    const VolumePrediction p = predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}});
+    const auto& src = array(p, "src");
+    // Rows at (z, y) of the block (16 rows): x-4..x+35 -> elements [x0, x0 + 40) + 4;
+    // halo rows (8 y-halo rows x 4 z, 8 z-halo rows x 4 y = 64): 32 values.
+    EXPECT_GT(src.l2_load_compulsory_bytes, 8.0);
+    EXPECT_LT(src.l2_load_compulsory_bytes, src.l1_load_request_bytes);
+    EXPECT_GE(src.l2_load_bytes, src.l2_load_compulsory_bytes);
+    EXPECT_DOUBLE_EQ(array(p, "dst").l2_store_bytes, 8.0); // write-through, whole sectors
+}
+
+TEST(VolumesRanking, StarStencilDeepWideBlocksBeatTallThinAndWideFlat) {
+    const auto throughput = [](kernel::LaunchConfig launch) {
+        return predict("star3d_r4", launch).limiter.points_per_second;
+    };
+    const double deep_wide = throughput({{32, 2, 16}, {1, 1, 1}});
+    EXPECT_GT(deep_wide, throughput({{2, 512, 1}, {1, 1, 1}}));  // tall, thin
+    EXPECT_GT(deep_wide, throughput({{1024, 1, 1}, {1, 1, 1}})); // wide, flat
+    EXPECT_GT(deep_wide, throughput({{32, 32, 1}, {1, 1, 1}}));  // wide and tall, shallow
+    const VolumePrediction tall = predict("star3d_r4", {{2, 512, 1}, {1, 1, 1}});
+    EXPECT_GT(tall.dram_load_bytes, predict("star3d_r4", {{32, 2, 16}, {1, 1, 1}}).dram_load_bytes);
+}
+
+TEST(VolumesRanking, LbmNarrowBlocksAreTheWorst) {
+    std::vector<std::pair<double, std::int64_t>> ranking;
+    for (const std::int64_t x : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512})
+        for (const std::int64_t y : {1, 4, 16})
+            if (512 % (x * y) == 0 && 512 / (x * y) <= 64) {
+                const auto p = predict("lbm_d3q15_pull", {{x, y, 512 / (x * y)}, {1, 1, 1}});
+                ranking.emplace_back(p.limiter.points_per_second, x);
+            }
+    std::sort(ranking.begin(), ranking.end());
+    ASSERT_GE(ranking.size(), 8u);
+    // The slowest configurations all have x = 1 or 2.
+    for (size_t k = 0; k < 3; ++k)
+        EXPECT_LE(ranking[k].second, 2) << k;
+    EXPECT_GT(ranking.back().second, 2);
+    // x = 1: partial-sector stores miss and read DRAM (sec. 5.6).
+    const auto narrow = predict("lbm_d3q15_pull", {{1, 8, 64}, {1, 1, 1}});
+    EXPECT_GT(array(narrow, "pdf_dst").dram_partial_store_bytes +
+                  array(narrow, "pdf_dst").dram_store_bytes,
+              120.0);
+}
+
+TEST(Volumes, MissingCapacityFitsAreAnInputError) {
+    MachineModel machine = a100();
+    machine.capacity_fits.z_layer_overlap.reset();
+    const auto analysis = analysis::analyze(example("star3d_r4"));
+    try {
+        predict_volumes(analysis, analysis::parameter_values(analysis), machine);
+        FAIL();
+    } catch (const Error& error) {
+        EXPECT_EQ(error.kind(), ErrorKind::input);
+        EXPECT_NE(error.message().find("z_layer_overlap"), std::string::npos);
+    }
+}
+
+TEST(Volumes, EveryExampleKernelPredicts) {
+    for (const char* name :
+         {"star3d_r4", "star2d_r1", "box2d_r1", "box2d_r2", "box2d_r3", "lbm_d3q15_pull",
+          "matmul_naive", "matmul_tiled16", "hk_matmul", "fd5pt_16", "fd5pt_18"}) {
+        const auto analysis = analysis::analyze(example(name));
+        const VolumePrediction p =
+            predict_volumes(analysis, analysis::parameter_values(analysis), a100());
+        EXPECT_GT(p.limiter.points_per_second, 0) << name;
+        EXPECT_GT(p.dram_load_bytes + p.dram_store_bytes, 0) << name;
+        EXPECT_GT(p.l1.cycles_per_point, 0) << name;
+    }
+}
+
+} // namespace

@@ -1,0 +1,87 @@
+// kerncast explore: rank block sizes and foldings by predicted throughput (Ernst et al. 2023,
+// sec. 5.1, 5.8; docs/volume-model.md).
+#include "commands.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/explore.hpp"
+#include "kerncast/models/volume_view.hpp"
+
+#include <memory>
+
+namespace kerncast::cli {
+
+std::vector<std::pair<std::string, std::int64_t>>
+parse_volume_defines(const std::vector<std::string>& defines);
+
+namespace {
+
+struct ExploreCommandOptions {
+    std::string kernel_path;
+    std::string machine;
+    std::vector<std::string> defines;
+    std::int64_t threads = 1024;
+    std::string blocks;
+    std::string folds;
+    std::size_t top = 0;
+    unsigned jobs = 0;
+    int registers = 0;
+    OutputOptions output;
+};
+
+void run_explore(const ExploreCommandOptions& o) {
+    const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
+    const MachineModel machine = resolve_machine(o.machine);
+    models::ExploreOptions options;
+    if (o.threads < 1)
+        throw_usage_error("--threads must be positive");
+    options.threads_per_block = o.threads;
+    if (!o.blocks.empty())
+        options.blocks = models::parse_triple_list(o.blocks, "--blocks");
+    if (!o.folds.empty())
+        options.folds = models::parse_triple_list(o.folds, "--folds");
+    if (options.blocks.empty() && models::default_block_sizes(o.threads).empty())
+        throw_usage_error("--threads " + std::to_string(o.threads) +
+                          " is not a power of two up to 1024 x 1024 x 64: no block sizes to sweep");
+    if (o.registers < 0)
+        throw_usage_error("--registers must not be negative");
+    options.volume.registers_per_thread = o.registers;
+    options.jobs = o.jobs;
+    const auto result = models::explore(spec, parse_volume_defines(o.defines), machine, options);
+    // With --json/--csv/--md the whole table goes to the files; --top trims the text table.
+    const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
+                       !o.output.markdown_path.empty();
+    emit(models::explore_view(result, files ? 0 : o.top), o.output);
+}
+
+void setup_explore(CLI::App& app) {
+    auto options = std::make_shared<ExploreCommandOptions>();
+    auto* cmd =
+        app.add_subcommand("explore", "Rank block sizes and foldings by predicted throughput");
+    cmd->add_option("KERNEL", options->kernel_path, "Kernel file (YAML, docs/kernel-format.md)")
+        ->required();
+    cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
+        ->required();
+    cmd->add_option("-D,--define", options->defines, "Set a parameter: -D name=value (repeatable)")
+        ->type_name("NAME=VALUE");
+    cmd->add_option("--threads", options->threads, "Threads per block of the default sweep (X*Y*Z)")
+        ->capture_default_str();
+    cmd->add_option("--blocks", options->blocks,
+                    "Block sizes instead of the sweep: 32x4x4,64x2x8,...");
+    cmd->add_option("--folds", options->folds, "Foldings (default none,2y,2z): e.g. none,1x1x2,4z");
+    cmd->add_option("--top", options->top, "Show only the N best configurations (0: all)")
+        ->capture_default_str();
+    cmd->add_option("-j,--jobs", options->jobs, "Worker threads (0: all cores)")
+        ->capture_default_str();
+    cmd->add_option("--registers", options->registers,
+                    "Registers per thread for occupancy (0: not limiting)")
+        ->capture_default_str();
+    add_output_options(*cmd, options->output);
+    cmd->callback([options] { run_explore(*options); });
+}
+
+} // namespace
+
+KERNCAST_REGISTER_COMMAND(410, setup_explore);
+
+} // namespace kerncast::cli

@@ -1,0 +1,98 @@
+// kerncast predict: data volumes, L1 cycles and limiters of one launch configuration
+// (Ernst et al. 2023; docs/volume-model.md).
+#include "commands.hpp"
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/explore.hpp"
+#include "kerncast/models/volume_view.hpp"
+#include "kerncast/models/volumes.hpp"
+
+#include <memory>
+
+namespace kerncast::cli {
+
+// -D name=value (shared with cmd_explore.cpp).
+std::vector<std::pair<std::string, std::int64_t>>
+parse_volume_defines(const std::vector<std::string>& defines) {
+    std::vector<std::pair<std::string, std::int64_t>> values;
+    for (const auto& define : defines) {
+        const auto equals = define.find('=');
+        if (equals == std::string::npos || equals == 0)
+            throw_usage_error("-D expects name=value, got '" + define + "'");
+        const std::string text = define.substr(equals + 1);
+        try {
+            size_t used = 0;
+            const long long value = std::stoll(text, &used);
+            if (used != text.size())
+                throw std::invalid_argument(text);
+            values.emplace_back(define.substr(0, equals), value);
+        } catch (const std::exception&) {
+            throw_usage_error("-D " + define.substr(0, equals) + ": '" + text +
+                              "' is not an integer");
+        }
+    }
+    return values;
+}
+
+namespace {
+
+struct PredictOptions {
+    std::string kernel_path;
+    std::string machine;
+    std::vector<std::string> defines;
+    std::string block;
+    std::string fold;
+    int registers = 0;
+    bool linear = false;
+    OutputOptions output;
+};
+
+void run_predict(const PredictOptions& o) {
+    const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
+    const MachineModel machine = resolve_machine(o.machine);
+    kernel::LaunchConfig launch = spec.launch;
+    if (!o.block.empty())
+        launch.block = models::parse_triple(o.block, "--block");
+    if (!o.fold.empty())
+        launch.fold = models::parse_triple(o.fold, "--fold");
+    if (o.registers < 0)
+        throw_usage_error("--registers must not be negative");
+    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
+    const auto params = analysis::parameter_values(analysis, parse_volume_defines(o.defines));
+    models::VolumeOptions options;
+    options.registers_per_thread = o.registers;
+    options.linear_addresses = o.linear;
+    emit(models::predict_view(models::predict_volumes(analysis, params, machine, options),
+                              spec.name, machine.identity.id),
+         o.output);
+}
+
+void setup_predict(CLI::App& app) {
+    auto options = std::make_shared<PredictOptions>();
+    auto* cmd = app.add_subcommand(
+        "predict", "Data volumes, L1 cycles and limiters of one launch configuration");
+    cmd->add_option("KERNEL", options->kernel_path, "Kernel file (YAML, docs/kernel-format.md)")
+        ->required();
+    cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
+        ->required();
+    cmd->add_option("-D,--define", options->defines, "Set a parameter: -D name=value (repeatable)")
+        ->type_name("NAME=VALUE");
+    cmd->add_option("--block", options->block, "Threads per block: 32x4x4 (overrides the file)");
+    cmd->add_option("--fold", options->fold,
+                    "Points per thread: 1x1x2, z=2 or 2z (overrides the file)");
+    cmd->add_option("--registers", options->registers,
+                    "Registers per thread for occupancy (0: not limiting)")
+        ->capture_default_str();
+    cmd->add_flag("--linear-addresses", options->linear,
+                  "Count footprints in linear byte addresses");
+    add_output_options(*cmd, options->output);
+    cmd->callback([options] { run_predict(*options); });
+}
+
+} // namespace
+
+KERNCAST_REGISTER_COMMAND(400, setup_predict);
+
+} // namespace kerncast::cli
