@@ -1,14 +1,14 @@
 // Reading and writing the machine-file format (docs/machine-format.md).
 #include "kerncast/machine/machine_json.hpp"
 
-#include "json_positions.hpp"
+#include "kerncast/closest_names.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/json_reader.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "machine_fields.hpp"
 #include "validate_at.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -20,39 +20,15 @@ namespace kerncast {
 namespace {
 
 using json = nlohmann::json;
-using json_positions::child_pointer;
-using json_positions::PositionIndex;
+using json_reader::child_pointer;
+using json_reader::describe_type;
+using json_reader::PositionIndex;
+using json_reader::quoted_list;
 namespace mf = machine_fields;
 
 // ---------------------------------------------------------------------------------------
 // Small helpers
 // ---------------------------------------------------------------------------------------
-
-std::string describe_type(const json& value) {
-    switch (value.type()) {
-    case json::value_t::null:
-        return "null";
-    case json::value_t::boolean:
-        return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-        return "the integer " + value.dump();
-    case json::value_t::number_float:
-        return "the number " + value.dump();
-    case json::value_t::string: {
-        std::string text = value.get<std::string>();
-        if (text.size() > 40)
-            text = text.substr(0, 37) + "...";
-        return "the string \"" + text + "\"";
-    }
-    case json::value_t::array:
-        return "an array";
-    case json::value_t::object:
-        return "an object";
-    default:
-        return "an unsupported value";
-    }
-}
 
 const char* kind_name(SourceKind kind) {
     switch (kind) {
@@ -66,13 +42,6 @@ const char* kind_name(SourceKind kind) {
         return "derived";
     }
     return "datasheet";
-}
-
-std::string quoted_list(const std::vector<std::string>& names) {
-    std::string text;
-    for (const auto& name : names)
-        text += (text.empty() ? "\"" : ", \"") + name + "\"";
-    return text;
 }
 
 // Scalar types of machine values and how the format spells them.
@@ -90,11 +59,11 @@ template <> struct ScalarTraits<std::string> {
 // Reading
 // ---------------------------------------------------------------------------------------
 
-// Where the reader is and how to report a problem there.
-class Reader {
+// The shared strict reader plus the machine format's rules: sourced values, sizes written as
+// "48 KiB", and documents merged onto a built-in ("extends").
+class Reader : public json_reader::Reader {
 public:
-    Reader(std::string origin, const PositionIndex& positions)
-        : origin_(std::move(origin)), positions_(positions) {}
+    explicit Reader(const PositionIndex& positions) : json_reader::Reader(positions) {}
 
     // For a document merged onto a built-in: merged paths -> paths in the user's text.
     void set_extended(std::string base_id, std::map<std::string, std::string> path_map) {
@@ -102,14 +71,14 @@ public:
         path_map_ = std::move(path_map);
     }
 
-    SourceLocation locate(const std::string& path, bool at_key = false) const {
+    SourceLocation locate(const std::string& path, bool at_key = false) const override {
         if (base_id_.empty())
-            return positions_.locate(path, at_key);
+            return json_reader::Reader::locate(path, at_key);
         const std::string text_path = path_in_text(path);
         if (!text_path.empty()) // in the file, or the nearest enclosing object of the file
-            return with_path(positions_.locate(text_path, at_key), path);
+            return with_path(positions().locate(text_path, at_key), path);
         SourceLocation where;
-        where.file = origin_;
+        where.file = origin();
         where.json_path = path;
         return where;
     }
@@ -119,80 +88,25 @@ public:
         if (base_id_.empty())
             return false;
         const std::string text_path = path_in_text(path);
-        return text_path.empty() || !positions_.contains(text_path);
-    }
-
-    [[noreturn]] void fail(const std::string& path, const std::string& message,
-                           std::vector<std::string> notes = {}, bool at_key = false) const {
-        throw_input_error(message, locate(path, at_key), std::move(notes));
+        return text_path.empty() || !positions().contains(text_path);
     }
 
     void set_sources(const std::map<std::string, Provenance>* sources) { sources_ = sources; }
-
-    // ----- structure -----
-
-    void expect_object(const json& value, const std::string& path) const {
-        if (!value.is_object())
-            fail(path, "expected an object, got " + describe_type(value));
-    }
-
-    void expect_array(const json& value, const std::string& path) const {
-        if (!value.is_array())
-            fail(path, "expected an array, got " + describe_type(value));
-    }
-
-    // Unknown keys are errors (a typo must not be silently ignored), with the closest
-    // allowed key suggested.
-    void check_keys(const json& object, const std::string& path,
-                    const std::vector<std::string>& allowed) const {
-        for (const auto& [key, value] : object.items()) {
-            if (std::find(allowed.begin(), allowed.end(), key) != allowed.end())
-                continue;
-            std::vector<std::string> notes;
-            const auto close = closest_names(key, allowed, 1);
-            if (!close.empty())
-                notes.push_back("did you mean \"" + close.front() + "\"?");
-            else
-                notes.push_back("allowed keys here: " + quoted_list(allowed));
-            fail(child_pointer(path, key), "unknown key \"" + key + "\"", notes, true);
-        }
-    }
-
-    const json& require(const json& object, const std::string& path, const std::string& key,
-                        const std::string& expected) const {
-        if (!object.contains(key))
-            fail(child_pointer(path, key),
-                 "missing required field \"" + key + "\" (expected " + expected + ")");
-        return object.at(key);
-    }
 
     // ----- scalars -----
 
     template <class T> T scalar(const json& value, const std::string& path) const {
         if constexpr (std::is_same_v<T, std::string>) {
-            if (!value.is_string())
-                fail(path, std::string("expected a string, got ") + describe_type(value));
-            return value.get<std::string>();
+            return string(value, path);
         } else if constexpr (std::is_same_v<T, double>) {
-            if (!value.is_number())
-                fail(path, "expected a number, got " + describe_type(value));
-            return value.get<double>();
+            return number(value, path);
         } else {
             if (value.is_string() && mf::is_size_key(last_key(path)))
                 return static_cast<T>(size_string(value.get<std::string>(), path));
-            if (!value.is_number_integer()) {
-                std::string expected = "expected an integer";
-                if (mf::is_size_key(last_key(path)))
-                    expected += " (bytes) or a size such as \"48 KiB\"";
-                fail(path, expected + ", got " + describe_type(value));
-            }
-            if (value.is_number_unsigned()) {
-                const auto number = value.get<std::uint64_t>();
-                if (number > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))
-                    fail(path, "integer " + value.dump() + " is out of range");
-                return static_cast<T>(number);
-            }
-            const auto number = value.get<std::int64_t>();
+            if (!value.is_number_integer() && mf::is_size_key(last_key(path)))
+                fail(path, "expected an integer (bytes) or a size such as \"48 KiB\", got " +
+                               describe_type(value));
+            const std::int64_t number = integer(value, path);
             if (number < std::numeric_limits<T>::min() || number > std::numeric_limits<T>::max())
                 fail(path, "integer " + value.dump() + " is out of range");
             return static_cast<T>(number);
@@ -259,7 +173,7 @@ public:
         Sourced<T> result;
         if (value.is_object()) {
             check_keys(value, path, {"value", "source"});
-            result.value = scalar<T>(require(value, path, "value", ScalarTraits<T>::expected),
+            result.value = scalar<T>(required(value, path, "value", ScalarTraits<T>::expected),
                                      child_pointer(path, "value"));
             result.source = value.contains("source")
                                 ? source_key(value.at("source"), child_pointer(path, "source"))
@@ -331,8 +245,6 @@ private:
         return where;
     }
 
-    std::string origin_;
-    const PositionIndex& positions_;
     const std::map<std::string, Provenance>* sources_ = nullptr;
     std::string base_id_;
     std::map<std::string, std::string> path_map_;
@@ -356,8 +268,8 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
         reader.check_keys(entry, entry_path, {"kind", "citation", "run"});
         Provenance provenance;
         const auto kind = reader.scalar<std::string>(
-            reader.require(entry, entry_path, "kind",
-                           "one of \"datasheet\", \"paper\", \"measured\", \"derived\""),
+            reader.required(entry, entry_path, "kind",
+                            "one of \"datasheet\", \"paper\", \"measured\", \"derived\""),
             child_pointer(entry_path, "kind"));
         if (kind == "datasheet")
             provenance.kind = SourceKind::datasheet;
@@ -379,7 +291,7 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
                         notes);
         }
         provenance.citation =
-            reader.scalar<std::string>(reader.require(entry, entry_path, "citation", "a string"),
+            reader.scalar<std::string>(reader.required(entry, entry_path, "citation", "a string"),
                                        child_pointer(entry_path, "citation"));
         if (entry.contains("run"))
             provenance.run =
@@ -397,7 +309,7 @@ MachineIdentity read_identity(const Reader& reader, const json& object) {
         {"id", "name", "vendor", "architecture", "compute_capability", "incomplete", "notes"});
     MachineIdentity identity;
     auto text = [&](const char* key) {
-        return reader.scalar<std::string>(reader.require(object, path, key, "a string"),
+        return reader.scalar<std::string>(reader.required(object, path, key, "a string"),
                                           child_pointer(path, key));
     };
     identity.id = text("id");
@@ -406,7 +318,7 @@ MachineIdentity read_identity(const Reader& reader, const json& object) {
     identity.architecture = text("architecture");
     const std::string cc_path = child_pointer(path, "compute_capability");
     const auto cc = reader.scalar<std::string>(
-        reader.require(object, path, "compute_capability", "a string such as \"8.0\""), cc_path);
+        reader.required(object, path, "compute_capability", "a string such as \"8.0\""), cc_path);
     static const std::regex cc_pattern(R"(^([0-9]{1,2})\.([0-9]{1,2})$)");
     std::smatch match;
     if (!std::regex_match(cc, match, cc_pattern))
@@ -435,7 +347,7 @@ ComputeUnits read_compute(const Reader& reader, const json& object,
     const std::string source = reader.default_source(object, path, inherited_source);
     ComputeUnits compute;
     reader.fields(object, path, mf::compute_fields, source, compute);
-    reader.require(object, path, "sm_count", "an integer");
+    reader.required(object, path, "sm_count", "an integer");
     if (!compute.sm_count)
         reader.fail(child_pointer(path, "sm_count"), "sm_count is required and cannot be null");
 
@@ -449,7 +361,7 @@ ComputeUnits read_compute(const Reader& reader, const json& object,
             carveouts.source = source;
             if (value.is_object()) {
                 reader.check_keys(value, carveout_path, {"value", "source"});
-                list = &reader.require(value, carveout_path, "value", "an array of integers");
+                list = &reader.required(value, carveout_path, "value", "an array of integers");
                 list_path = child_pointer(carveout_path, "value");
                 if (value.contains("source"))
                     carveouts.source = reader.source_key(value.at("source"),
@@ -478,15 +390,15 @@ ComputeUnits read_compute(const Reader& reader, const json& object,
             reader.check_keys(entry, rate_path, {"op", "dtype", "per_cycle_per_sm", "source"});
             IssueRate rate;
             rate.op = reader.scalar<std::string>(
-                reader.require(entry, rate_path, "op", "a string such as \"fma\""),
+                reader.required(entry, rate_path, "op", "a string such as \"fma\""),
                 child_pointer(rate_path, "op"));
             rate.dtype = reader.scalar<std::string>(
-                reader.require(entry, rate_path, "dtype", "a string such as \"f32\""),
+                reader.required(entry, rate_path, "dtype", "a string such as \"f32\""),
                 child_pointer(rate_path, "dtype"));
             const std::string rate_source = reader.default_source(entry, rate_path, source);
             const std::string value_path = child_pointer(rate_path, "per_cycle_per_sm");
             auto value = reader.sourced<double>(
-                reader.require(entry, rate_path, "per_cycle_per_sm", "a number"), value_path,
+                reader.required(entry, rate_path, "per_cycle_per_sm", "a number"), value_path,
                 rate_source);
             if (!value)
                 reader.fail(value_path, "per_cycle_per_sm cannot be null");
@@ -509,11 +421,11 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
                           keys_of(mf::level_fields, {"name", "shared_by", "source"}));
         MemoryLevel level;
         level.name = reader.scalar<std::string>(
-            reader.require(object, level_path, "name", "a string such as \"l2\""),
+            reader.required(object, level_path, "name", "a string such as \"l2\""),
             child_pointer(level_path, "name"));
         level.shared_by =
-            reader.scalar<std::string>(reader.require(object, level_path, "shared_by",
-                                                      "one of \"sm\", \"tpc\", \"gpc\", \"gpu\""),
+            reader.scalar<std::string>(reader.required(object, level_path, "shared_by",
+                                                       "one of \"sm\", \"tpc\", \"gpc\", \"gpu\""),
                                        child_pointer(level_path, "shared_by"));
         const std::string source = reader.default_source(object, level_path, inherited_source);
         reader.fields(object, level_path, mf::level_fields, source, level);
@@ -559,7 +471,7 @@ CapacityFits read_capacity_fits(const Reader& reader, const json& object,
               std::pair{"c", &CapacityFit::c}}) {
             const std::string value_path = child_pointer(fit_path, name);
             auto value = reader.sourced<double>(
-                reader.require(fit_object, fit_path, name, "a number"), value_path, fit_source);
+                reader.required(fit_object, fit_path, name, "a number"), value_path, fit_source);
             if (!value)
                 reader.fail(value_path, std::string(name) + " cannot be null");
             fit.*member = *value;
@@ -595,7 +507,7 @@ AtomicServiceTable read_atomic_table(const Reader& reader, const json& object,
         reader.fail(child_pointer(path, "source"), "missing required field \"source\"",
                     {"the table names one source for all its entries"});
     const std::string entries_path = child_pointer(path, "entries");
-    const json& entries = reader.require(object, path, "entries", "an array");
+    const json& entries = reader.required(object, path, "entries", "an array");
     reader.expect_array(entries, entries_path);
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::string entry_path = child_pointer(entries_path, i);
@@ -605,14 +517,15 @@ AtomicServiceTable read_atomic_table(const Reader& reader, const json& object,
                           {"queued_warps", "active_threads", "cas_warps", "cycles"});
         AtomicServiceTime time;
         auto integer = [&](const char* key) {
-            return reader.scalar<int>(reader.require(entry, entry_path, key, "an integer"),
+            return reader.scalar<int>(reader.required(entry, entry_path, key, "an integer"),
                                       child_pointer(entry_path, key));
         };
         time.queued_warps = integer("queued_warps");
         time.active_threads = integer("active_threads");
         time.cas_warps = integer("cas_warps");
-        time.cycles = reader.scalar<double>(reader.require(entry, entry_path, "cycles", "a number"),
-                                            child_pointer(entry_path, "cycles"));
+        time.cycles =
+            reader.scalar<double>(reader.required(entry, entry_path, "cycles", "a number"),
+                                  child_pointer(entry_path, "cycles"));
         table.entries.push_back(time);
     }
     return table;
@@ -624,15 +537,16 @@ MachineModel read_machine(Reader& reader, const json& document) {
                        "special_memories", "shared_memory_banks", "mwp_cwp", "capacity_fits",
                        "calibrated_costs", "atomic_service_times"});
     MachineModel machine;
-    machine.sources =
-        read_sources(reader, reader.require(document, "", "sources", "an object of named sources"));
+    machine.sources = read_sources(
+        reader, reader.required(document, "", "sources", "an object of named sources"));
     reader.set_sources(&machine.sources);
     const std::string source = reader.default_source(document, "", "");
-    machine.identity = read_identity(reader, reader.require(document, "", "identity", "an object"));
+    machine.identity =
+        read_identity(reader, reader.required(document, "", "identity", "an object"));
     machine.compute =
-        read_compute(reader, reader.require(document, "", "compute", "an object"), source);
+        read_compute(reader, reader.required(document, "", "compute", "an object"), source);
     machine.memory =
-        read_levels(reader, reader.require(document, "", "memory", "an array of memory levels"),
+        read_levels(reader, reader.required(document, "", "memory", "an array of memory levels"),
                     "/memory", source);
     if (document.contains("special_memories"))
         machine.special_memories =
@@ -918,63 +832,15 @@ void merge_into(json& base, const json& overlay, const std::string& path,
 
 thread_local int extends_depth = 0;
 
-// nlohmann reports the byte after the token it could not use; the caret reads better under
-// the token's first character.
-std::size_t token_start(const std::string& text, std::size_t error_byte) {
-    if (error_byte == 0 || text.empty())
-        return 0;
-    std::size_t last = std::min(error_byte, text.size()) - 1; // last character read
-    auto is_word = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '-';
-    };
-    if (text[last] == '"' && last > 0) {
-        std::size_t at = last;
-        while (at > 0) {
-            --at;
-            if (text[at] == '"' && (at == 0 || text[at - 1] != '\\'))
-                return at;
-            if (text[at] == '\n')
-                break;
-        }
-        return last;
-    }
-    if (is_word(text[last])) {
-        while (last > 0 && is_word(text[last - 1]))
-            --last;
-    }
-    return last;
-}
-
 MachineModel parse_document(const std::string& text, const std::string& origin) {
-    json document;
-    try {
-        document = json::parse(text);
-    } catch (const json::parse_error& error) {
-        const auto position =
-            json_positions::position_of_offset(text, token_start(text, error.byte));
-        std::string message = error.what();
-        // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
-        if (const auto colon = message.find(": "); colon != std::string::npos)
-            message = message.substr(colon + 2);
-        SourceLocation where;
-        where.file = origin;
-        where.line = position.line;
-        where.column = position.column;
-        where.source_line = json_positions::line_text(text, position.line);
-        std::vector<std::string> notes;
-        if (message.find("unexpected") != std::string::npos &&
-            (message.find("expected '}'") != std::string::npos ||
-             message.find("expected ']'") != std::string::npos))
-            notes.push_back("is a ',' missing before this?");
-        throw_input_error("malformed JSON: " + message, where, notes);
-    }
-    const PositionIndex positions = PositionIndex::scan(text, origin);
-    Reader reader(origin, positions);
+    const json_reader::Document parsed = json_reader::parse(text, origin);
+    const json& document = parsed.value;
+    Reader reader(parsed.positions);
     if (!document.is_object())
         reader.fail("", "expected a JSON object (a machine file), got " + describe_type(document));
 
     const json& schema =
-        reader.require(document, "", "schema", "\"" + std::string(machine_schema) + "\"");
+        reader.required(document, "", "schema", "\"" + std::string(machine_schema) + "\"");
     const auto schema_text = reader.scalar<std::string>(schema, "/schema");
     if (schema_text != machine_schema)
         reader.fail("/schema", "unsupported schema \"" + schema_text + "\"",

@@ -1,8 +1,8 @@
 // Semantic checks of a MachineModel; the rules are listed in docs/machine-format.md.
 #include "kerncast/machine/validate.hpp"
 
-#include "json_positions.hpp"
-#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/closest_names.hpp"
+#include "kerncast/json_reader.hpp"
 #include "machine_fields.hpp"
 #include "validate_at.hpp"
 
@@ -14,7 +14,7 @@
 namespace kerncast {
 namespace {
 
-using json_positions::child_pointer;
+using json_reader::child_pointer;
 namespace mf = machine_fields;
 
 class Validator {

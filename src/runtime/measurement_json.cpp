@@ -1,9 +1,9 @@
 // The measurement-record format (docs/measurement-format.md): writing and strict reading.
 #include "kerncast/error.hpp"
+#include "kerncast/json_reader.hpp"
 #include "kerncast/runtime/dtype.hpp"
 #include "kerncast/runtime/measurement.hpp"
 #include "kerncast/runtime/statistics.hpp"
-#include "strict_json.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -16,8 +16,9 @@
 
 namespace kerncast::runtime {
 
+using json_reader::child_pointer;
+using json_reader::Reader;
 using nlohmann::json;
-using strict_json::Reader;
 
 // ---------------------------------------------------------------------------- writing ---
 
@@ -104,7 +105,7 @@ namespace {
 
 class MeasurementReader {
 public:
-    explicit MeasurementReader(const std::string& origin) : r_(origin) {}
+    explicit MeasurementReader(const json_reader::Document& document) : r_(document) {}
 
     Measurement read(const json& root) {
         r_.expect_object(root, "",
@@ -125,7 +126,7 @@ public:
         const json& command = r_.required(root, "", "command_line");
         r_.expect_array(command, "/command_line");
         for (std::size_t i = 0; i < command.size(); ++i)
-            m.command_line.push_back(r_.string(command[i], Reader::child("/command_line", i)));
+            m.command_line.push_back(r_.string(command[i], child_pointer("/command_line", i)));
         m.device = device(r_.required(root, "", "device"), "/device");
         m.kernel = kernel(r_.required(root, "", "kernel"), "/kernel");
         m.method = method(r_.required(root, "", "method"), "/method");
@@ -194,9 +195,9 @@ private:
             r_.fail(path, "expected [x, y, z], found " + std::to_string(node.size()) + " values");
         Dim3 result{};
         for (std::size_t i = 0; i < 3; ++i) {
-            result[i] = r_.integer(node[i], Reader::child(path, i));
+            result[i] = r_.integer(node[i], child_pointer(path, i));
             if (result[i] < 1)
-                r_.fail(Reader::child(path, i),
+                r_.fail(child_pointer(path, i),
                         "expected a positive integer, found " + std::to_string(result[i]));
         }
         return result;
@@ -219,9 +220,9 @@ private:
 
         const std::string parameters_path = path + "/parameters";
         const json& parameters = r_.required(node, path, "parameters");
-        r_.expect_any_object(parameters, parameters_path);
+        r_.expect_object(parameters, parameters_path);
         for (const auto& [name, value] : parameters.items()) {
-            const std::string value_path = Reader::child(parameters_path, name);
+            const std::string value_path = child_pointer(parameters_path, name);
             if (value.is_number_integer())
                 k.parameters[name] = r_.integer(value, value_path);
             else
@@ -232,7 +233,7 @@ private:
         const json& buffers = r_.required(node, path, "buffers");
         r_.expect_array(buffers, buffers_path);
         for (std::size_t i = 0; i < buffers.size(); ++i) {
-            const std::string b_path = Reader::child(buffers_path, i);
+            const std::string b_path = child_pointer(buffers_path, i);
             r_.expect_object(buffers[i], b_path, {"name", "dtype", "count", "init"});
             BufferRecord b;
             b.name = r_.string(r_.required(buffers[i], b_path, "name"), b_path + "/name");
@@ -292,7 +293,7 @@ private:
         const json& times = r_.required(node, path, "times_s");
         r_.expect_array(times, times_path);
         for (std::size_t i = 0; i < times.size(); ++i)
-            res.times_s.push_back(positive(times[i], Reader::child(times_path, i)));
+            res.times_s.push_back(positive(times[i], child_pointer(times_path, i)));
         if (res.times_s.size() != static_cast<std::size_t>(repetitions))
             r_.fail(times_path, std::to_string(res.times_s.size()) + " times for " +
                                     std::to_string(repetitions) +
@@ -325,10 +326,10 @@ private:
     }
 
     std::map<std::string, NamedValue> named_values(const json& node, const std::string& path) {
-        r_.expect_any_object(node, path);
+        r_.expect_object(node, path);
         std::map<std::string, NamedValue> values;
         for (const auto& [name, entry] : node.items()) {
-            const std::string entry_path = Reader::child(path, name);
+            const std::string entry_path = child_pointer(path, name);
             r_.expect_object(entry, entry_path, {"value", "unit"});
             NamedValue v;
             v.value = r_.number(r_.required(entry, entry_path, "value"), entry_path + "/value");
@@ -342,7 +343,8 @@ private:
 } // namespace
 
 Measurement parse_measurement_json(const std::string& text, const std::string& origin) {
-    return MeasurementReader(origin).read(strict_json::parse(text, origin));
+    const json_reader::Document document = json_reader::parse(text, origin);
+    return MeasurementReader(document).read(document.value);
 }
 
 Measurement load_measurement_file(const std::string& path) {

@@ -28,8 +28,8 @@ kerncast_add_cli_test(NAME mwp_occupancy_fx5600
 # Bad input: exit 1 with the position; bad usage: exit 2.
 kerncast_add_cli_test(NAME mwp_unknown_key EXIT 1
   ARGS mwp --workload ${mwp_data}/unknown-key.json -m hk-example
-  STDERR_CONTAINS "unknown-key.json:5:3: error: unknown key 'comp_inst' (at /comp_inst)"
-                  "note: did you mean 'comp_insts'?")
+  STDERR_CONTAINS "unknown-key.json:5:3: error: unknown key \"comp_inst\" (at /comp_inst)"
+                  "note: did you mean \"comp_insts\"?")
 kerncast_add_cli_test(NAME mwp_malformed_workload EXIT 1
   ARGS mwp --workload ${mwp_data}/malformed.json -m hk-example
   STDERR_CONTAINS "malformed.json:4:3: error: malformed JSON")

@@ -19,10 +19,4 @@ MachineModel builtin_machine(const std::string& id);
 // A built-in id, or the path of a machine file (a built-in id wins over a file of that name).
 MachineModel resolve_machine(const std::string& id_or_path);
 
-// The ids of `candidates` closest to `wanted` (edit distance, case-insensitive; ids that
-// contain `wanted` count as close), best first, at most `limit`.
-std::vector<std::string> closest_names(const std::string& wanted,
-                                       const std::vector<std::string>& candidates,
-                                       std::size_t limit = 3);
-
 } // namespace kerncast

@@ -45,8 +45,8 @@ struct Workload {
 
 // Parses a workload document. file_label names the source in error messages. Throws an input
 // Error with file:line:column (and the offending line) for malformed JSON, and with the JSON
-// path (plus the key's line:column when it can be found) for a missing, mistyped, negative or
-// unknown field; an unknown key's error names the closest known key.
+// path (plus the value's line:column when it is in the text) for a missing, mistyped, negative
+// or unknown field; an unknown key's error names the closest known key.
 Workload parse_workload_json(std::string_view text, const std::string& file_label);
 
 // Reads and parses a workload file; an unreadable file is an input Error.

@@ -154,12 +154,3 @@ TEST(Catalogue, ResolveTakesIdsAndFiles) {
         resolve_machine(std::string(KERNCAST_SOURCE_DIR) + "/machines/titan-v.json");
     EXPECT_EQ(from_file, builtin_machine("titan-v"));
 }
-
-TEST(ClosestNames, RanksByEditDistanceAndContainment) {
-    const std::vector<std::string> names{"sm_count", "warp_size", "max_warps_per_sm"};
-    EXPECT_EQ(closest_names("sm_cnt", names), std::vector<std::string>{"sm_count"});
-    EXPECT_EQ(closest_names("WARP_SIZE", names), std::vector<std::string>{"warp_size"});
-    EXPECT_EQ(closest_names("warp_sz", names), std::vector<std::string>{"warp_size"});
-    EXPECT_EQ(closest_names("warps", names), std::vector<std::string>{"max_warps_per_sm"});
-    EXPECT_TRUE(closest_names("completely_different", names).empty());
-}
