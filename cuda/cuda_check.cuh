@@ -24,3 +24,6 @@ inline void cuda_check(cudaError_t status, const char* call, const char* file, i
 } // namespace kerncast::gpu
 
 #define KERNCAST_CUDA(call) ::kerncast::gpu::cuda_check((call), #call, __FILE__, __LINE__)
+// After a kernel launch: launch errors now, execution errors at the next synchronisation.
+#define KERNCAST_CUDA_LAUNCHED(kernel_name)                                                        \
+    ::kerncast::gpu::cuda_check(cudaGetLastError(), "launch of " kernel_name, __FILE__, __LINE__)

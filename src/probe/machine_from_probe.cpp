@@ -1,0 +1,191 @@
+#include "kerncast/probe/analysis.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace kerncast::probe {
+
+namespace {
+
+std::string slug(const std::string& name) {
+    std::string id;
+    for (char c : name) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u))
+            id += static_cast<char>(std::tolower(u));
+        else if (!id.empty() && id.back() != '-')
+            id += '-';
+    }
+    while (!id.empty() && id.back() == '-')
+        id.pop_back();
+    if (id.rfind("nvidia-", 0) == 0)
+        id = id.substr(7);
+    return id.empty() ? "gpu" : id;
+}
+
+// Architecture names by compute capability (CUDA Programming Guide, "Compute Capabilities").
+std::string architecture(int major, int minor) {
+    switch (major) {
+    case 3:
+        return "Kepler";
+    case 5:
+        return "Maxwell";
+    case 6:
+        return "Pascal";
+    case 7:
+        return minor >= 5 ? "Turing" : "Volta";
+    case 8:
+        return minor == 9 ? "Ada Lovelace" : "Ampere";
+    case 9:
+        return "Hopper";
+    case 10:
+    case 12:
+        return "Blackwell";
+    default:
+        return "unknown";
+    }
+}
+
+class Builder {
+public:
+    Builder(const ProbeAnalysis& analysis, const std::string& run)
+        : analysis_(analysis), run_(run) {}
+
+    MachineModel build() {
+        const auto& d = analysis_.device;
+        m_.identity.id = slug(d.name) + "-probed";
+        m_.identity.name = d.name;
+        m_.identity.vendor = "NVIDIA";
+        m_.identity.architecture = architecture(d.cc_major, d.cc_minor);
+        m_.identity.cc_major = d.cc_major;
+        m_.identity.cc_minor = d.cc_minor;
+        // A probe measures the memory system, not issue rates or occupancy rules.
+        m_.identity.incomplete = true;
+        m_.identity.notes =
+            fmt::format("Measured by kerncast probe {} on {}{}.", analysis_.tool_version,
+                        analysis_.date.empty() ? "an unknown date" : analysis_.date,
+                        analysis_.carveout_percent >= 0
+                            ? fmt::format(" with the shared-memory carve-out at {} %",
+                                          analysis_.carveout_percent)
+                            : std::string());
+        m_.sources["device_query"] = {SourceKind::measured,
+                                      "CUDA runtime device query (cudaGetDeviceProperties, "
+                                      "cudaDeviceGetAttribute)",
+                                      run_};
+
+        auto& c = m_.compute;
+        set(c.sm_count, d.sm_count);
+        set(c.warp_size, d.warp_size);
+        set(c.boost_clock_mhz, d.sm_clock_peak_mhz);
+        set(c.max_threads_per_sm, d.max_threads_per_sm);
+        set(c.max_blocks_per_sm, d.max_blocks_per_sm);
+        set(c.registers_per_sm, d.registers_per_sm);
+        set(c.shared_memory_per_sm_bytes, d.shared_memory_per_sm_bytes);
+        set(c.shared_memory_per_block_optin_bytes, d.shared_memory_per_block_optin_bytes);
+
+        for (const char* name : {"l1", "l2", "dram"})
+            level(m_.memory, name);
+        for (const char* name : {"texture", "readonly", "constant_l1", "constant_l15", "shared"})
+            level(m_.special_memories, name);
+
+        if (auto* l2 = find(m_.memory, "l2"); l2 && analysis_.device.l2_cache_bytes > 0) {
+            l2->size_bytes = Sourced<std::int64_t>{analysis_.device.l2_cache_bytes, "device_query"};
+        }
+        if (auto* dram = find(m_.memory, "dram"); dram && analysis_.device.global_memory_bytes > 0)
+            dram->size_bytes =
+                Sourced<std::int64_t>{analysis_.device.global_memory_bytes, "device_query"};
+
+        measured(m_.mwp_cwp.mem_ld_cycles, "", "mem_ld_cycles");
+        measured(m_.mwp_cwp.departure_del_coal_cycles, "", "departure_del_coal_cycles");
+        measured(m_.mwp_cwp.departure_del_uncoal_cycles, "", "departure_del_uncoal_cycles");
+        // Drop levels the probe knows nothing about.
+        std::erase_if(m_.memory, [](const MemoryLevel& l) { return empty(l); });
+        std::erase_if(m_.special_memories, [](const MemoryLevel& l) { return empty(l); });
+        return std::move(m_);
+    }
+
+private:
+    template <class T, class U> void set(Known<T>& field, U value) {
+        if (value > 0)
+            field = Sourced<T>{static_cast<T>(value), "device_query"};
+    }
+
+    static bool empty(const MemoryLevel& l) {
+        return !l.size_bytes && !l.effective_size_bytes && !l.line_bytes && !l.latency_cycles &&
+               !l.sustained_bandwidth_gbs && !l.partitions && !l.count_per_sm;
+    }
+
+    static MemoryLevel* find(std::vector<MemoryLevel>& levels, const std::string& name) {
+        for (auto& l : levels)
+            if (l.name == name)
+                return &l;
+        return nullptr;
+    }
+
+    // The source key of one probed value, with its estimate in the citation.
+    std::string source_for(const ProbeValue& v) {
+        const std::string key =
+            "probe:" + (v.memory.empty() ? std::string() : v.memory + ".") + v.quantity;
+        const Estimate& e = v.estimate;
+        std::string citation = fmt::format(
+            "kerncast probe, benchmark {}: median of {} repetition(s), spread (MAD) {:g} {}, "
+            "confidence {}",
+            v.benchmark, e.repetitions, e.spread, v.unit, to_string(e.confidence));
+        if (e.p_value >= 0)
+            citation += fmt::format(", KS p = {:.2g}", e.p_value);
+        if (!e.note.empty())
+            citation += "; " + e.note;
+        if (!v.detail.empty())
+            citation += "; " + v.detail;
+        m_.sources[key] = {SourceKind::measured, citation, run_};
+        return key;
+    }
+
+    const ProbeValue* usable(const std::string& memory, const std::string& quantity) const {
+        const ProbeValue* v = analysis_.find(memory, quantity);
+        return v && v->estimate.within_bounds ? v : nullptr;
+    }
+
+    template <class T>
+    void measured(Known<T>& field, const std::string& memory, const std::string& quantity) {
+        if (const ProbeValue* v = usable(memory, quantity))
+            field = Sourced<T>{static_cast<T>(std::llround(v->estimate.value * 1e6) / 1e6),
+                               source_for(*v)};
+    }
+    template <class T>
+    void measured_int(Known<T>& field, const std::string& memory, const std::string& quantity) {
+        if (const ProbeValue* v = usable(memory, quantity))
+            field = Sourced<T>{static_cast<T>(std::llround(v->estimate.value)), source_for(*v)};
+    }
+
+    void level(std::vector<MemoryLevel>& levels, const std::string& name) {
+        MemoryLevel l;
+        l.name = name;
+        l.shared_by = (name == "l2" || name == "dram" || name == "constant_l15") ? "gpu" : "sm";
+        // L1 and L2: the probed capacity is what one SM sees (L1 at this carve-out, L2 as the
+        // partition an SM reaches); the other memories' size is their capacity.
+        if (name == "l1" || name == "l2")
+            measured_int(l.effective_size_bytes, name, "size_bytes");
+        else if (name != "dram")
+            measured_int(l.size_bytes, name, "size_bytes");
+        measured_int(l.line_bytes, name, "line_bytes");
+        measured(l.latency_cycles, name, "latency_cycles");
+        measured(l.sustained_bandwidth_gbs, name, "load_bandwidth_gbs");
+        measured_int(l.partitions, name, "partitions");
+        measured_int(l.count_per_sm, name, "count_per_sm");
+        levels.push_back(std::move(l));
+    }
+
+    const ProbeAnalysis& analysis_;
+    std::string run_;
+    MachineModel m_;
+};
+
+} // namespace
+
+MachineModel machine_from_probe(const ProbeAnalysis& analysis, const std::string& run) {
+    return Builder(analysis, run).build();
+}
+
+} // namespace kerncast::probe

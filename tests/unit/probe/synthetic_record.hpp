@@ -1,0 +1,244 @@
+// A probe record with known answers, generated from simulated caches: what a GPU with
+// L1 = 200 KiB (128 B lines, 33 cycles), texture/read-only sharing L1, constant L1 2 KiB,
+// L2 near/far 200/280 cycles, DRAM 480 cycles, ... would have recorded. Used by the
+// analysis tests and (written to data/synthetic-gpu/raw.json) by the CLI replay tests.
+#pragma once
+
+#include "kerncast/probe/raw_series.hpp"
+#include "simulated_cache.hpp"
+
+#include <random>
+
+namespace kerncast::probe::testing {
+
+struct SyntheticTruth {
+    std::int64_t l1_bytes = 200 * 1024;
+    int l1_line_bytes = 128;
+    double l1_hit_cycles = 33;
+    std::int64_t constant_l1_bytes = 2 * 1024;
+    int constant_l1_line_bytes = 64;
+    double overhead_cycles = 8;
+    double dram_cycles = 480;
+    double l2_near_cycles = 200;
+    double l2_far_cycles = 280;
+    int texture_per_sm = 1;
+    double sm_clock_mhz = 1755;
+    double dram_load_gbs = 3000;
+    double departure_coal = 4;
+    double departure_uncoal = 10;
+};
+
+inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
+    ProbeRecord record;
+    auto& d = record.device;
+    d.name = "Synthetic GPU";
+    d.pci_bus_id = "0000:00:00.0";
+    d.cc_major = 9;
+    d.cc_minor = 0;
+    d.sm_count = 132;
+    d.warp_size = 32;
+    d.sm_clock_peak_mhz = 1980;
+    d.memory_clock_peak_mhz = 2619;
+    d.memory_bus_width_bits = 5120;
+    d.global_memory_bytes = 85520809984;
+    d.l2_cache_bytes = 52428800;
+    d.max_threads_per_sm = 2048;
+    d.max_blocks_per_sm = 32;
+    d.registers_per_sm = 65536;
+    d.shared_memory_per_sm_bytes = 233472;
+    d.shared_memory_per_block_optin_bytes = 232448;
+    d.driver_version = 13000;
+    d.runtime_version = 13000;
+    record.sm_clock_measured_mhz = truth.sm_clock_mhz;
+    record.carveout_percent = 0;
+    record.l1_shared_bytes_per_sm = 262144;
+    record.date = "2026-11-21T12:00:00Z";
+    record.command = "synthetic_record() in tests/unit/probe/synthetic_record.hpp";
+    record.tool_version = "test";
+    record.host = "simulation";
+
+    std::mt19937 rng(42);
+    std::normal_distribution<double> noise(0.0, 1.0);
+    const auto jitter = [&](double value, double sigma) {
+        return std::round(value + sigma * noise(rng));
+    };
+
+    SimulatedCache l1;
+    l1.capacity_bytes = truth.l1_bytes;
+    l1.line_bytes = truth.l1_line_bytes;
+    l1.ways = 4;
+    l1.hit_cycles = truth.l1_hit_cycles + truth.overhead_cycles;
+    l1.miss_cycles = truth.l2_near_cycles + truth.overhead_cycles;
+    l1.noise_cycles = 1;
+
+    // Size sweep (three repetitions, as the batched runner records them).
+    RawBenchmark size{"l1.size", "size", "l1", "", "", "sequential", "cycles", "", {}};
+    for (int rep = 0; rep < 3; ++rep) {
+        SimulatedCache c = l1;
+        c.seed = static_cast<std::uint32_t>(rep + 1);
+        std::vector<std::int64_t> sizes;
+        for (std::int64_t s = 1024; s <= 128 * 1024; s *= 2)
+            sizes.push_back(s);
+        for (std::int64_t s = 196 * 1024; s <= 204 * 1024; s += 512)
+            sizes.push_back(s);
+        sizes.push_back(256 * 1024);
+        for (std::int64_t s : sizes)
+            size.series.push_back(
+                {"", rep, s, 128, 0, 0, 0, truth.sm_clock_mhz, c.chase(s, 128, 256)});
+    }
+    record.benchmarks.push_back(size);
+
+    // Line size: 4-byte stride, array 4x the capacity.
+    RawBenchmark line{"l1.line", "line", "l1", "", "", "sequential", "cycles", "", {}};
+    for (int rep = 0; rep < 2; ++rep) {
+        SimulatedCache c = l1;
+        c.seed = static_cast<std::uint32_t>(10 + rep);
+        line.series.push_back({"", rep, 4 * truth.l1_bytes, 4, 0, 0, 0, truth.sm_clock_mhz,
+                               c.chase(4 * truth.l1_bytes, 4, 2048)});
+    }
+    record.benchmarks.push_back(line);
+
+    // Constant L1: a small cache, searched with a fine step.
+    SimulatedCache constant;
+    constant.capacity_bytes = truth.constant_l1_bytes;
+    constant.line_bytes = truth.constant_l1_line_bytes;
+    constant.hit_cycles = 30;
+    constant.miss_cycles = 90;
+    RawBenchmark constant_size{
+        "constant_l1.size", "size", "constant_l1", "", "", "sequential", "cycles", "", {}};
+    for (std::int64_t s = 256; s <= 4096; s += 128)
+        constant_size.series.push_back(
+            {"", 0, s, 64, 0, 0, 0, truth.sm_clock_mhz, constant.chase(s, 64, 128)});
+    record.benchmarks.push_back(constant_size);
+
+    // Overhead and latencies: cycles per load of a plain chase (5 repetitions each).
+    RawBenchmark overhead{"overhead", "overhead", "", "", "", "", "cycles", "", {}};
+    for (int rep = 0; rep < 5; ++rep)
+        overhead.series.push_back({"",
+                                   rep,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   0,
+                                   truth.sm_clock_mhz,
+                                   {truth.overhead_cycles, truth.overhead_cycles}});
+    record.benchmarks.push_back(overhead);
+    const auto latency = [&](const std::string& memory, double cycles, const std::string& chain) {
+        RawBenchmark b{memory + ".latency", "latency", memory, "", "", chain, "cycles", "", {}};
+        for (int rep = 0; rep < 5; ++rep)
+            b.series.push_back({"",
+                                rep,
+                                0,
+                                0,
+                                0,
+                                0,
+                                0,
+                                truth.sm_clock_mhz,
+                                {cycles + truth.overhead_cycles + 0.1 * rep}});
+        record.benchmarks.push_back(b);
+    };
+    latency("l1", truth.l1_hit_cycles, "sequential");
+    latency("l2", truth.l2_near_cycles + 20, "random");
+    latency("dram", truth.dram_cycles, "random");
+
+    // L1 caches global loads: .ca hits (33) vs .cg goes to L2.
+    RawBenchmark caching{"l1.caching", "caching", "l1", "", "", "sequential", "cycles", "", {}};
+    caching.series.push_back(
+        {"ca", 0, 4096, 128, 0, 0, 0, truth.sm_clock_mhz, l1.chase(4096, 128, 64)});
+    SimulatedCache bypass = l1;
+    bypass.hit_cycles = truth.l2_near_cycles;
+    caching.series.push_back(
+        {"cg", 0, 4096, 128, 0, 0, 0, truth.sm_clock_mhz, bypass.chase(4096, 128, 64)});
+    record.benchmarks.push_back(caching);
+
+    // Texture shares L1: after the texture chase, L1's array misses.
+    RawBenchmark sharing{"sharing.l1.texture", "sharing", "l1", "texture", "",
+                         "sequential",         "cycles",  "",   {}};
+    sharing.series.push_back({"reference", 0, truth.l1_bytes * 3 / 4, 128, 0, 0, 0,
+                              truth.sm_clock_mhz, l1.chase(truth.l1_bytes * 3 / 4, 128, 512)});
+    sharing.series.push_back({"interfered", 0, truth.l1_bytes * 3 / 4, 128, 0, 0, 0,
+                              truth.sm_clock_mhz, l1.chase(truth.l1_bytes * 3 / 2, 128, 512)});
+    record.benchmarks.push_back(sharing);
+
+    // Count per SM: with one texture instance every thread disturbs thread 0.
+    RawBenchmark count{"texture.count_per_sm", "count_per_sm", "texture", "", "",
+                       "sequential",           "cycles",       "",        {}};
+    count.series.push_back({"reference", 0, 0, 128, 0, 0, 0, truth.sm_clock_mhz,
+                            std::vector<double>(64, truth.l1_hit_cycles)});
+    for (int t = 1; t < 128; ++t) {
+        const bool shares = ((t / 32) % 4) / (4 / truth.texture_per_sm) == 0;
+        const double cycles = shares ? 3 * truth.l1_hit_cycles : truth.l1_hit_cycles;
+        count.series.push_back({"thread " + std::to_string(t), 0, 0, 128, 0, 0, 0,
+                                truth.sm_clock_mhz, std::vector<double>(16, jitter(cycles, 0.3))});
+    }
+    record.benchmarks.push_back(count);
+
+    // DRAM load bandwidth: three launch shapes, the largest reaches the peak.
+    RawBenchmark dram_bw{"dram.load_bandwidth", "bandwidth", "dram", "", "load", "", "ms", "", {}};
+    const std::int64_t bytes = 2LL << 30;
+    for (auto [blocks, threads, fraction] :
+         {std::tuple{132, 256, 0.55}, std::tuple{264, 512, 0.85}, std::tuple{528, 1024, 1.0}}) {
+        std::vector<double> ms;
+        for (int rep = 0; rep < 5; ++rep)
+            ms.push_back(static_cast<double>(bytes) / (truth.dram_load_gbs * fraction * 1e9) * 1e3 *
+                         (1.0 + 0.002 * rep));
+        dram_bw.series.push_back({"", 0, 0, 0, blocks, threads, bytes, truth.sm_clock_mhz, ms});
+    }
+    record.benchmarks.push_back(dram_bw);
+
+    // Departure delays: W warps, last load returns after Mem_LD + (W-1) * delay.
+    for (const std::string direction : {"coalesced", "uncoalesced"}) {
+        RawBenchmark b{"dram.departure." + direction,
+                       "departure",
+                       "dram",
+                       "",
+                       direction,
+                       "random",
+                       "cycles",
+                       "",
+                       {}};
+        const double per_warp =
+            direction == "coalesced" ? truth.departure_coal : 32 * truth.departure_uncoal;
+        for (int warps = 1; warps <= 16; warps *= 2)
+            b.series.push_back({"",
+                                0,
+                                0,
+                                0,
+                                1,
+                                32 * warps,
+                                0,
+                                truth.sm_clock_mhz,
+                                {truth.dram_cycles + (warps - 1) * per_warp}});
+        record.benchmarks.push_back(b);
+    }
+
+    // L2 partitions: per-SM L2 hit times, half the lines near, half far.
+    RawBenchmark partition{"l2.partition", "l2_partition", "l2", "", "",
+                           "random",       "cycles",       "",   {}};
+    for (int sm = 0; sm < 8; ++sm) {
+        std::vector<double> times;
+        for (int k = 0; k < 64; ++k)
+            times.push_back(jitter(k % 2 == 0 ? truth.l2_near_cycles : truth.l2_far_cycles, 3));
+        partition.series.push_back(
+            {"sm " + std::to_string(sm), 0, 0, 0, 0, 0, 0, truth.sm_clock_mhz, times});
+    }
+    record.benchmarks.push_back(partition);
+
+    // Clock: cycles over event time.
+    RawBenchmark clock{"clock", "clock", "", "", "", "", "cycles", "", {}};
+    for (int rep = 0; rep < 3; ++rep)
+        clock.series.push_back({"",
+                                rep,
+                                0,
+                                0,
+                                0,
+                                0,
+                                0,
+                                0,
+                                {truth.sm_clock_mhz * 1e3 * 10.0 * (1 + 0.001 * rep), 10.0}});
+    record.benchmarks.push_back(clock);
+    return record;
+}
+
+} // namespace kerncast::probe::testing

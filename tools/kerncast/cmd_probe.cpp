@@ -1,0 +1,117 @@
+// kerncast probe: measure this GPU's memory topology (or replay a recorded run) and write
+// a machine file.
+#include "commands.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/machine/machine_json.hpp"
+#include "kerncast/probe/analysis.hpp"
+#include "kerncast/probe/runner.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace kerncast::cli {
+namespace {
+
+struct ProbeCliOptions {
+    std::string only;
+    std::string machine_path;
+    std::string raw_directory;
+    std::string replay_directory;
+    int device = 0;
+    int repetitions = 3;
+    int carveout_percent = 0;
+    OutputOptions output;
+};
+
+void write_machine_file(const MachineModel& machine, const std::string& path) {
+    std::ofstream file(path);
+    if (!file)
+        throw_input_error("cannot open '" + path + "' for writing the machine file");
+    file << machine_to_json(machine).dump(2) << "\n";
+    if (!file)
+        throw_input_error("failed writing the machine file '" + path + "'");
+}
+
+void run(const ProbeCliOptions& options) {
+    probe::ProbeRecord record;
+    std::string run;
+    if (!options.replay_directory.empty()) {
+        record = probe::read_probe_record(options.replay_directory);
+        run = std::filesystem::is_directory(options.replay_directory)
+                  ? (std::filesystem::path(options.replay_directory) / probe::probe_raw_file_name)
+                        .string()
+                  : options.replay_directory;
+    } else {
+        probe::ProbeOptions probe_options;
+        probe_options.groups = probe::parse_probe_groups(options.only); // usage errors first
+        probe_options.device = options.device;
+        probe_options.repetitions = options.repetitions;
+        probe_options.carveout_percent = options.carveout_percent;
+        // The settings that shape the measurement, as a command that repeats it.
+        probe_options.command = "kerncast probe --device " + std::to_string(options.device) +
+                                " --repetitions " + std::to_string(options.repetitions) +
+                                " --carveout " + std::to_string(options.carveout_percent) +
+                                (options.only.empty() ? "" : " --only " + options.only);
+        probe_options.progress = [](const std::string& line) {
+            std::cerr << "kerncast probe: " << line << std::endl;
+        };
+        record = probe::run_probe(probe_options);
+        if (!options.raw_directory.empty()) {
+            probe::write_probe_record(record, options.raw_directory);
+            run = (std::filesystem::path(options.raw_directory) / probe::probe_raw_file_name)
+                      .string();
+            std::cerr << "kerncast probe: raw series written to " << run << "\n";
+        } else {
+            run = "kerncast probe on " + record.host + " at " + record.date +
+                  " (raw series not kept; use --raw DIR)";
+        }
+    }
+    const probe::ProbeAnalysis analysis = probe::analyse_probe_record(record);
+    if (!options.machine_path.empty()) {
+        write_machine_file(probe::machine_from_probe(analysis, run), options.machine_path);
+        std::cerr << "kerncast probe: machine file written to " << options.machine_path << "\n";
+    }
+    emit(probe::probe_view(analysis), options.output);
+}
+
+void setup_probe(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "probe",
+        "GPU: measure this GPU's memory topology and write a machine file (docs/probe.md)");
+    auto options = std::make_shared<ProbeCliOptions>();
+    cmd->add_option("--only", options->only,
+                    "Comma-separated groups to measure: clock,l1,texture,readonly,constant,"
+                    "shared,l2,dram,sharing,bandwidth,mwp (default: all)")
+        ->type_name("GROUPS");
+    cmd->add_option("-o,--output", options->machine_path, "Write the machine file here")
+        ->type_name("FILE");
+    auto* raw = cmd->add_option("--raw", options->raw_directory,
+                                "Write the raw series (raw.json) into this directory")
+                    ->type_name("DIR");
+    auto* replay = cmd->add_option("--replay", options->replay_directory,
+                                   "Analyse a recorded run (a --raw directory or its raw.json) "
+                                   "instead of measuring; needs no GPU")
+                       ->type_name("DIR");
+    auto* device = cmd->add_option("--device", options->device, "CUDA device ordinal")
+                       ->check(CLI::NonNegativeNumber);
+    auto* repetitions = cmd->add_option("--repetitions", options->repetitions,
+                                        "Independent repetitions of size searches and latencies")
+                            ->check(CLI::Range(1, 100));
+    auto* carveout = cmd->add_option("--carveout", options->carveout_percent,
+                                     "Shared-memory carve-out in percent for the chase kernels "
+                                     "(0 = largest L1)")
+                         ->check(CLI::Range(0, 100));
+    auto* only = cmd->get_option("--only");
+    for (auto* live_only : {raw, device, repetitions, carveout, only})
+        replay->excludes(live_only);
+    add_output_options(*cmd, options->output);
+    cmd->callback([options] { run(*options); });
+}
+
+} // namespace
+
+KERNCAST_REGISTER_COMMAND(800, setup_probe);
+
+} // namespace kerncast::cli
