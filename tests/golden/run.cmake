@@ -43,3 +43,32 @@ else()
     ARGS run --cuda-source ${saxpy_source} --kernel saxpi --grid 1 --block 1 EXIT 1
     STDERR_CONTAINS "saxpi")
 endif()
+
+# The kernel-file form (docs/codegen.md): code generation and option checks come before the
+# GPU is touched.
+set(run_kernel_file examples/kernels/star2d_r1.yaml)
+kerncast_add_cli_test(NAME run.kernel_with_cuda_source_options
+  ARGS run ${run_kernel_file} --grid 4 EXIT 2 STDERR_CONTAINS "belong to the --cuda-source form")
+kerncast_add_cli_test(NAME run.kernel_and_cuda_source
+  ARGS run ${run_kernel_file} --cuda-source ${saxpy_source} EXIT 2
+  STDERR_CONTAINS "either KERNEL or --cuda-source")
+kerncast_add_cli_test(NAME run.kernel_bad_define ARGS run ${run_kernel_file} -D nx EXIT 2
+  STDERR_CONTAINS "-D expects name=value")
+kerncast_add_cli_test(NAME run.kernel_missing_file ARGS run no/such/kernel.yaml EXIT 1
+  STDERR_CONTAINS "no/such/kernel.yaml")
+kerncast_add_cli_test(NAME run.fold_without_kernel
+  ARGS run ${saxpy_arguments} --fold 2 EXIT 2 STDERR_CONTAINS "kernel-file form")
+if(NOT KERNCAST_GPU_PRESENT)
+  if(KERNCAST_ENABLE_CUDA)
+    kerncast_add_cli_test(NAME run.kernel_without_gpu ARGS run ${run_kernel_file} -D nx=64 -D ny=64
+      EXIT 3 STDERR_CONTAINS "kerncast run needs a GPU")
+  else()
+    kerncast_add_cli_test(NAME run.kernel_without_cuda ARGS run ${run_kernel_file} EXIT 3
+      STDERR_CONTAINS "built without CUDA")
+  endif()
+else()
+  kerncast_add_cli_test(NAME device.run_kernel_star2d
+    ARGS run ${run_kernel_file} -D nx=2048 -D ny=2048 --repeat 5 STDOUT_CONTAINS "star2d_r1" "median")
+  kerncast_add_cli_test(NAME device.run_kernel_matmul_tiled16
+    ARGS run examples/kernels/matmul_tiled16.yaml --repeat 3 STDOUT_CONTAINS "matmul_tiled16")
+endif()

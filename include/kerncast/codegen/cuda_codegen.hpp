@@ -1,0 +1,42 @@
+// CUDA C++ from a kernel file: one __global__ function with C linkage, one thread per domain
+// point (or per folded group of points), bounds checks from the isl domain, sequential loops,
+// reductions, shared-memory tiles with __syncthreads(), atomics; plus everything the runtime's
+// time_kernel needs to launch it (grid, block, buffers with deterministic initialisation).
+// docs/codegen.md describes the generated code.
+#pragma once
+
+#include "kerncast/codegen/schedule.hpp"
+#include "kerncast/runtime/kernel_arguments.hpp"
+#include "kerncast/runtime/measurement.hpp"
+
+#include <string>
+#include <vector>
+
+namespace kerncast::codegen {
+
+struct GeneratedKernel {
+    std::string kernel_name; // the extern "C" symbol: the kernel file's name, sanitised
+    std::string cuda_source;
+    runtime::Dim3 grid{1, 1, 1};
+    runtime::Dim3 block{1, 1, 1};
+    runtime::Dim3 fold{1, 1, 1};
+    std::int64_t static_shared_memory_bytes = 0;
+    // The kernel's parameters in order: one device buffer per global or constant array, in
+    // declaration order, initialised with the deterministic hash (runtime BufferInit::hash).
+    // Arrays of 1- or 2-byte elements travel as u32 words (count rounded up).
+    std::vector<runtime::KernelArgument> arguments;
+    std::vector<std::string> buffer_arrays; // the array behind each argument
+};
+
+// What the generated source's header comment names.
+struct SourceOrigin {
+    std::string kernel_file;        // as given ("" when built in code)
+    std::string kernel_file_sha256; // "" when unknown
+};
+
+GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& origin = {});
+
+// The CUDA type of a kernel dtype ("float", "unsigned int", ...).
+const char* cuda_type_name(kernel::DataType type);
+
+} // namespace kerncast::codegen

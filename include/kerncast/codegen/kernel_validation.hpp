@@ -1,0 +1,38 @@
+// Predictions against measurements for one kernel file (`kerncast validate`): the volume
+// model's prediction (Ernst et al. 2023: DRAM and L2 volumes and the limiter time) for each
+// recorded configuration, and the sweep of configurations the live mode measures.
+#pragma once
+
+#include "kerncast/kernel/kernel_spec.hpp"
+#include "kerncast/machine/machine_model.hpp"
+#include "kerncast/runtime/validation.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kerncast::codegen {
+
+// The volume model's prediction for the configuration a record describes (its block, fold and
+// integer parameters), as the Nsight Compute counters it compares with:
+//   dram__bytes_read.sum / dram__bytes_write.sum      = DRAM load / store bytes per point x points
+//   lts__t_sectors_srcunit_tex_op_read/write.sum      = L2 load / store bytes per point x points /
+//   32
+// and the limiter's time per launch. nullopt when the record is of another kernel (its name
+// differs from the kernel file's). Input Errors from the model (a launch it cannot take, a
+// machine lacking a field) propagate.
+std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec,
+                                                  const MachineModel& machine,
+                                                  const runtime::KernelRecord& record);
+
+runtime::PredictionSource volume_model_predictions(const kernel::KernelSpec& spec,
+                                                   const MachineModel& machine);
+
+// The live sweep. "default": the block sizes of Ernst et al. sec. 5.1 with 256 threads
+// (models::default_block_sizes) x no folding, 2x in y, 2x in z (models::default_folds), where
+// the kernel can take them; a FILE lists one configuration per line, "BLOCK [FOLD]" in the
+// triple forms of `kerncast explore` ("32x4x2 1x1x2"), '#' starts a comment.
+std::vector<kernel::LaunchConfig> default_sweep(const kernel::KernelSpec& spec);
+std::vector<kernel::LaunchConfig> read_sweep_file(const std::string& path);
+
+} // namespace kerncast::codegen

@@ -1,0 +1,126 @@
+// Volume-model predictions for recorded configurations and the live sweep
+// (kernel_validation.hpp).
+#include "kerncast/codegen/kernel_validation.hpp"
+
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/codegen/cuda_codegen.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/models/explore.hpp"
+#include "kerncast/models/volumes.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace kerncast::codegen {
+
+namespace {
+
+// Nsight Compute counts L2 traffic from L1 in L2 sectors; their size is a machine fact.
+double l2_sector_bytes(const MachineModel& machine) {
+    const MemoryLevel* l2 = machine.level("l2");
+    if (!l2 || !l2->sector_bytes || l2->sector_bytes->value <= 0)
+        throw_input_error("machine '" + machine.identity.id +
+                          "' has no memory level l2 with sector_bytes, which the L2 sector "
+                          "counters need");
+    return l2->sector_bytes->value;
+}
+
+} // namespace
+
+std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec,
+                                                  const MachineModel& machine,
+                                                  const runtime::KernelRecord& record) {
+    // The generated kernel's symbol is the spec name made into a C identifier.
+    std::string symbol;
+    for (char c : spec.name)
+        symbol += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (record.name != spec.name && record.name != symbol && record.name != "kc_" + symbol)
+        return std::nullopt;
+    kernel::LaunchConfig launch;
+    launch.block = record.launch.block;
+    launch.fold = record.launch.fold;
+    std::vector<std::pair<std::string, std::int64_t>> overrides;
+    for (const auto& [name, value] : record.parameters)
+        if (spec.find_param(name) && std::holds_alternative<std::int64_t>(value))
+            overrides.emplace_back(name, std::get<std::int64_t>(value));
+    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
+    const auto params = analysis::parameter_values(analysis, overrides);
+    const models::VolumePrediction volumes = models::predict_volumes(analysis, params, machine);
+    const auto points = static_cast<double>(volumes.points);
+    const double sector_bytes = l2_sector_bytes(machine);
+    runtime::Prediction prediction;
+    prediction.time_s = volumes.limiter.seconds_per_launch;
+    prediction.counters["dram__bytes_read.sum"] = volumes.dram_load_bytes * points;
+    prediction.counters["dram__bytes_write.sum"] = volumes.dram_store_bytes * points;
+    prediction.counters["lts__t_sectors_srcunit_tex_op_read.sum"] =
+        volumes.l2_load_bytes * points / sector_bytes;
+    prediction.counters["lts__t_sectors_srcunit_tex_op_write.sum"] =
+        volumes.l2_store_bytes * points / sector_bytes;
+    return prediction;
+}
+
+runtime::PredictionSource volume_model_predictions(const kernel::KernelSpec& spec,
+                                                   const MachineModel& machine) {
+    return [spec, machine](const runtime::KernelRecord& record) {
+        return predict_record(spec, machine, record);
+    };
+}
+
+std::vector<kernel::LaunchConfig> default_sweep(const kernel::KernelSpec& spec) {
+    std::vector<kernel::LaunchConfig> sweep;
+    auto add_if_possible = [&](const kernel::LaunchConfig& launch) {
+        try {
+            const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
+            const kernel::LaunchConfig& used = analysis.launch; // fixed tiles applied
+            const bool seen = std::any_of(sweep.begin(), sweep.end(), [&](const auto& l) {
+                return l.block == used.block && l.fold == used.fold;
+            });
+            if (!seen)
+                sweep.push_back(used);
+        } catch (const Error&) {
+            // a launch this kernel cannot take (a fixed tile, an unmapped axis)
+        }
+    };
+    for (const auto& fold : models::default_folds())
+        for (const auto& block : models::default_block_sizes(256))
+            add_if_possible(kernel::LaunchConfig{block, fold});
+    if (sweep.empty())
+        add_if_possible(spec.launch);
+    return sweep;
+}
+
+std::vector<kernel::LaunchConfig> read_sweep_file(const std::string& path) {
+    std::ifstream file(path);
+    if (!file)
+        throw_input_error("cannot open sweep file '" + path + "'", {path, 0, 0, {}, {}});
+    std::vector<kernel::LaunchConfig> sweep;
+    std::string line;
+    for (int number = 1; std::getline(file, line); ++number) {
+        const std::string text = line.substr(0, line.find('#'));
+        std::istringstream words(text);
+        std::vector<std::string> fields;
+        for (std::string word; words >> word;)
+            fields.push_back(word);
+        if (fields.empty())
+            continue;
+        SourceLocation where{path, number, 1, {}, line};
+        if (fields.size() > 2)
+            throw_input_error(
+                "expected 'BLOCK [FOLD]', got " + std::to_string(fields.size()) + " fields", where);
+        kernel::LaunchConfig launch;
+        try {
+            launch.block = models::parse_triple(fields[0], "block");
+            if (fields.size() == 2)
+                launch.fold = models::parse_triple(fields[1], "fold");
+        } catch (const Error& e) {
+            throw_input_error(e.message(), where);
+        }
+        sweep.push_back(launch);
+    }
+    if (sweep.empty())
+        throw_input_error("sweep file '" + path + "' lists no configuration", {path, 0, 0, {}, {}});
+    return sweep;
+}
+
+} // namespace kerncast::codegen

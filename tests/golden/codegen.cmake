@@ -1,0 +1,43 @@
+# kerncast codegen (docs/codegen.md): golden CUDA sources for a few examples, bad input, and
+# with CUDA: the generated source of every example compiles with nvcc for sm_80.
+set(codegen_examples ${PROJECT_SOURCE_DIR}/examples/kernels)
+kerncast_add_cli_test(NAME codegen.matmul_tiled16
+  ARGS codegen examples/kernels/matmul_tiled16.yaml -D n=256 -D m=128 -D l=64
+  STDOUT ${PROJECT_SOURCE_DIR}/tests/golden/expected/codegen_matmul_tiled16.cu)
+kerncast_add_cli_test(NAME codegen.dg_diff_2
+  ARGS codegen examples/kernels/dg_diff_2.yaml -D nelements=4096
+  STDOUT ${PROJECT_SOURCE_DIR}/tests/golden/expected/codegen_dg_diff_2.cu)
+kerncast_add_cli_test(NAME codegen.star3d_r4
+  ARGS codegen examples/kernels/star3d_r4.yaml -D nx=100 -D ny=64 -D nz=64 --block 32,4,2
+  STDOUT ${PROJECT_SOURCE_DIR}/tests/golden/expected/codegen_star3d_r4.cu)
+kerncast_add_cli_test(NAME codegen.fd5pt_16
+  ARGS codegen examples/kernels/fd5pt_16.yaml -D n=1000
+  STDOUT ${PROJECT_SOURCE_DIR}/tests/golden/expected/codegen_fd5pt_16.cu)
+kerncast_add_cli_test(NAME codegen.histogram_reordered
+  ARGS codegen examples/kernels/histogram_reordered.yaml -D n=100000
+  STDOUT ${PROJECT_SOURCE_DIR}/tests/golden/expected/codegen_histogram_reordered.cu)
+kerncast_add_cli_test(NAME codegen.help ARGS codegen --help STDOUT_CONTAINS "--fold" "--output")
+kerncast_add_cli_test(NAME codegen.missing_file ARGS codegen no/such.yaml EXIT 1
+  STDERR_CONTAINS "no/such.yaml")
+kerncast_add_cli_test(NAME codegen.bad_define
+  ARGS codegen examples/kernels/matmul_naive.yaml -D n EXIT 2
+  STDERR_CONTAINS "-D expects name=value")
+kerncast_add_cli_test(NAME codegen.violated_assumption
+  ARGS codegen examples/kernels/matmul_naive.yaml -D n=100 EXIT 1
+  STDERR_CONTAINS "n % 16 == 0")
+kerncast_add_cli_test(NAME codegen.unknown_parameter
+  ARGS codegen examples/kernels/matmul_naive.yaml -D q=1 EXIT 1 STDERR_CONTAINS "q")
+
+if(KERNCAST_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
+  file(GLOB codegen_example_files ${codegen_examples}/*.yaml)
+  set(codegen_out ${CMAKE_CURRENT_BINARY_DIR}/codegen)
+  file(MAKE_DIRECTORY ${codegen_out})
+  foreach(example ${codegen_example_files})
+    get_filename_component(name ${example} NAME_WE)
+    add_test(NAME codegen.nvcc.${name}
+      COMMAND sh -c "\"$1\" codegen \"$2\" -o \"$3.cu\" && \"$4\" -arch=sm_80 -c \"$3.cu\" -o \"$3.o\""
+              sh $<TARGET_FILE:kerncast_cli> ${example} ${codegen_out}/${name}
+              ${CMAKE_CUDA_COMPILER})
+    set_tests_properties(codegen.nvcc.${name} PROPERTIES LABELS "cli;nvcc")
+  endforeach()
+endif()

@@ -1,0 +1,100 @@
+// Volume-model predictions for recorded configurations, and the sweeps of the live mode.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/codegen/kernel_validation.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+using namespace kerncast::codegen;
+
+namespace {
+
+kernel::KernelSpec example(const std::string& name) {
+    return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/" + name + ".yaml");
+}
+
+runtime::KernelRecord record_of(const std::string& name, runtime::Dim3 block, runtime::Dim3 fold,
+                                std::map<std::string, runtime::ParameterValue> parameters) {
+    runtime::KernelRecord record;
+    record.name = name;
+    record.launch.block = block;
+    record.launch.fold = fold;
+    record.parameters = std::move(parameters);
+    return record;
+}
+
+} // namespace
+
+TEST(KernelValidation, PredictionIsTheVolumeModelAtTheRecordedConfiguration) {
+    const auto spec = example("star3d_r4");
+    const MachineModel machine = resolve_machine("a100-sxm4-40gb");
+    const auto record = record_of(
+        "star3d_r4", {64, 4, 1}, {1, 1, 2},
+        {{"nx", std::int64_t{328}}, {"ny", std::int64_t{200}}, {"nz", std::int64_t{136}}});
+    const auto prediction = predict_record(spec, machine, record);
+    ASSERT_TRUE(prediction.has_value());
+
+    // The same numbers straight from the model.
+    kernel::LaunchConfig launch{{64, 4, 1}, {1, 1, 2}};
+    const auto analysis = analysis::analyze(spec, launch);
+    const auto params =
+        analysis::parameter_values(analysis, {{"nx", 328}, {"ny", 200}, {"nz", 136}});
+    const auto volumes = models::predict_volumes(analysis, params, machine);
+    const double points = 320.0 * 192 * 128; // the interior, 4 cells off every face
+    EXPECT_EQ(volumes.points, 320 * 192 * 128);
+    EXPECT_DOUBLE_EQ(prediction->time_s, volumes.limiter.seconds_per_launch);
+    EXPECT_DOUBLE_EQ(prediction->counters.at("dram__bytes_read.sum"),
+                     volumes.dram_load_bytes * points);
+    EXPECT_DOUBLE_EQ(prediction->counters.at("dram__bytes_write.sum"),
+                     volumes.dram_store_bytes * points);
+    EXPECT_DOUBLE_EQ(prediction->counters.at("lts__t_sectors_srcunit_tex_op_read.sum"),
+                     volumes.l2_load_bytes * points / 32);
+    // Every point stores one double: 8 bytes per point reach L2, in 32-byte A100 sectors.
+    EXPECT_DOUBLE_EQ(prediction->counters.at("lts__t_sectors_srcunit_tex_op_write.sum"),
+                     8.0 * points / 32);
+}
+
+TEST(KernelValidation, RecordsOfOtherKernelsAreNotPredicted) {
+    const auto spec = example("star3d_r4");
+    const MachineModel machine = resolve_machine("a100-sxm4-40gb");
+    EXPECT_FALSE(
+        predict_record(spec, machine, record_of("saxpy", {256, 1, 1}, {1, 1, 1}, {})).has_value());
+}
+
+TEST(KernelValidation, DefaultSweepKeepsOnlyLaunchesTheKernelCanTake) {
+    // histogram maps only x: every block has y = z = 1 and no fold along y or z.
+    const auto histogram = default_sweep(example("histogram"));
+    ASSERT_FALSE(histogram.empty());
+    for (const auto& launch : histogram) {
+        EXPECT_EQ(launch.block[1] * launch.block[2], 1);
+        EXPECT_EQ(launch.fold, (std::array<std::int64_t, 3>{1, 1, 1}));
+    }
+    // fd5pt_16 fixes its 16x16 tile: one configuration.
+    const auto fd = default_sweep(example("fd5pt_16"));
+    ASSERT_EQ(fd.size(), 1u);
+    EXPECT_EQ(fd[0].block, (std::array<std::int64_t, 3>{16, 16, 1}));
+    // star3d_r4 takes every 256-thread block with three folds.
+    const auto star = default_sweep(example("star3d_r4"));
+    EXPECT_GT(star.size(), 20u);
+    for (const auto& launch : star)
+        EXPECT_EQ(launch.block[0] * launch.block[1] * launch.block[2], 256);
+}
+
+TEST(KernelValidation, SweepFileLinesAndErrors) {
+    const auto sweep = read_sweep_file(KERNCAST_TEST_DATA_DIR "/data/star2d_sweep.txt");
+    ASSERT_EQ(sweep.size(), 4u);
+    EXPECT_EQ(sweep[2].block, (std::array<std::int64_t, 3>{64, 4, 1}));
+    EXPECT_EQ(sweep[2].fold, (std::array<std::int64_t, 3>{1, 2, 1}));
+    try {
+        read_sweep_file(KERNCAST_TEST_DATA_DIR "/data/bad_sweep.txt");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_EQ(e.where().line, 3);
+        EXPECT_NE(e.message().find("BLOCK [FOLD]"), std::string::npos);
+    }
+}

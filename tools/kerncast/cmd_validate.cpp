@@ -1,0 +1,137 @@
+// kerncast validate: the volume model's predictions next to measurements of the generated
+// kernel, from recorded measurements (--records) or by running a sweep on the GPU
+// (docs/codegen.md, "kerncast validate").
+#include "commands.hpp"
+#include "kerncast/codegen/kernel_run.hpp"
+#include "kerncast/codegen/kernel_validation.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/sha256.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace kerncast::cli {
+
+// -D name=value (cmd_predict.cpp).
+std::vector<std::pair<std::string, std::int64_t>>
+parse_volume_defines(const std::vector<std::string>& defines);
+
+namespace {
+
+struct ValidateOptions {
+    std::string kernel_path;
+    std::string machine;
+    std::string sweep = "default";
+    std::string records_directory;
+    std::string save_directory;
+    std::vector<std::string> defines;
+    runtime::TimingOptions timing;
+    OutputOptions output;
+};
+
+// Runs every configuration of the sweep on the GPU; records are written to save_directory
+// when given.
+std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
+                                                 const ValidateOptions& o) {
+    const std::vector<kernel::LaunchConfig> sweep =
+        o.sweep == "default" ? codegen::default_sweep(spec) : codegen::read_sweep_file(o.sweep);
+    const auto overrides = parse_volume_defines(o.defines);
+    const codegen::SourceOrigin origin{o.kernel_path, sha256_file_hex(o.kernel_path)};
+    if (!o.save_directory.empty())
+        std::filesystem::create_directories(o.save_directory);
+    std::vector<runtime::LoadedRecord> records;
+    for (const auto& launch : sweep) {
+        const codegen::Schedule schedule = codegen::lower_kernel(spec, launch, overrides);
+        const codegen::GeneratedKernel generated = codegen::generate_cuda(schedule, origin);
+        const runtime::TimingRequest request =
+            codegen::timing_request(generated, spec.name + ".cu", o.timing);
+        runtime::RunContext context = codegen::run_context(schedule, generated, origin);
+        context.date_utc = runtime::iso8601_utc_now();
+        const runtime::TimedRun run = runtime::time_kernel(request);
+        runtime::LoadedRecord record;
+        record.measurement = runtime::make_measurement(request, run, context);
+        const std::string label = runtime::configuration_label(record.measurement.kernel);
+        record.path = "(measured) " + label;
+        if (!o.save_directory.empty()) {
+            std::string file_name = spec.name;
+            for (int a = 0; a < kernel::axis_count; ++a)
+                file_name += "_" + std::to_string(generated.block[static_cast<size_t>(a)]);
+            for (int a = 0; a < kernel::axis_count; ++a)
+                file_name += "_" + std::to_string(generated.fold[static_cast<size_t>(a)]);
+            record.path =
+                (std::filesystem::path(o.save_directory) / (file_name + ".json")).string();
+            runtime::write_measurement_file(record.measurement, record.path);
+        }
+        std::cerr << "kerncast: " << label << ": " << record.measurement.results.median_s * 1e3
+                  << " ms\n";
+        records.push_back(std::move(record));
+    }
+    return records;
+}
+
+void run_validate(const ValidateOptions& o) {
+    const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
+    const MachineModel machine = resolve_machine(o.machine);
+    if (o.timing.repetitions < 1)
+        throw_usage_error("--repeat must be at least 1");
+    std::vector<runtime::LoadedRecord> records;
+    if (!o.records_directory.empty()) {
+        if (!o.defines.empty() || o.sweep != "default" || !o.save_directory.empty())
+            throw_usage_error("--records replays recorded runs: -D, --sweep and --save belong to "
+                              "the live mode");
+        records = runtime::load_measurement_directory(o.records_directory);
+        const std::string sha = sha256_file_hex(o.kernel_path);
+        for (const auto& record : records)
+            if (!record.measurement.kernel.file_sha256.empty() &&
+                record.measurement.kernel.file_sha256 != sha &&
+                record.measurement.kernel.name == spec.name)
+                std::cerr << "kerncast: warning: " << record.path
+                          << " was recorded from a kernel file with another SHA-256 than "
+                          << o.kernel_path << "\n";
+    } else {
+        records = measure_sweep(spec, o);
+    }
+    const runtime::ValidationReport report =
+        runtime::validate_predictions(records, codegen::volume_model_predictions(spec, machine));
+    emit(runtime::validation_view(report), o.output);
+}
+
+void setup_validate(CLI::App& app) {
+    auto options = std::make_shared<ValidateOptions>();
+    auto* cmd = app.add_subcommand(
+        "validate", "Predicted vs measured volumes and times of a kernel file's configurations");
+    cmd->add_option("KERNEL", options->kernel_path, "Kernel file (YAML, docs/kernel-format.md)")
+        ->required();
+    cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
+        ->required();
+    cmd->add_option("--records", options->records_directory,
+                    "Validate against the measurement records (*.json) in DIR instead of "
+                    "running (no GPU needed)")
+        ->type_name("DIR");
+    cmd->add_option("--sweep", options->sweep,
+                    "Live mode: 'default' (Ernst et al. 5.1 block sizes of 256 threads x "
+                    "folds none/2y/2z) or a FILE of 'BLOCK [FOLD]' lines")
+        ->type_name("default|FILE");
+    cmd->add_option("-D,--define", options->defines,
+                    "Live mode: set a parameter, -D name=value (repeatable)")
+        ->type_name("NAME=VALUE");
+    cmd->add_option("--repeat", options->timing.repetitions,
+                    "Live mode: timed launches per configuration (default 10)")
+        ->type_name("N");
+    cmd->add_flag("--l2-flush", options->timing.l2_flush,
+                  "Live mode: flush L2 between repetitions");
+    cmd->add_option("--save", options->save_directory,
+                    "Live mode: also write each configuration's measurement record to DIR")
+        ->type_name("DIR");
+    add_output_options(*cmd, options->output);
+    cmd->callback([options] { run_validate(*options); });
+}
+
+} // namespace
+
+KERNCAST_REGISTER_COMMAND(720, setup_validate);
+
+} // namespace kerncast::cli
