@@ -5,6 +5,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/cuda_codegen.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/explore.hpp"
 #include "kerncast/models/volumes.hpp"
 
@@ -110,9 +111,9 @@ std::vector<kernel::LaunchConfig> read_sweep_file(const std::string& path) {
                 "expected 'BLOCK [FOLD]', got " + std::to_string(fields.size()) + " fields", where);
         kernel::LaunchConfig launch;
         try {
-            launch.block = models::parse_triple(fields[0], "block");
+            launch.block = kernel::parse_launch_triple(fields[0], "block");
             if (fields.size() == 2)
-                launch.fold = models::parse_triple(fields[1], "fold");
+                launch.fold = kernel::parse_launch_triple(fields[1], "fold");
         } catch (const Error& e) {
             throw_input_error(e.message(), where);
         }

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <thread>
 
 namespace kerncast::models {
@@ -18,69 +17,6 @@ std::vector<Triple> default_block_sizes(std::int64_t threads_per_block) {
                 if (x * y * z == threads_per_block)
                     sizes.push_back({x, y, z});
     return sizes;
-}
-
-namespace {
-
-std::int64_t parse_positive(const std::string& text, const std::string& option,
-                            const std::string& whole) {
-    try {
-        size_t used = 0;
-        const long long value = std::stoll(text, &used);
-        if (used == text.size() && value >= 1)
-            return value;
-    } catch (const std::exception&) {
-    }
-    throw_usage_error(option + ": '" + whole +
-                      "' is not a launch triple (write 32x4x4, 32,4,4, z=2 or 2z)");
-}
-
-} // namespace
-
-Triple parse_triple(const std::string& text, const std::string& option) {
-    Triple values{1, 1, 1};
-    if (text == "none")
-        return values;
-    // Axis forms: "z=2", "2z".
-    for (int axis = 0; axis < 3; ++axis) {
-        const char name = "xyz"[axis];
-        if (text.size() >= 3 && text[0] == name && text[1] == '=') {
-            values[static_cast<size_t>(axis)] = parse_positive(text.substr(2), option, text);
-            return values;
-        }
-        if (text.size() >= 2 && text.back() == name &&
-            std::isdigit(static_cast<unsigned char>(text[0]))) {
-            values[static_cast<size_t>(axis)] =
-                parse_positive(text.substr(0, text.size() - 1), option, text);
-            return values;
-        }
-    }
-    const char separator = text.find('x') != std::string::npos ? 'x' : ',';
-    size_t start = 0;
-    for (size_t k = 0; k < 3; ++k) {
-        const size_t end = text.find(separator, start);
-        values[k] = parse_positive(
-            text.substr(start, end == std::string::npos ? std::string::npos : end - start), option,
-            text);
-        if (end == std::string::npos)
-            return values;
-        start = end + 1;
-    }
-    throw_usage_error(option + ": '" + text + "' has more than three values");
-}
-
-std::vector<Triple> parse_triple_list(const std::string& text, const std::string& option) {
-    std::vector<Triple> values;
-    size_t start = 0;
-    while (true) {
-        const size_t end = text.find(',', start);
-        values.push_back(parse_triple(
-            text.substr(start, end == std::string::npos ? std::string::npos : end - start),
-            option));
-        if (end == std::string::npos)
-            return values;
-        start = end + 1;
-    }
 }
 
 std::vector<Triple> default_folds() {

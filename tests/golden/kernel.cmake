@@ -76,5 +76,5 @@ kerncast_add_cli_test(NAME count_usage_define ARGS count examples/kernels/star2d
 kerncast_add_cli_test(NAME count_usage_define_value ARGS count examples/kernels/star2d_r1.yaml -D nx=big EXIT 2
   STDERR_CONTAINS "is not an integer")
 kerncast_add_cli_test(NAME count_usage_block ARGS count examples/kernels/star2d_r1.yaml --block 0,4 EXIT 2
-  STDERR_CONTAINS "--block expects")
+  STDERR_CONTAINS "--block: '0,4' is not a launch triple")
 kerncast_add_cli_test(NAME count_usage_no_kernel ARGS count EXIT 2)

@@ -3,6 +3,7 @@
 #include "kerncast/codegen/cuda_codegen.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/explore.hpp"
 #include "kerncast/sha256.hpp"
 
@@ -11,10 +12,6 @@
 #include <memory>
 
 namespace kerncast::cli {
-
-// -D name=value (cmd_predict.cpp).
-std::vector<std::pair<std::string, std::int64_t>>
-parse_volume_defines(const std::vector<std::string>& defines);
 
 namespace {
 
@@ -28,13 +25,9 @@ struct CodegenOptions {
 
 void run_codegen(const CodegenOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
-    kernel::LaunchConfig launch = spec.launch;
-    if (!o.block.empty())
-        launch.block = models::parse_triple(o.block, "--block");
-    if (!o.fold.empty())
-        launch.fold = models::parse_triple(o.fold, "--fold");
+    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
     const codegen::Schedule schedule =
-        codegen::lower_kernel(spec, launch, parse_volume_defines(o.defines));
+        codegen::lower_kernel(spec, launch, kernel::parse_parameter_defines(o.defines));
     const codegen::GeneratedKernel generated =
         codegen::generate_cuda(schedule, {o.kernel_path, sha256_file_hex(o.kernel_path)});
     if (o.output_path.empty() || o.output_path == "-") {

@@ -3,6 +3,7 @@
 #include "kerncast/analysis/count_view.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 
 #include <memory>
 
@@ -20,52 +21,6 @@ struct CountCommandOptions {
     std::int64_t subgroup_size = 32;
     OutputOptions output;
 };
-
-std::vector<std::pair<std::string, std::int64_t>>
-parse_defines(const std::vector<std::string>& defines) {
-    std::vector<std::pair<std::string, std::int64_t>> values;
-    for (const auto& define : defines) {
-        const auto equals = define.find('=');
-        if (equals == std::string::npos || equals == 0)
-            throw_usage_error("-D expects name=value, got '" + define + "'");
-        const std::string name = define.substr(0, equals);
-        const std::string text = define.substr(equals + 1);
-        try {
-            size_t used = 0;
-            const long long value = std::stoll(text, &used);
-            if (used != text.size())
-                throw std::invalid_argument(text);
-            values.emplace_back(name, value);
-        } catch (const std::exception&) {
-            throw_usage_error("-D " + name + ": '" + text + "' is not an integer");
-        }
-    }
-    return values;
-}
-
-std::array<std::int64_t, kernel::axis_count> parse_triple(const std::string& text,
-                                                          const char* option) {
-    std::array<std::int64_t, kernel::axis_count> values{1, 1, 1};
-    size_t start = 0;
-    for (int k = 0; k < kernel::axis_count; ++k) {
-        const size_t comma = text.find(',', start);
-        const std::string part =
-            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        try {
-            size_t used = 0;
-            values[static_cast<size_t>(k)] = std::stoll(part, &used);
-            if (used != part.size() || values[static_cast<size_t>(k)] < 1)
-                throw std::invalid_argument(part);
-        } catch (const std::exception&) {
-            throw_usage_error(std::string(option) +
-                              " expects 1 to 3 positive integers X[,Y[,Z]], got '" + text + "'");
-        }
-        if (comma == std::string::npos)
-            return values;
-        start = comma + 1;
-    }
-    throw_usage_error(std::string(option) + " takes at most 3 values, got '" + text + "'");
-}
 
 std::vector<std::int64_t> parse_list(const std::string& text, const char* option) {
     std::vector<std::int64_t> values;
@@ -92,18 +47,15 @@ std::vector<std::int64_t> parse_list(const std::string& text, const char* option
 
 void run_count(const CountCommandOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
-    kernel::LaunchConfig launch = spec.launch;
-    if (!o.block.empty())
-        launch.block = parse_triple(o.block, "--block");
-    if (!o.fold.empty())
-        launch.fold = parse_triple(o.fold, "--fold");
+    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
     analysis::CountOptions options;
     options.count_index_arithmetic = o.index_arithmetic;
     if (o.subgroup_size < 1)
         throw_usage_error("--subgroup-size must be positive");
     options.subgroup_size = o.subgroup_size;
     const analysis::KernelAnalysis result = analysis::analyze(spec, launch, options);
-    const auto params = analysis::parameter_values(result, parse_defines(o.defines));
+    const auto params =
+        analysis::parameter_values(result, kernel::parse_parameter_defines(o.defines));
     analysis::FootprintOptions footprints;
     for (const auto& size : parse_list(o.granules, "--granules"))
         footprints.granule_bytes.push_back(size);
@@ -120,8 +72,10 @@ void setup_count(CLI::App& app) {
         ->required();
     cmd->add_option("-D,--define", options->defines, "Set a parameter: -D name=value (repeatable)")
         ->type_name("NAME=VALUE");
-    cmd->add_option("--block", options->block, "Threads per block X[,Y[,Z]] (overrides the file)");
-    cmd->add_option("--fold", options->fold, "Points per thread X[,Y[,Z]] (overrides the file)");
+    cmd->add_option("--block", options->block,
+                    "Threads per block: 32x4x4 or 32,4,4 (overrides the file)");
+    cmd->add_option("--fold", options->fold,
+                    "Points per thread: 1x1x2, z=2 or 2z (overrides the file)");
     cmd->add_flag("--index-arithmetic", options->index_arithmetic,
                   "Also count subscript arithmetic (i32)");
     cmd->add_option(

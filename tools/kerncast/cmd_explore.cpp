@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/explore.hpp"
 #include "kerncast/models/volume_view.hpp"
@@ -10,9 +11,6 @@
 #include <memory>
 
 namespace kerncast::cli {
-
-std::vector<std::pair<std::string, std::int64_t>>
-parse_volume_defines(const std::vector<std::string>& defines);
 
 namespace {
 
@@ -37,9 +35,9 @@ void run_explore(const ExploreCommandOptions& o) {
         throw_usage_error("--threads must be positive");
     options.threads_per_block = o.threads;
     if (!o.blocks.empty())
-        options.blocks = models::parse_triple_list(o.blocks, "--blocks");
+        options.blocks = kernel::parse_launch_triple_list(o.blocks, "--blocks");
     if (!o.folds.empty())
-        options.folds = models::parse_triple_list(o.folds, "--folds");
+        options.folds = kernel::parse_launch_triple_list(o.folds, "--folds");
     if (options.blocks.empty() && models::default_block_sizes(o.threads).empty())
         throw_usage_error("--threads " + std::to_string(o.threads) +
                           " is not a power of two up to 1024 x 1024 x 64: no block sizes to sweep");
@@ -47,7 +45,8 @@ void run_explore(const ExploreCommandOptions& o) {
         throw_usage_error("--registers must not be negative");
     options.volume.registers_per_thread = o.registers;
     options.jobs = o.jobs;
-    const auto result = models::explore(spec, parse_volume_defines(o.defines), machine, options);
+    const auto result =
+        models::explore(spec, kernel::parse_parameter_defines(o.defines), machine, options);
     // With --json/--csv/--md the whole table goes to the files; --top trims the text table.
     const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
                        !o.output.markdown_path.empty();

@@ -4,6 +4,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/explore.hpp"
 #include "kerncast/models/volume_view.hpp"
@@ -12,29 +13,6 @@
 #include <memory>
 
 namespace kerncast::cli {
-
-// -D name=value (shared with cmd_explore.cpp).
-std::vector<std::pair<std::string, std::int64_t>>
-parse_volume_defines(const std::vector<std::string>& defines) {
-    std::vector<std::pair<std::string, std::int64_t>> values;
-    for (const auto& define : defines) {
-        const auto equals = define.find('=');
-        if (equals == std::string::npos || equals == 0)
-            throw_usage_error("-D expects name=value, got '" + define + "'");
-        const std::string text = define.substr(equals + 1);
-        try {
-            size_t used = 0;
-            const long long value = std::stoll(text, &used);
-            if (used != text.size())
-                throw std::invalid_argument(text);
-            values.emplace_back(define.substr(0, equals), value);
-        } catch (const std::exception&) {
-            throw_usage_error("-D " + define.substr(0, equals) + ": '" + text +
-                              "' is not an integer");
-        }
-    }
-    return values;
-}
 
 namespace {
 
@@ -52,15 +30,12 @@ struct PredictOptions {
 void run_predict(const PredictOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
-    kernel::LaunchConfig launch = spec.launch;
-    if (!o.block.empty())
-        launch.block = models::parse_triple(o.block, "--block");
-    if (!o.fold.empty())
-        launch.fold = models::parse_triple(o.fold, "--fold");
+    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
     if (o.registers < 0)
         throw_usage_error("--registers must not be negative");
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::parameter_values(analysis, parse_volume_defines(o.defines));
+    const auto params =
+        analysis::parameter_values(analysis, kernel::parse_parameter_defines(o.defines));
     models::VolumeOptions options;
     options.registers_per_thread = o.registers;
     options.linear_addresses = o.linear;

@@ -6,6 +6,7 @@
 #include "kerncast/codegen/kernel_run.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/explore.hpp"
 #include "kerncast/runtime/kernel_arguments.hpp"
 #include "kerncast/runtime/measurement_builder.hpp"
@@ -21,10 +22,6 @@
 #include <sstream>
 
 namespace kerncast::cli {
-
-// -D name=value (cmd_predict.cpp).
-std::vector<std::pair<std::string, std::int64_t>>
-parse_volume_defines(const std::vector<std::string>& defines);
 
 namespace {
 
@@ -148,13 +145,10 @@ void prepare_kernel_file(const RunCommandOptions& options, runtime::TimingReques
                           "--cuda-source form; with KERNEL the launch and buffers come from the "
                           "kernel file (--block, --fold, -D)");
     const kernel::KernelSpec spec = kernel::load_kernel_file(options.kernel_path);
-    kernel::LaunchConfig launch = spec.launch;
-    if (!options.block.empty())
-        launch.block = models::parse_triple(options.block, "--block");
-    if (!options.fold.empty())
-        launch.fold = models::parse_triple(options.fold, "--fold");
+    const kernel::LaunchConfig launch =
+        kernel::override_launch(spec.launch, options.block, options.fold);
     const codegen::Schedule schedule =
-        codegen::lower_kernel(spec, launch, parse_volume_defines(options.defines));
+        codegen::lower_kernel(spec, launch, kernel::parse_parameter_defines(options.defines));
     const codegen::SourceOrigin origin{options.kernel_path, sha256_file_hex(options.kernel_path)};
     const codegen::GeneratedKernel generated = codegen::generate_cuda(schedule, origin);
     request = codegen::timing_request(generated, spec.name + ".cu", options.timing);

@@ -6,6 +6,7 @@
 #include "kerncast/codegen/kernel_validation.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/sha256.hpp"
 
@@ -14,10 +15,6 @@
 #include <memory>
 
 namespace kerncast::cli {
-
-// -D name=value (cmd_predict.cpp).
-std::vector<std::pair<std::string, std::int64_t>>
-parse_volume_defines(const std::vector<std::string>& defines);
 
 namespace {
 
@@ -38,7 +35,7 @@ std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
                                                  const ValidateOptions& o) {
     const std::vector<kernel::LaunchConfig> sweep =
         o.sweep == "default" ? codegen::default_sweep(spec) : codegen::read_sweep_file(o.sweep);
-    const auto overrides = parse_volume_defines(o.defines);
+    const auto overrides = kernel::parse_parameter_defines(o.defines);
     const codegen::SourceOrigin origin{o.kernel_path, sha256_file_hex(o.kernel_path)};
     if (!o.save_directory.empty())
         std::filesystem::create_directories(o.save_directory);

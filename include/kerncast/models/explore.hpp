@@ -42,12 +42,6 @@ struct ExploreResult {
     std::vector<ExploreRow> rows; // predicted rows by descending throughput, then skipped ones
 };
 
-// Launch triples as users write them: "32x4x4", "32,4,4", "32" (y = z = 1); for folds also
-// "z=2", "2z", "none". Usage Error (exit 2) naming `option` otherwise.
-Triple parse_triple(const std::string& text, const std::string& option);
-// Comma-separated triples in the "x" form or the fold words: "32x4x4,64x2x8", "none,2y,2z".
-std::vector<Triple> parse_triple_list(const std::string& text, const std::string& option);
-
 ExploreResult explore(const kernel::KernelSpec& spec,
                       const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                       const MachineModel& machine, const ExploreOptions& options);

@@ -23,25 +23,6 @@ TEST(Explore, DefaultSweepOfSection51) {
     EXPECT_TRUE(default_block_sizes(1000).empty());
 }
 
-TEST(Explore, ParsesTriplesAsUsersWriteThem) {
-    EXPECT_EQ(parse_triple("32x4x4", "--block"), (Triple{32, 4, 4}));
-    EXPECT_EQ(parse_triple("32,4", "--block"), (Triple{32, 4, 1}));
-    EXPECT_EQ(parse_triple("z=2", "--fold"), (Triple{1, 1, 2}));
-    EXPECT_EQ(parse_triple("2y", "--fold"), (Triple{1, 2, 1}));
-    EXPECT_EQ(parse_triple("none", "--fold"), (Triple{1, 1, 1}));
-    EXPECT_EQ(parse_triple_list("none,2y,1x1x2", "--folds"),
-              (std::vector<Triple>{{1, 1, 1}, {1, 2, 1}, {1, 1, 2}}));
-    for (const char* bad : {"", "0x4", "32x4x4x1", "a", "z=0", "32x-1"}) {
-        try {
-            parse_triple(bad, "--block");
-            FAIL() << bad;
-        } catch (const Error& error) {
-            EXPECT_EQ(error.kind(), ErrorKind::usage) << bad;
-            EXPECT_NE(error.message().find("--block"), std::string::npos) << error.message();
-        }
-    }
-}
-
 TEST(Explore, RanksByThroughputAndReportsSkippedConfigurations) {
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/star3d_r4.yaml");

@@ -1,0 +1,33 @@
+// Launch configurations and parameter values as users write them on a command line: one
+// grammar for every subcommand (count, predict, explore, codegen, run, validate).
+#pragma once
+
+#include "kerncast/kernel/kernel_spec.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kerncast::kernel {
+
+using LaunchTriple = std::array<std::int64_t, axis_count>;
+
+// "32x4x4", "32,4,4", "32" (missing y, z are 1); for folds also "z=2", "2z" and "none".
+// Every value must be a positive integer. Usage Error (exit 2) naming `option` otherwise.
+LaunchTriple parse_launch_triple(const std::string& text, const std::string& option);
+
+// Comma-separated triples in the "x" form or the fold words: "32x4x4,64x2x8", "none,2y,2z".
+std::vector<LaunchTriple> parse_launch_triple_list(const std::string& text,
+                                                   const std::string& option);
+
+// -D name=value arguments; each value an integer. Usage Error (exit 2) otherwise.
+std::vector<std::pair<std::string, std::int64_t>>
+parse_parameter_defines(const std::vector<std::string>& defines);
+
+// `base` (the kernel file's launch) with the --block / --fold texts applied where non-empty.
+LaunchConfig override_launch(const LaunchConfig& base, const std::string& block_text,
+                             const std::string& fold_text);
+
+} // namespace kerncast::kernel

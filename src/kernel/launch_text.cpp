@@ -1,0 +1,104 @@
+#include "kerncast/kernel/launch_text.hpp"
+
+#include "kerncast/error.hpp"
+
+#include <cctype>
+
+namespace kerncast::kernel {
+namespace {
+
+std::int64_t parse_positive(const std::string& text, const std::string& option,
+                            const std::string& whole) {
+    try {
+        size_t used = 0;
+        const long long value = std::stoll(text, &used);
+        if (used == text.size() && value >= 1)
+            return value;
+    } catch (const std::exception&) {
+    }
+    throw_usage_error(option + ": '" + whole +
+                      "' is not a launch triple (write 32x4x4, 32,4,4, z=2 or 2z)");
+}
+
+} // namespace
+
+LaunchTriple parse_launch_triple(const std::string& text, const std::string& option) {
+    LaunchTriple values{1, 1, 1};
+    if (text == "none")
+        return values;
+    // Axis forms: "z=2", "2z".
+    for (int axis = 0; axis < axis_count; ++axis) {
+        const char name = "xyz"[axis];
+        if (text.size() >= 3 && text[0] == name && text[1] == '=') {
+            values[static_cast<size_t>(axis)] = parse_positive(text.substr(2), option, text);
+            return values;
+        }
+        if (text.size() >= 2 && text.back() == name &&
+            std::isdigit(static_cast<unsigned char>(text[0]))) {
+            values[static_cast<size_t>(axis)] =
+                parse_positive(text.substr(0, text.size() - 1), option, text);
+            return values;
+        }
+    }
+    const char separator = text.find('x') != std::string::npos ? 'x' : ',';
+    size_t start = 0;
+    for (size_t k = 0; k < values.size(); ++k) {
+        const size_t end = text.find(separator, start);
+        values[k] = parse_positive(
+            text.substr(start, end == std::string::npos ? std::string::npos : end - start), option,
+            text);
+        if (end == std::string::npos)
+            return values;
+        start = end + 1;
+    }
+    throw_usage_error(option + ": '" + text + "' has more than three values");
+}
+
+std::vector<LaunchTriple> parse_launch_triple_list(const std::string& text,
+                                                   const std::string& option) {
+    std::vector<LaunchTriple> values;
+    size_t start = 0;
+    while (true) {
+        const size_t end = text.find(',', start);
+        values.push_back(parse_launch_triple(
+            text.substr(start, end == std::string::npos ? std::string::npos : end - start),
+            option));
+        if (end == std::string::npos)
+            return values;
+        start = end + 1;
+    }
+}
+
+std::vector<std::pair<std::string, std::int64_t>>
+parse_parameter_defines(const std::vector<std::string>& defines) {
+    std::vector<std::pair<std::string, std::int64_t>> values;
+    for (const auto& define : defines) {
+        const auto equals = define.find('=');
+        if (equals == std::string::npos || equals == 0)
+            throw_usage_error("-D expects name=value, got '" + define + "'");
+        const std::string name = define.substr(0, equals);
+        const std::string text = define.substr(equals + 1);
+        try {
+            size_t used = 0;
+            const long long value = std::stoll(text, &used);
+            if (used != text.size())
+                throw std::invalid_argument(text);
+            values.emplace_back(name, value);
+        } catch (const std::exception&) {
+            throw_usage_error("-D " + name + ": '" + text + "' is not an integer");
+        }
+    }
+    return values;
+}
+
+LaunchConfig override_launch(const LaunchConfig& base, const std::string& block_text,
+                             const std::string& fold_text) {
+    LaunchConfig launch = base;
+    if (!block_text.empty())
+        launch.block = parse_launch_triple(block_text, "--block");
+    if (!fold_text.empty())
+        launch.fold = parse_launch_triple(fold_text, "--fold");
+    return launch;
+}
+
+} // namespace kerncast::kernel
