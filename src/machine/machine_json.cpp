@@ -30,20 +30,6 @@ namespace mf = machine_fields;
 // Small helpers
 // ---------------------------------------------------------------------------------------
 
-const char* kind_name(SourceKind kind) {
-    switch (kind) {
-    case SourceKind::datasheet:
-        return "datasheet";
-    case SourceKind::paper:
-        return "paper";
-    case SourceKind::measured:
-        return "measured";
-    case SourceKind::derived:
-        return "derived";
-    }
-    return "datasheet";
-}
-
 // Scalar types of machine values and how the format spells them.
 template <class T> struct ScalarTraits;
 template <> struct ScalarTraits<int> { static constexpr const char* expected = "an integer"; };
@@ -670,7 +656,8 @@ public:
 
         Json sources = Json::object();
         for (const auto& [key, provenance] : m.sources) {
-            Json entry{{"kind", kind_name(provenance.kind)}, {"citation", provenance.citation}};
+            Json entry{{"kind", source_kind_name(provenance.kind)},
+                       {"citation", provenance.citation}};
             if (!provenance.run.empty())
                 entry["run"] = provenance.run;
             sources[key] = entry;

@@ -16,20 +16,6 @@ std::string compute_capability(const MachineModel& m) {
     return std::to_string(m.identity.cc_major) + "." + std::to_string(m.identity.cc_minor);
 }
 
-const char* kind_name(SourceKind kind) {
-    switch (kind) {
-    case SourceKind::datasheet:
-        return "datasheet";
-    case SourceKind::paper:
-        return "paper";
-    case SourceKind::measured:
-        return "measured";
-    case SourceKind::derived:
-        return "derived";
-    }
-    return "";
-}
-
 Cell cell_of(int value) {
     return std::int64_t{value};
 }
@@ -249,7 +235,8 @@ report::Document machine_view(const MachineModel& m) {
                        {"citation", "citation", "", -1},
                        {"run", "run", "", -1}};
     for (const auto& [key, provenance] : m.sources)
-        sources.rows.push_back({key, std::string(kind_name(provenance.kind)), provenance.citation,
+        sources.rows.push_back({key, std::string(source_kind_name(provenance.kind)),
+                                provenance.citation,
                                 provenance.run.empty() ? Cell{} : Cell{provenance.run}});
     doc.tables.push_back(std::move(sources));
     return doc;

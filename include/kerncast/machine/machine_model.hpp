@@ -20,6 +20,9 @@ enum class SourceKind {
     derived,   // computed from other values of this machine (citation says how)
 };
 
+// "datasheet", "paper", "measured", "derived": the spelling of machine files and reports.
+const char* source_kind_name(SourceKind kind);
+
 struct Provenance {
     SourceKind kind = SourceKind::datasheet;
     std::string citation; // e.g. "NVIDIA A100 Tensor Core GPU Architecture whitepaper, Table 3"
