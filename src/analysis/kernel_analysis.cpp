@@ -1,5 +1,5 @@
 // Counting with the loopy statistics conventions (Stevens & Klöckner sec. 5;
-// /work/shared/reference/counting-cases.md):
+// ../shared/reference/counting-cases.md):
 // - an operation or access in a statement counts once per point of the statement's domain:
 //   the kernel domain projected onto the indices the statement uses (plus `within` and every
 //   thread-mapped index);

@@ -1,5 +1,5 @@
 // Hong & Kim 2009 MWP-CWP model. Equation numbers refer to the ISCA 2009 paper
-// (/work/shared/papers/001, sec. 3); docs/mwp-cwp.md says how edge cases are handled.
+// (../shared/papers/001, sec. 3); docs/mwp-cwp.md says how edge cases are handled.
 #include "kerncast/models/mwp_cwp.hpp"
 
 #include "kerncast/error.hpp"
