@@ -1,4 +1,4 @@
-// The golden counting cases of /work/shared/reference/counting-cases.md, exactly.
+// The golden counting cases of ../shared/reference/counting-cases.md, exactly.
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 
