@@ -36,10 +36,11 @@ constexpr bool is_size_key(std::string_view key) {
 
 using R = Range;
 using CU = ComputeUnits;
-inline constexpr std::array<Field<CU>, 19> compute_fields{{
+inline constexpr std::array<Field<CU>, 20> compute_fields{{
     {"sm_count", &CU::sm_count, "", R::positive},
     {"base_clock_mhz", &CU::base_clock_mhz, "MHz", R::positive},
     {"boost_clock_mhz", &CU::boost_clock_mhz, "MHz", R::positive},
+    {"measured_sm_clock_mhz", &CU::measured_sm_clock_mhz, "MHz", R::positive},
     {"warp_size", &CU::warp_size, "threads", R::positive},
     {"max_threads_per_block", &CU::max_threads_per_block, "threads", R::positive},
     {"max_threads_per_sm", &CU::max_threads_per_sm, "threads", R::positive},
@@ -62,16 +63,27 @@ inline constexpr std::array<Field<CU>, 19> compute_fields{{
 }};
 
 using ML = MemoryLevel;
-inline constexpr std::array<Field<ML>, 9> level_fields{{
+inline constexpr std::array<Field<ML>, 13> level_fields{{
     {"size_bytes", &ML::size_bytes, "B", R::positive},
     {"effective_size_bytes", &ML::effective_size_bytes, "B", R::positive},
     {"line_bytes", &ML::line_bytes, "B", R::positive},
     {"sector_bytes", &ML::sector_bytes, "B", R::positive},
     {"latency_cycles", &ML::latency_cycles, "cycles", R::positive},
+    {"latency_near_cycles", &ML::latency_near_cycles, "cycles", R::positive},
+    {"latency_far_cycles", &ML::latency_far_cycles, "cycles", R::positive},
     {"peak_bandwidth_gbs", &ML::peak_bandwidth_gbs, "GB/s", R::positive},
     {"sustained_bandwidth_gbs", &ML::sustained_bandwidth_gbs, "GB/s", R::positive},
+    {"store_bandwidth_gbs", &ML::store_bandwidth_gbs, "GB/s", R::positive},
     {"partitions", &ML::partitions, "", R::positive},
     {"count_per_sm", &ML::count_per_sm, "", R::positive},
+    {"same_cache_as", &ML::same_cache_as, "", R::any},
+}};
+
+using TL = TlbLevel;
+inline constexpr std::array<Field<TL>, 3> tlb_fields{{
+    {"reach_bytes", &TL::reach_bytes, "B", R::positive},
+    {"page_bytes", &TL::page_bytes, "B", R::positive},
+    {"miss_latency_cycles", &TL::miss_latency_cycles, "cycles", R::positive},
 }};
 
 using SB = SharedMemoryBanks;

@@ -175,6 +175,37 @@ public:
         return result;
     }
 
+    // A list of values with one source: written bare ([...], taking the default source) or as
+    // {"value": [...], "source": K}; null means unknown. read_element(json, path) reads one
+    // element. `section` names where a default source could be given, for the error note.
+    template <class T, class ReadElement>
+    std::optional<Sourced<std::vector<T>>>
+    sourced_list(const json& value, const std::string& path, const std::string& default_source_key,
+                 const std::string& expected, const std::string& section,
+                 ReadElement read_element) const {
+        if (value.is_null())
+            return std::nullopt;
+        const json* list = &value;
+        std::string list_path = path;
+        Sourced<std::vector<T>> result;
+        result.source = default_source_key;
+        if (value.is_object()) {
+            check_keys(value, path, {"value", "source"});
+            list = &required(value, path, "value", expected);
+            list_path = child_pointer(path, "value");
+            if (value.contains("source"))
+                result.source = source_key(value.at("source"), child_pointer(path, "source"));
+        }
+        expect_array(*list, list_path);
+        for (std::size_t i = 0; i < list->size(); ++i)
+            result.value.push_back(read_element((*list)[i], child_pointer(list_path, i)));
+        if (result.source.empty())
+            fail(path, "value has no source",
+                 {"give {\"value\": [...], \"source\": \"<key>\"} or a \"source\" default in " +
+                  section});
+        return result;
+    }
+
     // Reads every listed scalar field present in `object` into `section`.
     template <class Section, std::size_t N>
     void fields(const json& object, const std::string& path,
@@ -244,6 +275,24 @@ std::vector<std::string> keys_of(const std::array<mf::Field<Section>, N>& list,
     return extra;
 }
 
+// {"relative_spread": 0.012, "confidence": "high", "repetitions": 5}: every member required;
+// the ranges are checked by the validator.
+Uncertainty read_uncertainty(const Reader& reader, const json& object, const std::string& path) {
+    reader.expect_object(object, path);
+    reader.check_keys(object, path, {"relative_spread", "confidence", "repetitions"});
+    Uncertainty uncertainty;
+    uncertainty.relative_spread = reader.scalar<double>(
+        reader.required(object, path, "relative_spread", "a number such as 0.012"),
+        child_pointer(path, "relative_spread"));
+    uncertainty.confidence = reader.scalar<std::string>(
+        reader.required(object, path, "confidence", "one of \"high\", \"medium\", \"low\""),
+        child_pointer(path, "confidence"));
+    uncertainty.repetitions =
+        reader.scalar<int>(reader.required(object, path, "repetitions", "an integer"),
+                           child_pointer(path, "repetitions"));
+    return uncertainty;
+}
+
 std::map<std::string, Provenance> read_sources(const Reader& reader, const json& object) {
     const std::string path = "/sources";
     reader.expect_object(object, path);
@@ -251,7 +300,7 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
     for (const auto& [key, entry] : object.items()) {
         const std::string entry_path = child_pointer(path, key);
         reader.expect_object(entry, entry_path);
-        reader.check_keys(entry, entry_path, {"kind", "citation", "run"});
+        reader.check_keys(entry, entry_path, {"kind", "citation", "run", "uncertainty"});
         Provenance provenance;
         const auto kind = reader.scalar<std::string>(
             reader.required(entry, entry_path, "kind",
@@ -282,6 +331,9 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
         if (entry.contains("run"))
             provenance.run =
                 reader.scalar<std::string>(entry.at("run"), child_pointer(entry_path, "run"));
+        if (entry.contains("uncertainty") && !entry.at("uncertainty").is_null())
+            provenance.uncertainty = read_uncertainty(reader, entry.at("uncertainty"),
+                                                      child_pointer(entry_path, "uncertainty"));
         sources.emplace(key, std::move(provenance));
     }
     return sources;
@@ -337,33 +389,13 @@ ComputeUnits read_compute(const Reader& reader, const json& object,
     if (!compute.sm_count)
         reader.fail(child_pointer(path, "sm_count"), "sm_count is required and cannot be null");
 
-    if (object.contains("shared_memory_carveouts_kib")) {
-        const std::string carveout_path = child_pointer(path, "shared_memory_carveouts_kib");
-        const json& value = object.at("shared_memory_carveouts_kib");
-        if (!value.is_null()) {
-            const json* list = &value;
-            std::string list_path = carveout_path;
-            Sourced<std::vector<int>> carveouts;
-            carveouts.source = source;
-            if (value.is_object()) {
-                reader.check_keys(value, carveout_path, {"value", "source"});
-                list = &reader.required(value, carveout_path, "value", "an array of integers");
-                list_path = child_pointer(carveout_path, "value");
-                if (value.contains("source"))
-                    carveouts.source = reader.source_key(value.at("source"),
-                                                         child_pointer(carveout_path, "source"));
-            }
-            reader.expect_array(*list, list_path);
-            for (std::size_t i = 0; i < list->size(); ++i)
-                carveouts.value.push_back(
-                    reader.scalar<int>((*list)[i], child_pointer(list_path, i)));
-            if (carveouts.source.empty())
-                reader.fail(carveout_path, "value has no source",
-                            {"give {\"value\": [...], \"source\": \"<key>\"} or a \"source\" "
-                             "default in \"compute\""});
-            compute.shared_memory_carveouts_kib = std::move(carveouts);
-        }
-    }
+    if (object.contains("shared_memory_carveouts_kib"))
+        compute.shared_memory_carveouts_kib = reader.sourced_list<int>(
+            object.at("shared_memory_carveouts_kib"),
+            child_pointer(path, "shared_memory_carveouts_kib"), source, "an array of integers",
+            "\"compute\"", [&](const json& element, const std::string& element_path) {
+                return reader.scalar<int>(element, element_path);
+            });
 
     if (object.contains("issue_rates")) {
         const std::string rates_path = child_pointer(path, "issue_rates");
@@ -395,6 +427,28 @@ ComputeUnits read_compute(const Reader& reader, const json& object,
     return compute;
 }
 
+// [{"shared_kib": 0, "effective_size_bytes": 262144}, ...] with one source.
+std::optional<Sourced<std::vector<CarveoutSize>>>
+read_carveout_sizes(const Reader& reader, const json& value, const std::string& path,
+                    const std::string& default_source) {
+    return reader.sourced_list<CarveoutSize>(
+        value, path, default_source,
+        "an array of {\"shared_kib\", \"effective_size_bytes\"} objects", "the memory level",
+        [&](const json& element, const std::string& element_path) {
+            reader.expect_object(element, element_path);
+            reader.check_keys(element, element_path, {"shared_kib", "effective_size_bytes"});
+            CarveoutSize size;
+            size.shared_kib = reader.scalar<int>(
+                reader.required(element, element_path, "shared_kib", "an integer (KiB)"),
+                child_pointer(element_path, "shared_kib"));
+            size.effective_size_bytes = reader.scalar<std::int64_t>(
+                reader.required(element, element_path, "effective_size_bytes",
+                                "an integer (bytes) or a size such as \"48 KiB\""),
+                child_pointer(element_path, "effective_size_bytes"));
+            return size;
+        });
+}
+
 std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
                                      const std::string& path, const std::string& inherited_source) {
     reader.expect_array(list, path);
@@ -404,7 +458,8 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
         const json& object = list[i];
         reader.expect_object(object, level_path);
         reader.check_keys(object, level_path,
-                          keys_of(mf::level_fields, {"name", "shared_by", "source"}));
+                          keys_of(mf::level_fields,
+                                  {"name", "shared_by", "source", "effective_size_by_carveout"}));
         MemoryLevel level;
         level.name = reader.scalar<std::string>(
             reader.required(object, level_path, "name", "a string such as \"l2\""),
@@ -415,9 +470,39 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
                                        child_pointer(level_path, "shared_by"));
         const std::string source = reader.default_source(object, level_path, inherited_source);
         reader.fields(object, level_path, mf::level_fields, source, level);
+        if (object.contains("effective_size_by_carveout"))
+            level.effective_size_by_carveout = read_carveout_sizes(
+                reader, object.at("effective_size_by_carveout"),
+                child_pointer(level_path, "effective_size_by_carveout"), source);
         levels.push_back(std::move(level));
     }
     return levels;
+}
+
+std::vector<TlbLevel> read_tlbs(const Reader& reader, const json& list,
+                                const std::string& inherited_source) {
+    const std::string path = "/tlbs";
+    reader.expect_array(list, path);
+    std::vector<TlbLevel> tlbs;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string tlb_path = child_pointer(path, i);
+        const json& object = list[i];
+        reader.expect_object(object, tlb_path);
+        reader.check_keys(object, tlb_path,
+                          keys_of(mf::tlb_fields, {"name", "shared_by", "source"}));
+        TlbLevel tlb;
+        tlb.name = reader.scalar<std::string>(
+            reader.required(object, tlb_path, "name", "a string such as \"l1_tlb\""),
+            child_pointer(tlb_path, "name"));
+        tlb.shared_by =
+            reader.scalar<std::string>(reader.required(object, tlb_path, "shared_by",
+                                                       "one of \"sm\", \"tpc\", \"gpc\", \"gpu\""),
+                                       child_pointer(tlb_path, "shared_by"));
+        const std::string source = reader.default_source(object, tlb_path, inherited_source);
+        reader.fields(object, tlb_path, mf::tlb_fields, source, tlb);
+        tlbs.push_back(std::move(tlb));
+    }
+    return tlbs;
 }
 
 template <class Section, std::size_t N>
@@ -520,8 +605,8 @@ AtomicServiceTable read_atomic_table(const Reader& reader, const json& object,
 MachineModel read_machine(Reader& reader, const json& document) {
     reader.check_keys(document, "",
                       {"schema", "extends", "source", "identity", "sources", "compute", "memory",
-                       "special_memories", "shared_memory_banks", "mwp_cwp", "capacity_fits",
-                       "calibrated_costs", "atomic_service_times"});
+                       "special_memories", "tlbs", "shared_memory_banks", "mwp_cwp",
+                       "capacity_fits", "calibrated_costs", "atomic_service_times"});
     MachineModel machine;
     machine.sources = read_sources(
         reader, reader.required(document, "", "sources", "an object of named sources"));
@@ -537,6 +622,8 @@ MachineModel read_machine(Reader& reader, const json& document) {
     if (document.contains("special_memories"))
         machine.special_memories =
             read_levels(reader, document.at("special_memories"), "/special_memories", source);
+    if (document.contains("tlbs"))
+        machine.tlbs = read_tlbs(reader, document.at("tlbs"), source);
     if (document.contains("shared_memory_banks"))
         machine.shared_memory_banks = read_section(reader, document.at("shared_memory_banks"),
                                                    "/shared_memory_banks", mf::bank_fields, source);
@@ -629,11 +716,41 @@ public:
         return source;
     }
 
+    // A list with one source, bare when the section's default source is its source.
+    template <class T, class ElementToJson>
+    void list(Json& object, const std::string& key, const Sourced<std::vector<T>>& sourced,
+              const std::string& section_source, ElementToJson to_json) const {
+        Json array = Json::array();
+        for (const auto& element : sourced.value)
+            array.push_back(to_json(element));
+        if (!explicit_ && sourced.source == section_source)
+            object[key] = array;
+        else
+            object[key] = Json{{"value", array}, {"source", sourced.source}};
+    }
+
     Json level(const MemoryLevel& level) const {
         Json object = Json::object();
         object["name"] = level.name;
         object["shared_by"] = level.shared_by;
-        fields(object, level, mf::level_fields);
+        std::vector<std::string> extra;
+        if (level.effective_size_by_carveout)
+            extra.push_back(level.effective_size_by_carveout->source);
+        const std::string source = fields(object, level, mf::level_fields, extra);
+        if (level.effective_size_by_carveout)
+            list(object, "effective_size_by_carveout", *level.effective_size_by_carveout, source,
+                 [](const CarveoutSize& size) {
+                     return Json{{"shared_kib", size.shared_kib},
+                                 {"effective_size_bytes", size.effective_size_bytes}};
+                 });
+        return object;
+    }
+
+    Json tlb(const TlbLevel& tlb) const {
+        Json object = Json::object();
+        object["name"] = tlb.name;
+        object["shared_by"] = tlb.shared_by;
+        fields(object, tlb, mf::tlb_fields);
         return object;
     }
 
@@ -660,6 +777,10 @@ public:
                        {"citation", provenance.citation}};
             if (!provenance.run.empty())
                 entry["run"] = provenance.run;
+            if (const auto& u = provenance.uncertainty)
+                entry["uncertainty"] = Json{{"relative_spread", u->relative_spread},
+                                            {"confidence", u->confidence},
+                                            {"repetitions", u->repetitions}};
             sources[key] = entry;
         }
         document["sources"] = sources;
@@ -670,8 +791,8 @@ public:
             extra.push_back(m.compute.shared_memory_carveouts_kib->source);
         const std::string compute_source = fields(compute, m.compute, mf::compute_fields, extra);
         if (m.compute.shared_memory_carveouts_kib)
-            value(compute, "shared_memory_carveouts_kib", *m.compute.shared_memory_carveouts_kib,
-                  compute_source);
+            list(compute, "shared_memory_carveouts_kib", *m.compute.shared_memory_carveouts_kib,
+                 compute_source, [](int kib) { return Json(kib); });
         if (!m.compute.issue_rates.empty()) {
             Json rates = Json::array();
             for (const auto& rate : m.compute.issue_rates) {
@@ -695,6 +816,11 @@ public:
             document["special_memories"] = Json::array();
             for (const auto& level : m.special_memories)
                 document["special_memories"].push_back(this->level(level));
+        }
+        if (!m.tlbs.empty()) {
+            document["tlbs"] = Json::array();
+            for (const auto& tlb : m.tlbs)
+                document["tlbs"].push_back(this->tlb(tlb));
         }
 
         auto section = [&](const char* key, const auto& data, const auto& list) {
@@ -763,7 +889,7 @@ private:
 
 // Arrays whose elements are matched by key rather than replaced wholesale.
 std::vector<std::string> element_key(const std::string& path) {
-    if (path == "/memory" || path == "/special_memories")
+    if (path == "/memory" || path == "/special_memories" || path == "/tlbs")
         return {"name"};
     if (path == "/compute/issue_rates")
         return {"op", "dtype"};
@@ -774,8 +900,17 @@ void merge_into(json& base, const json& overlay, const std::string& path,
                 std::map<std::string, std::string>& path_map) {
     for (const auto& [key, value] : overlay.items()) {
         const std::string child = child_pointer(path, key);
-        // Replaced whole: the table's single source must describe every entry.
-        const bool replace_whole = child == "/atomic_service_times";
+        // Replaced whole, not merged key by key:
+        // - the atomic table: its single source must describe every entry;
+        // - a value written {"value": ..., "source": ...}: a value the file gives without a
+        //   source must not inherit the base value's source (it takes the file's default);
+        // - a source's uncertainty: its three members describe one set of repetitions.
+        // ("/sources" and "/calibrated_costs" are keyed by the user's names, which may be
+        // "value".)
+        const bool named_members = child == "/sources" || child == "/calibrated_costs";
+        const bool sourced_value = value.is_object() && value.contains("value") && !named_members;
+        const bool uncertainty = key == "uncertainty" && path.rfind("/sources/", 0) == 0;
+        const bool replace_whole = child == "/atomic_service_times" || sourced_value || uncertainty;
         if (!replace_whole && base.contains(key) && base[key].is_object() && value.is_object()) {
             merge_into(base[key], value, child, path_map);
             continue;

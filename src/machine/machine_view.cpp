@@ -29,13 +29,14 @@ Cell cell_of(const std::string& value) {
     return value;
 }
 
-// Long-format table: one row per known value, with its unit and source key.
-Table quantity_table(std::string key, std::string title, bool with_level) {
+// Long-format table: one row per known value, with its unit and source key; `owner_column`
+// ("level", "tlb") names the column that says whose value a row is, "" for none.
+Table quantity_table(std::string key, std::string title, const std::string& owner_column) {
     Table table;
     table.key = std::move(key);
     table.title = std::move(title);
-    if (with_level)
-        table.columns.push_back({"level", "level", "", -1});
+    if (!owner_column.empty())
+        table.columns.push_back({owner_column, owner_column, "", -1});
     table.columns.push_back({"quantity", "quantity", "", -1});
     table.columns.push_back({"value", "value", "", -1});
     table.columns.push_back({"unit", "unit", "", -1});
@@ -45,7 +46,7 @@ Table quantity_table(std::string key, std::string title, bool with_level) {
 
 template <class Section, std::size_t N>
 void add_rows(Table& table, const Section& section, const std::array<mf::Field<Section>, N>& list,
-              const std::string* level_name) {
+              const std::string* owner_name) {
     for (const auto& field : list) {
         std::visit(
             [&](auto member) {
@@ -53,8 +54,8 @@ void add_rows(Table& table, const Section& section, const std::array<mf::Field<S
                 if (!known)
                     return;
                 std::vector<Cell> row;
-                if (level_name)
-                    row.push_back(*level_name);
+                if (owner_name)
+                    row.push_back(*owner_name);
                 row.push_back(std::string(field.key));
                 row.push_back(cell_of(known->value));
                 row.push_back(std::string(field.unit));
@@ -66,11 +67,74 @@ void add_rows(Table& table, const Section& section, const std::array<mf::Field<S
 }
 
 Table levels_table(const std::vector<MemoryLevel>& levels, std::string key, std::string title) {
-    Table table = quantity_table(std::move(key), std::move(title), true);
+    Table table = quantity_table(std::move(key), std::move(title), "level");
     for (const auto& level : levels) {
         table.rows.push_back({level.name, std::string("shared_by"), level.shared_by,
                               std::string(""), std::string("")});
         add_rows(table, level, mf::level_fields, &level.name);
+    }
+    return table;
+}
+
+// Capacity of each level by shared-memory carve-out, one row per (level, carve-out).
+Table carveout_sizes_table(const MachineModel& m) {
+    Table table;
+    table.key = "effective_size_by_carveout";
+    table.title = "Effective size by shared-memory carve-out";
+    table.columns = {{"level", "level", "", -1},
+                     {"shared_kib", "shared memory", "KiB", -1},
+                     {"effective_size_bytes", "effective size", "B", -1},
+                     {"source", "source", "", -1}};
+    for (const auto* levels : {&m.memory, &m.special_memories})
+        for (const auto& level : *levels)
+            if (const auto& sizes = level.effective_size_by_carveout)
+                for (const auto& size : sizes->value)
+                    table.rows.push_back({level.name, std::int64_t{size.shared_kib},
+                                          size.effective_size_bytes, sizes->source});
+    return table;
+}
+
+Table tlbs_table(const std::vector<TlbLevel>& tlbs) {
+    Table table = quantity_table("tlbs", "Address translation (TLBs)", "tlb");
+    for (const auto& tlb : tlbs) {
+        table.rows.push_back(
+            {tlb.name, std::string("shared_by"), tlb.shared_by, std::string(""), std::string("")});
+        add_rows(table, tlb, mf::tlb_fields, &tlb.name);
+    }
+    return table;
+}
+
+// The sources; the uncertainty columns only when some source states one.
+Table sources_table(const MachineModel& m) {
+    Table table;
+    table.key = "sources";
+    table.title = "Sources";
+    table.columns = {{"key", "key", "", -1},
+                     {"kind", "kind", "", -1},
+                     {"citation", "citation", "", -1},
+                     {"run", "run", "", -1}};
+    bool any_uncertainty = false;
+    for (const auto& [key, provenance] : m.sources)
+        any_uncertainty = any_uncertainty || provenance.uncertainty.has_value();
+    if (any_uncertainty) {
+        table.columns.push_back({"relative_spread", "spread", "", -1});
+        table.columns.push_back({"confidence", "confidence", "", -1});
+        table.columns.push_back({"repetitions", "repetitions", "", -1});
+    }
+    for (const auto& [key, provenance] : m.sources) {
+        std::vector<Cell> row{key, std::string(source_kind_name(provenance.kind)),
+                              provenance.citation,
+                              provenance.run.empty() ? Cell{} : Cell{provenance.run}};
+        if (any_uncertainty) {
+            if (const auto& u = provenance.uncertainty) {
+                row.push_back(u->relative_spread);
+                row.push_back(u->confidence);
+                row.push_back(std::int64_t{u->repetitions});
+            } else {
+                row.insert(row.end(), 3, Cell{});
+            }
+        }
+        table.rows.push_back(std::move(row));
     }
     return table;
 }
@@ -139,7 +203,7 @@ report::Document machine_view(const MachineModel& m) {
         identity.rows.push_back({std::string("notes"), m.identity.notes});
     doc.tables.push_back(std::move(identity));
 
-    Table compute = quantity_table("compute", "Compute units and occupancy limits", false);
+    Table compute = quantity_table("compute", "Compute units and occupancy limits", "");
     add_rows(compute, m.compute, mf::compute_fields, nullptr);
     if (const auto& carveouts = m.compute.shared_memory_carveouts_kib) {
         std::string list;
@@ -168,14 +232,18 @@ report::Document machine_view(const MachineModel& m) {
     if (!m.special_memories.empty())
         doc.tables.push_back(
             levels_table(m.special_memories, "special_memories", "Special memories"));
+    if (Table sizes = carveout_sizes_table(m); !sizes.rows.empty())
+        doc.tables.push_back(std::move(sizes));
+    if (!m.tlbs.empty())
+        doc.tables.push_back(tlbs_table(m.tlbs));
 
-    Table banks = quantity_table("shared_memory_banks", "Shared-memory banks", false);
+    Table banks = quantity_table("shared_memory_banks", "Shared-memory banks", "");
     add_rows(banks, m.shared_memory_banks, mf::bank_fields, nullptr);
     if (!banks.rows.empty())
         doc.tables.push_back(std::move(banks));
 
     Table mwp_cwp =
-        quantity_table("mwp_cwp", "MWP-CWP parameters (Hong & Kim 2009, Tables 1 and 6)", false);
+        quantity_table("mwp_cwp", "MWP-CWP parameters (Hong & Kim 2009, Tables 1 and 6)", "");
     add_rows(mwp_cwp, m.mwp_cwp, mf::mwp_cwp_fields, nullptr);
     if (!mwp_cwp.rows.empty())
         doc.tables.push_back(std::move(mwp_cwp));
@@ -227,18 +295,7 @@ report::Document machine_view(const MachineModel& m) {
         doc.tables.push_back(std::move(atomics));
     }
 
-    Table sources;
-    sources.key = "sources";
-    sources.title = "Sources";
-    sources.columns = {{"key", "key", "", -1},
-                       {"kind", "kind", "", -1},
-                       {"citation", "citation", "", -1},
-                       {"run", "run", "", -1}};
-    for (const auto& [key, provenance] : m.sources)
-        sources.rows.push_back({key, std::string(source_kind_name(provenance.kind)),
-                                provenance.citation,
-                                provenance.run.empty() ? Cell{} : Cell{provenance.run}});
-    doc.tables.push_back(std::move(sources));
+    doc.tables.push_back(sources_table(m));
     return doc;
 }
 

@@ -29,6 +29,8 @@ public:
         levels(m_.memory, "/memory", true);
         levels(m_.special_memories, "/special_memories", false);
         hierarchy();
+        same_cache();
+        tlbs();
         section(m_.shared_memory_banks, "/shared_memory_banks", mf::bank_fields);
         section(m_.mwp_cwp, "/mwp_cwp", mf::mwp_cwp_fields);
         capacity_fits();
@@ -131,7 +133,27 @@ private:
             if (provenance.kind == SourceKind::measured && provenance.run.empty())
                 fail(child_pointer(path, "run"),
                      "a \"measured\" source must name the run that measured it (\"run\")");
+            if (provenance.uncertainty)
+                uncertainty(*provenance.uncertainty, child_pointer(path, "uncertainty"));
         }
+    }
+
+    void uncertainty(const Uncertainty& u, const std::string& path) const {
+        if (!std::isfinite(u.relative_spread) || u.relative_spread < 0)
+            fail(child_pointer(path, "relative_spread"),
+                 "must not be negative, got " + number(u.relative_spread));
+        const std::vector<std::string> verdicts{"high", "medium", "low"};
+        if (std::find(verdicts.begin(), verdicts.end(), u.confidence) == verdicts.end()) {
+            std::vector<std::string> notes;
+            const auto close = closest_names(u.confidence, verdicts, 1);
+            if (!close.empty())
+                notes.push_back("did you mean \"" + close.front() + "\"?");
+            fail(child_pointer(path, "confidence"),
+                 "expected \"high\", \"medium\" or \"low\", got \"" + u.confidence + "\"", notes);
+        }
+        if (u.repetitions < 1)
+            fail(child_pointer(path, "repetitions"),
+                 "must be at least 1, got " + std::to_string(u.repetitions));
     }
 
     void compute() const {
@@ -287,12 +309,151 @@ private:
                 fail(child_pointer(level_path, "effective_size_bytes"),
                      "effective_size_bytes (" + std::to_string(level.effective_size_bytes->value) +
                          ") exceeds size_bytes (" + std::to_string(level.size_bytes->value) + ")");
-            if (level.peak_bandwidth_gbs && level.sustained_bandwidth_gbs &&
-                level.sustained_bandwidth_gbs->value > level.peak_bandwidth_gbs->value)
-                fail(child_pointer(level_path, "sustained_bandwidth_gbs"),
-                     "sustained_bandwidth_gbs (" + number(level.sustained_bandwidth_gbs->value) +
-                         ") exceeds peak_bandwidth_gbs (" +
-                         number(level.peak_bandwidth_gbs->value) + ")");
+            auto not_above = [&](const Known<double>& small, const char* small_key,
+                                 const Known<double>& large, const char* large_key) {
+                if (small && large && small->value > large->value)
+                    fail(child_pointer(level_path, small_key),
+                         std::string(small_key) + " (" + number(small->value) + ") exceeds " +
+                             large_key + " (" + number(large->value) + ")");
+            };
+            not_above(level.sustained_bandwidth_gbs, "sustained_bandwidth_gbs",
+                      level.peak_bandwidth_gbs, "peak_bandwidth_gbs");
+            not_above(level.store_bandwidth_gbs, "store_bandwidth_gbs", level.peak_bandwidth_gbs,
+                      "peak_bandwidth_gbs");
+            not_above(level.latency_near_cycles, "latency_near_cycles", level.latency_far_cycles,
+                      "latency_far_cycles");
+            if (level.effective_size_by_carveout)
+                carveout_sizes(level, child_pointer(level_path, "effective_size_by_carveout"));
+        }
+    }
+
+    // Sizes by shared-memory carve-out: sorted by carve-out, each one a carve-out the machine
+    // offers, each size positive. (Not bounded by size_bytes: a probed L1's size_bytes is what
+    // it measured at one carve-out, and a smaller carve-out leaves a larger L1.)
+    void carveout_sizes(const MemoryLevel& level, const std::string& path) const {
+        const auto& list = *level.effective_size_by_carveout;
+        source(list.source, path);
+        if (list.value.empty())
+            fail(path, "expected at least one {\"shared_kib\", \"effective_size_bytes\"} entry");
+        const auto& offered = m_.compute.shared_memory_carveouts_kib;
+        for (std::size_t i = 0; i < list.value.size(); ++i) {
+            const CarveoutSize& entry = list.value[i];
+            const std::string entry_path = child_pointer(path, i);
+            const std::string kib_path = child_pointer(entry_path, "shared_kib");
+            const std::string size_path = child_pointer(entry_path, "effective_size_bytes");
+            if (entry.shared_kib < 0)
+                fail(kib_path, "must not be negative, got " + std::to_string(entry.shared_kib));
+            if (i > 0 && entry.shared_kib == list.value[i - 1].shared_kib)
+                fail(kib_path,
+                     "carve-out " + std::to_string(entry.shared_kib) + " KiB is given twice");
+            if (i > 0 && entry.shared_kib < list.value[i - 1].shared_kib)
+                fail(kib_path, "entries must be sorted by shared_kib (" +
+                                   std::to_string(entry.shared_kib) + " comes after " +
+                                   std::to_string(list.value[i - 1].shared_kib) + ")");
+            if (offered && std::find(offered->value.begin(), offered->value.end(),
+                                     entry.shared_kib) == offered->value.end()) {
+                std::string kibs;
+                for (int kib : offered->value)
+                    kibs += (kibs.empty() ? "" : ", ") + std::to_string(kib);
+                fail(kib_path,
+                     "carve-out " + std::to_string(entry.shared_kib) +
+                         " KiB is not one of the machine's shared_memory_carveouts_kib",
+                     {"carve-outs: " + kibs + " KiB"});
+            }
+            if (entry.effective_size_bytes <= 0)
+                fail(size_path,
+                     "must be positive, got " + std::to_string(entry.effective_size_bytes));
+        }
+    }
+
+    // same_cache_as names another level or special memory (a cache, not DRAM), and following
+    // the names never comes back to where it started.
+    void same_cache() const {
+        struct Named {
+            const MemoryLevel* level;
+            std::string path;
+        };
+        std::vector<Named> all;
+        for (std::size_t i = 0; i < m_.memory.size(); ++i)
+            all.push_back({&m_.memory[i], child_pointer("/memory", i)});
+        for (std::size_t i = 0; i < m_.special_memories.size(); ++i)
+            all.push_back({&m_.special_memories[i], child_pointer("/special_memories", i)});
+        auto find = [&](const std::string& name) -> const Named* {
+            for (const auto& named : all)
+                if (named.level->name == name)
+                    return &named;
+            return nullptr;
+        };
+        std::vector<std::string> names;
+        for (const auto& named : all)
+            if (named.level->name != "dram")
+                names.push_back(named.level->name);
+        for (const auto& named : all) {
+            const auto& target = named.level->same_cache_as;
+            if (!target)
+                continue;
+            const std::string path = child_pointer(named.path, "same_cache_as");
+            if (named.level->name == "dram")
+                fail(path, "\"dram\" is not a cache; same_cache_as applies to caches");
+            if (target->value == named.level->name)
+                fail(path, "\"" + named.level->name + "\" cannot be the same cache as itself");
+            if (target->value == "dram")
+                fail(path, "same_cache_as must name a cache, not \"dram\"");
+            if (!find(target->value)) {
+                std::vector<std::string> notes;
+                const auto close = closest_names(target->value, names, 1);
+                if (!close.empty())
+                    notes.push_back("did you mean \"" + close.front() + "\"?");
+                notes.push_back("levels and special memories of this machine: " +
+                                json_reader::quoted_list(names));
+                fail(path,
+                     "same_cache_as names no memory level or special memory: \"" + target->value +
+                         "\"",
+                     notes);
+            }
+            // Follow the chain; coming back to this level is a cycle.
+            std::string chain = named.level->name;
+            const Named* at = find(target->value);
+            for (std::size_t steps = 0; at && steps <= all.size(); ++steps) {
+                chain += " -> " + at->level->name;
+                if (at == &named)
+                    fail(path, "same_cache_as forms a cycle: " + chain,
+                         {"name the cache once: e.g. \"texture\": {\"same_cache_as\": \"l1\"} "
+                          "and nothing on \"l1\""});
+                if (!at->level->same_cache_as)
+                    break;
+                at = find(at->level->same_cache_as->value);
+            }
+        }
+    }
+
+    void tlbs() const {
+        static const std::regex name_pattern("^[a-z0-9][a-z0-9_]*$");
+        const std::vector<std::string> scopes(mf::sharing_scopes.begin(), mf::sharing_scopes.end());
+        for (std::size_t i = 0; i < m_.tlbs.size(); ++i) {
+            const TlbLevel& tlb = m_.tlbs[i];
+            const std::string path = child_pointer("/tlbs", i);
+            if (!std::regex_match(tlb.name, name_pattern))
+                fail(child_pointer(path, "name"),
+                     "expected a TLB name of lower-case letters, digits and '_' such as "
+                     "\"l1_tlb\", got \"" +
+                         tlb.name + "\"");
+            for (std::size_t j = 0; j < i; ++j)
+                if (m_.tlbs[j].name == tlb.name)
+                    fail(child_pointer(path, "name"), "TLB \"" + tlb.name + "\" is given twice");
+            if (std::find(scopes.begin(), scopes.end(), tlb.shared_by) == scopes.end())
+                fail(child_pointer(path, "shared_by"),
+                     "expected one of \"sm\", \"tpc\", \"gpc\", \"gpu\", got \"" + tlb.shared_by +
+                         "\"");
+            section(tlb, path, mf::tlb_fields);
+            if (tlb.page_bytes && (tlb.page_bytes->value & (tlb.page_bytes->value - 1)) != 0)
+                fail(child_pointer(path, "page_bytes"), "page_bytes must be a power of two, got " +
+                                                            std::to_string(tlb.page_bytes->value));
+            if (tlb.reach_bytes && tlb.page_bytes && tlb.reach_bytes->value < tlb.page_bytes->value)
+                fail(child_pointer(path, "reach_bytes"),
+                     "reach_bytes (" + std::to_string(tlb.reach_bytes->value) +
+                         ") is less than one page (page_bytes " +
+                         std::to_string(tlb.page_bytes->value) + ")");
         }
     }
 

@@ -28,6 +28,24 @@ kerncast_add_cli_test(NAME machine_show_extends ARGS machine show ${machine_data
 kerncast_add_cli_test(NAME machine_show_md ARGS machine show titan-v --md -
   STDOUT_CONTAINS "| sm_count |")
 
+# Fields the topology probe fills (store bandwidth, near/far L2 latencies, same_cache_as,
+# sizes by carve-out, TLBs, measured clock, uncertainty of a source) in every output format.
+kerncast_add_cli_test(NAME machine_show_probed ARGS machine show ${machine_data}/probed_fields.json
+  STDOUT ${machine_expected}/machine_show_probed.txt)
+kerncast_add_cli_test(NAME machine_show_probed_md
+  ARGS machine show ${machine_data}/probed_fields.json --md -
+  STDOUT ${machine_expected}/machine_show_probed.md)
+kerncast_add_cli_test(NAME machine_show_probed_csv
+  ARGS machine show ${machine_data}/probed_fields.json --csv -
+  STDOUT ${machine_expected}/machine_show_probed.csv)
+kerncast_add_cli_test(NAME machine_show_probed_json
+  ARGS machine show ${machine_data}/probed_fields.json --json -
+  STDOUT ${machine_expected}/machine_show_probed.json)
+# The written machine file reads back to the same machine.
+kerncast_add_cli_test(NAME machine_show_probed_exported
+  ARGS machine show tests/golden/expected/machine_show_probed.json
+  STDOUT ${machine_expected}/machine_show_probed.txt)
+
 # Bad input: exit 1 with file:line:column, the JSON path and what was expected.
 kerncast_add_cli_test(NAME machine_unknown_id ARGS machine show a100 EXIT 1
   STDERR_CONTAINS "error: unknown machine id 'a100'"
@@ -58,6 +76,14 @@ kerncast_add_cli_test(NAME machine_unknown_extends
   ARGS machine show ${machine_data}/bad_unknown_extends.json EXIT 1
   STDERR_CONTAINS "bad_unknown_extends.json:3:14: error: \"extends\" names no built-in machine: \"h100-sxm-80gb\" (at /extends)"
                   "closest built-in ids: \"h100-sxm5-80gb\"")
+kerncast_add_cli_test(NAME machine_bad_same_cache_as
+  ARGS machine show ${machine_data}/bad_same_cache_as.json EXIT 1
+  STDERR_CONTAINS "bad_same_cache_as.json:26:80: error: same_cache_as names no memory level or special memory: \"l11\" (at /special_memories/0/same_cache_as)"
+                  "note: did you mean \"l1\"?")
+kerncast_add_cli_test(NAME machine_bad_uncertainty
+  ARGS machine show ${machine_data}/bad_uncertainty.json EXIT 1
+  STDERR_CONTAINS "bad_uncertainty.json:8:71: error: expected \"high\", \"medium\" or \"low\", got \"hihg\" (at /sources/probe/uncertainty/confidence)"
+                  "note: did you mean \"high\"?")
 
 # Bad usage: exit 2.
 kerncast_add_cli_test(NAME machine_show_no_argument ARGS machine show EXIT 2

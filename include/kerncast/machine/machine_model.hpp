@@ -23,10 +23,20 @@ enum class SourceKind {
 // "datasheet", "paper", "measured", "derived": the spelling of machine files and reports.
 const char* source_kind_name(SourceKind kind);
 
+// How repeatable a measured value is: the spread of the repetitions relative to the value, a
+// verdict, and how many repetitions there were (written by the topology probe).
+struct Uncertainty {
+    double relative_spread = 0; // spread / value (kerncast probe: MAD / median); >= 0
+    std::string confidence;     // "high", "medium" or "low"
+    int repetitions = 0;        // >= 1
+    bool operator==(const Uncertainty&) const = default;
+};
+
 struct Provenance {
     SourceKind kind = SourceKind::datasheet;
     std::string citation; // e.g. "NVIDIA A100 Tensor Core GPU Architecture whitepaper, Table 3"
     std::string run;      // for measured values: the run that measured it (record path / id)
+    std::optional<Uncertainty> uncertainty{}; // for measured values, when the run reports it
     bool operator==(const Provenance&) const = default;
 };
 
@@ -63,8 +73,9 @@ struct IssueRate {
 
 struct ComputeUnits {
     Known<int> sm_count;
-    Known<double> base_clock_mhz;  // SM base clock
-    Known<double> boost_clock_mhz; // SM boost clock (the clock models use when present)
+    Known<double> base_clock_mhz;        // SM base clock
+    Known<double> boost_clock_mhz;       // SM boost clock (the clock models use when present)
+    Known<double> measured_sm_clock_mhz; // the SM clock measured while probing (not a spec)
     Known<int> warp_size;
     Known<int> max_threads_per_block;
     Known<int> max_threads_per_sm;
@@ -88,6 +99,14 @@ struct ComputeUnits {
     bool operator==(const ComputeUnits&) const = default;
 };
 
+// Effective size of a cache level when a given shared-memory carve-out is selected (the
+// unified L1/shared array of Volta and later: the more shared memory, the smaller the L1).
+struct CarveoutSize {
+    int shared_kib = 0;                    // the carve-out, KiB of shared memory per SM
+    std::int64_t effective_size_bytes = 0; // the level's capacity measured with it
+    bool operator==(const CarveoutSize&) const = default;
+};
+
 // One level of the memory hierarchy: "l1", "l2", "dram", or a special memory below.
 struct MemoryLevel {
     std::string name;      // unique within the machine
@@ -98,10 +117,28 @@ struct MemoryLevel {
     Known<int> sector_bytes;
     Known<double> latency_cycles;          // load-to-use latency on a hit, SM cycles
     Known<double> peak_bandwidth_gbs;      // 1e9 bytes/s, whole device
-    Known<double> sustained_bandwidth_gbs; // measured or paper-reported achievable
+    Known<double> sustained_bandwidth_gbs; // measured or paper-reported achievable (loads)
+    Known<double> store_bandwidth_gbs;     // sustained store bandwidth, 1e9 bytes/s, whole device
+    Known<double> latency_near_cycles;     // partitioned L2: hit latency, near partition, cycles
+    Known<double> latency_far_cycles;      // partitioned L2: hit latency, far partition, cycles
     Known<int> partitions;                 // L2 partitions / DRAM channels
     Known<int> count_per_sm;               // instances per SM (e.g. texture caches per SM)
+    // The name of another level or special memory that is physically the same cache (e.g. the
+    // texture cache is the L1 since Volta: "l1").
+    Known<std::string> same_cache_as;
+    // Capacity by shared-memory carve-out, sorted by shared_kib (measured by the probe).
+    std::optional<Sourced<std::vector<CarveoutSize>>> effective_size_by_carveout;
     bool operator==(const MemoryLevel&) const = default;
+};
+
+// One level of address translation: "l1_tlb", "l2_tlb", ...
+struct TlbLevel {
+    std::string name;                  // unique within the machine
+    std::string shared_by;             // "sm", "tpc", "gpc", "gpu"
+    Known<std::int64_t> reach_bytes;   // address range the TLB covers (entries x page size)
+    Known<std::int64_t> page_bytes;    // page size it translates (a power of two)
+    Known<double> miss_latency_cycles; // extra SM cycles of a miss in this level
+    bool operator==(const TlbLevel&) const = default;
 };
 
 struct SharedMemoryBanks {
@@ -159,6 +196,7 @@ struct MachineModel {
     ComputeUnits compute;
     std::vector<MemoryLevel> memory;           // ordered from the SM outwards: l1, l2, dram
     std::vector<MemoryLevel> special_memories; // texture, readonly, constant_l1, constant_l15
+    std::vector<TlbLevel> tlbs;                // address translation, from the SM outwards
     SharedMemoryBanks shared_memory_banks;
     MwpCwpParameters mwp_cwp;
     CapacityFits capacity_fits;

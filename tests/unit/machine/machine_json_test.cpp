@@ -1,6 +1,7 @@
 #include "expect_error.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/machine/machine_json.hpp"
+#include "machine_fixture.hpp"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -34,14 +35,6 @@ const std::string minimal = R"({
   ]
 }
 )";
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-    const auto at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos)
-        text.replace(at, from.size(), to);
-    return text;
-}
 
 MachineModel parse(const std::string& text) {
     return parse_machine_json(text, "toy.json");
@@ -346,4 +339,219 @@ TEST(MachineJson, LoadMachineFileNamesThePath) {
     const auto missing = caught_error([&] { load_machine_file(path + ".absent"); });
     ASSERT_TRUE(missing);
     EXPECT_EQ(missing->message(), "cannot open machine file");
+}
+
+// ----- fields the topology probe fills (docs/machine-format.md, "Probed topology") -----
+
+namespace {
+
+const std::string& probed() {
+    static const std::string text = machine_fixture("probed_fields.json");
+    return text;
+}
+
+// The error of parsing `text`, which must name the JSON path and the text at `needle`.
+void expect_error_at(const std::string& text, const std::string& message,
+                     const std::string& json_path, const std::string& needle) {
+    const auto error = caught_error([&] { parse(text); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), message);
+    EXPECT_EQ(error->where().file, "toy.json");
+    EXPECT_EQ(error->where().json_path, json_path);
+    EXPECT_EQ((LineColumn{error->where().line, error->where().column}), position_of(text, needle))
+        << error->describe();
+}
+
+} // namespace
+
+TEST(MachineJson, ReadsProbedTopologyFields) {
+    const MachineModel m = parse(probed());
+    const Provenance& probe = m.sources.at("probe");
+    ASSERT_TRUE(probe.uncertainty);
+    EXPECT_EQ(*probe.uncertainty, (Uncertainty{0.012, "high", 5}));
+    EXPECT_FALSE(m.sources.at("sheet").uncertainty);
+    EXPECT_EQ(m.compute.measured_sm_clock_mhz, (Sourced<double>{1410, "probe"}));
+
+    const MemoryLevel* l1 = m.level("l1");
+    ASSERT_NE(l1, nullptr);
+    ASSERT_TRUE(l1->effective_size_by_carveout);
+    EXPECT_EQ(l1->effective_size_by_carveout->source, "probe"); // the level's default
+    const std::vector<CarveoutSize> sizes{{0, 128 * 1024}, {64, 64 * 1024}};
+    EXPECT_EQ(l1->effective_size_by_carveout->value, sizes);
+
+    const MemoryLevel* l2 = m.level("l2");
+    ASSERT_NE(l2, nullptr);
+    EXPECT_EQ(l2->latency_near_cycles, (Sourced<double>{200, "probe"}));
+    EXPECT_EQ(l2->latency_far_cycles, (Sourced<double>{300, "probe"}));
+    EXPECT_EQ(l2->store_bandwidth_gbs, (Sourced<double>{900.5, "probe"}));
+    EXPECT_FALSE(l2->same_cache_as);
+
+    EXPECT_EQ(m.level("texture")->same_cache_as, (Sourced<std::string>{"l1", "probe"}));
+
+    ASSERT_EQ(m.tlbs.size(), 2u);
+    EXPECT_EQ(m.tlbs[0].name, "l1_tlb");
+    EXPECT_EQ(m.tlbs[0].shared_by, "sm");
+    EXPECT_EQ(m.tlbs[0].reach_bytes, (Sourced<std::int64_t>{32 << 20, "probe"}));
+    EXPECT_EQ(m.tlbs[0].page_bytes, (Sourced<std::int64_t>{2 << 20, "probe"}));
+    EXPECT_EQ(m.tlbs[0].miss_latency_cycles, (Sourced<double>{40, "probe"}));
+    EXPECT_EQ(m.tlbs[1].reach_bytes->value, std::int64_t{8} << 30);
+    EXPECT_EQ(m.tlbs[1].miss_latency_cycles->value, 120.5);
+}
+
+TEST(MachineJson, ProbedTopologyFieldsRoundTrip) {
+    MachineModel m = parse(probed());
+    // Values whose source differs from their section's default are written {"value", "source"}.
+    m.sources["paper"] = Provenance{SourceKind::paper, "a paper, Table 2", ""};
+    m.memory[0].effective_size_by_carveout->source = "paper";
+    m.tlbs[1].page_bytes->source = "paper";
+    m.sources["probe"].uncertainty->relative_spread = 0.1 + 0.2; // bit-exact
+    for (const std::string& text : {machine_to_json(m).dump(2), machine_json_text(m)}) {
+        const MachineModel back = parse(text);
+        EXPECT_EQ(back, m) << text;
+    }
+    const nlohmann::json j = machine_to_json(m);
+    EXPECT_EQ(j.at("memory").at(0).at("effective_size_by_carveout").at("source"), "paper");
+    EXPECT_EQ(j.at("sources").at("probe").at("uncertainty").at("repetitions"), 5);
+    EXPECT_EQ(j.at("tlbs").at(1).at("page_bytes"),
+              (nlohmann::json{{"value", 2 << 20}, {"source", "paper"}}));
+}
+
+TEST(MachineJson, UncertaintyIsStrict) {
+    expect_error_at(replaced(probed(), "\"confidence\": \"high\"", "\"confidance\": \"high\""),
+                    "unknown key \"confidance\"", "/sources/probe/uncertainty/confidance",
+                    "\"confidance\"");
+    const auto typo = caught_error(
+        [&] { parse(replaced(probed(), "\"confidence\": \"high\"", "\"confidance\": \"high\"")); });
+    ASSERT_TRUE(typo);
+    EXPECT_TRUE(has_note(*typo, "did you mean \"confidence\"?"));
+
+    expect_error_at(replaced(probed(), ", \"repetitions\": 5", ""),
+                    "missing required field \"repetitions\" (expected an integer)",
+                    "/sources/probe/uncertainty/repetitions", "{\"relative_spread\"");
+    expect_error_at(replaced(probed(), "\"repetitions\": 5", "\"repetitions\": \"five\""),
+                    "expected an integer, got the string \"five\"",
+                    "/sources/probe/uncertainty/repetitions", "\"five\"");
+    expect_error_at(replaced(probed(), "\"relative_spread\": 0.012", "\"relative_spread\": \"1%\""),
+                    "expected a number, got the string \"1%\"",
+                    "/sources/probe/uncertainty/relative_spread", "\"1%\"");
+    expect_error_at(replaced_span(probed(), "{\"relative_spread\"", "}", "[0.012]"),
+                    "expected an object, got an array", "/sources/probe/uncertainty", "[0.012]");
+}
+
+TEST(MachineJson, CarveoutSizesAreStrict) {
+    expect_error_at(replaced(probed(), "{\"shared_kib\": 64", "{\"shared_kb\": 64"),
+                    "unknown key \"shared_kb\"", "/memory/0/effective_size_by_carveout/1/shared_kb",
+                    "\"shared_kb\"");
+    expect_error_at(
+        replaced(probed(), "{\"shared_kib\": 64, \"effective_size_bytes\": \"64 KiB\"}", "64"),
+        "expected an object, got the integer 64", "/memory/0/effective_size_by_carveout/1", "64]");
+    expect_error_at(
+        replaced(probed(), "\"64 KiB\"", "\"64 KB\""),
+        "expected a size such as \"48 KiB\" or an integer number of bytes, got \"64 KB\"",
+        "/memory/0/effective_size_by_carveout/1/effective_size_bytes", "\"64 KB\"");
+    expect_error_at(replaced(probed(), ", \"effective_size_bytes\": \"64 KiB\"", ""),
+                    "missing required field \"effective_size_bytes\" (expected an integer (bytes) "
+                    "or a size such as \"48 KiB\")",
+                    "/memory/0/effective_size_by_carveout/1/effective_size_bytes",
+                    "{\"shared_kib\": 64");
+    expect_error_at(replaced_span(probed(), "[{\"shared_kib\": 0", "}]",
+                                  "{\"valeu\": [], \"source\": \"probe\"}"),
+                    "unknown key \"valeu\"", "/memory/0/effective_size_by_carveout/valeu",
+                    "\"valeu\"");
+    expect_error_at(replaced(probed(), "\"effective_size_by_carveout\"", "\"effective_sizes\""),
+                    "unknown key \"effective_sizes\"", "/memory/0/effective_sizes",
+                    "\"effective_sizes\"");
+    // A list needs a source like any value: the level's default, or its own.
+    const std::string without_default =
+        replaced(probed(),
+                 "{\"name\": \"l1\", \"shared_by\": \"sm\", \"source\": \"probe\", "
+                 "\"size_bytes\": \"128 KiB\"",
+                 "{\"name\": \"l1\", \"shared_by\": \"sm\", \"size_bytes\": {\"value\": \"128 "
+                 "KiB\", \"source\": \"probe\"}");
+    expect_error_at(without_default, "value has no source", "/memory/0/effective_size_by_carveout",
+                    "[{\"shared_kib\": 0");
+}
+
+TEST(MachineJson, TlbsAreStrict) {
+    expect_error_at(replaced(probed(), "\"tlbs\"", "\"tlb\""), "unknown key \"tlb\"", "/tlb",
+                    "\"tlb\"");
+    const auto top = caught_error([&] { parse(replaced(probed(), "\"tlbs\"", "\"tlb\"")); });
+    ASSERT_TRUE(top);
+    EXPECT_TRUE(has_note(*top, "did you mean \"tlbs\"?"));
+
+    expect_error_at(replaced(probed(), "\"reach_bytes\": \"32 MiB\"", "\"reach\": \"32 MiB\""),
+                    "unknown key \"reach\"", "/tlbs/0/reach", "\"reach\"");
+    expect_error_at(replaced(probed(), "{\"name\": \"l2_tlb\", ", "{"),
+                    "missing required field \"name\" (expected a string such as \"l1_tlb\")",
+                    "/tlbs/1/name", "{\"shared_by\": \"gpu\", \"source\": \"probe\", \"reach");
+    expect_error_at(
+        replaced(probed(), "\"miss_latency_cycles\": 40", "\"miss_latency_cycles\": true"),
+        "expected a number, got a boolean", "/tlbs/0/miss_latency_cycles", "true");
+}
+
+TEST(MachineJson, SameCacheAsIsAString) {
+    expect_error_at(replaced(probed(), "\"same_cache_as\": \"l1\"", "\"same_cache_as\": 1"),
+                    "expected a string, got the integer 1", "/special_memories/0/same_cache_as",
+                    "1}");
+}
+
+TEST(MachineJson, ExtendsAddsProbedFieldsToABuiltIn) {
+    const MachineModel m = parse(R"({
+  "schema": "kerncast.machine/1", "extends": "a100-sxm4-40gb",
+  "identity": {"id": "lab-a100"},
+  "sources": {"probe": {"kind": "measured", "citation": "kerncast probe", "run": "runs/7.json",
+                        "uncertainty": {"relative_spread": 0.05, "confidence": "medium",
+                                        "repetitions": 3}}},
+  "compute": {"source": "probe", "measured_sm_clock_mhz": 1395},
+  "memory": [{"name": "l1", "source": "probe",
+              "effective_size_by_carveout": [{"shared_kib": 0, "effective_size_bytes": "192 KiB"},
+                                             {"shared_kib": 164, "effective_size_bytes": "28 KiB"}]},
+             {"name": "l2", "source": "probe", "latency_near_cycles": 200,
+              "latency_far_cycles": 400}],
+  "special_memories": [{"name": "texture", "shared_by": "sm", "source": "probe",
+                        "same_cache_as": "l1"}],
+  "tlbs": [{"name": "l1_tlb", "shared_by": "sm", "source": "probe", "page_bytes": "2 MiB"}]
+})");
+    const MachineModel base = builtin_machine("a100-sxm4-40gb");
+    EXPECT_EQ(m.compute.measured_sm_clock_mhz, (Sourced<double>{1395, "probe"}));
+    EXPECT_EQ(m.compute.sm_count, base.compute.sm_count);
+    EXPECT_EQ(m.sources.at("probe").uncertainty, (Uncertainty{0.05, "medium", 3}));
+    const MemoryLevel* l1 = m.level("l1");
+    ASSERT_NE(l1, nullptr);
+    EXPECT_EQ(l1->size_bytes, base.level("l1")->size_bytes); // kept, with its own source
+    EXPECT_EQ(l1->effective_size_by_carveout->value.size(), 2u);
+    EXPECT_EQ(m.level("l2")->latency_far_cycles, (Sourced<double>{400, "probe"}));
+    EXPECT_EQ(m.level("l2")->effective_size_bytes, base.level("l2")->effective_size_bytes);
+    EXPECT_EQ(m.level("texture")->same_cache_as->value, "l1");
+    ASSERT_EQ(m.tlbs.size(), 1u);
+    EXPECT_EQ(parse(machine_to_json(m).dump()), m);
+}
+
+TEST(MachineJson, ExtendsValueWithoutSourceDoesNotInheritTheBaseSource) {
+    // {"value": 1500} in the file replaces the base value whole: it takes the file's default
+    // source, or none, never the base value's citation (ernst2023 did not measure 1500).
+    const std::string text =
+        "{\"schema\": \"kerncast.machine/1\", \"extends\": \"a100-sxm4-40gb\",\n"
+        " \"identity\": {\"id\": \"odd\"},\n"
+        " \"memory\": [{\"name\": \"dram\", \"sustained_bandwidth_gbs\": "
+        "{\"value\": 1500}}]}";
+    // The path is the merged machine's (dram is the base's third level), the position the file's.
+    expect_error_at(text, "value has no source", "/memory/2/sustained_bandwidth_gbs",
+                    "{\"value\": 1500}");
+    const MachineModel m = parse(
+        replaced(text, "{\"name\": \"dram\",", "{\"name\": \"dram\", \"source\": \"cuda-guide\","));
+    EXPECT_EQ(m.level("dram")->sustained_bandwidth_gbs, (Sourced<double>{1500, "cuda-guide"}));
+}
+
+TEST(MachineJson, ExtendsMergesSectionsKeyedByNamesEvenANameValue) {
+    // "/sources" and "/calibrated_costs" are keyed by the file's names; one named "value" must
+    // not make the section look like a {"value", "source"} pair and replace the base's.
+    const MachineModel m = parse(R"({"schema": "kerncast.machine/1", "extends": "a100-sxm4-40gb",
+        "identity": {"id": "named-value"},
+        "sources": {"value": {"kind": "paper", "citation": "a paper named oddly"}},
+        "calibrated_costs": {"source": "value", "value": 2.5, "f32_fma": 1e-12}})");
+    EXPECT_EQ(m.sources.count("a100-whitepaper"), 1u);
+    EXPECT_EQ(m.sources.at("value").citation, "a paper named oddly");
+    EXPECT_EQ(m.calibrated_costs.at("value"), (Sourced<double>{2.5, "value"}));
+    EXPECT_EQ(m.calibrated_costs.at("f32_fma"), (Sourced<double>{1e-12, "value"}));
 }

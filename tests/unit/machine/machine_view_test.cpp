@@ -1,5 +1,7 @@
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
 #include "kerncast/machine/machine_view.hpp"
+#include "machine_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -55,6 +57,7 @@ TEST(MachineView, EveryValueWithItsSource) {
     EXPECT_EQ(l2_rows, 7u); // shared_by + 6 known values
     const auto& sources = table(doc, "sources");
     ASSERT_EQ(sources.rows.size(), a100.sources.size());
+    EXPECT_EQ(sources.columns.size(), 4u); // no source states an uncertainty: no such columns
     EXPECT_EQ(sources.rows[0][0], report::Cell{a100.sources.begin()->first});
     const auto& banks = table(doc, "shared_memory_banks");
     ASSERT_GE(banks.rows.size(), 2u);
@@ -73,4 +76,47 @@ TEST(MachineView, PaperMachineShowsItsMwpCwpParameters) {
     EXPECT_EQ(mwp.rows[0][0], report::Cell{std::string("mem_ld_cycles")});
     EXPECT_EQ(mwp.rows[0][1], report::Cell{450.0});
     EXPECT_EQ(mwp.rows[0][3], report::Cell{std::string("hong-kim-t6")});
+}
+
+TEST(MachineView, ProbedTopologyFieldsWithSourcesAndUncertainty) {
+    const MachineModel m =
+        parse_machine_json(machine_fixture("probed_fields.json"), "probed_fields.json");
+    const report::Document doc = machine_view(m);
+    using report::Cell;
+    using Row = std::vector<Cell>;
+    auto has_row = [](const report::Table& t, const Row& wanted) {
+        for (const auto& row : t.rows)
+            if (row == wanted)
+                return true;
+        return false;
+    };
+    EXPECT_TRUE(has_row(table(doc, "compute"), Row{std::string("measured_sm_clock_mhz"), 1410.0,
+                                                   std::string("MHz"), std::string("probe")}));
+    const auto& memory = table(doc, "memory");
+    EXPECT_TRUE(has_row(memory, Row{std::string("l2"), std::string("latency_far_cycles"), 300.0,
+                                    std::string("cycles"), std::string("probe")}));
+    EXPECT_TRUE(has_row(memory, Row{std::string("l2"), std::string("store_bandwidth_gbs"), 900.5,
+                                    std::string("GB/s"), std::string("probe")}));
+    EXPECT_TRUE(has_row(table(doc, "special_memories"),
+                        Row{std::string("texture"), std::string("same_cache_as"), std::string("l1"),
+                            std::string(""), std::string("probe")}));
+
+    const auto& sizes = table(doc, "effective_size_by_carveout");
+    ASSERT_EQ(sizes.rows.size(), 2u);
+    EXPECT_EQ(sizes.rows[1], (Row{std::string("l1"), std::int64_t{64}, std::int64_t{65536},
+                                  std::string("probe")}));
+
+    const auto& tlbs = table(doc, "tlbs");
+    ASSERT_EQ(tlbs.rows.size(), 8u); // shared_by + 3 values, for each of two TLBs
+    EXPECT_TRUE(has_row(tlbs, Row{std::string("l2_tlb"), std::string("reach_bytes"),
+                                  std::int64_t{8} << 30, std::string("B"), std::string("probe")}));
+
+    const auto& sources = table(doc, "sources");
+    ASSERT_EQ(sources.columns.size(), 7u);
+    EXPECT_EQ(sources.columns[4].key, "relative_spread");
+    EXPECT_EQ(
+        sources.rows[0],
+        (Row{std::string("probe"), std::string("measured"), std::string("kerncast probe"),
+             std::string("data/probe/toy.json"), 0.012, std::string("high"), std::int64_t{5}}));
+    EXPECT_EQ(sources.rows[1][4], Cell{}); // "sheet" states none
 }

@@ -1,5 +1,7 @@
 #include "expect_error.hpp"
+#include "kerncast/machine/machine_json.hpp"
 #include "kerncast/machine/validate.hpp"
+#include "machine_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -179,4 +181,187 @@ TEST(ValidateMachine, RegisterGranularityIsWarpOrBlock) {
     const auto error = validation_error(m);
     ASSERT_TRUE(error);
     EXPECT_EQ(error->message(), "expected \"warp\" or \"block\", got \"thread\"");
+}
+
+// ----- fields the topology probe fills: each rule, with the file position of the offence -----
+
+namespace {
+
+const std::string& probed() {
+    static const std::string text = machine_fixture("probed_fields.json");
+    return text;
+}
+
+// Loading `text` fails with `message` at `json_path`, pointing at the text `needle`.
+std::optional<Error> expect_invalid(const std::string& text, const std::string& message,
+                                    const std::string& json_path, const std::string& needle) {
+    const auto error = caught_error([&] { parse_machine_json(text, "probed.json"); });
+    if (!error)
+        return error;
+    EXPECT_EQ(error->message(), message);
+    EXPECT_EQ(error->kind(), ErrorKind::input);
+    EXPECT_EQ(error->where().file, "probed.json");
+    EXPECT_EQ(error->where().json_path, json_path);
+    EXPECT_EQ((LineColumn{error->where().line, error->where().column}), position_of(text, needle))
+        << error->describe();
+    return error;
+}
+
+} // namespace
+
+TEST(ValidateMachine, TheProbedFixtureIsValid) {
+    EXPECT_NO_THROW(parse_machine_json(probed(), "probed.json"));
+}
+
+TEST(ValidateMachine, SameCacheAsNamesAnotherCacheOfTheMachine) {
+    const auto unknown = expect_invalid(
+        replaced(probed(), "\"same_cache_as\": \"l1\"", "\"same_cache_as\": \"l11\""),
+        "same_cache_as names no memory level or special memory: \"l11\"",
+        "/special_memories/0/same_cache_as", "\"l11\"");
+    ASSERT_TRUE(unknown);
+    EXPECT_TRUE(has_note(*unknown, "did you mean \"l1\"?"));
+    EXPECT_TRUE(has_note(*unknown, "\"l1\", \"l2\", \"texture\""));
+
+    expect_invalid(
+        replaced(probed(), "\"same_cache_as\": \"l1\"", "\"same_cache_as\": \"texture\""),
+        "\"texture\" cannot be the same cache as itself", "/special_memories/0/same_cache_as",
+        "\"texture\"}");
+    expect_invalid(replaced(probed(), "\"same_cache_as\": \"l1\"", "\"same_cache_as\": \"dram\""),
+                   "same_cache_as must name a cache, not \"dram\"",
+                   "/special_memories/0/same_cache_as", "\"dram\"}");
+    expect_invalid(replaced(probed(), "\"peak_bandwidth_gbs\": 500",
+                            "\"peak_bandwidth_gbs\": 500, \"same_cache_as\": \"l2\""),
+                   "\"dram\" is not a cache; same_cache_as applies to caches",
+                   "/memory/2/same_cache_as", "\"l2\"}");
+}
+
+TEST(ValidateMachine, SameCacheAsHasNoCycles) {
+    // l1 -> texture -> l1: reported at the first level of the cycle.
+    const auto cycle =
+        expect_invalid(replaced(probed(), "\"size_bytes\": \"128 KiB\",",
+                                "\"size_bytes\": \"128 KiB\", \"same_cache_as\": \"texture\","),
+                       "same_cache_as forms a cycle: l1 -> texture -> l1",
+                       "/memory/0/same_cache_as", "\"texture\",");
+    ASSERT_TRUE(cycle);
+    EXPECT_TRUE(has_note(*cycle, "name the cache once"));
+
+    // A longer cycle that does not pass through the first level that names a cache.
+    MachineModel m = parse_machine_json(probed(), "probed.json");
+    m.special_memories.push_back(m.special_memories[0]);
+    m.special_memories[1].name = "readonly";
+    m.special_memories[0].same_cache_as->value = "readonly";
+    m.special_memories[1].same_cache_as->value = "texture";
+    m.memory[0].same_cache_as = Sourced<std::string>{"texture", "probe"};
+    const auto longer = caught_error([&] { validate_machine(m, "x"); });
+    ASSERT_TRUE(longer);
+    EXPECT_EQ(longer->message(), "same_cache_as forms a cycle: texture -> readonly -> texture");
+    EXPECT_EQ(longer->where().json_path, "/special_memories/0/same_cache_as");
+
+    // A chain without a cycle is fine (l1 -> texture -> readonly -> l2).
+    m.special_memories[1].same_cache_as->value = "l2";
+    EXPECT_NO_THROW(validate_machine(m, "x"));
+}
+
+TEST(ValidateMachine, TlbRules) {
+    expect_invalid(replaced(probed(), "\"l2_tlb\"", "\"l1_tlb\""), "TLB \"l1_tlb\" is given twice",
+                   "/tlbs/1/name", "\"l1_tlb\", \"shared_by\": \"gpu\"");
+    expect_invalid(replaced(probed(), "\"l2_tlb\"", "\"L2 TLB\""),
+                   "expected a TLB name of lower-case letters, digits and '_' such as \"l1_tlb\", "
+                   "got \"L2 TLB\"",
+                   "/tlbs/1/name", "\"L2 TLB\"");
+    expect_invalid(replaced(probed(), "\"page_bytes\": \"2 MiB\"", "\"page_bytes\": \"3 MiB\""),
+                   "page_bytes must be a power of two, got 3145728", "/tlbs/0/page_bytes",
+                   "\"3 MiB\"");
+    expect_invalid(replaced(probed(), "\"reach_bytes\": \"32 MiB\"", "\"reach_bytes\": \"1 MiB\""),
+                   "reach_bytes (1048576) is less than one page (page_bytes 2097152)",
+                   "/tlbs/0/reach_bytes", "\"1 MiB\"");
+    expect_invalid(replaced(probed(), "\"reach_bytes\": \"32 MiB\"", "\"reach_bytes\": 0"),
+                   "must be positive, got 0", "/tlbs/0/reach_bytes",
+                   "0,\n     \"page_bytes\": \"2 MiB\", \"miss_latency_cycles\": 40");
+    expect_invalid(replaced(probed(), "\"page_bytes\": \"2 MiB\"", "\"page_bytes\": -4096"),
+                   "must be positive, got -4096", "/tlbs/0/page_bytes", "-4096");
+    expect_invalid(replaced(probed(), "\"miss_latency_cycles\": 40", "\"miss_latency_cycles\": 0"),
+                   "must be positive, got 0", "/tlbs/0/miss_latency_cycles", "0},");
+    expect_invalid(replaced(probed(), "\"shared_by\": \"gpu\", \"source\": \"probe\", \"reach",
+                            "\"shared_by\": \"device\", \"source\": \"probe\", \"reach"),
+                   "expected one of \"sm\", \"tpc\", \"gpc\", \"gpu\", got \"device\"",
+                   "/tlbs/1/shared_by", "\"device\"");
+    // A value with a source of its own is fine.
+    EXPECT_NO_THROW(parse_machine_json(
+        replaced(probed(), "\"reach_bytes\": \"32 MiB\"",
+                 "\"reach_bytes\": {\"value\": \"32 MiB\", \"source\": \"sheet\"}"),
+        "probed.json"));
+}
+
+TEST(ValidateMachine, UncertaintyRules) {
+    const auto confidence =
+        expect_invalid(replaced(probed(), "\"confidence\": \"high\"", "\"confidence\": \"hihg\""),
+                       "expected \"high\", \"medium\" or \"low\", got \"hihg\"",
+                       "/sources/probe/uncertainty/confidence", "\"hihg\"");
+    ASSERT_TRUE(confidence);
+    EXPECT_TRUE(has_note(*confidence, "did you mean \"high\"?"));
+    expect_invalid(replaced(probed(), "\"relative_spread\": 0.012", "\"relative_spread\": -0.1"),
+                   "must not be negative, got -0.1", "/sources/probe/uncertainty/relative_spread",
+                   "-0.1");
+    expect_invalid(replaced(probed(), "\"repetitions\": 5", "\"repetitions\": 0"),
+                   "must be at least 1, got 0", "/sources/probe/uncertainty/repetitions", "0}");
+    // A spread of zero and a single repetition are possible (if not reassuring).
+    EXPECT_NO_THROW(parse_machine_json(
+        replaced(replaced(probed(), "\"relative_spread\": 0.012", "\"relative_spread\": 0"),
+                 "\"repetitions\": 5", "\"repetitions\": 1"),
+        "probed.json"));
+}
+
+TEST(ValidateMachine, CarveoutSizeRules) {
+    const std::string path = "/memory/0/effective_size_by_carveout";
+    expect_invalid(replaced(probed(), "{\"shared_kib\": 0,", "{\"shared_kib\": 100,"),
+                   "entries must be sorted by shared_kib (64 comes after 100)",
+                   path + "/1/shared_kib", "64, \"effective_size_bytes\"");
+    expect_invalid(replaced(probed(), "{\"shared_kib\": 64,", "{\"shared_kib\": 0,"),
+                   "carve-out 0 KiB is given twice", path + "/1/shared_kib",
+                   "0, \"effective_size_bytes\": \"64 KiB\"");
+    const auto not_offered =
+        expect_invalid(replaced(probed(), "{\"shared_kib\": 64,", "{\"shared_kib\": 32,"),
+                       "carve-out 32 KiB is not one of the machine's shared_memory_carveouts_kib",
+                       path + "/1/shared_kib", "32,");
+    ASSERT_TRUE(not_offered);
+    EXPECT_TRUE(has_note(*not_offered, "carve-outs: 0, 8, 64, 100 KiB"));
+    expect_invalid(replaced(probed(), "{\"shared_kib\": 0,", "{\"shared_kib\": -8,"),
+                   "must not be negative, got -8", path + "/0/shared_kib", "-8");
+    // A size larger than the level's size_bytes is possible (size_bytes measured at another
+    // carve-out).
+    EXPECT_NO_THROW(
+        parse_machine_json(replaced(probed(), "\"64 KiB\"", "\"256 KiB\""), "probed.json"));
+    expect_invalid(replaced(probed(), "\"64 KiB\"", "0"), "must be positive, got 0",
+                   path + "/1/effective_size_bytes", "0}]");
+    expect_invalid(replaced_span(probed(), "[{\"shared_kib\": 0", "}]", "[]"),
+                   "expected at least one {\"shared_kib\", \"effective_size_bytes\"} entry", path,
+                   "[]");
+    // Without a list of carve-outs on the machine, any non-negative carve-out is accepted.
+    EXPECT_NO_THROW(parse_machine_json(
+        replaced(replaced(probed(), ",\n    \"shared_memory_carveouts_kib\": [0, 8, 64, 100]", ""),
+                 "{\"shared_kib\": 64,", "{\"shared_kib\": 32,"),
+        "probed.json"));
+}
+
+TEST(ValidateMachine, StoreBandwidthAndPartitionLatencies) {
+    expect_invalid(replaced(probed(), "\"peak_bandwidth_gbs\": 500",
+                            "\"peak_bandwidth_gbs\": 500, \"store_bandwidth_gbs\": 512.5"),
+                   "store_bandwidth_gbs (512.5) exceeds peak_bandwidth_gbs (500)",
+                   "/memory/2/store_bandwidth_gbs", "512.5");
+    expect_invalid(
+        replaced(probed(), "\"store_bandwidth_gbs\": 900.5", "\"store_bandwidth_gbs\": 0"),
+        "must be positive, got 0", "/memory/1/store_bandwidth_gbs", "0}");
+    expect_invalid(
+        replaced(probed(), "\"latency_near_cycles\": 200", "\"latency_near_cycles\": 400"),
+        "latency_near_cycles (400) exceeds latency_far_cycles (300)",
+        "/memory/1/latency_near_cycles", "400");
+    expect_invalid(replaced(probed(), "\"latency_far_cycles\": 300", "\"latency_far_cycles\": -3"),
+                   "must be positive, got -3", "/memory/1/latency_far_cycles", "-3");
+    expect_invalid(replaced(probed(), "{\"value\": 1410,", "{\"value\": 0,"),
+                   "must be positive, got 0", "/compute/measured_sm_clock_mhz", "{\"value\": 0,");
+    // A measured clock above the boost clock is possible (boost clocks are not hard limits).
+    MachineModel m = parse_machine_json(probed(), "probed.json");
+    m.compute.boost_clock_mhz = Sourced<double>{1400, "sheet"};
+    EXPECT_NO_THROW(validate_machine(m, "x"));
 }
