@@ -1,6 +1,10 @@
-// Bandwidth kernels: 16-byte vector loads and stores over grid-stride loops. The host sweeps
-// blocks and threads per block and keeps the fastest shape (docs/probe.md, "Bandwidth").
+// Bandwidth kernels: 16-byte vector loads and stores over grid-stride loops (DRAM, L2) or
+// over each block's own slice (L1, shared memory). The host sweeps blocks and threads per
+// block and keeps the fastest shape (docs/probe.md, "Bandwidth"). The loop arithmetic and the
+// bytes each launch moves are chain_layout.hpp's, checked on the host.
 #pragma once
+
+#include "kerncast/probe/chain_layout.hpp"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -12,9 +16,9 @@ namespace kerncast::probe::device {
 __global__ void read_stream(const uint4* __restrict__ data, std::size_t count, int passes,
                             std::uint32_t* __restrict__ sink) {
     std::uint32_t acc = 0;
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    const std::size_t stride = chain::grid_stride_step(gridDim.x, blockDim.x);
     for (int pass = 0; pass < passes; ++pass)
-        for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+        for (std::size_t i = chain::grid_stride_first(blockIdx.x, blockDim.x, threadIdx.x);
              i < count; i += stride) {
             const uint4 v = data[i];
             acc ^= v.x ^ v.y ^ v.z ^ v.w;
@@ -24,9 +28,9 @@ __global__ void read_stream(const uint4* __restrict__ data, std::size_t count, i
 }
 
 __global__ void write_stream(uint4* __restrict__ data, std::size_t count, int passes) {
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    const std::size_t stride = chain::grid_stride_step(gridDim.x, blockDim.x);
     for (int pass = 0; pass < passes; ++pass)
-        for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+        for (std::size_t i = chain::grid_stride_first(blockIdx.x, blockDim.x, threadIdx.x);
              i < count; i += stride)
             data[i] = make_uint4(static_cast<std::uint32_t>(i), pass, 0, 0);
 }
@@ -34,7 +38,7 @@ __global__ void write_stream(uint4* __restrict__ data, std::size_t count, int pa
 // L1: every block re-reads its own slice (small enough for L1) `passes` times.
 __global__ void read_slices(const uint4* __restrict__ data, std::size_t slice_count, int passes,
                             std::uint32_t* __restrict__ sink) {
-    const uint4* slice = data + blockIdx.x * slice_count;
+    const uint4* slice = data + chain::slice_first(blockIdx.x, slice_count);
     std::uint32_t acc = 0;
     for (int pass = 0; pass < passes; ++pass)
         for (std::size_t i = threadIdx.x; i < slice_count; i += blockDim.x) {
@@ -46,6 +50,20 @@ __global__ void read_slices(const uint4* __restrict__ data, std::size_t slice_co
         }
     if (acc == 0x9e3779b9u)
         sink[0] = acc;
+}
+
+// L1 stores: every block re-writes its own slice `passes` times (st.global.wb, the default
+// write-back policy). The stores are volatile asm, so no pass is merged into the next. On
+// GPUs whose L1 writes through to L2 this is the SM's store path into L2 with an L1-sized
+// footprint (docs/probe.md says what that means for the value).
+__global__ void write_slices(uint4* __restrict__ data, std::size_t slice_count, int passes) {
+    uint4* slice = data + chain::slice_first(blockIdx.x, slice_count);
+    for (int pass = 0; pass < passes; ++pass)
+        for (std::size_t i = threadIdx.x; i < slice_count; i += blockDim.x)
+            asm volatile("st.global.wb.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(slice + i),
+                         "r"(static_cast<std::uint32_t>(i)), "r"(static_cast<std::uint32_t>(pass)),
+                         "r"(0u), "r"(0u)
+                         : "memory");
 }
 
 // Shared memory: every block fills `count` uint4 of shared memory and re-reads it.
@@ -62,6 +80,24 @@ __global__ void read_shared(std::size_t count, int passes, std::uint32_t* __rest
         }
     if (acc == 0x9e3779b9u)
         sink[0] = acc;
+}
+
+// Shared-memory stores: every block writes `count` uint4 of shared memory `passes` times
+// (volatile st.shared.v4: every store issues), then one value is read back so the shared
+// array is live.
+__global__ void write_shared(std::size_t count, int passes, std::uint32_t* __restrict__ sink) {
+    extern __shared__ uint4 s_data[];
+    const auto base = static_cast<std::uint32_t>(__cvta_generic_to_shared(s_data));
+    for (int pass = 0; pass < passes; ++pass)
+        for (std::size_t i = threadIdx.x; i < count; i += blockDim.x)
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(
+                             base + static_cast<std::uint32_t>(i * sizeof(uint4))),
+                         "r"(static_cast<std::uint32_t>(i)), "r"(static_cast<std::uint32_t>(pass)),
+                         "r"(1u), "r"(2u)
+                         : "memory");
+    __syncthreads();
+    if (threadIdx.x == 0 && s_data[count - 1].x == 0x9e3779b9u)
+        sink[0] = s_data[0].y;
 }
 
 } // namespace kerncast::probe::device

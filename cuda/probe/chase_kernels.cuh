@@ -4,6 +4,8 @@
 // its own chain (one array size per block, thesis sec. 4.7.2).
 #pragma once
 
+#include "kerncast/probe/chain_layout.hpp"
+
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -272,19 +274,85 @@ __global__ void spin(long long cycles, unsigned long long* __restrict__ elapsed)
     elapsed[0] = static_cast<unsigned long long>(t - t0);
 }
 
-// Chains built on the device. Sequential: element k*stride -> (k+1)*stride (mod count).
-// Random: position p_k = (k * multiplier) mod count visits every position once when
-// gcd(multiplier, count) = 1; p_k -> p_{k+1} is a pseudo-random cycle, built in parallel.
+// Chains built on the device (chain_layout.hpp, checked on the host by walking every chain).
+// Sequential: multiplier 1, element k*stride -> (k+1)*stride (mod count). Random: position
+// p_k = (k * multiplier) mod count visits every position once when gcd(multiplier, count) = 1;
+// p_k -> p_{k+1} is a pseudo-random cycle, built in parallel.
 __global__ void build_chain(std::uint32_t* __restrict__ buffer, std::uint32_t first_element,
                             std::uint32_t count, std::uint32_t stride_elements,
                             std::uint64_t multiplier) {
     const std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     if (k >= count)
         return;
-    const std::uint64_t here = (k * multiplier) % count;
-    const std::uint64_t next = ((k + 1) * multiplier) % count;
-    buffer[first_element + here * stride_elements] =
-        static_cast<std::uint32_t>(first_element + next * stride_elements);
+    const chain::ChainLink link =
+        chain::chain_link(first_element, count, stride_elements, multiplier, k);
+    buffer[link.element] = static_cast<std::uint32_t>(link.next);
+}
+
+// ---- TLB reach (docs/probe.md, "TLB") ----------------------------------------------------
+
+// The TLB chain: one 8-byte pointer per stride slot of the TLB allocation (element k ->
+// k + 1, the last -> 0), so a chase loads once per candidate page.
+__global__ void build_tlb_chain(unsigned char* __restrict__ base, std::uint64_t count,
+                                std::uint64_t stride_bytes) {
+    const std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (k >= count)
+        return;
+    auto* element =
+        reinterpret_cast<std::uint64_t*>(base + chain::tlb_element_offset(k, stride_bytes));
+    *element =
+        reinterpret_cast<std::uint64_t>(base + chain::tlb_next_offset(k, count, stride_bytes));
+}
+
+// All footprints of one stride in one launch, one after another (one thread: the L2 TLB is
+// shared, so footprints cannot run side by side on several SMs). Footprint f cuts the chain
+// after counts[f] elements (chain::tlb_cut_offset): a warm round walks the footprint once,
+// then measure_count loads are timed one by one with ld.global.cg (the data is L2-resident;
+// only the translation misses). times: footprints x measure_count.
+__global__ void tlb_chase(const unsigned char* __restrict__ base,
+                          const std::uint64_t* __restrict__ counts, std::uint32_t footprints,
+                          std::uint64_t built_count, std::uint64_t stride_bytes,
+                          std::uint32_t measure_count, std::uint32_t* __restrict__ times,
+                          std::uint64_t* __restrict__ sink, BlockClock* __restrict__ clock) {
+    extern __shared__ std::uint32_t s_times[];
+    __shared__ std::uint64_t s_sink;
+    if (threadIdx.x != 0 || blockIdx.x != 0)
+        return;
+    const auto sink_address = static_cast<std::uint32_t>(__cvta_generic_to_shared(&s_sink));
+    const auto origin = reinterpret_cast<std::uint64_t>(base);
+    const long long c0 = clock_fenced();
+    const unsigned long long g0 = globaltimer_ns();
+    std::uint64_t offset = 0;
+    for (std::uint32_t f = 0; f < footprints; ++f) {
+        const std::uint64_t cut = chain::tlb_cut_offset(counts[f], built_count, stride_bytes);
+        offset = 0;
+        for (std::uint64_t k = 0; k < counts[f]; ++k) {
+            std::uint64_t next;
+            asm volatile("ld.global.cg.u64 %0, [%1];"
+                         : "=l"(next)
+                         : "l"(origin + offset)
+                         : "memory");
+            offset = chain::tlb_cut_step(next - origin, cut);
+        }
+        for (std::uint32_t k = 0; k < measure_count; ++k) {
+            const long long t0 = clock_fenced();
+            std::uint64_t next;
+            asm volatile("ld.global.cg.u64 %0, [%1];"
+                         : "=l"(next)
+                         : "l"(origin + offset)
+                         : "memory");
+            asm volatile("st.shared.u64 [%0], %1;" ::"r"(sink_address), "l"(next) : "memory");
+            const long long t1 = clock_fenced();
+            offset = chain::tlb_cut_step(next - origin, cut);
+            s_times[k] = static_cast<std::uint32_t>(t1 - t0);
+        }
+        for (std::uint32_t k = 0; k < measure_count; ++k)
+            times[static_cast<std::size_t>(f) * measure_count + k] = s_times[k];
+    }
+    const long long c1 = clock_fenced();
+    const unsigned long long g1 = globaltimer_ns();
+    sink[0] = offset;
+    clock[0] = {static_cast<unsigned long long>(c1 - c0), g1 - g0, sm_id()};
 }
 
 } // namespace kerncast::probe::device

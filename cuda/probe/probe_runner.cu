@@ -7,8 +7,10 @@
 #include "chase_kernels.cuh"
 #include "kerncast/error.hpp"
 #include "kerncast/gpu/devices.hpp"
+#include "kerncast/probe/chain_layout.hpp"
 #include "kerncast/probe/runner.hpp"
 #include "kerncast/probe/size_search.hpp"
+#include "kerncast/probe/tlb.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -132,16 +134,6 @@ std::string host_name() {
     return name;
 }
 
-// A multiplier coprime to count, near count * golden ratio, for pseudo-random chains.
-std::uint64_t coprime_multiplier(std::uint64_t count) {
-    if (count <= 2)
-        return 1;
-    std::uint64_t m = static_cast<std::uint64_t>(static_cast<double>(count) * 0.6180339887) | 1u;
-    while (std::gcd(m, count) != 1)
-        m += 2;
-    return m % count == 0 ? 1 : m;
-}
-
 class Prober {
 public:
     explicit Prober(const ProbeOptions& options) : options_(options) {}
@@ -193,6 +185,10 @@ public:
             dram_latency_benchmark();
         if (wanted("bandwidth"))
             bandwidth_benchmarks();
+        if (wanted("carveout"))
+            carveout_benchmarks();
+        if (wanted("tlb"))
+            tlb_benchmarks();
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         progress(format_text("done in {:.1f} s", seconds));
@@ -266,8 +262,9 @@ private:
 
     // The L1/shared split is a preference per kernel: set it on every chase kernel so the
     // L1 sizes are measured at a known carve-out (recorded in the raw series).
-    void set_carveout() {
-        const int percent = options_.carveout_percent;
+    void set_carveout() { set_carveout_percent(options_.carveout_percent); }
+
+    void set_carveout_percent(int percent) {
         const auto set = [&](const void* kernel) {
             KERNCAST_CUDA(cudaFuncSetAttribute(
                 kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
@@ -289,6 +286,7 @@ private:
         set(reinterpret_cast<const void*>(
             &device::interference<LoadKind::texture, LoadKind::texture>));
         set(reinterpret_cast<const void*>(&device::read_slices));
+        set(reinterpret_cast<const void*>(&device::write_slices));
     }
 
     void progress(const std::string& line) {
@@ -309,9 +307,8 @@ private:
 
     // ---- chains ------------------------------------------------------------------------
     void build_chain(std::uint32_t first, std::int64_t bytes, int stride_bytes, bool random) {
-        const auto count =
-            static_cast<std::uint32_t>(std::max<std::int64_t>(1, bytes / stride_bytes));
-        const std::uint64_t multiplier = random ? coprime_multiplier(count) : 1;
+        const auto count = static_cast<std::uint32_t>(chain::chain_count(bytes, stride_bytes));
+        const std::uint64_t multiplier = random ? chain::coprime_multiplier(count) : 1;
         const unsigned threads = 256;
         const unsigned blocks = (count + threads - 1) / threads;
         device::build_chain<<<blocks, threads>>>(
@@ -341,9 +338,9 @@ private:
         std::vector<std::uint32_t> lengths(blocks);
         for (unsigned b = 0; b < blocks; ++b) {
             KERNCAST_CHECK(sizes[b] <= region_bytes, "size exceeds its region");
-            starts[b] = region_first + static_cast<std::uint32_t>(b * (region_bytes / 4));
-            lengths[b] =
-                static_cast<std::uint32_t>(std::max<std::int64_t>(1, sizes[b] / stride_bytes));
+            starts[b] = static_cast<std::uint32_t>(
+                chain::batch_region_first(region_first, b, region_bytes));
+            lengths[b] = static_cast<std::uint32_t>(chain::chain_count(sizes[b], stride_bytes));
             if (kind != LoadKind::constant)
                 build_chain(starts[b], sizes[b], stride_bytes, random);
         }
@@ -357,7 +354,9 @@ private:
                        "launch exceeds the scratch arrays");
         scratch_starts_->upload(starts);
         scratch_lengths_->upload(lengths);
-        const std::size_t shared = measure_count * sizeof(std::uint32_t);
+        // A forced carve-out claims more shared memory than the times need (carveout group).
+        const std::size_t shared =
+            std::max<std::size_t>(measure_count * sizeof(std::uint32_t), forced_dynamic_shared_);
         launch_fine(kind, blocks, shared, scratch_starts_->get(), scratch_lengths_->get(),
                     wrap_elements, measure_count, warm ? 1 : 0, scratch_times_->get(),
                     scratch_clocks_->get());
@@ -991,39 +990,216 @@ private:
         auto* sink = sink_->get();
         const std::int64_t dram_bytes = sweep_bytes_ + batch_region_bytes * max_batch;
         const auto dram_count = static_cast<std::size_t>(dram_bytes / 16);
-        bandwidth_sweep("dram", "load", {1, 2, 4, 8}, dram_bytes, [&](int blocks, int threads) {
+        const std::int64_t dram_moved =
+            chain::stream_bytes(static_cast<std::int64_t>(dram_count), 1);
+        bandwidth_sweep("dram", "load", {1, 2, 4, 8}, dram_moved, [&](int blocks, int threads) {
             device::read_stream<<<blocks, threads>>>(data, dram_count, 1, sink);
         });
-        bandwidth_sweep("dram", "store", {1, 2, 4, 8}, dram_bytes, [&](int blocks, int threads) {
+        bandwidth_sweep("dram", "store", {1, 2, 4, 8}, dram_moved, [&](int blocks, int threads) {
             device::write_stream<<<blocks, threads>>>(data, dram_count, 1);
         });
         // L2: a quarter of L2, re-read 20 times (resident after the warm-up launch).
         const std::int64_t l2_array = l2_bytes_ / 4 / 16 * 16;
         const int l2_passes = 20;
-        bandwidth_sweep("l2", "load", {1, 2, 4}, l2_array * l2_passes,
-                        [&](int blocks, int threads) {
-                            device::read_stream<<<blocks, threads>>>(
-                                data, static_cast<std::size_t>(l2_array / 16), l2_passes, sink);
-                        });
-        bandwidth_sweep("l2", "store", {1, 2, 4}, l2_array * l2_passes,
-                        [&](int blocks, int threads) {
-                            device::write_stream<<<blocks, threads>>>(
-                                data, static_cast<std::size_t>(l2_array / 16), l2_passes);
-                        });
+        const std::int64_t l2_moved = chain::stream_bytes(l2_array / 16, l2_passes);
+        bandwidth_sweep("l2", "load", {1, 2, 4}, l2_moved, [&](int blocks, int threads) {
+            device::read_stream<<<blocks, threads>>>(data, static_cast<std::size_t>(l2_array / 16),
+                                                     l2_passes, sink);
+        });
+        bandwidth_sweep("l2", "store", {1, 2, 4}, l2_moved, [&](int blocks, int threads) {
+            device::write_stream<<<blocks, threads>>>(data, static_cast<std::size_t>(l2_array / 16),
+                                                      l2_passes);
+        });
         // L1: each block re-reads its own 16 KiB slice; bytes scale with the blocks.
         const std::int64_t slice = 16 * KiB;
         const int l1_passes = 100;
-        bandwidth_sweep("l1", "load", {1, 2, 4}, -(slice * l1_passes),
-                        [&](int blocks, int threads) {
-                            device::read_slices<<<blocks, threads>>>(
-                                data, static_cast<std::size_t>(slice / 16), l1_passes, sink);
-                        });
+        // Per block; bandwidth_sweep multiplies by the blocks (chain::slices_bytes).
+        const std::int64_t slice_moved = chain::slices_bytes(1, slice / 16, l1_passes);
+        bandwidth_sweep("l1", "load", {1, 2, 4}, -slice_moved, [&](int blocks, int threads) {
+            device::read_slices<<<blocks, threads>>>(data, static_cast<std::size_t>(slice / 16),
+                                                     l1_passes, sink);
+        });
+        bandwidth_sweep("l1", "store", {1, 2, 4}, -slice_moved, [&](int blocks, int threads) {
+            device::write_slices<<<blocks, threads>>>(data, static_cast<std::size_t>(slice / 16),
+                                                      l1_passes);
+        });
         const std::int64_t shared_bytes = 32 * KiB;
-        bandwidth_sweep("shared", "load", {1, 2, 4}, -(shared_bytes * l1_passes),
-                        [&](int blocks, int threads) {
-                            device::read_shared<<<blocks, threads, shared_bytes>>>(
-                                static_cast<std::size_t>(shared_bytes / 16), l1_passes, sink);
-                        });
+        const std::int64_t shared_moved = chain::slices_bytes(1, shared_bytes / 16, l1_passes);
+        bandwidth_sweep("shared", "load", {1, 2, 4}, -shared_moved, [&](int blocks, int threads) {
+            device::read_shared<<<blocks, threads, shared_bytes>>>(
+                static_cast<std::size_t>(shared_bytes / 16), l1_passes, sink);
+        });
+        bandwidth_sweep("shared", "store", {1, 2, 4}, -shared_moved, [&](int blocks, int threads) {
+            device::write_shared<<<blocks, threads, shared_bytes>>>(
+                static_cast<std::size_t>(shared_bytes / 16), l1_passes, sink);
+        });
+    }
+
+    // ---- L1 / texture / read-only sizes at forced carve-outs (docs/probe.md, "Carve-outs") --
+    // The carve-out preference is only a hint; what pins the carve-out from below is the
+    // shared memory a block claims: the driver must pick a carve-out that holds it. Each
+    // search sets the preference to the claim (in percent of the largest carve-out) and
+    // allocates that much dynamic shared memory, so the carve-out is the smallest supported
+    // one holding the claim: the smallest (what the chase needs anyway), about half, and the
+    // largest a block can claim.
+    void carveout_benchmarks() {
+        const auto& d = record_.device;
+        int reserved = 0;
+        KERNCAST_CUDA(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock,
+                                             options_.device));
+        const std::int64_t per_sm = d.shared_memory_per_sm_bytes;
+        const std::int64_t optin = d.shared_memory_per_block_optin_bytes;
+        if (per_sm <= 0 || optin <= 0) {
+            progress("carveout: the device reports no shared-memory limits; skipped");
+            return;
+        }
+        struct Memory {
+            const char* name;
+            LoadKind kind;
+            const void* kernel;
+        };
+        const std::vector<Memory> memories{
+            {"l1", LoadKind::global_ca,
+             reinterpret_cast<const void*>(&device::fine_grained_chase<LoadKind::global_ca>)},
+            {"texture", LoadKind::texture,
+             reinterpret_cast<const void*>(&device::fine_grained_chase<LoadKind::texture>)},
+            {"readonly", LoadKind::global_nc,
+             reinterpret_cast<const void*>(&device::fine_grained_chase<LoadKind::global_nc>)}};
+        const SweepPlan plan = plan_for("l1");
+        const std::int64_t times_bytes = plan.measure_count * sizeof(std::uint32_t);
+        for (const Memory& memory : memories) {
+            cudaFuncAttributes attributes{};
+            KERNCAST_CUDA(cudaFuncGetAttributes(&attributes, memory.kernel));
+            const auto fixed = static_cast<std::int64_t>(attributes.sharedSizeBytes) + reserved;
+            std::set<int> done;
+            for (const std::int64_t target : {std::int64_t{0}, per_sm / 2, optin + reserved}) {
+                const std::int64_t dynamic = std::clamp<std::int64_t>(
+                    target - fixed, times_bytes,
+                    optin - static_cast<std::int64_t>(attributes.sharedSizeBytes));
+                const std::int64_t claimed = dynamic + fixed;
+                const int percent = static_cast<int>(
+                    std::min<std::int64_t>(100, (100 * claimed + per_sm - 1) / per_sm));
+                if (!done.insert(percent).second)
+                    continue;
+                KERNCAST_CUDA(cudaFuncSetAttribute(memory.kernel,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   static_cast<int>(dynamic)));
+                set_carveout_percent(percent);
+                forced_dynamic_shared_ = static_cast<std::size_t>(dynamic);
+                auto& b = add_benchmark(std::string(memory.name) + ".size.carveout_" +
+                                            std::to_string(percent),
+                                        "size", memory.name);
+                b.chain = "sequential";
+                b.carveout_percent = percent;
+                b.shared_bytes_per_block = claimed;
+                for (int rep = 0; rep < plan.repetitions; ++rep) {
+                    progress(format_text("{}: size search at carve-out {} % ({} B shared per "
+                                         "block), repetition {}/{}",
+                                         memory.name, percent, claimed, rep + 1, plan.repetitions));
+                    search_cache_size(MeasureSizes([&](const std::vector<std::int64_t>& sizes) {
+                                          return measure_batch(memory.kind, sizes,
+                                                               plan.stride_bytes,
+                                                               plan.measure_count, b, rep, true);
+                                      }),
+                                      plan.search);
+                }
+            }
+        }
+        forced_dynamic_shared_ = 0;
+        set_carveout();
+    }
+
+    // ---- TLB reach, page size, miss latency (docs/probe.md, "TLB") -------------------------
+    // Its own allocation, as large as free memory allows (reaches beyond it are reported as
+    // "at least"); per stride one chain of 8-byte pointers, one per stride slot, built on the
+    // device; per repetition a coarse curve of footprints in one launch, then refinement
+    // launches around each step (tlb.hpp, measure_tlb_curve).
+    void tlb_benchmarks() {
+        std::size_t free_bytes = 0;
+        std::size_t total_bytes = 0;
+        KERNCAST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const std::int64_t bytes =
+            (static_cast<std::int64_t>(0.8 * static_cast<double>(free_bytes)) - 256 * MiB) /
+            (32 * MiB) * (32 * MiB);
+        if (bytes < 64 * MiB) {
+            progress("tlb: less than 64 MiB of device memory free; skipped");
+            return;
+        }
+        DeviceArray<unsigned char> region(static_cast<std::size_t>(bytes));
+        progress(format_text("tlb: {} MiB allocated (80 % of {} MiB free): TLB levels reaching "
+                             "beyond that are reported as at least that large",
+                             bytes / MiB, static_cast<std::int64_t>(free_bytes) / MiB));
+        // One 128-byte line per page touched: the data must stay in L2 (a quarter of it), so
+        // only translations miss.
+        const std::int64_t max_pages = std::min<std::int64_t>(65536, l2_bytes_ / (4 * 128));
+        auto& b = add_benchmark("tlb", "tlb", "tlb");
+        b.chain = "sequential";
+        b.note = "one ld.global.cg per stride, pointer chain cut at each footprint";
+        const std::uint32_t measure_count = 256;
+        TlbCurveOptions curve_options;
+        for (std::int64_t stride = 32 * KiB; stride <= 32 * MiB; stride *= 2) {
+            std::int64_t built = std::min<std::int64_t>(max_pages, bytes / stride);
+            while (built > 0 && chain::tlb_chain_bytes(static_cast<std::uint64_t>(built),
+                                                       static_cast<std::uint64_t>(stride)) >
+                                    static_cast<std::uint64_t>(bytes))
+                --built;
+            if (built < 4)
+                break;
+            const unsigned threads = 256;
+            device::build_tlb_chain<<<static_cast<unsigned>((built + threads - 1) / threads),
+                                      threads>>>(region.get(), static_cast<std::uint64_t>(built),
+                                                 static_cast<std::uint64_t>(stride));
+            KERNCAST_CUDA_LAUNCHED("build_tlb_chain");
+            for (int rep = 0; rep < std::max(1, options_.repetitions); ++rep) {
+                progress(format_text("tlb: stride {} KiB, footprints up to {} MiB, repetition "
+                                     "{}/{}",
+                                     stride / KiB, built * stride / MiB, rep + 1,
+                                     options_.repetitions));
+                double mhz = 0;
+                const TlbCurve curve = measure_tlb_curve(
+                    [&](const std::vector<std::int64_t>& footprints) {
+                        return tlb_launch(region.get(), footprints, built, stride, measure_count,
+                                          mhz);
+                    },
+                    stride, built * stride, curve_options);
+                for (const auto& point : curve.points) {
+                    RawSeries s;
+                    s.repetition = rep;
+                    s.size_bytes = point.size_bytes;
+                    s.stride_bytes = static_cast<int>(stride);
+                    s.sm_clock_mhz = mhz;
+                    s.values = point.timings;
+                    b.series.push_back(std::move(s));
+                }
+            }
+        }
+    }
+
+    std::vector<std::vector<double>> tlb_launch(const unsigned char* base,
+                                                const std::vector<std::int64_t>& footprints,
+                                                std::int64_t built, std::int64_t stride,
+                                                std::uint32_t measure_count, double& mhz) {
+        std::vector<std::uint64_t> counts;
+        for (std::int64_t f : footprints)
+            counts.push_back(static_cast<std::uint64_t>(std::min(built, f / stride)));
+        DeviceArray<std::uint64_t> d_counts(counts.size());
+        d_counts.upload(counts);
+        DeviceArray<std::uint32_t> d_times(counts.size() * measure_count);
+        DeviceArray<std::uint64_t> d_sink(1);
+        DeviceArray<BlockClock> d_clock(1);
+        device::tlb_chase<<<1, 32, measure_count * sizeof(std::uint32_t)>>>(
+            base, d_counts.get(), static_cast<std::uint32_t>(counts.size()),
+            static_cast<std::uint64_t>(built), static_cast<std::uint64_t>(stride), measure_count,
+            d_times.get(), d_sink.get(), d_clock.get());
+        KERNCAST_CUDA_LAUNCHED("tlb_chase");
+        KERNCAST_CUDA(cudaDeviceSynchronize());
+        const auto times = d_times.download(counts.size() * measure_count);
+        mhz = mhz_of(d_clock.download(1)[0]);
+        std::vector<std::vector<double>> result;
+        for (std::size_t f = 0; f < counts.size(); ++f)
+            result.emplace_back(times.begin() + static_cast<long>(f * measure_count),
+                                times.begin() + static_cast<long>((f + 1) * measure_count));
+        return result;
     }
 
     static constexpr int max_batch = 160;                       // SMs of one batched launch
@@ -1041,6 +1217,7 @@ private:
     std::uint32_t sweep_first_ = 0;
     std::size_t cold_first_ = 0;
     std::int64_t texture_elements_ = 0;
+    std::size_t forced_dynamic_shared_ = 0; // carveout group: shared memory a chase block claims
     std::unique_ptr<DeviceArray<std::uint32_t>> buffer_;
     std::unique_ptr<DeviceArray<std::uint32_t>> sink_;
     // Scratch for launches (allocated once): per-block chain starts/lengths, times, clocks.

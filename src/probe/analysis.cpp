@@ -4,6 +4,7 @@
 #include "kerncast/probe/kolmogorov_smirnov.hpp"
 #include "kerncast/probe/line_size.hpp"
 #include "kerncast/probe/size_search.hpp"
+#include "kerncast/probe/tlb.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -76,6 +77,8 @@ public:
                 bandwidth(b);
             else if (b.kind == "l2_partition")
                 l2_partition(b);
+            else if (b.kind == "tlb")
+                tlb(b);
         }
         // Departure delays after latencies: Mem_LD is the DRAM latency (Hong & Kim sec. 3.3.1).
         for (const auto& b : record_.benchmarks)
@@ -163,6 +166,11 @@ private:
                                 largest_measured, b.memory));
             return;
         }
+        // A search at a forced carve-out: one value per carve-out, named by the shared
+        // memory the kernel claimed (the carve-out held at least that much).
+        const bool at_carveout = b.carveout_percent >= 0;
+        const int shared_kib =
+            at_carveout ? static_cast<int>((b.shared_bytes_per_block + 1023) / 1024) : -1;
         // The p-value enters with the level the CPD used (Bonferroni-corrected per split).
         Estimate e = summarize(sizes);
         e.p_value = worst_p;
@@ -170,6 +178,15 @@ private:
         if (sizes.size() < reps) {
             e.confidence = Confidence::low;
             e.note = fmt::format("change verified in {} of {} repetitions", sizes.size(), reps);
+        }
+        if (at_carveout) {
+            add(b, b.memory, fmt::format("size_bytes:shared_{}KiB", shared_kib), "B", e,
+                cache_size_bounds,
+                fmt::format("size in ({}, {}] B at carve-out preference {} % with {} B shared "
+                            "memory per block",
+                            lower, upper, b.carveout_percent, b.shared_bytes_per_block));
+            result_.values.back().carveout_shared_kib = shared_kib;
+            return;
         }
         add(b, b.memory, "size_bytes", "B", e, cache_size_bounds,
             fmt::format("size in ({}, {}] B: onset of the verified change point", lower, upper));
@@ -405,6 +422,127 @@ private:
                 summarize(all.subspan(0, change->index)), latency_bounds, "L2 hit, near partition");
             add(b, b.memory, "far_latency_cycles", "cycles", summarize(all.subspan(change->index)),
                 latency_bounds, "L2 hit, far partition");
+        }
+    }
+
+    // TLB levels from the latency-versus-footprint curves of a stride sweep (tlb.hpp):
+    // steps per (stride, repetition), the page size from how the first level's reach moves
+    // with the stride, and each level's reach and miss latency at the page-size stride.
+    void tlb(const RawBenchmark& b) {
+        std::map<std::int64_t, std::map<int, std::vector<SizePoint>>> curves;
+        std::int64_t largest = 0;
+        for (const auto& s : b.series) {
+            if (s.stride_bytes <= 0 || s.size_bytes <= 0)
+                bad_benchmark(b, "tlb series need stride_bytes > 0 and size_bytes (the "
+                                 "footprint) > 0");
+            curves[s.stride_bytes][s.repetition].push_back({s.size_bytes, s.values});
+            largest = std::max(largest, s.size_bytes);
+        }
+        if (curves.empty())
+            bad_benchmark(b, "no series");
+        // steps[stride][repetition]
+        std::map<std::int64_t, std::vector<std::vector<TlbStep>>> steps;
+        std::vector<StrideReach> first_level;
+        for (auto& [stride, repetitions] : curves) {
+            std::vector<double> reaches;
+            for (auto& [repetition, points] : repetitions) {
+                std::sort(points.begin(), points.end(),
+                          [](const auto& x, const auto& y) { return x.size_bytes < y.size_bytes; });
+                for (std::size_t k = 1; k < points.size(); ++k)
+                    if (points[k].size_bytes == points[k - 1].size_bytes)
+                        bad_benchmark(b, fmt::format("footprint {} B appears twice at stride {} B, "
+                                                     "repetition {}",
+                                                     points[k].size_bytes, stride, repetition));
+                steps[stride].push_back(tlb_steps(points, options_.staircase));
+                if (!steps[stride].back().empty())
+                    reaches.push_back(
+                        static_cast<double>(steps[stride].back().front().reach_bytes));
+            }
+            if (!reaches.empty())
+                first_level.push_back({stride, median(reaches)});
+        }
+        const auto page = infer_page_size(first_level, options_.page_size_tolerance);
+        if (!page) {
+            note(b, fmt::format("no TLB step up to a footprint of {} B at any stride: every TLB "
+                                "level reaches at least that far",
+                                largest));
+            return;
+        }
+        if (page->at_least && page->strides > 1)
+            note(b, fmt::format("the first TLB level's reach does not grow up to the largest "
+                                "stride, {} B: pages are at least that large and miss latencies "
+                                "at that stride may be diluted",
+                                page->page_bytes));
+        if (page->at_most && page->strides > 1)
+            note(b, fmt::format("the first TLB level's reach grows from the smallest stride on: "
+                                "pages are at most {} B, so reaches are upper bounds",
+                                page->page_bytes));
+
+        // The levels at the page-size stride: one load per page, full step heights.
+        const auto& at_page = steps.at(page->page_bytes);
+        std::map<std::size_t, int> level_counts;
+        for (const auto& repetition : at_page)
+            ++level_counts[repetition.size()];
+        const std::size_t levels =
+            std::max_element(level_counts.begin(), level_counts.end(), [](auto& x, auto& y) {
+                return x.second < y.second || (x.second == y.second && x.first < y.first);
+            })->first;
+        const bool repetitions_agree = level_counts.size() == 1;
+        for (std::size_t level = 0; level < levels; ++level) {
+            std::vector<double> reaches;
+            std::vector<double> misses;
+            double worst_p = 0;
+            std::int64_t lower = 0;
+            std::int64_t upper = 0;
+            for (const auto& repetition : at_page) {
+                if (repetition.size() != levels)
+                    continue;
+                const TlbStep& step = repetition[level];
+                reaches.push_back(static_cast<double>(step.reach_bytes));
+                misses.push_back(step.miss_cycles);
+                worst_p = std::max(worst_p, step.p_value);
+                lower = step.reach_bytes;
+                upper = step.next_bytes;
+            }
+            const std::string memory = fmt::format("l{}_tlb", level + 1);
+            Estimate reach = summarize(reaches, worst_p, options_.staircase.change_point.alpha);
+            Estimate miss = summarize(misses);
+            for (Estimate* e : {&reach, &miss}) {
+                if (!repetitions_agree) {
+                    e->confidence = Confidence::low;
+                    e->note = fmt::format("repetitions at stride {} B disagree on the number of "
+                                          "TLB levels",
+                                          page->page_bytes);
+                } else if (page->at_most && page->strides > 1) {
+                    e->confidence = Confidence::low;
+                    e->note = "page size not bracketed by the stride sweep (at most)";
+                }
+            }
+            add(b, memory, "reach_bytes", "B", reach, tlb_reach_bounds,
+                fmt::format("reach in ({}, {}] B at stride {} B ({:.0f} entries of the page size)",
+                            lower, upper, page->page_bytes,
+                            reach.value / static_cast<double>(page->page_bytes)));
+            add(b, memory, "miss_latency_cycles", "cycles", miss, latency_bounds,
+                fmt::format("step height of the latency curve at stride {} B: extra cycles per "
+                            "load when level {} misses",
+                            page->page_bytes, level + 1));
+            if (!page->at_least && !page->at_most) {
+                Estimate p = summarize(std::vector<double>{static_cast<double>(page->page_bytes)});
+                p.repetitions = page->strides;
+                const double agreement = static_cast<double>(page->agreeing_strides) /
+                                         static_cast<double>(page->strides);
+                p.confidence = page->strides >= 3 && agreement >= 0.8   ? Confidence::high
+                               : page->strides >= 3 && agreement >= 0.6 ? Confidence::medium
+                                                                        : Confidence::low;
+                if (p.confidence == Confidence::low)
+                    p.note = fmt::format("only {} of {} strides follow reach = E x max(stride, "
+                                         "page)",
+                                         page->agreeing_strides, page->strides);
+                add(b, memory, "page_bytes", "B", p, page_size_bounds,
+                    fmt::format("stride where the first level's reach stops being constant: {} of "
+                                "{} strides agree with reach = {:.1f} entries x max(stride, page)",
+                                page->agreeing_strides, page->strides, page->entries));
+            }
         }
     }
 

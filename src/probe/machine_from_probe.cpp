@@ -1,5 +1,6 @@
 #include "kerncast/probe/analysis.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fmt/format.h>
@@ -69,6 +70,9 @@ public:
                             ? fmt::format(" with the shared-memory carve-out at {} %",
                                           analysis_.carveout_percent)
                             : std::string());
+        if (analysis_.find("l1_tlb", "reach_bytes"))
+            m_.identity.notes += " TLB shared_by is not measured: l1_tlb is taken as one per SM "
+                                 "and deeper TLB levels as one per GPU.";
         m_.sources["device_query"] = {SourceKind::measured,
                                       "CUDA runtime device query (cudaGetDeviceProperties, "
                                       "cudaDeviceGetAttribute)",
@@ -83,6 +87,7 @@ public:
         set(c.registers_per_sm, d.registers_per_sm);
         set(c.shared_memory_per_sm_bytes, d.shared_memory_per_sm_bytes);
         set(c.shared_memory_per_block_optin_bytes, d.shared_memory_per_block_optin_bytes);
+        measured(c.measured_sm_clock_mhz, "", "sm_clock_mhz");
 
         for (const char* name : {"l1", "l2", "dram"})
             level(m_.memory, name);
@@ -95,6 +100,9 @@ public:
         if (auto* dram = find(m_.memory, "dram"); dram && analysis_.device.global_memory_bytes > 0)
             dram->size_bytes =
                 Sourced<std::int64_t>{analysis_.device.global_memory_bytes, "device_query"};
+
+        same_caches();
+        tlbs();
 
         measured(m_.mwp_cwp.mem_ld_cycles, "", "mem_ld_cycles");
         measured(m_.mwp_cwp.departure_del_coal_cycles, "", "departure_del_coal_cycles");
@@ -113,7 +121,14 @@ private:
 
     static bool empty(const MemoryLevel& l) {
         return !l.size_bytes && !l.effective_size_bytes && !l.line_bytes && !l.latency_cycles &&
-               !l.sustained_bandwidth_gbs && !l.partitions && !l.count_per_sm;
+               !l.sustained_bandwidth_gbs && !l.store_bandwidth_gbs && !l.latency_near_cycles &&
+               !l.latency_far_cycles && !l.partitions && !l.count_per_sm && !l.same_cache_as &&
+               !l.effective_size_by_carveout;
+    }
+
+    static Uncertainty uncertainty_of(const Estimate& e) {
+        return {std::isfinite(e.relative_spread()) ? e.relative_spread() : 0.0,
+                to_string(e.confidence), std::max(1, e.repetitions)};
     }
 
     static MemoryLevel* find(std::vector<MemoryLevel>& levels, const std::string& name) {
@@ -138,7 +153,11 @@ private:
             citation += "; " + e.note;
         if (!v.detail.empty())
             citation += "; " + v.detail;
-        m_.sources[key] = {SourceKind::measured, citation, run_};
+        Provenance provenance{SourceKind::measured, citation, run_};
+        // A spread relative to a zero value (a 0/1 flag) is not a relative spread.
+        if (std::isfinite(e.relative_spread()))
+            provenance.uncertainty = uncertainty_of(e);
+        m_.sources[key] = provenance;
         return key;
     }
 
@@ -172,9 +191,94 @@ private:
         measured_int(l.line_bytes, name, "line_bytes");
         measured(l.latency_cycles, name, "latency_cycles");
         measured(l.sustained_bandwidth_gbs, name, "load_bandwidth_gbs");
+        measured(l.store_bandwidth_gbs, name, "store_bandwidth_gbs");
+        measured(l.latency_near_cycles, name, "near_latency_cycles");
+        measured(l.latency_far_cycles, name, "far_latency_cycles");
         measured_int(l.partitions, name, "partitions");
         measured_int(l.count_per_sm, name, "count_per_sm");
+        carveout_sizes(l);
         levels.push_back(std::move(l));
+    }
+
+    // Sizes searched at forced carve-outs: one list per memory, one source whose uncertainty
+    // is the worst of its entries.
+    void carveout_sizes(MemoryLevel& l) {
+        std::vector<const ProbeValue*> found;
+        for (const auto& v : analysis_.values)
+            if (v.memory == l.name && v.carveout_shared_kib >= 0 && v.estimate.within_bounds)
+                found.push_back(&v);
+        if (found.empty())
+            return;
+        std::sort(found.begin(), found.end(), [](const ProbeValue* a, const ProbeValue* b) {
+            return a->carveout_shared_kib < b->carveout_shared_kib;
+        });
+        std::vector<CarveoutSize> sizes;
+        std::string citation = "kerncast probe, size searches at forced shared-memory carve-outs "
+                               "(shared_kib = the shared memory each block claimed, so the "
+                               "carve-out held at least that much):";
+        Uncertainty worst{0, "high", 1 << 30};
+        const auto rank = [](const std::string& c) { return c == "high" ? 2 : c == "medium"; };
+        for (const ProbeValue* v : found) {
+            if (!sizes.empty() && sizes.back().shared_kib == v->carveout_shared_kib)
+                continue;
+            sizes.push_back({v->carveout_shared_kib,
+                             static_cast<std::int64_t>(std::llround(v->estimate.value))});
+            citation += fmt::format(" {} KiB: benchmark {}, {} repetition(s), confidence {};",
+                                    v->carveout_shared_kib, v->benchmark, v->estimate.repetitions,
+                                    to_string(v->estimate.confidence));
+            const Uncertainty u = uncertainty_of(v->estimate);
+            worst.relative_spread = std::max(worst.relative_spread, u.relative_spread);
+            worst.repetitions = std::min(worst.repetitions, u.repetitions);
+            if (rank(u.confidence) < rank(worst.confidence))
+                worst.confidence = u.confidence;
+        }
+        citation.pop_back();
+        const std::string key = "probe:" + l.name + ".size_bytes_by_carveout";
+        Provenance provenance{SourceKind::measured, citation, run_};
+        provenance.uncertainty = worst;
+        m_.sources[key] = provenance;
+        l.effective_size_by_carveout = Sourced<std::vector<CarveoutSize>>{sizes, key};
+    }
+
+    // Texture and read-only caches that the sharing benchmarks found to be the L1 (or, for
+    // read-only, the texture cache) name it in same_cache_as (thesis sec. 4.5).
+    void same_caches() {
+        for (const char* name : {"texture", "readonly"}) {
+            MemoryLevel* level = find(m_.special_memories, name);
+            if (!level)
+                continue;
+            const std::vector<std::pair<std::string, std::string>> candidates{{"l1", name},
+                                                                              {"texture", name}};
+            for (const auto& [cache, other] : candidates) {
+                if (cache == name)
+                    continue;
+                const ProbeValue* v = usable(cache, "same_cache_as:" + other);
+                if (v && v->estimate.value >= 0.5) {
+                    level->same_cache_as = Sourced<std::string>{cache, source_for(*v)};
+                    break;
+                }
+            }
+        }
+    }
+
+    // TLB levels l1_tlb, l2_tlb, ... as the analysis numbered them.
+    void tlbs() {
+        for (int k = 1;; ++k) {
+            const std::string name = fmt::format("l{}_tlb", k);
+            if (!analysis_.find(name, "reach_bytes") &&
+                !analysis_.find(name, "miss_latency_cycles"))
+                break;
+            TlbLevel tlb;
+            tlb.name = name;
+            // Not measured (docs/probe.md): the first level is taken as per SM, the rest as
+            // per GPU; the identity notes say so.
+            tlb.shared_by = k == 1 ? "sm" : "gpu";
+            measured_int(tlb.reach_bytes, name, "reach_bytes");
+            measured_int(tlb.page_bytes, name, "page_bytes");
+            measured(tlb.miss_latency_cycles, name, "miss_latency_cycles");
+            if (tlb.reach_bytes || tlb.page_bytes || tlb.miss_latency_cycles)
+                m_.tlbs.push_back(std::move(tlb));
+        }
     }
 
     const ProbeAnalysis& analysis_;

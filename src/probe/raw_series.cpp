@@ -98,7 +98,7 @@ public:
 
 const std::set<std::string> known_kinds{"size",      "line",         "latency",      "overhead",
                                         "caching",   "sharing",      "count_per_sm", "bandwidth",
-                                        "departure", "l2_partition", "clock"};
+                                        "departure", "l2_partition", "clock",        "tlb"};
 
 } // namespace
 
@@ -117,6 +117,9 @@ json probe_record_to_json(const ProbeRecord& record) {
         j["unit"] = b.unit;
         if (!b.note.empty())
             j["note"] = b.note;
+        if (b.carveout_percent >= 0)
+            j["carveout"] = {{"requested_percent", b.carveout_percent},
+                             {"shared_bytes_per_block", b.shared_bytes_per_block}};
         json series = json::array();
         for (const auto& s : b.series)
             series.push_back(series_to_json(s));
@@ -208,7 +211,7 @@ ProbeRecord parse_probe_record(const std::string& text, const std::string& origi
         const std::string bp = child_pointer("/benchmarks", i);
         reader.expect_object(b, bp,
                              {"name", "kind", "memory", "other_memory", "direction", "chain",
-                              "unit", "note", "series"});
+                              "unit", "note", "carveout", "series"});
         RawBenchmark bench;
         bench.name = reader.string(reader.required(b, bp, "name"), child_pointer(bp, "name"));
         if (!names.insert(bench.name).second)
@@ -227,6 +230,20 @@ ProbeRecord parse_probe_record(const std::string& text, const std::string& origi
             reader.fail(child_pointer(bp, "unit"),
                         "unit must be \"cycles\" or \"ms\", got \"" + bench.unit + "\"");
         bench.note = reader.text(b, bp, "note", "");
+        if (const json* carveout = RecordReader::optional(b, "carveout")) {
+            const std::string cp = child_pointer(bp, "carveout");
+            reader.expect_object(*carveout, cp, {"requested_percent", "shared_bytes_per_block"});
+            reader.required(*carveout, cp, "requested_percent");
+            reader.required(*carveout, cp, "shared_bytes_per_block");
+            bench.carveout_percent = reader.small(*carveout, cp, "requested_percent", -1);
+            bench.shared_bytes_per_block = reader.whole(*carveout, cp, "shared_bytes_per_block", 0);
+            if (bench.carveout_percent < 0 || bench.carveout_percent > 100)
+                reader.fail(child_pointer(cp, "requested_percent"),
+                            "requested_percent must be 0 to 100");
+            if (bench.shared_bytes_per_block < 0)
+                reader.fail(child_pointer(cp, "shared_bytes_per_block"),
+                            "shared_bytes_per_block must not be negative");
+        }
         const json& series = reader.required(b, bp, "series");
         const std::string sp = child_pointer(bp, "series");
         reader.expect_array(series, sp);

@@ -8,6 +8,7 @@
 #include "kerncast/probe/change_point.hpp"
 #include "kerncast/probe/raw_series.hpp"
 #include "kerncast/probe/sharing.hpp"
+#include "kerncast/probe/staircase.hpp"
 #include "kerncast/probe/statistics.hpp"
 #include "kerncast/report/document.hpp"
 
@@ -24,6 +25,9 @@ struct ProbeValue {
     Estimate estimate;
     std::string benchmark; // the raw benchmark it came from
     std::string detail;    // how it was decided: bracket, test, best launch, ...
+    // Sizes searched at a forced shared-memory carve-out: the shared memory (KiB) the
+    // kernel claimed per block, so the carve-out was at least that. -1 otherwise.
+    int carveout_shared_kib = -1;
 };
 
 struct ProbeAnalysis {
@@ -46,6 +50,8 @@ struct AnalysisOptions {
     double alpha = 0.01;                // line-size and partition splits
     double min_line_agreement = 0.8;    // below: line size confidence low
     double min_partition_gap = 0.10;    // far/near latency ratio - 1 that counts as two partitions
+    StaircaseOptions staircase{};       // TLB steps in latency-versus-footprint curves
+    double page_size_tolerance = 0.25;  // reach within this of E * max(stride, page) agrees
 };
 
 // Analyses every benchmark of the record. Benchmarks whose series are inconsistent with

@@ -42,6 +42,8 @@ struct RawSeries {
 //   departure    cycles for W warps issuing together, per W (blocks) -> departure delay
 //   l2_partition cycles per L2 hit seen from each SM ("sm N")       -> near/far latency
 //   clock        clock64 cycles (values[0]) over event milliseconds (values[1]) -> SM MHz
+//   tlb          fine-grained times of a chase with one load per stride_bytes over a
+//                footprint of size_bytes, per (stride, footprint, repetition) -> TLB levels
 struct RawBenchmark {
     std::string name;         // unique in the record: "l1.size", "sharing.l1.texture", ...
     std::string kind;         // one of the kinds above
@@ -52,6 +54,12 @@ struct RawBenchmark {
     std::string unit;         // "cycles" or "ms"
     std::string note;
     std::vector<RawSeries> series;
+    // Size searches at a forced carve-out (docs/probe.md, "Carve-outs"): the preference set
+    // on the kernel (-1: none recorded, the record-wide setting applies) and the shared
+    // memory each block claimed (dynamic + static + system-reserved), which the carve-out
+    // must hold.
+    int carveout_percent = -1;
+    std::int64_t shared_bytes_per_block = 0;
     bool operator==(const RawBenchmark&) const = default;
 };
 

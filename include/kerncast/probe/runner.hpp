@@ -13,9 +13,9 @@ namespace kerncast::probe {
 
 // The groups `--only` selects (docs/probe.md, "What is measured").
 inline const std::vector<std::string>& probe_groups() {
-    static const std::vector<std::string> groups{"clock",    "l1",        "texture", "readonly",
-                                                 "constant", "shared",    "l2",      "dram",
-                                                 "sharing",  "bandwidth", "mwp"};
+    static const std::vector<std::string> groups{
+        "clock", "l1",      "texture",   "readonly", "constant", "shared", "l2",
+        "dram",  "sharing", "bandwidth", "mwp",      "carveout", "tlb"};
     return groups;
 }
 

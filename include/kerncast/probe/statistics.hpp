@@ -60,6 +60,10 @@ inline constexpr PhysicalBounds bandwidth_bounds{1.0, 1.0e6, "bandwidth in GB/s"
 inline constexpr PhysicalBounds clock_bounds{100.0, 10000.0, "clock in MHz"};
 inline constexpr PhysicalBounds count_bounds{1.0, 64.0, "count per SM"};
 inline constexpr PhysicalBounds delay_bounds{0.0, 10000.0, "delay in cycles"};
+inline constexpr PhysicalBounds tlb_reach_bounds{4096.0, 1024.0 * 1024 * 1024 * 1024 * 1024,
+                                                 "TLB reach in bytes"};
+inline constexpr PhysicalBounds page_size_bounds{4096.0, 4.0 * 1024 * 1024 * 1024,
+                                                 "page size in bytes"};
 
 // Marks estimate out of bounds (with a note) when its value lies outside bounds.
 void check_bounds(Estimate& estimate, const PhysicalBounds& bounds);

@@ -38,6 +38,15 @@ TEST(ProbeAnalysis, ReplayOfSyntheticRecordRecoversTheTruth) {
     EXPECT_NEAR(value_of(a, "l2", "near_latency_cycles"), truth.l2_near_cycles, 3);
     EXPECT_NEAR(value_of(a, "l2", "far_latency_cycles"), truth.l2_far_cycles, 3);
     EXPECT_NEAR(value_of(a, "", "sm_clock_mhz"), truth.sm_clock_mhz, 2);
+    EXPECT_NEAR(value_of(a, "l1", "store_bandwidth_gbs"), truth.l1_store_gbs / 1.002, 1e-6);
+    EXPECT_NEAR(value_of(a, "shared", "store_bandwidth_gbs"), truth.shared_store_gbs / 1.002, 1e-6);
+    EXPECT_EQ(value_of(a, "l1", "size_bytes:shared_228KiB"), truth.l1_bytes_at_largest_carveout);
+    EXPECT_EQ(a.find("l1", "size_bytes:shared_228KiB")->carveout_shared_kib, 228);
+    EXPECT_EQ(value_of(a, "l1_tlb", "reach_bytes"), truth.l1_tlb_entries * truth.tlb_page_bytes);
+    EXPECT_EQ(value_of(a, "l2_tlb", "reach_bytes"), truth.l2_tlb_entries * truth.tlb_page_bytes);
+    EXPECT_EQ(value_of(a, "l1_tlb", "page_bytes"), truth.tlb_page_bytes);
+    EXPECT_NEAR(value_of(a, "l1_tlb", "miss_latency_cycles"), truth.l1_tlb_miss_cycles, 3);
+    EXPECT_NEAR(value_of(a, "l2_tlb", "miss_latency_cycles"), truth.l2_tlb_miss_cycles, 3);
     EXPECT_TRUE(a.notes.empty()) << a.notes.front();
     // Three sweep repetitions agree exactly: high confidence.
     EXPECT_EQ(a.find("l1", "size_bytes")->estimate.repetitions, 3);
@@ -109,6 +118,38 @@ TEST(ProbeAnalysis, MachineModelCarriesMeasuredProvenance) {
     EXPECT_EQ(m.level("texture")->count_per_sm->value, 1);
     EXPECT_NEAR(m.mwp_cwp.departure_del_uncoal_cycles->value, truth.departure_uncoal, 1e-9);
     EXPECT_EQ(m.compute.sm_count->value, 132);
+    EXPECT_NEAR(m.compute.measured_sm_clock_mhz->value, truth.sm_clock_mhz, 2);
+
+    // The fields added for the probe (docs/probe.md, "The machine file").
+    EXPECT_NEAR(l1->store_bandwidth_gbs->value, truth.l1_store_gbs / 1.002, 1e-3);
+    EXPECT_NEAR(m.level("shared")->store_bandwidth_gbs->value, truth.shared_store_gbs / 1.002,
+                1e-3);
+    EXPECT_NEAR(l2->latency_near_cycles->value, truth.l2_near_cycles, 3);
+    EXPECT_NEAR(l2->latency_far_cycles->value, truth.l2_far_cycles, 3);
+    ASSERT_TRUE(m.level("texture")->same_cache_as.has_value());
+    EXPECT_EQ(m.level("texture")->same_cache_as->value, "l1");
+    ASSERT_TRUE(l1->effective_size_by_carveout.has_value());
+    ASSERT_EQ(l1->effective_size_by_carveout->value.size(), 1u);
+    EXPECT_EQ(l1->effective_size_by_carveout->value[0].shared_kib, 228);
+    EXPECT_EQ(l1->effective_size_by_carveout->value[0].effective_size_bytes,
+              truth.l1_bytes_at_largest_carveout);
+    ASSERT_EQ(m.tlbs.size(), 2u);
+    EXPECT_EQ(m.tlbs[0].name, "l1_tlb");
+    EXPECT_EQ(m.tlbs[0].reach_bytes->value, truth.l1_tlb_entries * truth.tlb_page_bytes);
+    EXPECT_EQ(m.tlbs[1].reach_bytes->value, truth.l2_tlb_entries * truth.tlb_page_bytes);
+    EXPECT_EQ(m.tlbs[1].page_bytes->value, truth.tlb_page_bytes);
+    EXPECT_NEAR(m.tlbs[1].miss_latency_cycles->value, truth.l2_tlb_miss_cycles, 3);
+
+    // Every measured value's source carries its uncertainty: the L1 size agrees exactly over
+    // three repetitions.
+    ASSERT_TRUE(source.uncertainty.has_value());
+    EXPECT_EQ(source.uncertainty->confidence, "high");
+    EXPECT_EQ(source.uncertainty->repetitions, 3);
+    EXPECT_EQ(source.uncertainty->relative_spread, 0.0);
+    const Provenance& dram_latency = m.sources.at(m.level("dram")->latency_cycles->source);
+    ASSERT_TRUE(dram_latency.uncertainty.has_value());
+    EXPECT_EQ(dram_latency.uncertainty->repetitions, 5);
+    EXPECT_NEAR(dram_latency.uncertainty->relative_spread, 0.1 / (truth.dram_cycles + 0.2), 1e-9);
 }
 
 TEST(ProbeAnalysis, MachineFileRoundTripsThroughTheMachineFormat) {

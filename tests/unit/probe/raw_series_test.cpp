@@ -118,6 +118,36 @@ TEST(RawSeries, BadBenchmarksAreRejected) {
     EXPECT_NE(message.find("did you mean \"series\"?"), std::string::npos) << message;
 }
 
+TEST(RawSeries, CarveoutAndTlbBenchmarksRoundTripAndAreChecked) {
+    const ProbeRecord record = testing::synthetic_record();
+    const ProbeRecord parsed = parse_probe_record(format_probe_record(record), "raw.json");
+    const RawBenchmark* carveout = parsed.benchmark("l1.size.carveout_100");
+    ASSERT_NE(carveout, nullptr);
+    EXPECT_EQ(carveout->carveout_percent, 100);
+    EXPECT_EQ(carveout->shared_bytes_per_block, 228 * 1024);
+    EXPECT_EQ(parsed.benchmark("l1.size")->carveout_percent, -1); // absent: none recorded
+    ASSERT_NE(parsed.benchmark("tlb"), nullptr);
+    EXPECT_EQ(parsed.benchmark("tlb")->kind, "tlb");
+
+    auto j = probe_record_to_json(record);
+    std::size_t index = 0;
+    while (j["benchmarks"][index]["name"] != "l1.size.carveout_100")
+        ++index;
+    const std::string path = "/benchmarks/" + std::to_string(index) + "/carveout";
+    j["benchmarks"][index]["carveout"]["requested_percent"] = 140;
+    auto message = error_of(j.dump(2));
+    EXPECT_NE(message.find("requested_percent must be 0 to 100"), std::string::npos) << message;
+    EXPECT_NE(message.find(path + "/requested_percent"), std::string::npos) << message;
+    j["benchmarks"][index]["carveout"].erase("requested_percent");
+    message = error_of(j.dump(2));
+    EXPECT_NE(message.find("requested_percent"), std::string::npos) << message;
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    j["benchmarks"][index]["carveout"] = {
+        {"requested_percent", 5}, {"shared_bytes_per_block", 1}, {"shared_bytes", 2}};
+    message = error_of(j.dump(2));
+    EXPECT_NE(message.find("unknown key \"shared_bytes\""), std::string::npos) << message;
+}
+
 TEST(RawSeries, MissingDirectoryIsAnInputError) {
     try {
         read_probe_record("/nonexistent/kerncast/probe");

@@ -5,7 +5,9 @@
 #pragma once
 
 #include "kerncast/probe/raw_series.hpp"
+#include "kerncast/probe/tlb.hpp"
 #include "simulated_cache.hpp"
+#include "simulated_tlb.hpp"
 
 #include <random>
 
@@ -26,6 +28,15 @@ struct SyntheticTruth {
     double dram_load_gbs = 3000;
     double departure_coal = 4;
     double departure_uncoal = 10;
+    // Stores, carve-outs, TLB (docs/probe.md).
+    double l1_store_gbs = 9000;
+    double shared_store_gbs = 16000;
+    std::int64_t l1_bytes_at_largest_carveout = 28 * 1024;
+    std::int64_t tlb_page_bytes = 2 << 20;
+    std::int64_t l1_tlb_entries = 16;
+    double l1_tlb_miss_cycles = 60;
+    std::int64_t l2_tlb_entries = 512;
+    double l2_tlb_miss_cycles = 240;
 };
 
 inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
@@ -224,6 +235,73 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
             {"sm " + std::to_string(sm), 0, 0, 0, 0, 0, 0, truth.sm_clock_mhz, times});
     }
     record.benchmarks.push_back(partition);
+
+    // Store bandwidths of L1 and shared memory: per-block slices, bytes scale with blocks.
+    for (auto [memory, gbs] : {std::pair{std::string("l1"), truth.l1_store_gbs},
+                               std::pair{std::string("shared"), truth.shared_store_gbs}}) {
+        RawBenchmark b{
+            memory + ".store_bandwidth", "bandwidth", memory, "", "store", "", "ms", "", {}};
+        for (auto [factor, fraction] : {std::pair{1, 0.7}, std::pair{2, 1.0}}) {
+            const std::int64_t blocks = 132 * factor;
+            const std::int64_t moved = blocks * 16 * 1024 * 100;
+            std::vector<double> ms;
+            for (int rep = 0; rep < 5; ++rep)
+                ms.push_back(static_cast<double>(moved) / (gbs * fraction * 1e9) * 1e3 *
+                             (1.0 + 0.001 * rep));
+            b.series.push_back({"", 0, 0, 0, blocks, 1024, moved, truth.sm_clock_mhz, ms});
+        }
+        record.benchmarks.push_back(b);
+    }
+
+    // L1 size at the largest carve-out (the kernel claimed 228 KiB of shared memory per
+    // block): a smaller L1, same lines and latencies.
+    RawBenchmark carveout{"l1.size.carveout_100", "size",   "l1", "", "",
+                          "sequential",           "cycles", "",   {}};
+    carveout.carveout_percent = 100;
+    carveout.shared_bytes_per_block = 228 * 1024;
+    {
+        SimulatedCache small = l1;
+        small.capacity_bytes = truth.l1_bytes_at_largest_carveout;
+        for (int rep = 0; rep < 3; ++rep) {
+            small.seed = static_cast<std::uint32_t>(20 + rep);
+            std::vector<std::int64_t> sizes{1024, 2048, 4096, 8192, 16384};
+            for (std::int64_t s = 24 * 1024; s <= 32 * 1024; s += 512)
+                sizes.push_back(s);
+            sizes.push_back(64 * 1024);
+            for (std::int64_t s : sizes)
+                carveout.series.push_back(
+                    {"", rep, s, 128, 0, 0, 0, truth.sm_clock_mhz, small.chase(s, 128, 256)});
+        }
+    }
+    record.benchmarks.push_back(carveout);
+
+    // TLB: a stride sweep of the simulated two-level TLB, measured with the runner's plan
+    // (coarse footprints, then refinement around every step).
+    RawBenchmark tlb_bench{"tlb", "tlb", "tlb", "", "", "sequential", "cycles", "", {}};
+    tlb_bench.note = "synthetic: two TLB levels, 2 MiB pages";
+    {
+        SimulatedTlb tlb;
+        tlb.page_bytes = truth.tlb_page_bytes;
+        tlb.levels = {{truth.l1_tlb_entries, truth.l1_tlb_miss_cycles, 0},
+                      {truth.l2_tlb_entries, truth.l2_tlb_miss_cycles, 0}};
+        tlb.noise_cycles = 3;
+        for (std::int64_t stride : {512 * 1024, 1 << 20, 2 << 20, 4 << 20, 8 << 20}) {
+            TlbCurveOptions plan;
+            plan.points_per_octave = 4;
+            const TlbCurve curve = measure_tlb_curve(
+                [&](const std::vector<std::int64_t>& footprints) {
+                    std::vector<std::vector<double>> timings;
+                    for (std::int64_t f : footprints)
+                        timings.push_back(tlb.chase(stride, f, 32));
+                    return timings;
+                },
+                stride, std::min<std::int64_t>(4LL << 30, stride * 4096), plan);
+            for (const auto& p : curve.points)
+                tlb_bench.series.push_back({"", 0, p.size_bytes, static_cast<int>(stride), 0, 0, 0,
+                                            truth.sm_clock_mhz, p.timings});
+        }
+    }
+    record.benchmarks.push_back(tlb_bench);
 
     // Clock: cycles over event time.
     RawBenchmark clock{"clock", "clock", "", "", "", "", "cycles", "", {}};
