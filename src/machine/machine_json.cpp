@@ -494,10 +494,11 @@ std::vector<TlbLevel> read_tlbs(const Reader& reader, const json& list,
         tlb.name = reader.scalar<std::string>(
             reader.required(object, tlb_path, "name", "a string such as \"l1_tlb\""),
             child_pointer(tlb_path, "name"));
-        tlb.shared_by =
-            reader.scalar<std::string>(reader.required(object, tlb_path, "shared_by",
-                                                       "one of \"sm\", \"tpc\", \"gpc\", \"gpu\""),
-                                       child_pointer(tlb_path, "shared_by"));
+        // Optional: a probe measures reach, page size and miss latency, not which units
+        // share a TLB (docs/machine-format.md).
+        if (const json* shared_by = Reader::optional(object, "shared_by"))
+            tlb.shared_by =
+                reader.scalar<std::string>(*shared_by, child_pointer(tlb_path, "shared_by"));
         const std::string source = reader.default_source(object, tlb_path, inherited_source);
         reader.fields(object, tlb_path, mf::tlb_fields, source, tlb);
         tlbs.push_back(std::move(tlb));
@@ -749,7 +750,8 @@ public:
     Json tlb(const TlbLevel& tlb) const {
         Json object = Json::object();
         object["name"] = tlb.name;
-        object["shared_by"] = tlb.shared_by;
+        if (!tlb.shared_by.empty())
+            object["shared_by"] = tlb.shared_by;
         fields(object, tlb, mf::tlb_fields);
         return object;
     }

@@ -97,8 +97,9 @@ Table carveout_sizes_table(const MachineModel& m) {
 Table tlbs_table(const std::vector<TlbLevel>& tlbs) {
     Table table = quantity_table("tlbs", "Address translation (TLBs)", "tlb");
     for (const auto& tlb : tlbs) {
-        table.rows.push_back(
-            {tlb.name, std::string("shared_by"), tlb.shared_by, std::string(""), std::string("")});
+        if (!tlb.shared_by.empty())
+            table.rows.push_back({tlb.name, std::string("shared_by"), tlb.shared_by,
+                                  std::string(""), std::string("")});
         add_rows(table, tlb, mf::tlb_fields, &tlb.name);
     }
     return table;

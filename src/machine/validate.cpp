@@ -441,7 +441,8 @@ private:
             for (std::size_t j = 0; j < i; ++j)
                 if (m_.tlbs[j].name == tlb.name)
                     fail(child_pointer(path, "name"), "TLB \"" + tlb.name + "\" is given twice");
-            if (std::find(scopes.begin(), scopes.end(), tlb.shared_by) == scopes.end())
+            if (!tlb.shared_by.empty() &&
+                std::find(scopes.begin(), scopes.end(), tlb.shared_by) == scopes.end())
                 fail(child_pointer(path, "shared_by"),
                      "expected one of \"sm\", \"tpc\", \"gpc\", \"gpu\", got \"" + tlb.shared_by +
                          "\"");

@@ -70,9 +70,6 @@ public:
                             ? fmt::format(" with the shared-memory carve-out at {} %",
                                           analysis_.carveout_percent)
                             : std::string());
-        if (analysis_.find("l1_tlb", "reach_bytes"))
-            m_.identity.notes += " TLB shared_by is not measured: l1_tlb is taken as one per SM "
-                                 "and deeper TLB levels as one per GPU.";
         m_.sources["device_query"] = {SourceKind::measured,
                                       "CUDA runtime device query (cudaGetDeviceProperties, "
                                       "cudaDeviceGetAttribute)",
@@ -270,9 +267,7 @@ private:
                 break;
             TlbLevel tlb;
             tlb.name = name;
-            // Not measured (docs/probe.md): the first level is taken as per SM, the rest as
-            // per GPU; the identity notes say so.
-            tlb.shared_by = k == 1 ? "sm" : "gpu";
+            // shared_by stays empty: the probe does not measure which units share a TLB.
             measured_int(tlb.reach_bytes, name, "reach_bytes");
             measured_int(tlb.page_bytes, name, "page_bytes");
             measured(tlb.miss_latency_cycles, name, "miss_latency_cycles");

@@ -1,6 +1,7 @@
 #include "expect_error.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/machine/machine_json.hpp"
+#include "kerncast/machine/validate.hpp"
 #include "machine_fixture.hpp"
 
 #include <fstream>
@@ -525,6 +526,24 @@ TEST(MachineJson, ExtendsAddsProbedFieldsToABuiltIn) {
     EXPECT_EQ(m.level("texture")->same_cache_as->value, "l1");
     ASSERT_EQ(m.tlbs.size(), 1u);
     EXPECT_EQ(parse(machine_to_json(m).dump()), m);
+}
+
+TEST(MachineJson, TlbSharedByIsOptional) {
+    // A probe measures a TLB's reach, page size and miss latency, not which units share it:
+    // the machine file leaves shared_by out, and writing it back keeps it out.
+    const MachineModel m = parse(R"({
+  "schema": "kerncast.machine/1", "extends": "a100-sxm4-40gb",
+  "identity": {"id": "lab-a100"},
+  "sources": {"probe": {"kind": "measured", "citation": "kerncast probe", "run": "runs/7.json"}},
+  "tlbs": [{"name": "l1_tlb", "source": "probe", "reach_bytes": "32 MiB", "page_bytes": "2 MiB"}]
+})");
+    ASSERT_EQ(m.tlbs.size(), 1u);
+    EXPECT_EQ(m.tlbs[0].shared_by, "");
+    EXPECT_EQ(m.tlbs[0].reach_bytes, (Sourced<std::int64_t>{32 << 20, "probe"}));
+    const auto written = machine_to_json(m);
+    EXPECT_FALSE(written.at("tlbs").at(0).contains("shared_by"));
+    EXPECT_EQ(parse(written.dump()), m);
+    EXPECT_NO_THROW(validate_machine(m, "lab-a100.json"));
 }
 
 TEST(MachineJson, ExtendsValueWithoutSourceDoesNotInheritTheBaseSource) {
