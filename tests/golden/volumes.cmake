@@ -54,3 +54,12 @@ kerncast_add_cli_test(NAME explore_fd5pt_16_fixed_block
 kerncast_add_cli_test(NAME predict_fd5pt_16_block_indices
   ARGS predict examples/kernels/fd5pt_16.yaml -m a100-sxm4-40gb
   STDOUT_CONTAINS "293x293x1")
+# The A100 80 GB takes the 40 GB part's L2 bandwidth (derived: same GA100 configuration):
+# 86.403 B per point at 5000 GB/s bind.
+kerncast_add_cli_test(NAME predict_a100_80gb
+  ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-80gb --block 16x2x32 --fold z=2
+  STDOUT_CONTAINS "L2          86.403  B                    17.281  yes")
+# No source gives the H100's L2 bandwidth: the limiter model names the missing value.
+kerncast_add_cli_test(NAME predict_machine_without_l2_bandwidth EXIT 1
+  ARGS predict examples/kernels/star3d_r4.yaml -m h100-sxm5-80gb
+  STDERR_CONTAINS "has no bandwidth for memory level l2 (sustained_bandwidth_gbs")
