@@ -4,6 +4,8 @@
 #include "kerncast/error.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <nvrtc.h>
 
@@ -38,7 +40,33 @@ std::string program_log(nvrtcProgram program) {
     return log;
 }
 
+// NVRTC has no default search path: without --include-path even <cuda_fp16.h> is not found.
+const char* cuda_include_variable = "KERNCAST_CUDA_INCLUDE_DIR";
+
+bool has_toolkit_headers(const std::string& directory) {
+    std::error_code error;
+    return std::filesystem::is_regular_file(std::filesystem::path(directory) / "cuda_fp16.h",
+                                            error);
+}
+
 } // namespace
+
+std::optional<std::string> cuda_include_directory() {
+    if (const char* chosen = std::getenv(cuda_include_variable); chosen && *chosen) {
+        if (!has_toolkit_headers(chosen))
+            throw Error(ErrorKind::unavailable,
+                        std::string(cuda_include_variable) + "='" + chosen +
+                            "' is not a CUDA toolkit include directory (it has no cuda_fp16.h)",
+                        {},
+                        {"set it to the toolkit's include directory, e.g. /usr/local/cuda/include, "
+                         "or unset it to use the one kerncast was built with (" +
+                         std::string(KERNCAST_CUDA_INCLUDE_DIR) + ")"});
+        return std::string(chosen);
+    }
+    if (has_toolkit_headers(KERNCAST_CUDA_INCLUDE_DIR))
+        return std::string(KERNCAST_CUDA_INCLUDE_DIR);
+    return std::nullopt;
+}
 
 std::vector<int> nvrtc_supported_architectures() {
     int count = 0;
@@ -79,8 +107,10 @@ CompiledKernel compile_cuda_source(const CompileRequest& request) {
         compiled.is_ptx = true;
     }
 
-    compiled.options = {"--gpu-architecture=" + compiled.target, "--std=c++17",
-                        "--include-path=" KERNCAST_CUDA_INCLUDE_DIR};
+    compiled.options = {"--gpu-architecture=" + compiled.target, "--std=c++17"};
+    const std::optional<std::string> include_directory = cuda_include_directory();
+    if (include_directory)
+        compiled.options.push_back("--include-path=" + *include_directory);
     for (const auto& option : request.extra_options)
         compiled.options.push_back(option);
     std::vector<const char*> option_pointers;
@@ -92,6 +122,8 @@ CompiledKernel compile_cuda_source(const CompileRequest& request) {
     KERNCAST_NVRTC(nvrtcCreateProgram(program.get(), request.source.c_str(), name.c_str(), 0,
                                       nullptr, nullptr));
     KERNCAST_NVRTC(nvrtcAddNameExpression(*program, request.kernel_name.c_str()));
+    for (const auto& variable : request.global_variables)
+        KERNCAST_NVRTC(nvrtcAddNameExpression(*program, ("&" + variable).c_str()));
     const nvrtcResult status = nvrtcCompileProgram(
         *program, static_cast<int>(option_pointers.size()), option_pointers.data());
     compiled.log = program_log(*program);
@@ -99,6 +131,11 @@ CompiledKernel compile_cuda_source(const CompileRequest& request) {
         std::vector<std::string> notes;
         if (!compiled.log.empty())
             notes.push_back("NVRTC log:\n" + compiled.log);
+        if (!include_directory)
+            notes.push_back("the CUDA toolkit headers (cuda_fp16.h, ...) were not found at " +
+                            std::string(KERNCAST_CUDA_INCLUDE_DIR) + "; set " +
+                            cuda_include_variable +
+                            " to the toolkit's include directory if the source includes them");
         throw Error(ErrorKind::input,
                     "NVRTC could not compile '" + name + "' for " + compiled.target + ": " +
                         nvrtcGetErrorString(status),
@@ -114,6 +151,16 @@ CompiledKernel compile_cuda_source(const CompileRequest& request) {
                     {"--kernel takes the function's name, e.g. saxpy; for a template, the "
                      "instantiation, e.g. scale<float>"});
     compiled.lowered_name = lowered;
+    for (const auto& variable : request.global_variables) {
+        const char* symbol = nullptr;
+        if (nvrtcGetLoweredName(*program, ("&" + variable).c_str(), &symbol) != NVRTC_SUCCESS ||
+            symbol == nullptr)
+            throw Error(ErrorKind::input,
+                        "'" + name + "' has no __device__ or __constant__ variable '" + variable +
+                            "'",
+                        SourceLocation{name, 0, 0, "", ""});
+        compiled.lowered_globals.push_back(symbol);
+    }
 
     std::size_t size = 0;
     if (compiled.is_ptx) {

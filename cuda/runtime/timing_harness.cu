@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,20 @@ void check_launch(cudaError_t status, const char* call, int line) {
 
 // ---- device-side initialisation (deterministic_init.hpp) ----
 
+// An f16 element as its binary16 bit pattern (the buffer holds __half).
+struct Binary16 {
+    std::uint16_t bits;
+};
+
 template <typename T> __device__ T initial_value(std::uint64_t seed, std::uint64_t index);
 template <> __device__ float initial_value<float>(std::uint64_t seed, std::uint64_t index) {
     return initial_f32(seed, index);
 }
 template <> __device__ double initial_value<double>(std::uint64_t seed, std::uint64_t index) {
     return initial_f64(seed, index);
+}
+template <> __device__ Binary16 initial_value<Binary16>(std::uint64_t seed, std::uint64_t index) {
+    return {initial_f16_bits(seed, index)};
 }
 template <typename T> __device__ T initial_value(std::uint64_t seed, std::uint64_t index) {
     return static_cast<T>(initial_integer(seed, index));
@@ -72,6 +81,8 @@ void initialise(void* data, const BufferSpec& buffer) {
     }
     const std::uint64_t seed = buffer_seed(buffer.name);
     switch (buffer.dtype) {
+    case DType::f16:
+        return launch_initialise<Binary16>(data, buffer.count, seed);
     case DType::f32:
         return launch_initialise<float>(data, buffer.count, seed);
     case DType::f64:
@@ -202,7 +213,63 @@ DeviceRecord describe_device(int ordinal) {
     return device;
 }
 
+// A __constant__ variable of the loaded library: its device address and size.
+struct ConstantSymbol {
+    void* address = nullptr;
+    std::size_t bytes = 0;
+};
+
+// Fills every requested __constant__ array with the values a buffer of the same spec gets: the
+// init kernel writes a temporary device buffer, which is copied device-to-device into the
+// symbol (kernels cannot write __constant__ memory, and this keeps one initialisation path).
+std::vector<ConstantSymbol> fill_constant_symbols(cudaLibrary_t library,
+                                                  const TimingRequest& request,
+                                                  const CompiledKernel& compiled,
+                                                  DeviceAllocations& allocations) {
+    std::vector<ConstantSymbol> symbols;
+    for (std::size_t c = 0; c < request.constant_symbols.size(); ++c) {
+        const BufferSpec& spec = request.constant_symbols[c];
+        ConstantSymbol symbol;
+        const cudaError_t status = cudaLibraryGetGlobal(&symbol.address, &symbol.bytes, library,
+                                                        compiled.lowered_globals.at(c).c_str());
+        if (status == cudaErrorSymbolNotFound || status == cudaErrorInvalidSymbol) {
+            cudaGetLastError(); // reset the runtime's last error
+            throw Error(ErrorKind::input,
+                        "'" + request.source_name + "' has no __constant__ variable '" + spec.name +
+                            "'",
+                        {},
+                        {"a constant array must be a namespace-scope __constant__ variable of "
+                         "that name"});
+        }
+        KERNCAST_CUDA(status);
+        const std::size_t wanted = static_cast<std::size_t>(spec.count) * size_bytes(spec.dtype);
+        if (symbol.bytes != wanted)
+            throw Error(ErrorKind::input, "__constant__ variable '" + spec.name + "' has " +
+                                              std::to_string(symbol.bytes) + " bytes, but " +
+                                              to_string(spec) + " fills " + std::to_string(wanted));
+        void* staging = allocations.allocate(wanted);
+        initialise(staging, spec);
+        KERNCAST_CUDA(cudaMemcpy(symbol.address, staging, wanted, cudaMemcpyDeviceToDevice));
+        symbols.push_back(symbol);
+    }
+    return symbols;
+}
+
 } // namespace
+
+std::optional<std::int64_t> device_constant_memory_bytes(int device) {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || device < 0 || device >= count) {
+        cudaGetLastError();
+        return std::nullopt;
+    }
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+        cudaGetLastError();
+        return std::nullopt;
+    }
+    return static_cast<std::int64_t>(prop.totalConstMem);
+}
 
 TimedRun time_kernel(const TimingRequest& request) {
     const TimingOptions& options = request.options;
@@ -210,6 +277,14 @@ TimedRun time_kernel(const TimingRequest& request) {
         throw_usage_error("--repeat must be at least 1");
     if (options.warmup < 0)
         throw_usage_error("--warmup must not be negative");
+
+    for (const Dim3* dims : {&request.grid, &request.block})
+        for (std::int64_t extent : *dims)
+            if (extent < 1 || extent > std::numeric_limits<unsigned>::max())
+                throw Error(ErrorKind::input,
+                            std::string(dims == &request.grid ? "grid" : "block") + " extent " +
+                                std::to_string(extent) +
+                                " does not fit CUDA's dim3 (1 to 4294967295 per axis)");
 
     select_device(options.device);
     TimedRun run;
@@ -222,6 +297,8 @@ TimedRun time_kernel(const TimingRequest& request) {
     compile.cc_major = run.device.cc_major;
     compile.cc_minor = run.device.cc_minor;
     compile.extra_options = request.compile_options;
+    for (const BufferSpec& constant : request.constant_symbols)
+        compile.global_variables.push_back(constant.name);
     const CompiledKernel compiled = compile_cuda_source(compile);
     run.target = compiled.target;
     run.lowered_name = compiled.lowered_name;
@@ -261,6 +338,8 @@ TimedRun time_kernel(const TimingRequest& request) {
     std::vector<void*> argument_pointers;
     for (auto& storage : argument_storage)
         argument_pointers.push_back(storage.data());
+    const std::vector<ConstantSymbol> constants =
+        fill_constant_symbols(library.handle, request, compiled, allocations);
     KERNCAST_CUDA(cudaDeviceSynchronize());
 
     cudaStream_t stream = nullptr; // the legacy default stream: launches run in issue order
@@ -322,6 +401,12 @@ TimedRun time_kernel(const TimingRequest& request) {
             KERNCAST_CUDA(
                 cudaMemcpy(bytes.data(), buffer_pointers[b], bytes.size(), cudaMemcpyDeviceToHost));
             run.buffers.push_back(std::move(bytes));
+        }
+        for (const ConstantSymbol& constant : constants) {
+            std::vector<unsigned char> bytes(constant.bytes);
+            KERNCAST_CUDA(
+                cudaMemcpy(bytes.data(), constant.address, bytes.size(), cudaMemcpyDeviceToHost));
+            run.constant_symbols.push_back(std::move(bytes));
         }
     }
     return run;

@@ -9,7 +9,7 @@ struct DTypeInfo {
     std::size_t bytes;
 };
 constexpr DTypeInfo dtypes[] = {
-    {DType::f32, "f32", 4}, {DType::f64, "f64", 8}, {DType::i32, "i32", 4},
+    {DType::f16, "f16", 2}, {DType::f32, "f32", 4}, {DType::f64, "f64", 8}, {DType::i32, "i32", 4},
     {DType::i64, "i64", 8}, {DType::u32, "u32", 4}, {DType::u64, "u64", 8},
 };
 } // namespace

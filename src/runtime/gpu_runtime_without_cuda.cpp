@@ -13,12 +13,20 @@ CompiledKernel compile_cuda_source(const CompileRequest&) {
     throw Error(ErrorKind::unavailable, without_cuda);
 }
 
+std::optional<std::string> cuda_include_directory() {
+    return std::nullopt;
+}
+
 std::vector<int> nvrtc_supported_architectures() {
     return {};
 }
 
 TimedRun time_kernel(const TimingRequest&) {
     throw Error(ErrorKind::unavailable, without_cuda);
+}
+
+std::optional<std::int64_t> device_constant_memory_bytes(int) {
+    return std::nullopt;
 }
 
 } // namespace kerncast::runtime

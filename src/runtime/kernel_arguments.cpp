@@ -1,6 +1,7 @@
 #include "kerncast/runtime/kernel_arguments.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/runtime/half.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -38,32 +39,42 @@ static bool valid_identifier(std::string_view name) {
     return true;
 }
 
-BufferSpec parse_buffer_spec(std::string_view text) {
+// --buffer and --constant: name:dtype:count[:init]; `option` names the option in messages.
+static BufferSpec parse_buffer_like(std::string_view text, const std::string& option) {
     const std::string form = "expected name:dtype:count[:hash|zero], e.g. x:f32:1048576";
     const auto parts = split(text, ':');
     if (parts.size() < 3 || parts.size() > 4)
-        throw_usage_error("bad --buffer '" + std::string(text) + "': " + form);
+        throw_usage_error("bad " + option + " '" + std::string(text) + "': " + form);
     BufferSpec buffer;
     buffer.name = parts[0];
     if (!valid_identifier(buffer.name))
-        throw_usage_error("bad --buffer '" + std::string(text) + "': '" + parts[0] +
+        throw_usage_error("bad " + option + " '" + std::string(text) + "': '" + parts[0] +
                           "' is not a name (letters, digits, _)");
     const auto dtype = parse_dtype(parts[1]);
     if (!dtype)
-        throw_usage_error("bad --buffer '" + std::string(text) + "': unknown dtype '" + parts[1] +
-                          "'; expected one of " + dtype_list());
+        throw_usage_error("bad " + option + " '" + std::string(text) + "': unknown dtype '" +
+                          parts[1] + "'; expected one of " + dtype_list());
     buffer.dtype = *dtype;
     if (!parse_integer(parts[2], buffer.count) || buffer.count < 1)
-        throw_usage_error("bad --buffer '" + std::string(text) + "': the count '" + parts[2] +
+        throw_usage_error("bad " + option + " '" + std::string(text) + "': the count '" + parts[2] +
                           "' is not a positive integer");
     if (parts.size() == 4) {
         const auto init = parse_buffer_init(parts[3]);
         if (!init)
-            throw_usage_error("bad --buffer '" + std::string(text) + "': unknown initialisation '" +
-                              parts[3] + "'; expected hash or zero");
+            throw_usage_error("bad " + option + " '" + std::string(text) +
+                              "': unknown initialisation '" + parts[3] +
+                              "'; expected hash or zero");
         buffer.init = *init;
     }
     return buffer;
+}
+
+BufferSpec parse_buffer_spec(std::string_view text) {
+    return parse_buffer_like(text, "--buffer");
+}
+
+BufferSpec parse_constant_spec(std::string_view text) {
+    return parse_buffer_like(text, "--constant");
 }
 
 ScalarArgument parse_scalar_argument(std::string_view text) {
@@ -86,6 +97,7 @@ ScalarArgument parse_scalar_argument(std::string_view text) {
         throw_usage_error("bad --scalar '" + std::string(text) + "': " + why);
     };
     switch (scalar.dtype) {
+    case DType::f16:
     case DType::f32:
     case DType::f64: {
         double real = 0;
@@ -99,6 +111,8 @@ ScalarArgument parse_scalar_argument(std::string_view text) {
             bad_value("'" + value + "' is not a finite real number");
         if (scalar.dtype == DType::f32 && std::abs(real) > std::numeric_limits<float>::max())
             bad_value("'" + value + "' does not fit in f32");
+        if (scalar.dtype == DType::f16 && std::abs(real) > half_max_finite)
+            bad_value("'" + value + "' does not fit in f16 (largest finite value 65504)");
         scalar.value = real;
         break;
     }
@@ -127,19 +141,6 @@ ScalarArgument parse_scalar_argument(std::string_view text) {
     return scalar;
 }
 
-Dim3 parse_dim3(std::string_view text, std::string_view what) {
-    const auto parts = split(text, ',');
-    if (parts.size() > 3)
-        throw_usage_error("bad " + std::string(what) + " '" + std::string(text) +
-                          "': expected X, X,Y or X,Y,Z");
-    Dim3 dims{1, 1, 1};
-    for (std::size_t i = 0; i < parts.size(); ++i)
-        if (!parse_integer(parts[i], dims[i]) || dims[i] < 1)
-            throw_usage_error("bad " + std::string(what) + " '" + std::string(text) + "': '" +
-                              parts[i] + "' is not a positive integer");
-    return dims;
-}
-
 std::vector<unsigned char> scalar_bytes(const ScalarArgument& scalar) {
     std::vector<unsigned char> bytes(size_bytes(scalar.dtype));
     const auto store = [&](auto value) {
@@ -158,6 +159,9 @@ std::vector<unsigned char> scalar_bytes(const ScalarArgument& scalar) {
                    : static_cast<std::uint64_t>(std::get<std::int64_t>(scalar.value));
     };
     switch (scalar.dtype) {
+    case DType::f16: // binary16 bits, rounded to nearest even
+        store(half_bits_from_double(std::get<double>(scalar.value)));
+        break;
     case DType::f32:
         store(static_cast<float>(std::get<double>(scalar.value)));
         break;

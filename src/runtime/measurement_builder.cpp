@@ -32,6 +32,9 @@ Measurement make_measurement(const TimingRequest& request, const TimedRun& run,
             m.kernel.parameters[scalar.name] = std::get<double>(scalar.value);
         }
     }
+    for (const auto& constant : request.constant_symbols)
+        m.kernel.constants.push_back(
+            {constant.name, to_string(constant.dtype), constant.count, to_string(constant.init)});
     m.kernel.launch.block = request.block;
     m.kernel.launch.grid = request.grid;
     m.kernel.launch.fold = context.fold;

@@ -55,23 +55,28 @@ json measurement_to_json(const Measurement& m) {
     json parameters = json::object();
     for (const auto& [name, value] : m.kernel.parameters)
         std::visit([&](auto v) { parameters[name] = v; }, value);
-    json buffers = json::array();
-    for (const auto& b : m.kernel.buffers)
-        buffers.push_back(
-            {{"name", b.name}, {"dtype", b.dtype}, {"count", b.count}, {"init", b.init}});
+    const auto buffers_to_json = [](const std::vector<BufferRecord>& records) {
+        json array = json::array();
+        for (const auto& b : records)
+            array.push_back(
+                {{"name", b.name}, {"dtype", b.dtype}, {"count", b.count}, {"init", b.init}});
+        return array;
+    };
     const auto& launch = m.kernel.launch;
     json kernel = {
         {"name", m.kernel.name},
         {"file", m.kernel.file},
         {"file_sha256", m.kernel.file_sha256},
         {"parameters", parameters},
-        {"buffers", buffers},
+        {"buffers", buffers_to_json(m.kernel.buffers)},
         {"launch",
          {{"block", launch.block},
           {"fold", launch.fold},
           {"grid", launch.grid},
           {"dynamic_shared_memory_bytes", launch.dynamic_shared_memory_bytes}}},
     };
+    if (!m.kernel.constants.empty())
+        kernel["constants"] = buffers_to_json(m.kernel.constants);
 
     json method = {{"warmup", m.method.warmup_count},
                    {"repetitions", m.method.repetitions},
@@ -203,9 +208,35 @@ private:
         return result;
     }
 
+    // /kernel/buffers and /kernel/constants: arrays of {name, dtype, count, init}.
+    std::vector<BufferRecord> buffer_records(const json& node, const std::string& path) {
+        r_.expect_array(node, path);
+        std::vector<BufferRecord> records;
+        for (std::size_t i = 0; i < node.size(); ++i) {
+            const std::string b_path = child_pointer(path, i);
+            r_.expect_object(node[i], b_path, {"name", "dtype", "count", "init"});
+            BufferRecord b;
+            b.name = r_.string(r_.required(node[i], b_path, "name"), b_path + "/name");
+            b.dtype = r_.string(r_.required(node[i], b_path, "dtype"), b_path + "/dtype");
+            if (!parse_dtype(b.dtype))
+                r_.fail(b_path + "/dtype",
+                        "unknown dtype '" + b.dtype + "'; expected one of " + dtype_list());
+            b.count = r_.integer(r_.required(node[i], b_path, "count"), b_path + "/count");
+            if (b.count < 1)
+                r_.fail(b_path + "/count", "a buffer needs at least one element");
+            b.init = r_.string(r_.required(node[i], b_path, "init"), b_path + "/init");
+            if (!parse_buffer_init(b.init))
+                r_.fail(b_path + "/init",
+                        "unknown initialisation '" + b.init + "'; expected hash or zero");
+            records.push_back(std::move(b));
+        }
+        return records;
+    }
+
     KernelRecord kernel(const json& node, const std::string& path) {
-        r_.expect_object(node, path,
-                         {"name", "file", "file_sha256", "parameters", "buffers", "launch"});
+        r_.expect_object(
+            node, path,
+            {"name", "file", "file_sha256", "parameters", "buffers", "constants", "launch"});
         KernelRecord k;
         k.name = r_.string(r_.required(node, path, "name"), path + "/name");
         if (k.name.empty())
@@ -229,27 +260,9 @@ private:
                 k.parameters[name] = r_.number(value, value_path);
         }
 
-        const std::string buffers_path = path + "/buffers";
-        const json& buffers = r_.required(node, path, "buffers");
-        r_.expect_array(buffers, buffers_path);
-        for (std::size_t i = 0; i < buffers.size(); ++i) {
-            const std::string b_path = child_pointer(buffers_path, i);
-            r_.expect_object(buffers[i], b_path, {"name", "dtype", "count", "init"});
-            BufferRecord b;
-            b.name = r_.string(r_.required(buffers[i], b_path, "name"), b_path + "/name");
-            b.dtype = r_.string(r_.required(buffers[i], b_path, "dtype"), b_path + "/dtype");
-            if (!parse_dtype(b.dtype))
-                r_.fail(b_path + "/dtype",
-                        "unknown dtype '" + b.dtype + "'; expected one of " + dtype_list());
-            b.count = r_.integer(r_.required(buffers[i], b_path, "count"), b_path + "/count");
-            if (b.count < 1)
-                r_.fail(b_path + "/count", "a buffer needs at least one element");
-            b.init = r_.string(r_.required(buffers[i], b_path, "init"), b_path + "/init");
-            if (!parse_buffer_init(b.init))
-                r_.fail(b_path + "/init",
-                        "unknown initialisation '" + b.init + "'; expected hash or zero");
-            k.buffers.push_back(std::move(b));
-        }
+        k.buffers = buffer_records(r_.required(node, path, "buffers"), path + "/buffers");
+        if (const json* constants = Reader::optional(node, "constants"))
+            k.constants = buffer_records(*constants, path + "/constants");
 
         const std::string launch_path = path + "/launch";
         const json& launch = r_.required(node, path, "launch");

@@ -7,12 +7,22 @@ set(saxpy_arguments --cuda-source ${saxpy_source} --kernel saxpy --grid 4 --bloc
 
 kerncast_add_cli_test(NAME run.help ARGS run --help STDOUT_CONTAINS "--cuda-source" "--l2-flush")
 kerncast_add_cli_test(NAME run.missing_options ARGS run EXIT 2 STDERR_CONTAINS "--cuda-source")
+# --grid / --block take the launch grammar of every command (kernel/launch_text.hpp).
 kerncast_add_cli_test(NAME run.bad_grid
   ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 0 --block 256 EXIT 2
-  STDERR_CONTAINS "bad --grid '0': '0' is not a positive integer")
+  STDERR_CONTAINS "--grid: '0' is not a launch triple")
+kerncast_add_cli_test(NAME run.bad_block
+  ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 4 --block 32x4x4x2 EXIT 2
+  STDERR_CONTAINS "--block: '32x4x4x2' has more than three values")
+kerncast_add_cli_test(NAME run.grid_beyond_dim3
+  ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 5000000000x1 --block 256 EXIT 2
+  STDERR_CONTAINS "--grid: '5000000000x1' has an extent beyond 4294967295")
 kerncast_add_cli_test(NAME run.bad_buffer
-  ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 1 --block 1 --buffer x:f16:10
-  EXIT 2 STDERR_CONTAINS "unknown dtype 'f16'")
+  ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 1 --block 1 --buffer x:f8:10
+  EXIT 2 STDERR_CONTAINS "unknown dtype 'f8'; expected one of f16, f32, f64")
+kerncast_add_cli_test(NAME run.bad_constant
+  ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 1 --block 1 --constant w:f64:0
+  EXIT 2 STDERR_CONTAINS "bad --constant 'w:f64:0': the count '0' is not a positive integer")
 kerncast_add_cli_test(NAME run.bad_scalar
   ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 1 --block 1 --scalar n:i32:1.5
   EXIT 2 STDERR_CONTAINS "'1.5' is not an integer")
@@ -32,6 +42,12 @@ if(NOT KERNCAST_GPU_PRESENT)
   if(KERNCAST_ENABLE_CUDA)
     kerncast_add_cli_test(NAME run.without_gpu ARGS run ${saxpy_arguments} EXIT 3
       STDERR_CONTAINS "kerncast run needs a GPU")
+    # The x and comma forms, f16 buffers and __constant__ fills all pass the option checks.
+    kerncast_add_cli_test(NAME run.launch_forms_without_gpu
+      ARGS run --cuda-source ${saxpy_source} --kernel saxpy --grid 4x1x1 --block 256,1
+           --scalar n:i32:1024 --scalar a:f16:2.5 --buffer x:f16:1024 --buffer y:f32:1024
+           --buffer out:f32:1024:zero --constant w:f64:25 EXIT 3
+      STDERR_CONTAINS "kerncast run needs a GPU")
   else()
     kerncast_add_cli_test(NAME run.without_cuda ARGS run ${saxpy_arguments} EXIT 3
       STDERR_CONTAINS "built without CUDA")
@@ -49,6 +65,9 @@ endif()
 set(run_kernel_file examples/kernels/star2d_r1.yaml)
 kerncast_add_cli_test(NAME run.kernel_with_cuda_source_options
   ARGS run ${run_kernel_file} --grid 4 EXIT 2 STDERR_CONTAINS "belong to the --cuda-source form")
+kerncast_add_cli_test(NAME run.kernel_with_constant_option
+  ARGS run ${run_kernel_file} --constant w:f64:25 EXIT 2
+  STDERR_CONTAINS "--constant and --shared-bytes belong to the --cuda-source form")
 kerncast_add_cli_test(NAME run.kernel_and_cuda_source
   ARGS run ${run_kernel_file} --cuda-source ${saxpy_source} EXIT 2
   STDERR_CONTAINS "either KERNEL or --cuda-source")
@@ -71,4 +90,8 @@ else()
     ARGS run ${run_kernel_file} -D nx=2048 -D ny=2048 --repeat 5 STDOUT_CONTAINS "star2d_r1" "median")
   kerncast_add_cli_test(NAME device.run_kernel_matmul_tiled16
     ARGS run examples/kernels/matmul_tiled16.yaml --repeat 3 STDOUT_CONTAINS "matmul_tiled16")
+  # __constant__ weights (box2d_r2's w) land in the record.
+  kerncast_add_cli_test(NAME device.run_kernel_box2d_constants
+    ARGS run examples/kernels/box2d_r2.yaml -D nx=1024 -D ny=1024 --repeat 3 -o -
+    STDOUT_CONTAINS "constants" "box2d_r2")
 endif()

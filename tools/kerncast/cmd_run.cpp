@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -37,6 +38,7 @@ struct RunCommandOptions {
     std::optional<std::int64_t> bytes_moved;
     std::vector<std::string> buffers;
     std::vector<std::string> scalars;
+    std::vector<std::string> constants;
     std::vector<std::string> nvrtc_options;
     runtime::TimingOptions timing;
     bool counters = false;
@@ -52,6 +54,17 @@ std::string read_file(const std::string& path) {
     std::ostringstream text;
     text << file.rdbuf();
     return text.str();
+}
+
+// --grid / --block: the launch grammar of every command (32x4x4, 32,4,4, 32), each extent
+// within what CUDA's dim3 holds (the grammar itself has no upper limit: grids may be large).
+runtime::Dim3 parse_launch_dimensions(const std::string& text, const std::string& option) {
+    const kernel::LaunchTriple dims = kernel::parse_launch_triple(text, option);
+    for (std::int64_t extent : dims)
+        if (extent > std::numeric_limits<unsigned>::max())
+            throw_usage_error(option + ": '" + text +
+                              "' has an extent beyond 4294967295, the largest a CUDA dim3 holds");
+    return dims;
 }
 
 // This process's command line, as the kernel saw it (for the record).
@@ -124,6 +137,8 @@ std::vector<std::string> profiled_child(const RunCommandOptions& options,
                                      "1"};
     for (const auto& option : options.nvrtc_options)
         argv.push_back("--nvrtc-option=" + option);
+    for (const auto& constant : options.constants)
+        argv.insert(argv.end(), {"--constant", constant});
     for (const auto& argument : arguments) {
         if (const auto* buffer = std::get_if<runtime::BufferSpec>(&argument))
             argv.insert(argv.end(), {"--buffer", runtime::to_string(*buffer)});
@@ -140,17 +155,23 @@ void prepare_kernel_file(const RunCommandOptions& options, runtime::TimingReques
     if (!options.cuda_source_path.empty())
         throw_usage_error("give either KERNEL or --cuda-source, not both");
     if (!options.kernel_name.empty() || !options.grid.empty() || !options.buffers.empty() ||
-        !options.scalars.empty() || options.shared_bytes != 0)
-        throw_usage_error("--kernel, --grid, --buffer, --scalar and --shared-bytes belong to the "
-                          "--cuda-source form; with KERNEL the launch and buffers come from the "
-                          "kernel file (--block, --fold, -D)");
+        !options.scalars.empty() || !options.constants.empty() || options.shared_bytes != 0)
+        throw_usage_error("--kernel, --grid, --buffer, --scalar, --constant and --shared-bytes "
+                          "belong to the --cuda-source form; with KERNEL the launch and buffers "
+                          "come from the kernel file (--block, --fold, -D)");
     const kernel::KernelSpec spec = kernel::load_kernel_file(options.kernel_path);
     const kernel::LaunchConfig launch =
         kernel::override_launch(spec.launch, options.block, options.fold);
     const codegen::Schedule schedule =
         codegen::lower_kernel(spec, launch, kernel::parse_parameter_defines(options.defines));
     const codegen::SourceOrigin origin{options.kernel_path, sha256_file_hex(options.kernel_path)};
-    const codegen::GeneratedKernel generated = codegen::generate_cuda(schedule, origin);
+    // The constant bank of the GPU that will run it (64 KiB when there is none to ask).
+    codegen::CodegenTarget target;
+    if (const auto bytes = runtime::device_constant_memory_bytes(options.timing.device))
+        target.constant_memory_bytes = *bytes;
+    const codegen::GeneratedKernel generated = codegen::generate_cuda(schedule, origin, target);
+    for (const auto& note : generated.notes)
+        std::cerr << "kerncast: note: " << note << "\n";
     request = codegen::timing_request(generated, spec.name + ".cu", options.timing);
     request.compile_options = options.nvrtc_options;
     context = codegen::run_context(schedule, generated, origin);
@@ -175,8 +196,8 @@ void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
     if (!from_kernel_file) {
         request.source_name = std::filesystem::path(options.cuda_source_path).filename().string();
         request.kernel_name = options.kernel_name;
-        request.grid = runtime::parse_dim3(options.grid, "--grid");
-        request.block = runtime::parse_dim3(options.block, "--block");
+        request.grid = parse_launch_dimensions(options.grid, "--grid");
+        request.block = parse_launch_dimensions(options.block, "--block");
     }
     if (options.shared_bytes < 0)
         throw_usage_error("--shared-bytes must not be negative");
@@ -191,6 +212,8 @@ void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
         prepare_kernel_file(options, request, context);
     } else {
         request.arguments = arguments_in_order(cmd);
+        for (const auto& constant : options.constants)
+            request.constant_symbols.push_back(runtime::parse_constant_spec(constant));
         request.compile_options = options.nvrtc_options;
         request.options = options.timing;
     }
@@ -266,21 +289,29 @@ void setup_run(CLI::App& app) {
                     "With --cuda-source: the __global__ function, its name or a template "
                     "instantiation like scale<float>")
         ->type_name("NAME");
-    cmd->add_option("--grid", options->grid, "With --cuda-source: grid size in blocks X[,Y[,Z]]")
-        ->type_name("X[,Y[,Z]]");
+    cmd->add_option("--grid", options->grid,
+                    "With --cuda-source: grid size in blocks, 4096x2x1, 4096,2 or 4096")
+        ->type_name("XxYxZ");
     cmd->add_option("--block", options->block,
-                    "Block size in threads X[,Y[,Z]] (with KERNEL: overrides the file's)")
-        ->type_name("X[,Y[,Z]]");
+                    "Block size in threads, 32x4x4, 32,4,4 or 256 (with KERNEL: overrides the "
+                    "file's)")
+        ->type_name("XxYxZ");
     cmd->add_option("--shared-bytes", options->shared_bytes,
                     "Dynamic shared memory per block in bytes (default 0)")
         ->type_name("N");
-    cmd->add_option("--buffer", options->buffers,
-                    "A device buffer argument, initialised on the device: name:dtype:count[:hash|"
-                    "zero] (dtype f32 f64 i32 i64 u32 u64; default hash). Kernel parameters are "
-                    "the --buffer and --scalar options in command-line order")
+    cmd->add_option(
+           "--buffer", options->buffers,
+           "A device buffer argument, initialised on the device: name:dtype:count[:hash|"
+           "zero] (dtype f16 f32 f64 i32 i64 u32 u64; default hash). Kernel parameters are "
+           "the --buffer and --scalar options in command-line order")
         ->type_name("SPEC")
         ->take_all();
     cmd->add_option("--scalar", options->scalars, "A scalar argument: name:dtype:value")
+        ->type_name("SPEC")
+        ->take_all();
+    cmd->add_option("--constant", options->constants,
+                    "A __constant__ array of the source to fill after loading: name:dtype:count["
+                    ":hash|zero], the same contents as a --buffer of that spec (repeatable)")
         ->type_name("SPEC")
         ->take_all();
     cmd->add_option("--nvrtc-option", options->nvrtc_options,

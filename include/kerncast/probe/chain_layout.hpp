@@ -7,13 +7,9 @@
 // Header-only and free of the standard library beyond <cstdint>: device code can use it.
 #pragma once
 
-#include <cstdint>
+#include "kerncast/host_device.hpp"
 
-#if defined(__CUDACC__)
-#define KERNCAST_HOST_DEVICE __host__ __device__
-#else
-#define KERNCAST_HOST_DEVICE
-#endif
+#include <cstdint>
 
 namespace kerncast::probe::chain {
 

@@ -3,14 +3,11 @@
 // (CPU references in tests), so results can be checked bit for bit.
 #pragma once
 
+#include "kerncast/host_device.hpp"
+#include "kerncast/runtime/half.hpp"
+
 #include <cstdint>
 #include <string_view>
-
-#if defined(__CUDACC__)
-#define KERNCAST_HOST_DEVICE __host__ __device__
-#else
-#define KERNCAST_HOST_DEVICE
-#endif
 
 namespace kerncast::runtime {
 
@@ -39,6 +36,12 @@ KERNCAST_HOST_DEVICE constexpr float initial_f32(std::uint64_t seed, std::uint64
 }
 KERNCAST_HOST_DEVICE constexpr double initial_f64(std::uint64_t seed, std::uint64_t index) {
     return static_cast<double>(element_hash(seed, index) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+// f16: the f32 value rounded to binary16 (round to nearest even), as its bit pattern. Values
+// within 2^-25 of zero become (signed) zero, the rest keep 11 significant bits.
+KERNCAST_HOST_DEVICE inline std::uint16_t initial_f16_bits(std::uint64_t seed,
+                                                           std::uint64_t index) {
+    return half_bits_from_float(initial_f32(seed, index));
 }
 // Integers: 0..1023, small enough that sums and products of a few elements do not overflow
 // and that they can serve as indices into small tables.

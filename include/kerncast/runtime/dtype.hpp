@@ -8,12 +8,13 @@
 
 namespace kerncast::runtime {
 
-enum class DType { f32, f64, i32, i64, u32, u64 };
+// f16 is IEEE binary16 (CUDA's __half; host conversion in half.hpp).
+enum class DType { f16, f32, f64, i32, i64, u32, u64 };
 
-std::optional<DType> parse_dtype(std::string_view name); // "f32", ...
+std::optional<DType> parse_dtype(std::string_view name); // "f16", "f32", ...
 const char* to_string(DType dtype);
 std::size_t size_bytes(DType dtype);
-// "f32, f64, i32, i64, u32, u64" for messages.
+// "f16, f32, f64, i32, i64, u32, u64" for messages.
 std::string dtype_list();
 
 // hash: every element is a deterministic function of (buffer name, index) (deterministic_init.hpp);

@@ -36,11 +36,13 @@ struct ScalarArgument {
 using KernelArgument = std::variant<BufferSpec, ScalarArgument>;
 
 // "name:dtype:count[:init]", e.g. "x:f32:1048576" or "y:f64:1024:zero". Usage Error otherwise.
+// Grid and block shapes use the launch grammar of every command, kernel/launch_text.hpp.
 BufferSpec parse_buffer_spec(std::string_view text);
+// The same form for a __constant__ array the harness fills (TimingRequest::constant_symbols);
+// messages name --constant.
+BufferSpec parse_constant_spec(std::string_view text);
 // "name:dtype:value", e.g. "n:i32:1048576" or "a:f32:2.5". Usage Error otherwise.
 ScalarArgument parse_scalar_argument(std::string_view text);
-// "X", "X,Y" or "X,Y,Z" (missing dimensions are 1), each >= 1. what names the option.
-Dim3 parse_dim3(std::string_view text, std::string_view what);
 
 // The scalar's value in its dtype's bytes (little-endian host layout, as the launch passes it).
 std::vector<unsigned char> scalar_bytes(const ScalarArgument& scalar);

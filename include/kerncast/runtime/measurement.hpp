@@ -51,7 +51,7 @@ using ParameterValue = std::variant<std::int64_t, double>;
 // A device buffer the run allocated and initialised (docs/gpu-runtime.md, "Inputs").
 struct BufferRecord {
     std::string name;
-    std::string dtype; // "f32", "f64", "i32", "i64", "u32", "u64"
+    std::string dtype; // "f16", "f32", "f64", "i32", "i64", "u32", "u64"
     std::int64_t count = 0;
     std::string init; // "hash" or "zero"
 
@@ -64,6 +64,9 @@ struct KernelRecord {
     std::string file_sha256; // lower-case hex SHA-256 of that file's bytes
     std::map<std::string, ParameterValue> parameters;
     std::vector<BufferRecord> buffers;
+    // __constant__ arrays the run filled the same way (TimingRequest::constant_symbols); the
+    // JSON key "constants" is written only when there are some.
+    std::vector<BufferRecord> constants;
     LaunchRecord launch;
 
     bool operator==(const KernelRecord&) const = default;

@@ -33,6 +33,10 @@ struct TimingRequest {
     Dim3 block{1, 1, 1};
     std::int64_t dynamic_shared_memory_bytes = 0;
     std::vector<KernelArgument> arguments; // the kernel's parameters, in order
+    // Module-scope `__constant__` arrays of the source that the harness fills after loading it:
+    // symbol `name` (unmangled: a namespace-scope variable) must have exactly count elements of
+    // dtype; it gets the contents a buffer of that spec would (deterministic_init.hpp).
+    std::vector<BufferSpec> constant_symbols;
     std::vector<std::string> compile_options;
     TimingOptions options;
 };
@@ -46,11 +50,17 @@ struct TimedRun {
     std::optional<std::int64_t> l2_flush_bytes;
     // With read_back_buffers: each buffer argument's bytes, in argument order.
     std::vector<std::vector<unsigned char>> buffers;
+    // With read_back_buffers: each constant symbol's bytes, in request order.
+    std::vector<std::vector<unsigned char>> constant_symbols;
 };
 
 // Runs the request. Errors: no CUDA build / no driver / no GPU -> unavailable; a compile error
 // or a launch the device rejects (too many threads, too much shared memory) -> input, naming
 // the CUDA call; other CUDA failures -> unavailable, naming the call, file and line.
 TimedRun time_kernel(const TimingRequest& request);
+
+// The device's constant memory for __constant__ variables in bytes (cudaDeviceProp::
+// totalConstMem); nullopt when there is no CUDA build, no driver or no such device.
+std::optional<std::int64_t> device_constant_memory_bytes(int device);
 
 } // namespace kerncast::runtime

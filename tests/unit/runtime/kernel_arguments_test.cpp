@@ -7,25 +7,19 @@
 namespace kerncast::runtime {
 namespace {
 
-ErrorKind kind_of(void (*f)()) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.kind();
-    }
-    return ErrorKind::internal;
-}
-
 TEST(KernelArguments, ParsesBufferSpecs) {
     EXPECT_EQ(parse_buffer_spec("x:f32:1048576"),
               (BufferSpec{"x", DType::f32, 1048576, BufferInit::hash}));
     EXPECT_EQ(parse_buffer_spec("out_2:u64:7:zero"),
               (BufferSpec{"out_2", DType::u64, 7, BufferInit::zero}));
     EXPECT_EQ(to_string(parse_buffer_spec("y:f64:1024")), "y:f64:1024:hash");
+    EXPECT_EQ(parse_buffer_spec("h:f16:3"), (BufferSpec{"h", DType::f16, 3, BufferInit::hash}));
+    EXPECT_EQ(size_bytes(DType::f16), 2u);
+    EXPECT_EQ(dtype_list(), "f16, f32, f64, i32, i64, u32, u64");
 }
 
 TEST(KernelArguments, RejectsBadBufferSpecs) {
-    for (const char* bad : {"x", "x:f32", "x:f16:10", "x:f32:0", "x:f32:-3", "x:f32:ten",
+    for (const char* bad : {"x", "x:f32", "x:f8:10", "x:f32:0", "x:f32:-3", "x:f32:ten",
                             "1x:f32:10", "x:f32:10:random", "x:f32:10:zero:extra"}) {
         try {
             parse_buffer_spec(bad);
@@ -56,11 +50,24 @@ TEST(KernelArguments, ParsesScalarsAndTheirBytes) {
     EXPECT_EQ(std::get<std::uint64_t>(big.value), 18446744073709551615ull);
     EXPECT_EQ(scalar_bytes(big).size(), 8u);
     EXPECT_EQ(to_string(parse_scalar_argument("a:f64:0.1")), "a:f64:0.10000000000000001");
+
+    // f16 scalars travel as binary16 bits, rounded to nearest even.
+    const auto half_bytes = [](const char* text) {
+        const auto bytes = scalar_bytes(parse_scalar_argument(text));
+        EXPECT_EQ(bytes.size(), 2u);
+        std::uint16_t bits = 0;
+        std::memcpy(&bits, bytes.data(), 2);
+        return bits;
+    };
+    EXPECT_EQ(half_bytes("h:f16:1"), 0x3c00);
+    EXPECT_EQ(half_bytes("h:f16:-2.5"), 0xc100);
+    EXPECT_EQ(half_bytes("h:f16:0.1"), 0x2e66);
+    EXPECT_EQ(half_bytes("h:f16:65504"), 0x7bff);
 }
 
 TEST(KernelArguments, RejectsBadScalars) {
     for (const char* bad : {"n:i32", "n:i32:1.5", "n:i32:3000000000", "n:u32:-1", "a:f32:abc",
-                            "a:f32:1e39", "a:f64:inf", "n:q8:1", ":i32:1"}) {
+                            "a:f32:1e39", "a:f64:inf", "h:f16:65505", "n:q8:1", ":i32:1"}) {
         try {
             parse_scalar_argument(bad);
             ADD_FAILURE() << bad << " was accepted";
@@ -68,15 +75,6 @@ TEST(KernelArguments, RejectsBadScalars) {
             EXPECT_EQ(e.kind(), ErrorKind::usage) << bad;
         }
     }
-}
-
-TEST(KernelArguments, ParsesDim3) {
-    EXPECT_EQ(parse_dim3("256", "--block"), (Dim3{256, 1, 1}));
-    EXPECT_EQ(parse_dim3("32,4", "--block"), (Dim3{32, 4, 1}));
-    EXPECT_EQ(parse_dim3("32,4,2", "--block"), (Dim3{32, 4, 2}));
-    EXPECT_EQ(kind_of([] { parse_dim3("0", "--grid"); }), ErrorKind::usage);
-    EXPECT_EQ(kind_of([] { parse_dim3("1,2,3,4", "--grid"); }), ErrorKind::usage);
-    EXPECT_EQ(kind_of([] { parse_dim3("32x4", "--grid"); }), ErrorKind::usage);
 }
 
 } // namespace

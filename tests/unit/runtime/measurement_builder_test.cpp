@@ -16,6 +16,7 @@ TimingRequest saxpy_request() {
                          parse_scalar_argument("huge:u64:18446744073709551615"),
                          parse_buffer_spec("x:f32:1048576"),
                          parse_buffer_spec("out:f32:1048576:zero")};
+    request.constant_symbols = {parse_constant_spec("weights:f16:25")};
     request.options.warmup = 2;
     request.options.repetitions = 4;
     request.options.l2_flush = true;
@@ -49,6 +50,8 @@ TEST(MeasurementBuilder, FillsTheRecordFromRequestAndRun) {
     EXPECT_DOUBLE_EQ(std::get<double>(m.kernel.parameters.at("huge")), 18446744073709551615.0);
     ASSERT_EQ(m.kernel.buffers.size(), 2u);
     EXPECT_EQ(m.kernel.buffers[1], (BufferRecord{"out", "f32", 1048576, "zero"}));
+    ASSERT_EQ(m.kernel.constants.size(), 1u);
+    EXPECT_EQ(m.kernel.constants[0], (BufferRecord{"weights", "f16", 25, "hash"}));
     EXPECT_EQ(m.kernel.launch.grid, (Dim3{4096, 1, 1}));
     EXPECT_EQ(m.method.warmup_count, 2);
     EXPECT_EQ(m.method.repetitions, 4);

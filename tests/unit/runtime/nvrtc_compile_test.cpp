@@ -3,6 +3,7 @@
 #include "kerncast/runtime/nvrtc_compile.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 namespace kerncast::runtime {
@@ -30,7 +31,7 @@ TEST(NvrtcCompile, SupportsCurrentArchitectures) {
 
 TEST(NvrtcCompile, CompilesToCubinForAKnownSm) {
     const CompiledKernel compiled =
-        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpy", 9, 0, {}});
+        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpy", 9, 0, {}, {}});
     EXPECT_FALSE(compiled.is_ptx);
     EXPECT_EQ(compiled.target, "sm_90");
     EXPECT_EQ(compiled.lowered_name, "saxpy");
@@ -41,7 +42,7 @@ TEST(NvrtcCompile, CompilesToCubinForAKnownSm) {
 
 TEST(NvrtcCompile, TemplateNameExpressionsAreLowered) {
     const CompiledKernel compiled =
-        compile_cuda_source({saxpy_source, "saxpy.cu", "scale<float>", 8, 0, {}});
+        compile_cuda_source({saxpy_source, "saxpy.cu", "scale<float>", 8, 0, {}, {}});
     EXPECT_EQ(compiled.target, "sm_80");
     EXPECT_EQ(compiled.lowered_name.rfind("_Z", 0), 0u) << compiled.lowered_name; // mangled
     EXPECT_NE(compiled.image.find(compiled.lowered_name), std::string::npos);
@@ -52,7 +53,7 @@ TEST(NvrtcCompile, NewerGpuGetsPtx) {
     const int newest = archs.back();
     const int future_major = newest / 10 + 5; // a compute capability NVRTC cannot know
     const CompiledKernel compiled =
-        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpy", future_major, 0, {}});
+        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpy", future_major, 0, {}, {}});
     EXPECT_TRUE(compiled.is_ptx);
     EXPECT_EQ(compiled.target, "compute_" + std::to_string(newest));
     EXPECT_NE(compiled.image.find(".entry saxpy"), std::string::npos);
@@ -66,6 +67,7 @@ TEST(NvrtcCompile, CompileErrorCarriesTheLog) {
              "broken",
              8,
              0,
+             {},
              {}});
         FAIL() << "expected a compile error";
     } catch (const Error& e) {
@@ -79,7 +81,7 @@ TEST(NvrtcCompile, CompileErrorCarriesTheLog) {
 
 TEST(NvrtcCompile, MissingKernelIsAnInputError) {
     try {
-        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpi", 8, 0, {}});
+        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpi", 8, 0, {}, {}});
         FAIL();
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::input);
@@ -87,9 +89,73 @@ TEST(NvrtcCompile, MissingKernelIsAnInputError) {
     }
 }
 
+// NVRTC has no default include path: kerncast adds the toolkit's, so CUDA's own headers work.
+TEST(NvrtcCompile, FindsTheToolkitHeaders) {
+    const char* half_source = R"(#include <cuda_fp16.h>
+extern "C" __global__ void add_one(__half* h) { h[0] = __float2half_rn(__half2float(h[0]) + 1.0f); }
+)";
+    const auto include_directory = cuda_include_directory();
+    ASSERT_TRUE(include_directory);
+    const CompiledKernel compiled =
+        compile_cuda_source({half_source, "half.cu", "add_one", 8, 0, {}, {}});
+    EXPECT_NE(std::find(compiled.options.begin(), compiled.options.end(),
+                        "--include-path=" + *include_directory),
+              compiled.options.end());
+}
+
+TEST(NvrtcCompile, IncludeDirectoryCanBeOverriddenAndIsChecked) {
+    const auto built_in = cuda_include_directory();
+    ASSERT_TRUE(built_in);
+    ::setenv("KERNCAST_CUDA_INCLUDE_DIR", "/nonexistent/cuda/include", 1);
+    try {
+        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpy", 8, 0, {}, {}});
+        ADD_FAILURE() << "a directory without cuda_fp16.h was accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::unavailable);
+        EXPECT_NE(e.message().find("KERNCAST_CUDA_INCLUDE_DIR='/nonexistent/cuda/include'"),
+                  std::string::npos)
+            << e.message();
+    }
+    ::setenv("KERNCAST_CUDA_INCLUDE_DIR", built_in->c_str(), 1);
+    EXPECT_EQ(cuda_include_directory(), built_in);
+    ::unsetenv("KERNCAST_CUDA_INCLUDE_DIR");
+}
+
+// __constant__ arrays the harness fills: kept even when unused, and their symbols reported
+// (namespace-scope names unmangled, names inside a namespace mangled).
+TEST(NvrtcCompile, GlobalVariablesAreKeptAndLowered) {
+    const char* source = R"(
+__constant__ double weights[25];
+namespace table { __constant__ float values[4]; }
+extern "C" __global__ void nothing(float* x) { x[0] = 1.0f; }
+)";
+    CompileRequest request{
+        source, "constants.cu", "nothing", 8, 0, {}, {"weights", "table::values"}};
+    const CompiledKernel cubin = compile_cuda_source(request);
+    ASSERT_EQ(cubin.lowered_globals.size(), 2u);
+    EXPECT_EQ(cubin.lowered_globals[0], "weights");
+    EXPECT_EQ(cubin.lowered_globals[1], "_ZN5table6valuesE");
+    // In PTX the (unused) arrays are still there, in the constant state space.
+    request.cc_major = nvrtc_supported_architectures().back() / 10 + 5;
+    const CompiledKernel ptx = compile_cuda_source(request);
+    ASSERT_TRUE(ptx.is_ptx);
+    EXPECT_NE(ptx.image.find(".const .align 8 .b8 weights[200]"), std::string::npos) << ptx.image;
+    EXPECT_NE(ptx.image.find(".const .align 4 .b8 _ZN5table6valuesE[16]"), std::string::npos);
+}
+
+TEST(NvrtcCompile, MissingGlobalVariableIsAnInputError) {
+    try {
+        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpy", 8, 0, {}, {"weights"}});
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(e.describe().find("weights"), std::string::npos) << e.describe();
+    }
+}
+
 TEST(NvrtcCompile, TooOldGpuIsUnavailable) {
     try {
-        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpy", 3, 0, {}});
+        compile_cuda_source({saxpy_source, "saxpy.cu", "saxpy", 3, 0, {}, {}});
         FAIL();
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::unavailable);
