@@ -855,6 +855,8 @@ KernelAnalysis Analyzer::run() {
         // Indices used outside reductions.
         std::vector<std::string> names;
         kernel::collect_variables(*parsed.target, names);
+        if (parsed.compare)
+            kernel::collect_variables(*parsed.compare, names);
         if (parsed.value)
             kernel::collect_variables(*parsed.value, names);
         for (const auto& name : names)
@@ -869,6 +871,10 @@ KernelAnalysis Analyzer::run() {
         }
         const ArrayDecl* target = spec.find_array(parsed.target->name);
         ValueType value_type{target->dtype, false};
+        // atomic_cas's compare operand is an operand like the value: its reads and operations
+        // count once per point of the statement's domain (docs/kernel-format.md).
+        if (parsed.compare)
+            walk(parsed.compare, scope);
         if (parsed.value)
             value_type = walk(parsed.value, scope);
         for (const auto& subscript : parsed.target->operands) {

@@ -1,12 +1,14 @@
 // Printing a Schedule as CUDA C++ (cuda_codegen.hpp, docs/codegen.md).
 #include "kerncast/codegen/cuda_codegen.hpp"
 
+#include "atomic_emulation.hpp"
 #include "expr_build.hpp"
 #include "expression_types.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 
 #include <climits>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -109,10 +111,10 @@ public:
             return real_literal(expr.real_value, !hint.literal && hint.dtype == DataType::f32);
         case ExprKind::variable:
             if (const ArrayLayout* array = schedule_.find_array(expr.name))
-                return array_element(*array, {});
+                return load(*array, {});
             return expr.name;
         case ExprKind::array_ref:
-            return array_element(*schedule_.find_array(expr.name), expr.operands);
+            return load(*schedule_.find_array(expr.name), expr.operands);
         case ExprKind::negate:
             return "-" + operand(*expr.operands.at(0), 2, hint);
         case ExprKind::logical_not:
@@ -148,6 +150,12 @@ public:
     }
 
 private:
+    // An element read: f16 elements become float, in which kernels compute.
+    std::string load(const ArrayLayout& array, const std::vector<ExprPtr>& subscripts) const {
+        const std::string element = array_element(array, subscripts);
+        return array.decl.dtype == DataType::f16 ? "__half2float(" + element + ")" : element;
+    }
+
     // For arrays beyond 2^31 elements: the outermost subscript is widened first.
     std::string print_wide(const ArrayLayout& array, const std::vector<ExprPtr>& subscripts) const {
         std::vector<ExprPtr> wide = subscripts;
@@ -232,6 +240,7 @@ void collect_step_names(const std::vector<Step>& steps, std::set<std::string>& n
         }
         if (step.kind == StepKind::compute) {
             collect_names(step.statement.target, names);
+            collect_names(step.statement.compare, names);
             collect_names(step.statement.value, names);
             collect_names(step.guard, names);
         }
@@ -280,39 +289,87 @@ const char* assign_symbol(kernel::AssignOp op) {
     return "=";
 }
 
+void collect_atomic_helpers(const Schedule& schedule, const std::vector<Step>& steps,
+                            std::set<std::pair<DataType, kernel::AtomicKind>>& helpers) {
+    for (const auto& step : steps) {
+        if (step.kind == StepKind::loop)
+            collect_atomic_helpers(schedule, step.body, helpers);
+        if (step.kind != StepKind::compute || !step.statement.atomic)
+            continue;
+        const DataType type = schedule.find_array(step.statement.target->name)->decl.dtype;
+        if (needs_cas_loop(type, *step.statement.atomic))
+            helpers.insert({type, *step.statement.atomic});
+    }
+}
+
+// The helper functions of the schedule's emulated atomics, each once.
+std::string atomic_helpers(const Schedule& schedule) {
+    std::set<std::pair<DataType, kernel::AtomicKind>> helpers;
+    collect_atomic_helpers(schedule, schedule.body, helpers);
+    std::string text;
+    for (const auto& [type, kind] : helpers)
+        text += atomic_helper_source(type, kind);
+    return text;
+}
+
 class Emitter {
 public:
     explicit Emitter(const Schedule& schedule) : schedule_(schedule), printer_(schedule) {}
 
     std::string statement(const kernel::Statement& s) const {
         const ArrayLayout& target = *schedule_.find_array(s.target->name);
-        ValueType target_type;
-        target_type.dtype = target.decl.dtype;
-        const std::string ref = printer_.print(*s.target, target_type);
+        const DataType dtype = target.decl.dtype;
+        const bool half = dtype == DataType::f16;
+        ValueType target_type; // f16 targets take float values
+        target_type.dtype = half ? DataType::f32 : dtype;
+        const std::string ref = printer_.array_element(target, s.target->operands);
         if (!s.atomic) {
+            const std::string value = printer_.print(*s.value, target_type);
+            // f16: computed in float, rounded to nearest even once when stored.
+            if (half)
+                return ref + " = __float2half_rn(" +
+                       (s.op == kernel::AssignOp::assign
+                            ? value
+                            : "__half2float(" + ref + ") " +
+                                  std::string(assign_symbol(s.op)).substr(0, 1) + " (" + value +
+                                  ")") +
+                       ");";
             // Integer `x /= y` keeps the kernel language's floor division.
             if (s.op == kernel::AssignOp::div_assign && target_type.is_integer())
-                return ref + " = kc_floord(" + ref + ", " + printer_.print(*s.value, target_type) +
-                       ");";
-            return ref + " " + assign_symbol(s.op) + " " + printer_.print(*s.value, target_type) +
-                   ";";
+                return ref + " = kc_floord(" + ref + ", " + value + ");";
+            return ref + " " + assign_symbol(s.op) + " " + value + ";";
         }
-        const std::string type = cuda_type_name(target.decl.dtype);
-        const bool wide = kernel::data_type_bytes(target.decl.dtype) == 8;
-        const bool floating = kernel::is_floating(target.decl.dtype);
-        const std::string value =
-            s.value ? "static_cast<" + type + ">(" + printer_.print(*s.value, target_type) + ")"
-                    : "static_cast<" + type + ">(1)";
+        const kernel::AtomicKind kind = *s.atomic;
+        const std::string type = atomic_operand_type_name(dtype);
+        // Operands in the element type (f16: rounded to __half from float).
+        auto convert = [&](const std::string& text) {
+            const std::string converted = "static_cast<" + type + ">(" + text + ")";
+            return half ? "__float2half_rn(" + converted + ")" : converted;
+        };
+        auto operand = [&](const ExprPtr& e) { return convert(printer_.print(*e, target_type)); };
+        if (needs_cas_loop(dtype, kind))
+            return atomic_helper_name(dtype, kind) + "(&" + ref + ", " +
+                   (s.compare ? operand(s.compare) + ", " : "") +
+                   (s.value ? operand(s.value) : convert("1")) + ");";
+        if (half) // add, inc, sub: atomicAdd(__half*, __half), sm_70+
+            return "atomicAdd(&" + ref + ", " +
+                   convert(std::string(kind == kernel::AtomicKind::sub ? "-" : "") +
+                           (s.value ? "(" + printer_.print(*s.value, target_type) + ")" : "1")) +
+                   ");";
+        const std::string value = s.value ? operand(s.value) : convert("1");
+        const bool wide = kernel::data_type_bytes(dtype) == 8;
+        const bool floating = kernel::is_floating(dtype);
         // 64-bit integer atomics take unsigned long long (two's complement wraps alike).
-        const bool as_ull = wide && !floating && target.decl.dtype == DataType::i64;
+        const bool as_ull = wide && !floating && dtype == DataType::i64;
         const std::string address =
             as_ull ? "reinterpret_cast<unsigned long long*>(&" + ref + ")" : "&" + ref;
-        const std::string ull_value =
-            as_ull ? "static_cast<unsigned long long>(" + value + ")" : value;
-        switch (*s.atomic) {
+        auto ull = [&](const std::string& text) {
+            return as_ull ? "static_cast<unsigned long long>(" + text + ")" : text;
+        };
+        switch (kind) {
         case kernel::AtomicKind::add:
         case kernel::AtomicKind::inc:
-            return "atomicAdd(" + address + ", " + ull_value + ");";
+            return "atomicAdd(" + address + ", " + ull(value) + ");";
         case kernel::AtomicKind::sub:
             if (!wide && !floating)
                 return "atomicSub(" + address + ", " + value + ");";
@@ -324,20 +381,20 @@ public:
         case kernel::AtomicKind::max:
             return "atomicMax(&" + ref + ", " + value + ");";
         case kernel::AtomicKind::exch:
-            if (target.decl.dtype == DataType::f64)
+            if (dtype == DataType::f64)
                 return "atomicExch(reinterpret_cast<unsigned long long*>(&" + ref +
                        "), static_cast<unsigned long long>(__double_as_longlong(" + value + ")));";
-            return "atomicExch(" + address + ", " + ull_value + ");";
+            return "atomicExch(" + address + ", " + ull(value) + ");";
+        case kernel::AtomicKind::cas: // integers: comparing values is comparing bits
+            return "atomicCAS(" + address + ", " + ull(operand(s.compare)) + ", " + ull(value) +
+                   ");";
         case kernel::AtomicKind::bit_and:
-            return "atomicAnd(" + address + ", " + ull_value + ");";
+            return "atomicAnd(" + address + ", " + ull(value) + ");";
         case kernel::AtomicKind::bit_or:
-            return "atomicOr(" + address + ", " + ull_value + ");";
+            return "atomicOr(" + address + ", " + ull(value) + ");";
         case kernel::AtomicKind::bit_xor:
-            return "atomicXor(" + address + ", " + ull_value + ");";
-        case kernel::AtomicKind::cas:
-            break;
+            return "atomicXor(" + address + ", " + ull(value) + ");";
         }
-        KERNCAST_CHECK(false, "atomic_cas is rejected by the lowering");
         return "";
     }
 
@@ -424,10 +481,99 @@ runtime::DType buffer_dtype(DataType type, bool& packed) {
         return runtime::DType::u32;
     case DataType::u64:
         return runtime::DType::u64;
+    case DataType::f16:
+        return runtime::DType::f16;
     default:
         packed = true;
         return runtime::DType::u32;
     }
+}
+
+// The device buffer of a global or constant array (deterministic hash contents).
+runtime::BufferSpec device_buffer_spec(const ArrayLayout& array, bool& packed) {
+    runtime::BufferSpec buffer;
+    buffer.name = array.decl.name;
+    buffer.dtype = buffer_dtype(array.decl.dtype, packed);
+    const std::int64_t bytes = array.buffer_elements * kernel::data_type_bytes(array.decl.dtype);
+    buffer.count = packed ? (bytes + 3) / 4 : array.buffer_elements;
+    buffer.init = runtime::BufferInit::hash;
+    return buffer;
+}
+
+// Where global and constant arrays live: kernel arguments (device buffers), or for constant
+// arrays module-scope __constant__ symbols, when the kernel only reads them and all of them
+// together fit the constant bank.
+struct ArrayPlacement {
+    std::string header_comment;        // "// buffers (kernel arguments, in order): ..."
+    std::string parameters_text;       // the kernel's parameter list
+    std::string constant_declarations; // "__constant__ double w[25];" lines
+};
+
+ArrayPlacement place_arrays(const Schedule& schedule, const CodegenTarget& target,
+                            GeneratedKernel& generated) {
+    std::int64_t constant_bytes = 0;
+    for (const auto& array : schedule.arrays) {
+        if (array.decl.space != kernel::MemorySpace::constant)
+            continue;
+        bool packed = false;
+        const runtime::BufferSpec buffer = device_buffer_spec(array, packed);
+        if (array.written)
+            generated.notes.push_back(
+                "constant array '" + array.decl.name +
+                "' is written by the kernel (__constant__ memory is read-only on the device): "
+                "it is passed as a global pointer");
+        else
+            constant_bytes += buffer.count * static_cast<std::int64_t>(size_bytes(buffer.dtype));
+    }
+    const bool fits = constant_bytes <= target.constant_memory_bytes;
+    if (!fits)
+        generated.notes.push_back("the constant arrays need " + std::to_string(constant_bytes) +
+                                  " bytes, more than the " +
+                                  std::to_string(target.constant_memory_bytes) +
+                                  "-byte constant bank: they are passed as global pointers");
+
+    ArrayPlacement placement;
+    std::string constant_comment;
+    placement.header_comment = "// buffers (kernel arguments, in order):";
+    for (const auto& array : schedule.arrays) {
+        const auto space = array.decl.space;
+        if (space != kernel::MemorySpace::global && space != kernel::MemorySpace::constant)
+            continue;
+        bool packed = false;
+        const runtime::BufferSpec buffer = device_buffer_spec(array, packed);
+        std::string comment = "\n//   " + runtime::to_string(buffer);
+        if (packed)
+            comment += std::string("  (") + kernel::data_type_name(array.decl.dtype) +
+                       " elements packed in u32 words)";
+        if (array.offset)
+            comment += "  (element 0 at offset " + std::to_string(array.offset) + ")";
+        if (space == kernel::MemorySpace::constant && !array.written && fits) {
+            // Packed arrays are declared in whole u32 words, so the symbol is exactly as large
+            // as the buffer the harness initialises.
+            const std::int64_t declared_elements =
+                buffer.count * static_cast<std::int64_t>(size_bytes(buffer.dtype)) /
+                kernel::data_type_bytes(array.decl.dtype);
+            generated.constant_symbols.push_back(buffer);
+            constant_comment += comment;
+            placement.constant_declarations +=
+                std::string("__constant__ ") + cuda_type_name(array.decl.dtype) + " " +
+                array.decl.name + "[" + std::to_string(declared_elements) + "];\n";
+            continue;
+        }
+        generated.arguments.emplace_back(buffer);
+        generated.buffer_arrays.push_back(array.decl.name);
+        placement.header_comment += comment;
+        placement.parameters_text +=
+            std::string(placement.parameters_text.empty() ? "" : ",\n    ") +
+            (array.written ? "" : "const ") + cuda_type_name(array.decl.dtype) + "* __restrict__ " +
+            array.decl.name;
+    }
+    if (!constant_comment.empty())
+        placement.header_comment +=
+            "\n// constant arrays (__constant__, filled after loading):" + constant_comment;
+    for (const auto& note : generated.notes)
+        placement.header_comment += "\n// note: " + note;
+    return placement;
 }
 
 const char* device_helpers =
@@ -470,12 +616,15 @@ std::string initial_value_call(DataType type, std::uint64_t seed, const std::str
         return "kc_initial_f32" + args;
     if (type == DataType::f64)
         return "kc_initial_f64" + args;
+    if (type == DataType::f16) // the same bits as runtime::initial_f16_bits
+        return "__float2half_rn(kc_initial_f32" + args + ")";
     return std::string("static_cast<") + cuda_type_name(type) + ">(kc_initial_integer" + args + ")";
 }
 
 } // namespace
 
-GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& origin) {
+GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& origin,
+                              const CodegenTarget& target) {
     const kernel::KernelSpec& spec = schedule.spec;
     GeneratedKernel generated;
     generated.kernel_name = sanitise(spec.name);
@@ -511,34 +660,15 @@ GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& orig
         out << " " << name << "=" << value;
     out << "\n// launch: block " << dims(generated.block) << ", fold " << dims(generated.fold)
         << ", grid " << dims(generated.grid) << "\n";
-    out << "// buffers (kernel arguments, in order):";
-
-    std::string parameters_text;
-    for (const auto& array : schedule.arrays) {
-        const auto space = array.decl.space;
-        if (space != kernel::MemorySpace::global && space != kernel::MemorySpace::constant)
-            continue;
-        bool packed = false;
-        runtime::BufferSpec buffer;
-        buffer.name = array.decl.name;
-        buffer.dtype = buffer_dtype(array.decl.dtype, packed);
-        const std::int64_t bytes =
-            array.buffer_elements * kernel::data_type_bytes(array.decl.dtype);
-        buffer.count = packed ? (bytes + 3) / 4 : array.buffer_elements;
-        buffer.init = runtime::BufferInit::hash;
-        generated.arguments.emplace_back(buffer);
-        generated.buffer_arrays.push_back(array.decl.name);
-        out << "\n//   " << runtime::to_string(buffer);
-        if (packed)
-            out << "  (" << kernel::data_type_name(array.decl.dtype)
-                << " elements packed in u32 words)";
-        if (array.offset)
-            out << "  (element 0 at offset " << array.offset << ")";
-        parameters_text += std::string(parameters_text.empty() ? "" : ",\n    ") +
-                           (array.written ? "" : "const ") + cuda_type_name(array.decl.dtype) +
-                           "* __restrict__ " + array.decl.name;
-    }
-    out << "\n\n" << device_helpers;
+    const ArrayPlacement placement = place_arrays(schedule, target, generated);
+    out << placement.header_comment;
+    out << "\n\n";
+    for (const auto& array : schedule.arrays)
+        if (array.decl.dtype == DataType::f16) {
+            out << "#include <cuda_fp16.h>\n\n"; // __half, conversions, atomicAdd(__half*)
+            break;
+        }
+    out << device_helpers << atomic_helpers(schedule);
 
     bool needs_init = false;
     for (const auto& array : schedule.arrays)
@@ -547,9 +677,11 @@ GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& orig
     if (needs_init)
         out << init_helpers;
 
+    if (!placement.constant_declarations.empty())
+        out << "\n" << placement.constant_declarations;
     out << "\nextern \"C\" __global__ void __launch_bounds__(" << schedule.threads_per_block()
         << ")\n"
-        << generated.kernel_name << "(" << parameters_text << ") {\n";
+        << generated.kernel_name << "(" << placement.parameters_text << ") {\n";
     const std::string indent = "    ";
     for (const auto& [name, value] : schedule.parameters)
         if (used.count(name))
@@ -569,13 +701,17 @@ GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& orig
     }
     for (const auto& array : schedule.arrays) {
         if (array.decl.space == kernel::MemorySpace::shared) {
-            generated.static_shared_memory_bytes +=
-                array.elements * kernel::data_type_bytes(array.decl.dtype);
-            out << indent << "__shared__ " << cuda_type_name(array.decl.dtype) << " "
-                << array.decl.name;
-            if (!array.decl.shape.empty() || array.offset)
-                out << "[" << array.buffer_elements << "]";
-            out << ";\n";
+            // 1- and 2-byte elements: aligned and padded to whole 32-bit words, the unit of
+            // their atomics' compare-and-swap loop.
+            const std::int64_t bytes = kernel::data_type_bytes(array.decl.dtype);
+            const bool sub_word = bytes < 4;
+            const std::int64_t elements = sub_word
+                                              ? (array.buffer_elements * bytes + 3) / 4 * 4 / bytes
+                                              : array.buffer_elements;
+            generated.static_shared_memory_bytes += elements * bytes;
+            out << indent << "__shared__ " << (sub_word ? "__align__(4) " : "")
+                << cuda_type_name(array.decl.dtype) << " " << array.decl.name << "[" << elements
+                << "];\n";
         }
     }
     for (const auto& array : schedule.arrays) {

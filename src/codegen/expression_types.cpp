@@ -62,8 +62,8 @@ ValueType type_of(const Schedule& schedule, const Expr& expr) {
     }
     case ExprKind::variable:
     case ExprKind::array_ref:
-        if (const ArrayLayout* array = schedule.find_array(expr.name))
-            return typed(array->decl.dtype);
+        if (const ArrayLayout* array = schedule.find_array(expr.name)) // f16 reads as float
+            return typed(array->decl.dtype == DataType::f16 ? DataType::f32 : array->decl.dtype);
         return typed(DataType::i32); // index, parameter or launch name
     case ExprKind::negate:
         return type_of(schedule, *expr.operands.at(0));

@@ -13,6 +13,7 @@ runtime::TimingRequest timing_request(const GeneratedKernel& generated,
     request.block = generated.block;
     request.dynamic_shared_memory_bytes = 0; // tiles are static __shared__ arrays
     request.arguments = generated.arguments;
+    request.constant_symbols = generated.constant_symbols;
     request.options = options;
     return request;
 }

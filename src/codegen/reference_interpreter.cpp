@@ -4,6 +4,7 @@
 #include "expression_types.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
+#include "kerncast/runtime/half.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,8 +21,9 @@ using namespace detail;
 
 namespace {
 
+// 1- and 2-byte integers travel in u32 words (f16 has its own runtime buffer type).
 bool packed(DataType type) {
-    return kernel::data_type_bytes(type) < 4;
+    return kernel::data_type_bytes(type) < 4 && type != DataType::f16;
 }
 
 // Rounds a value to what an element of `type` can hold (C conversion, integers wrap).
@@ -30,8 +32,9 @@ double to_dtype(DataType type, double value) {
     case DataType::f32:
         return static_cast<float>(value);
     case DataType::f64:
-    case DataType::f16:
         return value;
+    case DataType::f16: // binary16, round to nearest even
+        return runtime::round_to_half(value);
     case DataType::i8:
         return static_cast<std::int8_t>(static_cast<std::int64_t>(value));
     case DataType::i16:
@@ -69,6 +72,8 @@ double initial_private(const ArrayLayout& array, std::int64_t element) {
         return runtime::initial_f32(seed, index);
     if (array.decl.dtype == DataType::f64)
         return runtime::initial_f64(seed, index);
+    if (array.decl.dtype == DataType::f16)
+        return runtime::double_from_half_bits(runtime::initial_f16_bits(seed, index));
     return to_dtype(array.decl.dtype, static_cast<double>(runtime::initial_integer(seed, index)));
 }
 
@@ -203,11 +208,14 @@ private:
         const kernel::Statement& s = step.statement;
         const ArrayLayout& array = *layouts_.at(s.target->name);
         double& target = element(*s.target);
-        const double value = s.value ? evaluate(*s.value) : 1.0;
+        double value = s.value ? evaluate(*s.value) : 1.0;
         const DataType type = array.decl.dtype;
         const bool integer = !kernel::is_floating(type);
         double result = value;
         if (s.atomic) {
+            // The generated code converts an atomic's operands to the element type first.
+            value = to_dtype(type, value);
+            result = value;
             const auto as_int = [](double v) { return static_cast<std::int64_t>(v); };
             switch (*s.atomic) {
             case kernel::AtomicKind::add:
@@ -224,8 +232,10 @@ private:
                 result = std::max(target, value);
                 break;
             case kernel::AtomicKind::exch:
-            case kernel::AtomicKind::cas:
                 result = value;
+                break;
+            case kernel::AtomicKind::cas: // values compare: -0.0 == 0.0, NaN != NaN
+                result = target == to_dtype(type, evaluate(*s.compare)) ? value : target;
                 break;
             case kernel::AtomicKind::bit_and:
                 result = static_cast<double>(as_int(target) & as_int(value));
@@ -436,6 +446,9 @@ std::vector<unsigned char> initial_buffer_bytes(const ArrayLayout& array) {
         case DataType::f64:
             put(data, i, runtime::initial_f64(seed, i));
             break;
+        case DataType::f16:
+            put(data, i, runtime::initial_f16_bits(seed, i));
+            break;
         case DataType::i32:
             put(data, i, static_cast<std::int32_t>(runtime::initial_integer(seed, i)));
             break;
@@ -494,7 +507,9 @@ std::vector<double> decode_buffer(const ArrayLayout& array,
             values[i] = get<double>(bytes, i);
             break;
         case DataType::f16:
-            KERNCAST_CHECK(false, "f16 buffers are not supported");
+            values[i] = runtime::double_from_half_bits(
+                static_cast<std::uint16_t>(get<std::uint16_t>(bytes, i)));
+            break;
         }
     }
     return values;

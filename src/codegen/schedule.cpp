@@ -229,26 +229,37 @@ private:
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> known_;
 };
 
-// Variables used by an expression outside reductions; reductions found are collected.
-void scan(const ExprPtr& expr, const std::set<std::string>& bound, std::set<std::string>& used,
-          std::vector<const Expr*>& reductions, bool inside_reduction,
-          const kernel::KernelSpec& spec, const kernel::StatementSpec& statement) {
+// A reduction of a statement; nested reductions (a reduction inside another's body) are
+// children of the one whose body holds them.
+struct FoundReduction {
+    const Expr* expr = nullptr;
+    int parent = -1;                 // index into the statement's list; -1: top level
+    std::set<std::string> enclosing; // indices bound by the enclosing reductions
+};
+
+// Variables an expression uses outside reductions (free in the whole expression), and its
+// reductions in pre-order (a parent before its children).
+void scan(const ExprPtr& expr, const std::set<std::string>& bound, int parent,
+          std::set<std::string>& used, std::vector<FoundReduction>& reductions) {
     if (!expr)
         return;
     if (expr->kind == ExprKind::variable && !bound.count(expr->name))
         used.insert(expr->name);
     if (expr->kind == ExprKind::reduction) {
-        if (inside_reduction)
-            unsupported(spec, "nested reductions are not supported", statement.where);
-        reductions.push_back(expr.get());
+        FoundReduction found;
+        found.expr = expr.get();
+        found.parent = parent;
+        found.enclosing = bound;
+        const int id = static_cast<int>(reductions.size());
+        reductions.push_back(found);
         std::set<std::string> inner = bound;
         inner.insert(expr->reduction_indices.begin(), expr->reduction_indices.end());
         for (const auto& operand : expr->operands)
-            scan(operand, inner, used, reductions, true, spec, statement);
+            scan(operand, inner, id, used, reductions);
         return;
     }
     for (const auto& operand : expr->operands)
-        scan(operand, bound, used, reductions, inside_reduction, spec, statement);
+        scan(operand, bound, parent, used, reductions);
 }
 
 // The expression with each reduction replaced by its accumulator reference.
@@ -337,10 +348,29 @@ struct Accumulator {
     std::string name;
     int statement = -1;
     const Expr* reduction = nullptr;
-    std::vector<std::string> outer; // the statement's sequential indices, domain order
-    std::vector<int> pieces;
+    int parent = -1; // the accumulator of the enclosing reduction (nested ones); -1: none
+    // The sequential indices around the accumulator, domain order: the statement's own, plus
+    // the reduction indices of enclosing reductions.
+    std::vector<std::string> outer;
+    std::vector<int> pieces; // init, updates, and the piece that reads it (store or parent update)
     bool privatised = false;
 };
+
+// What the generator cannot express of an atomic statement: only bitwise atomics on reals
+// (every kind has a native CUDA atomic or the compare-and-swap loop of docs/codegen.md).
+void check_atomic(const kernel::KernelSpec& spec, const kernel::StatementSpec& statement) {
+    const kernel::AtomicKind kind = *statement.parsed.atomic;
+    const kernel::ArrayDecl* target = spec.find_array(statement.parsed.target->name);
+    KERNCAST_CHECK(target != nullptr, "the kernel file checks atomic targets");
+    const bool bitwise = kind == kernel::AtomicKind::bit_and ||
+                         kind == kernel::AtomicKind::bit_or || kind == kernel::AtomicKind::bit_xor;
+    if (bitwise && kernel::is_floating(target->dtype))
+        unsupported(spec,
+                    std::string("atomic_") + kernel::atomic_kind_name(kind) +
+                        " needs an integer target; '" + target->name + "' is " +
+                        kernel::data_type_name(target->dtype),
+                    statement.where);
+}
 
 } // namespace
 
@@ -374,10 +404,6 @@ Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig
         if (statement.kind == kernel::StatementKind::compute)
             written.insert(statement.parsed.target->name);
     for (const auto& decl : spec.arrays) {
-        if (decl.dtype == kernel::DataType::f16)
-            unsupported(spec,
-                        "array '" + decl.name + "' is f16, which the generator does not support",
-                        decl.where);
         ArrayLayout layout;
         layout.decl = decl;
         for (const auto& extent : decl.shape) {
@@ -485,79 +511,97 @@ Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig
             continue;
         }
         const kernel::Statement& parsed = statement.parsed;
-        if (parsed.atomic) {
-            const auto kind = *parsed.atomic;
-            const kernel::ArrayDecl* target = spec.find_array(parsed.target->name);
-            const int bytes = target ? kernel::data_type_bytes(target->dtype) : 0;
-            if (kind == kernel::AtomicKind::cas)
-                unsupported(spec, "atomic_cas has no compare operand in the kernel language",
-                            statement.where);
-            if (bytes != 4 && bytes != 8)
-                unsupported(spec, "atomics need a 32- or 64-bit target", statement.where);
-            if (target && kernel::is_floating(target->dtype) && kind != kernel::AtomicKind::add &&
-                kind != kernel::AtomicKind::sub && kind != kernel::AtomicKind::exch &&
-                kind != kernel::AtomicKind::inc)
-                unsupported(spec,
-                            std::string("atomic_") + kernel::atomic_kind_name(kind) +
-                                " on a floating-point target",
-                            statement.where);
-        }
+        if (parsed.atomic)
+            check_atomic(spec, statement);
         std::set<std::string> used;
-        std::vector<const Expr*> reductions;
-        scan(parsed.target, {}, used, reductions, false, spec, statement);
-        scan(parsed.value, {}, used, reductions, false, spec, statement);
-        scan(statement.condition, {}, used, reductions, false, spec, statement);
+        std::vector<FoundReduction> found;
+        scan(parsed.target, {}, -1, used, found);
+        scan(parsed.compare, {}, -1, used, found);
+        scan(parsed.value, {}, -1, used, found);
+        scan(statement.condition, {}, -1, used, found);
         std::set<std::string> outer = loops;
         for (const auto& name : used)
             if (loop_range.count(name))
                 outer.insert(name);
-        if (reductions.empty()) {
+        if (found.empty()) {
             Piece piece;
             piece.statement = static_cast<int>(s);
             piece.loops = outer;
             pieces.push_back(piece);
             continue;
         }
-        std::vector<int> accumulator_ids;
-        for (const Expr* reduction : reductions) {
-            Accumulator acc;
-            std::string base = "acc_" + parsed.target->name;
-            acc.name = base;
-            for (int k = 2; taken_names.count(acc.name); ++k)
-                acc.name = base + std::to_string(k);
-            taken_names.insert(acc.name);
-            acc.statement = static_cast<int>(s);
-            acc.reduction = reduction;
-            acc.outer = in_domain_order(outer);
-            for (const auto& index : reduction->reduction_indices)
+        // One accumulator per reduction, nested ones included (Stevens & Klöckner 8.4's
+        // privatised accumulators; a nested one is (re)initialised in every iteration of the
+        // reduction loops around it).
+        const int first_accumulator = static_cast<int>(accumulators.size());
+        for (const FoundReduction& reduction : found) {
+            for (const auto& index : reduction.expr->reduction_indices) {
+                if (reduction.enclosing.count(index))
+                    unsupported(spec,
+                                "reduction index '" + index +
+                                    "' is already bound by an enclosing reduction; name the "
+                                    "nested reduction's index differently",
+                                statement.where);
                 if (thread_mapped.count(index) || outer.count(index) || !loop_range.count(index))
                     unsupported(spec,
                                 "reduction index '" + index +
                                     "' must be a sequential index that the statement does not "
                                     "use outside the reduction",
                                 statement.where);
-            accumulator_ids.push_back(static_cast<int>(accumulators.size()));
+            }
+            Accumulator acc;
+            const std::string base = "acc_" + parsed.target->name;
+            acc.name = base;
+            for (int k = 2; taken_names.count(acc.name); ++k)
+                acc.name = base + std::to_string(k);
+            taken_names.insert(acc.name);
+            acc.statement = static_cast<int>(s);
+            acc.reduction = reduction.expr;
+            acc.parent = reduction.parent < 0 ? -1 : first_accumulator + reduction.parent;
+            std::set<std::string> around = outer;
+            around.insert(reduction.enclosing.begin(), reduction.enclosing.end());
+            acc.outer = in_domain_order(around);
             accumulators.push_back(acc);
         }
-        for (int id : accumulator_ids) {
+        auto init_piece = [&](int r) {
             Piece init;
             init.kind = PieceKind::init;
             init.statement = static_cast<int>(s);
-            init.accumulator = id;
+            init.accumulator = first_accumulator + r;
             init.loops = outer;
+            init.loops.insert(found[static_cast<size_t>(r)].enclosing.begin(),
+                              found[static_cast<size_t>(r)].enclosing.end());
             pieces.push_back(init);
-        }
-        for (int id : accumulator_ids) {
+        };
+        // A reduction's update runs after its children's inits and updates, inside their
+        // common loops: init(inner) for (l) update(inner); update(outer).
+        std::function<void(int)> update_pieces = [&](int r) {
+            std::vector<int> children;
+            for (size_t c = 0; c < found.size(); ++c)
+                if (found[c].parent == r)
+                    children.push_back(static_cast<int>(c));
+            for (int c : children)
+                init_piece(c);
+            for (int c : children)
+                update_pieces(c);
             Piece update;
             update.kind = PieceKind::update;
             update.statement = static_cast<int>(s);
-            update.accumulator = id;
-            update.reduction = accumulators[static_cast<size_t>(id)].reduction;
+            update.accumulator = first_accumulator + r;
+            update.reduction = found[static_cast<size_t>(r)].expr;
             update.loops = outer;
+            update.loops.insert(found[static_cast<size_t>(r)].enclosing.begin(),
+                                found[static_cast<size_t>(r)].enclosing.end());
             update.loops.insert(update.reduction->reduction_indices.begin(),
                                 update.reduction->reduction_indices.end());
             pieces.push_back(update);
-        }
+        };
+        for (size_t r = 0; r < found.size(); ++r)
+            if (found[r].parent < 0)
+                init_piece(static_cast<int>(r));
+        for (size_t r = 0; r < found.size(); ++r)
+            if (found[r].parent < 0)
+                update_pieces(static_cast<int>(r));
         Piece store;
         store.kind = PieceKind::store;
         store.statement = static_cast<int>(s);
@@ -595,6 +639,7 @@ Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig
                 walk(operand);
         };
         walk(statement.parsed.target);
+        walk(statement.parsed.compare);
         walk(statement.parsed.value);
         walk(statement.condition);
         return std::find(names.begin(), names.end(), array) != names.end();
@@ -621,11 +666,17 @@ Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig
     }
     for (size_t p = 0; p < pieces.size(); ++p) {
         const Piece& piece = pieces[p];
-        for (auto& acc : accumulators)
-            if ((piece.kind == PieceKind::init || piece.kind == PieceKind::update)
-                    ? &acc == &accumulators[static_cast<size_t>(piece.accumulator)]
-                    : piece.kind == PieceKind::store && acc.statement == piece.statement)
+        for (size_t id = 0; id < accumulators.size(); ++id) {
+            Accumulator& acc = accumulators[id];
+            const bool own = (piece.kind == PieceKind::init || piece.kind == PieceKind::update) &&
+                             piece.accumulator == static_cast<int>(id);
+            // The piece that reads the accumulator: the store, or the enclosing update.
+            const bool reader =
+                acc.parent < 0 ? piece.kind == PieceKind::store && acc.statement == piece.statement
+                               : piece.kind == PieceKind::update && piece.accumulator == acc.parent;
+            if (own || reader)
                 acc.pieces.push_back(static_cast<int>(p));
+        }
     }
 
     // Loop fusion: a piece keeps the open loops it shares (outermost first) and opens the rest
@@ -643,6 +694,7 @@ Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig
         }
         const auto& statement = spec.statements[static_cast<size_t>(piece.statement)];
         collect_accesses(statement.parsed.target, spec, true, piece_accesses[p]);
+        collect_accesses(statement.parsed.compare, spec, false, piece_accesses[p]);
         collect_accesses(statement.parsed.value, spec, false, piece_accesses[p]);
         collect_accesses(statement.condition, spec, false, piece_accesses[p]);
     }
@@ -698,7 +750,10 @@ Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig
         layout.decl.space = kernel::MemorySpace::private_;
         const kernel::ArrayDecl* target = spec.find_array(
             spec.statements[static_cast<size_t>(acc.statement)].parsed.target->name);
-        layout.decl.dtype = target ? target->dtype : kernel::DataType::f64;
+        // f16 computes in float: so does its accumulator.
+        layout.decl.dtype = !target                                  ? kernel::DataType::f64
+                            : target->dtype == kernel::DataType::f16 ? kernel::DataType::f32
+                                                                     : target->dtype;
         layout.accumulator = true;
         layout.written = true;
         std::vector<ExprPtr> subscripts;
@@ -772,13 +827,16 @@ Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig
                 step.role = "update " + acc.name;
                 step.statement.op =
                     product ? kernel::AssignOp::mul_assign : kernel::AssignOp::add_assign;
-                step.statement.value = acc.reduction->operands.at(0);
+                step.statement.value =
+                    replace_reductions(acc.reduction->operands.at(0), accumulator_refs);
             }
             step.guard = guard_for(piece);
             break;
         }
         case PieceKind::store:
             step.statement = statement.parsed;
+            step.statement.target = replace_reductions(statement.parsed.target, accumulator_refs);
+            step.statement.compare = replace_reductions(statement.parsed.compare, accumulator_refs);
             step.statement.value = replace_reductions(statement.parsed.value, accumulator_refs);
             step.role = "store";
             step.guard = guard_for(piece);

@@ -415,7 +415,18 @@ public:
             s.atomic = kind->second;
             next(); // '('
             s.target = target();
-            if (kind->second != AtomicKind::inc) {
+            if (kind->second == AtomicKind::cas) {
+                // atomic_cas(target, compare, value): both operands are required.
+                const std::string form = "atomic_cas(target, compare, value)";
+                expect(TokenKind::comma, "',' and the compare operand of " + form);
+                s.compare = expression();
+                if (peek().kind == TokenKind::rparen)
+                    throw ExpressionError("atomic_cas takes three operands, " + form +
+                                              ": the value to store is missing",
+                                          peek().offset);
+                expect(TokenKind::comma, "',' and the value operand of " + form);
+                s.value = expression();
+            } else if (kind->second != AtomicKind::inc) {
                 expect(TokenKind::comma, "',' and the operand of " + name.text);
                 s.value = expression();
             }

@@ -460,6 +460,8 @@ void FileParser::check_statement(const Statement& statement, const YAML::Node& n
         throw_input_error("an atomic needs an array in global or shared memory, '" + target->name +
                               "' is private",
                           inside(node, statement.target->offset));
+    if (statement.compare)
+        check_value(statement.compare, node, bound);
     if (statement.value)
         check_value(statement.value, node, bound);
 }

@@ -13,15 +13,18 @@ namespace kerncast::codegen {
 namespace {
 
 struct Case {
-    const char* example;
+    const char* example; // examples/kernels/<example>.yaml, or tests/unit/codegen/data/ with data
+
     std::vector<std::pair<std::string, std::int64_t>> params;
     kernel::LaunchConfig launch; // block 0: the file's launch
+    bool data = false;           // a test kernel of tests/unit/codegen/data
 };
 
 void check_against_reference(const Case& c) {
     SCOPED_TRACE(c.example);
-    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
-                                               "/examples/kernels/" + c.example + ".yaml");
+    const auto spec = kernel::load_kernel_file(
+        std::string(KERNCAST_SOURCE_DIR) +
+        (c.data ? "/tests/unit/codegen/data/" : "/examples/kernels/") + c.example + ".yaml");
     const kernel::LaunchConfig launch = c.launch.block[0] == 0 ? spec.launch : c.launch;
     const Schedule schedule = lower_kernel(spec, launch, c.params);
     const GeneratedKernel generated = generate_cuda(schedule);
@@ -40,8 +43,12 @@ void check_against_reference(const Case& c) {
         const std::vector<double> device = decode_buffer(array, run.buffers[b]);
         const std::vector<double>& expected = reference.buffers.at(array.decl.name);
         ASSERT_EQ(device.size(), expected.size());
-        // f32 kernels sum in f32 (and the GPU contracts to FMA); f64 ones agree closely.
-        const double tolerance = array.decl.dtype == kernel::DataType::f64 ? 1e-12 : 1e-4;
+        // f32 kernels sum in f32 (and the GPU contracts to FMA); f64 ones agree closely; f16
+        // stores round once from float on the GPU and from double in the reference (one
+        // binary16 ulp, 2^-10 relative, apart at most).
+        const double tolerance = array.decl.dtype == kernel::DataType::f64   ? 1e-12
+                                 : array.decl.dtype == kernel::DataType::f16 ? 1e-3
+                                                                             : 1e-4;
         for (size_t k = 0; k < device.size(); ++k)
             ASSERT_NEAR(device[k], expected[k], tolerance * (1 + std::fabs(expected[k])))
                 << "element " << k;
@@ -71,6 +78,21 @@ TEST(DeviceCodegen, SharedMemoryTilesMatchTheReference) {
 TEST(DeviceCodegen, HistogramsRunAndLeaveTheImageUnchanged) {
     check_against_reference({"histogram", {{"n", 5000}}, {}});
     check_against_reference({"histogram_reordered", {{"n", 5000}}, {}});
+}
+
+// The atomics and reductions no example has (tests/unit/codegen/data): compare-and-swap,
+// compare-and-swap loops for real min/max and for 1- and 2-byte elements (global and shared),
+// f16 arrays (atomicAdd(__half*) needs sm_70), nested reductions.
+TEST(DeviceCodegen, AtomicsOnEveryElementTypeMatchTheReference) {
+    check_against_reference({"cas_and_real_extrema", {}, {}, true});
+    check_against_reference({"one_and_two_byte_atomics", {}, {}, true});
+    check_against_reference({"half_precision", {}, {}, true});
+    check_against_reference({"absmax_f32", {{"n", 100000}}, {}});
+}
+
+TEST(DeviceCodegen, NestedReductionsMatchTheReference) {
+    check_against_reference({"nested_reductions", {{"n", 40}}, {}, true});
+    check_against_reference({"colnorm_matvec", {{"n", 100}}, {}});
 }
 
 } // namespace

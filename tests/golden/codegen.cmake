@@ -41,3 +41,23 @@ if(KERNCAST_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
     set_tests_properties(codegen.nvcc.${name} PROPERTIES LABELS "cli;nvcc")
   endforeach()
 endif()
+
+# Atomics, nested reductions and f16 (docs/codegen.md, "Atomics", "Reductions", "f16").
+set(codegen_data ${PROJECT_SOURCE_DIR}/tests/unit/codegen/data)
+kerncast_add_cli_test(NAME codegen.real_atomic_max
+  ARGS codegen examples/kernels/absmax_f32.yaml -D n=1000
+  STDOUT_CONTAINS "__device__ __forceinline__ float kc_atomic_max_f32(float* address, float value)"
+                  "kc_atomic_max_f32(&amax[0], static_cast<float>(block_max[0]));")
+kerncast_add_cli_test(NAME codegen.nested_reduction
+  ARGS codegen examples/kernels/colnorm_matvec.yaml -D n=64
+  STDOUT_CONTAINS "        acc_y2 = 0;" "acc_y += a[i * 64 + j] * x[j] / sqrt(acc_y2);")
+kerncast_add_cli_test(NAME codegen.half_and_small_atomics
+  ARGS codegen ${codegen_data}/half_precision.yaml
+  STDOUT_CONTAINS "#include <cuda_fp16.h>" "x:f16:48:hash" "__shared__ __align__(4) __half tile[16];"
+                  "atomicAdd(&acc[i], __float2half_rn(")
+kerncast_add_cli_test(NAME codegen.error_cas_two_operands
+  ARGS codegen ${codegen_data}/bad_cas_two_operands.yaml EXIT 1
+  STDERR_CONTAINS "bad_cas_two_operands.yaml:9:27: error: atomic_cas takes three operands, atomic_cas(target, compare, value)" "^")
+kerncast_add_cli_test(NAME codegen.error_reduction_shadow
+  ARGS codegen ${codegen_data}/bad_reduction_shadow.yaml EXIT 1
+  STDERR_CONTAINS "bad_reduction_shadow.yaml:9:6: error: cannot generate code for kernel 'bad_shadow': reduction index 'j' is already bound by an enclosing reduction")

@@ -34,7 +34,7 @@ kerncast_add_cli_test(NAME count_index_arithmetic
 # Every example parses and counts.
 foreach(example star3d_r4 star2d_r1 box2d_r1 box2d_r2 box2d_r3 lbm_d3q15_pull matmul_naive
         matmul_tiled16 dg_diff_1 dg_diff_2 dg_diff_3 dg_diff_4 fd5pt_16 fd5pt_18 hk_matmul
-        histogram histogram_reordered)
+        histogram histogram_reordered absmax_f32 colnorm_matvec)
   kerncast_add_cli_test(NAME count_example_${example}
     ARGS count examples/kernels/${example}.yaml STDOUT_CONTAINS "Memory accesses")
 endforeach()

@@ -21,11 +21,26 @@ struct GeneratedKernel {
     runtime::Dim3 block{1, 1, 1};
     runtime::Dim3 fold{1, 1, 1};
     std::int64_t static_shared_memory_bytes = 0;
-    // The kernel's parameters in order: one device buffer per global or constant array, in
-    // declaration order, initialised with the deterministic hash (runtime BufferInit::hash).
-    // Arrays of 1- or 2-byte elements travel as u32 words (count rounded up).
+    // The kernel's parameters in order: one device buffer per global array (and per constant
+    // array that is not a __constant__ symbol, below), in declaration order, initialised with
+    // the deterministic hash (runtime BufferInit::hash). Arrays of 1- or 2-byte integers travel
+    // as u32 words (count rounded up).
     std::vector<runtime::KernelArgument> arguments;
     std::vector<std::string> buffer_arrays; // the array behind each argument
+    // `constant` arrays generated as module-scope `__constant__ T name[n]`, which the harness
+    // fills with the same hash after loading (runtime TimingRequest::constant_symbols); the
+    // symbol is the array's name, its size exactly count * size of dtype.
+    std::vector<runtime::BufferSpec> constant_symbols;
+    // Why constant arrays stayed kernel arguments (over the constant bank, written), if so.
+    std::vector<std::string> notes;
+};
+
+// The GPU the code is for, as far as code generation depends on it.
+struct CodegenTarget {
+    // Bytes for __constant__ variables (cudaDeviceProp::totalConstMem): 64 KiB on every compute
+    // capability so far (CUDA C++ Programming Guide, "Technical Specifications per Compute
+    // Capability"), the default when no device is present.
+    std::int64_t constant_memory_bytes = 65536;
 };
 
 // What the generated source's header comment names.
@@ -34,7 +49,10 @@ struct SourceOrigin {
     std::string kernel_file_sha256; // "" when unknown
 };
 
-GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& origin = {});
+// `constant` arrays become __constant__ symbols when none is written and together they fit
+// target.constant_memory_bytes; otherwise they stay pointer arguments (header comment + note).
+GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& origin = {},
+                              const CodegenTarget& target = {});
 
 // The CUDA type of a kernel dtype ("float", "unsigned int", ...).
 const char* cuda_type_name(kernel::DataType type);

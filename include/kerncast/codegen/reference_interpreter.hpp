@@ -1,8 +1,10 @@
 // A CPU reference for generated kernels: executes a Schedule block by block, every thread of a
 // block in lock step between statements (a legal interleaving of any barrier-correct kernel),
-// in double precision with every store rounded to the array's dtype. Buffers start with the
-// same deterministic contents the GPU harness writes, so device tests compare the GPU's
-// buffers with these. Pure; meant for small sizes.
+// in double precision with every store rounded to the array's dtype (f16: binary16, round to
+// nearest even). Buffers start with the same deterministic contents the GPU harness writes, so
+// device tests compare the GPU's buffers with these. Atomics apply in thread order (the
+// interleaving above); their operands are converted to the element type first. Pure; meant
+// for small sizes.
 #pragma once
 
 #include "kerncast/codegen/schedule.hpp"

@@ -79,8 +79,10 @@ struct Schedule {
 // checked). Statements that share sequential loops are fused in file order; a reduction
 // becomes an accumulator (a private scalar, or a private array over the statement's own
 // sequential indices when its loops end up split by a shared loop) with init / update / store
-// pieces. Input Errors for kernels the generator cannot express (nested reductions, f16,
-// atomic_cas, float atomic min/max, a statement index bound by no loop).
+// pieces; a nested reduction's accumulator is initialised inside the enclosing reduction's
+// loops and read by its update. Input Errors for kernels the generator cannot express (a
+// reduction over a thread index, over an index used outside it or bound by an enclosing
+// reduction; bitwise atomics on reals).
 Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
                       const std::vector<std::pair<std::string, std::int64_t>>& overrides = {});
 

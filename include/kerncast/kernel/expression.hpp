@@ -129,11 +129,13 @@ enum class AssignOp { assign, add_assign, sub_assign, mul_assign, div_assign };
 enum class AtomicKind { add, sub, min, max, inc, exch, cas, bit_and, bit_or, bit_xor };
 const char* atomic_kind_name(AtomicKind kind);
 
-// One statement: "target op value", or "atomic_<kind>(target, value)".
+// One statement: "target op value", "atomic_<kind>(target, value)", "atomic_inc(target)" or
+// "atomic_cas(target, compare, value)" (the target becomes value where it equals compare).
 struct Statement {
     ExprPtr target; // always an array_ref (a scalar is a rank-0 array: "acc[]" or "acc")
     AssignOp op = AssignOp::assign;
-    ExprPtr value; // nullptr only for atomic_inc
+    ExprPtr value;   // nullptr only for atomic_inc
+    ExprPtr compare; // atomic_cas only
     std::optional<AtomicKind> atomic;
 };
 

@@ -208,3 +208,35 @@ TEST(ExampleCounts, ClosedFormsMatchIslCounting) {
         EXPECT_EQ(samples, 4);
     }
 }
+
+TEST(CountingCases, CompareAndSwapCountsItsCompareOperandLikeItsValue) {
+    // atomic_cas(target, compare, value): the compare operand's reads and operations count once
+    // per point of the statement's domain, like the value's; the atomic itself once per
+    // work-item.
+    const char* text = R"yaml(
+name: cas
+params: {n: 1000}
+arrays:
+  flag: {dtype: i32, shape: [n]}
+  a: {dtype: i32, shape: [n]}
+  b: {dtype: i32, shape: [n]}
+domain: "[n] -> { [i] : 0 <= i < n }"
+threads: {x: i}
+launch: {block: [128]}
+statements: ["atomic_cas(flag[i], a[i] + 2*b[i], b[i] - 1)"]
+)yaml";
+    const auto spec = kernel::parse_kernel_text(text, "cas.yaml");
+    const KernelAnalysis a = analyze(spec);
+    const std::vector<std::int64_t> p = {1000};
+    // Arithmetic per sub-group: 8 blocks x 4 warps. compare: 1 add, 1 mul; value: 1 add.
+    EXPECT_EQ(operation(a, DataType::i32, "add", p), 2 * 32);
+    EXPECT_EQ(operation(a, DataType::i32, "mul", p), 32);
+    EXPECT_EQ(operation(a, DataType::i32, "madd", p), 32);
+    EXPECT_EQ(operation(a, DataType::i32, "atomic:cas", p), 1000);
+    EXPECT_EQ(find_access(a, "a", Direction::load).count.evaluate(p), 1000);
+    int b_loads = 0;
+    for (const auto& access : a.accesses)
+        b_loads += access.array == "b" && access.direction == Direction::load;
+    EXPECT_EQ(b_loads, 2); // b[i] in the compare and in the value
+    EXPECT_EQ(find_access(a, "flag", Direction::atomic).count.evaluate(p), 1000);
+}

@@ -259,6 +259,8 @@ TEST(Oracle, EveryExampleKernel) {
         {"hk_matmul", {{"hM", 32}, {"wM", 48}, {"wN", 32}}},
         {"histogram", {{"n", 600}}},
         {"histogram_reordered", {{"n", 600}}},
+        {"absmax_f32", {{"n", 600}}},
+        {"colnorm_matvec", {{"n", 20}}},
     };
     size_t files = 0;
     for (const auto& entry :

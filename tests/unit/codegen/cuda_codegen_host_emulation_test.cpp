@@ -25,6 +25,7 @@ const char* emulation_prelude = R"(#include <algorithm>
 #include <barrier>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <math.h>
 #include <mutex>
@@ -36,6 +37,7 @@ const char* emulation_prelude = R"(#include <algorithm>
 #define __restrict__
 #define __launch_bounds__(n)
 #define __shared__ static
+#define __constant__
 struct kc_dim3 { int x = 0, y = 0, z = 0; };
 static thread_local kc_dim3 threadIdx;
 static kc_dim3 blockIdx;
@@ -48,6 +50,46 @@ template <class T, class U> T atomicAdd(T* p, U v) {
 template <class T, class U> T atomicSub(T* p, U v) {
     std::lock_guard<std::mutex> lock(kc_atomic_mutex); T old = *p; *p -= static_cast<T>(v); return old;
 }
+template <class T, class U> T atomicMin(T* p, U v) {
+    std::lock_guard<std::mutex> lock(kc_atomic_mutex); T old = *p; *p = std::min(old, static_cast<T>(v)); return old;
+}
+template <class T, class U> T atomicMax(T* p, U v) {
+    std::lock_guard<std::mutex> lock(kc_atomic_mutex); T old = *p; *p = std::max(old, static_cast<T>(v)); return old;
+}
+template <class T, class U> T atomicExch(T* p, U v) {
+    std::lock_guard<std::mutex> lock(kc_atomic_mutex); T old = *p; *p = static_cast<T>(v); return old;
+}
+template <class T, class U> T atomicAnd(T* p, U v) {
+    std::lock_guard<std::mutex> lock(kc_atomic_mutex); T old = *p; *p &= static_cast<T>(v); return old;
+}
+template <class T, class U> T atomicOr(T* p, U v) {
+    std::lock_guard<std::mutex> lock(kc_atomic_mutex); T old = *p; *p |= static_cast<T>(v); return old;
+}
+template <class T, class U> T atomicXor(T* p, U v) {
+    std::lock_guard<std::mutex> lock(kc_atomic_mutex); T old = *p; *p ^= static_cast<T>(v); return old;
+}
+template <class T> T atomicCAS(T* p, T compare, T value) {
+    std::lock_guard<std::mutex> lock(kc_atomic_mutex); T old = *p; if (old == compare) *p = value; return old;
+}
+#define __align__(n) __attribute__((aligned(n)))
+template <class To, class From> To kc_bits(From x) { To y; std::memcpy(&y, &x, sizeof y); return y; }
+static unsigned int __float_as_uint(float x) { return kc_bits<unsigned int>(x); }
+static float __uint_as_float(unsigned int x) { return kc_bits<float>(x); }
+static long long __double_as_longlong(double x) { return kc_bits<long long>(x); }
+static double __longlong_as_double(long long x) { return kc_bits<double>(x); }
+// __half: binary16 bits, converted with the runtime's round-to-nearest-even conversion.
+#include "kerncast/runtime/half.hpp"
+struct __half { unsigned short bits; };
+static float __half2float(__half h) {
+    return static_cast<float>(kerncast::runtime::double_from_half_bits(h.bits));
+}
+static __half __float2half_rn(float x) { return {kerncast::runtime::half_bits_from_float(x)}; }
+static unsigned short __half_as_ushort(__half h) { return h.bits; }
+static __half __ushort_as_half(unsigned short bits) { return {bits}; }
+static __half atomicAdd(__half* p, __half v) {
+    std::lock_guard<std::mutex> lock(kc_atomic_mutex); __half old = *p;
+    *p = __float2half_rn(__half2float(old) + __half2float(v)); return old;
+}
 using std::max;
 using std::min;
 )";
@@ -59,11 +101,11 @@ std::string read_text(const std::filesystem::path& path) {
     return text.str();
 }
 
-void emulate_and_compare(const std::string& example,
+// Runs `spec`'s generated CUDA in the emulation; every buffer must equal the reference's.
+void emulate_and_compare(const kernel::KernelSpec& spec,
                          const std::vector<std::pair<std::string, std::int64_t>>& params) {
-    SCOPED_TRACE(example);
-    const auto spec =
-        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/" + example + ".yaml");
+    SCOPED_TRACE(spec.name);
+    const std::string& example = spec.name;
     const Schedule schedule = lower_kernel(spec, spec.launch, params);
     const GeneratedKernel g = generate_cuda(schedule);
     const auto dir = std::filesystem::temp_directory_path() /
@@ -73,6 +115,18 @@ void emulate_and_compare(const std::string& example,
     std::ostringstream main;
     main << "\nint main() {\n    std::vector<std::vector<char>> b(" << g.arguments.size() << ");\n";
     std::string call_arguments;
+    // __constant__ arrays are plain globals here, filled with the harness's contents.
+    for (size_t c = 0; c < g.constant_symbols.size(); ++c) {
+        const std::string& name = g.constant_symbols[c].name;
+        const auto bytes = initial_buffer_bytes(*schedule.find_array(name));
+        const auto path = dir / ("constant" + std::to_string(c));
+        std::ofstream(path.string(), std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()),
+                   static_cast<std::streamsize>(bytes.size()));
+        main << "    { std::ifstream f(\"" << path.string() << "\", std::ios::binary); f.read("
+             << "reinterpret_cast<char*>(" << name << "), std::min<std::streamsize>(sizeof " << name
+             << ", " << bytes.size() << ")); }\n";
+    }
     for (size_t k = 0; k < g.arguments.size(); ++k) {
         const ArrayLayout& array = *schedule.find_array(g.buffer_arrays[k]);
         const auto bytes = initial_buffer_bytes(array);
@@ -106,12 +160,14 @@ void emulate_and_compare(const std::string& example,
         main << "    std::ofstream(\"" << (dir / ("out" + std::to_string(k))).string()
              << "\", std::ios::binary).write(b[" << k << "].data(), b[" << k << "].size());\n";
     main << "}\n";
+    std::ofstream((dir / "cuda_fp16.h").string()) << "// the prelude defines __half\n";
     std::ofstream((dir / "kernel.cpp").string())
         << emulation_prelude << g.cuda_source << main.str();
 
-    const std::string compile = std::string(KERNCAST_HOST_CXX) + " -std=c++20 -O1 -pthread -w " +
-                                (dir / "kernel.cpp").string() + " -o " + (dir / "kernel").string() +
-                                " > " + (dir / "log").string() + " 2>&1";
+    const std::string compile =
+        std::string(KERNCAST_HOST_CXX) + " -std=c++20 -O1 -fno-strict-aliasing -pthread -w -I" +
+        dir.string() + " -I" KERNCAST_SOURCE_DIR "/include " + (dir / "kernel.cpp").string() +
+        " -o " + (dir / "kernel").string() + " > " + (dir / "log").string() + " 2>&1";
     ASSERT_EQ(std::system(compile.c_str()), 0) << read_text(dir / "log");
     ASSERT_EQ(std::system((dir / "kernel").string().c_str()), 0);
 
@@ -125,12 +181,29 @@ void emulate_and_compare(const std::string& example,
         const std::vector<double>& expected = reference.buffers.at(array.decl.name);
         ASSERT_EQ(emulated.size(), expected.size());
         // f32 kernels compute in float here and in double in the reference.
-        const double tolerance = array.decl.dtype == kernel::DataType::f64 ? 1e-12 : 1e-4;
+        // f16 stores round once from float here and from double there: one binary16 ulp
+        // (2^-10 relative) apart at most.
+        const double tolerance = array.decl.dtype == kernel::DataType::f64   ? 1e-12
+                                 : array.decl.dtype == kernel::DataType::f16 ? 1e-3
+                                                                             : 1e-4;
         for (size_t e = 0; e < emulated.size(); ++e)
             ASSERT_NEAR(emulated[e], expected[e], tolerance * (1 + std::fabs(expected[e])))
                 << "element " << e;
     }
     std::filesystem::remove_all(dir);
+}
+
+void emulate_and_compare(const std::string& example,
+                         const std::vector<std::pair<std::string, std::int64_t>>& params) {
+    emulate_and_compare(
+        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/" + example + ".yaml"),
+        params);
+}
+
+void emulate_data_kernel(const std::string& name) {
+    emulate_and_compare(
+        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/tests/unit/codegen/data/" + name + ".yaml"),
+        {});
 }
 
 } // namespace
@@ -150,4 +223,28 @@ TEST(CudaCodegenHostEmulation, TilesBarriersAndPrivatisedAccumulators) {
 
 TEST(CudaCodegenHostEmulation, SharedMemoryAtomics) {
     emulate_and_compare("histogram_reordered", {{"n", 300}});
+}
+
+// Kernels of tests/unit/codegen/data for the atomics and reductions no example has. Atomics
+// whose result depends on the order of the threads go to distinct elements; contended ones are
+// order-independent (add, min, max, xor).
+TEST(CudaCodegenHostEmulation, CompareAndSwapAndRealMinMax) {
+    emulate_data_kernel("cas_and_real_extrema");
+}
+
+TEST(CudaCodegenHostEmulation, OneAndTwoByteAtomicsInGlobalAndSharedMemory) {
+    emulate_data_kernel("one_and_two_byte_atomics");
+}
+
+TEST(CudaCodegenHostEmulation, NestedReductions) {
+    emulate_data_kernel("nested_reductions");
+}
+
+TEST(CudaCodegenHostEmulation, ExamplesWithRealAtomicMaxAndNestedReductions) {
+    emulate_and_compare("absmax_f32", {{"n", 1000}});
+    emulate_and_compare("colnorm_matvec", {{"n", 40}});
+}
+
+TEST(CudaCodegenHostEmulation, HalfPrecisionArrays) {
+    emulate_data_kernel("half_precision");
 }

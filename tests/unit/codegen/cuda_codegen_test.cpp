@@ -114,3 +114,144 @@ statements: ["b[i] = a[i, i]"]
               std::string::npos)
         << g.cuda_source;
 }
+
+namespace {
+
+GeneratedKernel generate_data_kernel(const std::string& name) {
+    const auto spec =
+        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/tests/unit/codegen/data/" + name + ".yaml");
+    return generate_cuda(lower_kernel(spec, spec.launch));
+}
+
+} // namespace
+
+TEST(CudaCodegen, CompareAndSwapAndRealMinMax) {
+    const std::string src = generate_data_kernel("cas_and_real_extrema").cuda_source;
+    // Integers: atomicCAS (64-bit signed through unsigned long long); compare, then value.
+    EXPECT_NE(src.find("atomicCAS(&c[r * 16 + j], static_cast<int>((kc_mod(j, 3) == 0 ? "
+                       "c[r * 16 + j] : 5000)), static_cast<int>(j + 7));"),
+              std::string::npos)
+        << src;
+    EXPECT_NE(src.find("atomicCAS(reinterpret_cast<unsigned long long*>(&e[r * 16 + j]), "
+                       "static_cast<unsigned long long>("),
+              std::string::npos);
+    // Reals: one compare-and-swap-loop helper per (type, kind), defined once.
+    EXPECT_NE(src.find("kc_atomic_max_f32(&fmax[1], static_cast<float>(a[r * 16 + j]));"),
+              std::string::npos);
+    EXPECT_NE(src.find("kc_atomic_cas_f64(&dc[r * 16 + j], static_cast<double>((r < 2 ? "
+                       "dc[r * 16 + j] : 2.0)), static_cast<double>(-0.25 * j));"),
+              std::string::npos);
+    for (const char* helper : {"float kc_atomic_max_f32(float* address, float value)",
+                               "double kc_atomic_min_f64(double* address, double value)",
+                               "double kc_atomic_max_f64(double* address, double value)",
+                               "float kc_atomic_cas_f32(float* address, float compare, float "
+                               "value)"})
+        EXPECT_EQ(occurrences(src, helper), 1) << helper;
+    EXPECT_NE(src.find("const float current = __uint_as_float(assumed);"), std::string::npos);
+    EXPECT_NE(src.find("const unsigned long long replaced = static_cast<unsigned "
+                       "long long>(__double_as_longlong(next));"),
+              std::string::npos);
+    EXPECT_NE(src.find("const float next = static_cast<float>(current < value ? value : "
+                       "current);"),
+              std::string::npos);
+    EXPECT_EQ(occurrences(src, "atomicCAS(word, assumed, replaced);"), 5);
+}
+
+TEST(CudaCodegen, OneAndTwoByteAtomicsSwapTheirWord) {
+    const GeneratedKernel g = generate_data_kernel("one_and_two_byte_atomics");
+    const std::string& src = g.cuda_source;
+    EXPECT_NE(src.find("kc_atomic_add_u8(&h[j], static_cast<unsigned char>(3 + 60 * r));"),
+              std::string::npos)
+        << src;
+    EXPECT_NE(src.find("kc_atomic_inc_u8(&sb[j], static_cast<unsigned char>(1));"),
+              std::string::npos);
+    EXPECT_NE(src.find("unsigned int* word = reinterpret_cast<unsigned int*>(byte & ~3ull);"),
+              std::string::npos);
+    EXPECT_NE(src.find("const unsigned int mask = 0xffu << shift;"), std::string::npos);
+    EXPECT_NE(src.find("const unsigned int mask = 0xffffu << shift;"), std::string::npos);
+    EXPECT_NE(src.find("const signed char next = static_cast<signed char>(current - value);"),
+              std::string::npos);
+    EXPECT_NE(src.find("__shared__ __align__(4) short s[16];"), std::string::npos);
+    EXPECT_NE(src.find("__shared__ __align__(4) unsigned char sb[16];"), std::string::npos);
+    EXPECT_EQ(g.static_shared_memory_bytes, 16 * 2 + 16);
+    // Global 1- and 2-byte arrays travel in u32 words.
+    EXPECT_EQ(runtime::to_string(buffer(g, 0)), "h:u32:4:hash");
+    EXPECT_EQ(runtime::to_string(buffer(g, 2)), "k:u32:8:hash");
+}
+
+TEST(CudaCodegen, SharedArraysOfSmallElementsArePaddedToWholeWords) {
+    const char* text = R"yaml(
+name: pad
+params: {n: 8}
+arrays:
+  b: {dtype: u8, shape: [5], space: shared}
+  s: {dtype: i16, shape: [3], space: shared}
+  f: {dtype: f32, shape: [3], space: shared}
+  z: {dtype: f32, space: shared}
+  out: {dtype: i32, shape: [n]}
+domain: "[n] -> { [i] : 0 <= i < n }"
+threads: {x: i}
+launch: {block: [8]}
+statements: ["atomic_add(b[1], 1)", "atomic_max(s[2], i)", "f[1] = 0", "z = 2",
+             "out[i] = b[1] + s[2] + z"]
+)yaml";
+    const auto spec = kernel::parse_kernel_text(text, "pad.yaml");
+    const GeneratedKernel g = generate_cuda(lower_kernel(spec, spec.launch));
+    EXPECT_NE(g.cuda_source.find("__shared__ __align__(4) unsigned char b[8];"), std::string::npos)
+        << g.cuda_source;
+    EXPECT_NE(g.cuda_source.find("__shared__ __align__(4) short s[4];"), std::string::npos);
+    EXPECT_NE(g.cuda_source.find("__shared__ float f[3];"), std::string::npos);
+    // A shared scalar is a one-element array, as its references (z[0]) read it.
+    EXPECT_NE(g.cuda_source.find("__shared__ float z[1];"), std::string::npos);
+    EXPECT_NE(g.cuda_source.find("z[0] = 2;"), std::string::npos);
+    EXPECT_EQ(g.static_shared_memory_bytes, 8 + 8 + 12 + 4);
+}
+
+TEST(CudaCodegen, HalfPrecisionComputesInFloatAndRoundsOnStore) {
+    const GeneratedKernel g = generate_data_kernel("half_precision");
+    const std::string& src = g.cuda_source;
+    EXPECT_NE(src.find("#include <cuda_fp16.h>"), std::string::npos);
+    EXPECT_EQ(runtime::to_string(buffer(g, 0)), "x:f16:48:hash");
+    EXPECT_NE(src.find("const __half* __restrict__ x"), std::string::npos);
+    EXPECT_NE(src.find("tile[tx] = __float2half_rn(0.5f * __half2float(x[i]) + "
+                       "__half2float(w[1]));"),
+              std::string::npos)
+        << src;
+    EXPECT_NE(src.find("y[i] = __float2half_rn(__half2float(y[i]) + (__half2float(tile[15 - "
+                       "tx]) * sqrt(fabs(__half2float(x[i])))));"),
+              std::string::npos);
+    EXPECT_NE(src.find("__shared__ __align__(4) __half tile[16];"), std::string::npos);
+    EXPECT_NE(src.find("w[e] = __float2half_rn(kc_initial_f32("), std::string::npos);
+    EXPECT_NE(src.find("float acc_r;"), std::string::npos); // the accumulator is float
+    EXPECT_NE(src.find("r[i] = __float2half_rn(acc_r);"), std::string::npos);
+    EXPECT_NE(src.find("atomicAdd(&acc[i], __float2half_rn(static_cast<float>((__half2float(x["
+                       "i])))));"),
+              std::string::npos);
+    EXPECT_NE(src.find("atomicAdd(&acc[n - 1 - i], __float2half_rn(static_cast<float>(-(0.25f)"
+                       ")));"),
+              std::string::npos);
+    EXPECT_NE(src.find("float kc_atomic_cas_f16(__half* address, __half compare_half, __half "
+                       "value_half)"),
+              std::string::npos);
+    // Kernels without f16 do not include the header.
+    EXPECT_EQ(generate("matmul_naive").cuda_source.find("cuda_fp16.h"), std::string::npos);
+}
+
+TEST(CudaCodegen, NestedReductionsStartTheInnerAccumulatorInEveryOuterIteration) {
+    const std::string src = generate_data_kernel("nested_reductions").cuda_source;
+    // Threads beyond i = 11 (a grid of 16) skip every piece; l runs over its bounding box,
+    // guarded by l <= k.
+    EXPECT_NE(src.find("        acc_c = 0;\n"
+                       "    for (int k = 0; k <= 11; ++k) {\n"
+                       "        if (i <= 11)\n"
+                       "            acc_c2 = 0;\n"
+                       "        for (int l = 0; l <= 11; ++l) {\n"
+                       "            if (i <= 11 && k >= l)\n"
+                       "                acc_c2 += b[k * 12 + l];\n"
+                       "        }\n"),
+              std::string::npos)
+        << src;
+    EXPECT_NE(src.find("acc_c += a[i * 12 + k] * acc_c2;"), std::string::npos);
+    EXPECT_NE(src.find("acc_p2 *= 1 + 0.10000000000000001 * b[k * 12 + l];"), std::string::npos);
+    EXPECT_NE(src.find("t[i] = acc_t * acc_t2;"), std::string::npos);
+}

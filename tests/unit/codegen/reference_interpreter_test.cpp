@@ -206,11 +206,185 @@ TEST(ReferenceInterpreter, DeviceTestCasesStayInsideTheirBuffers) {
                  {"lbm_d3q15_pull", {{"nx", 20}, {"ny", 9}, {"nz", 7}}},
                  {"hk_matmul", {}},
                  {"fd5pt_18", {{"n", 45}}},
-                 {"histogram_reordered", {{"n", 5000}}}};
+                 {"histogram_reordered", {{"n", 5000}}},
+                 {"absmax_f32", {{"n", 100000}}},
+                 {"colnorm_matvec", {{"n", 100}}}};
     for (const auto& [name, params] : cases) {
         SCOPED_TRACE(name);
         const auto spec = example(name);
         const ReferenceResult r = run_reference(lower_kernel(spec, spec.launch, params));
         EXPECT_FALSE(r.buffers.empty());
     }
+}
+
+namespace {
+
+kernel::KernelSpec data_kernel(const std::string& name) {
+    return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/tests/unit/codegen/data/" + name +
+                                    ".yaml");
+}
+
+// An array's contents before the kernel runs, as element values.
+std::vector<double> initial(const Schedule& s, const std::string& array) {
+    const ArrayLayout& layout = *s.find_array(array);
+    return decode_buffer(layout, initial_buffer_bytes(layout));
+}
+
+} // namespace
+
+TEST(ReferenceInterpreter, NestedReductionsWithATriangularInnerLoop) {
+    // c[i] = sum(k, a[i, k] * sum(l <= k, b[k, l])), p[i] = sum(k, a[i, k] + prod(l <= k, ...)),
+    // t[i] = sum(k, b[i, k]) * sum(k, sum(l <= k, a[k, l] * b[i, l]) - a[i, k]) (an f32 target:
+    // f32 accumulators).
+    const auto spec = data_kernel("nested_reductions");
+    const Schedule s = lower_kernel(spec, spec.launch, {{"n", 10}});
+    const int n = 10;
+    auto a = [](int i, int k) { return input_f64("a", i * 10 + k); };
+    auto b = [](int i, int k) { return input_f64("b", i * 10 + k); };
+    std::vector<double> c(n), p(n), t(n);
+    for (int i = 0; i < n; ++i) {
+        double row_b = 0, nested = 0;
+        for (int k = 0; k < n; ++k) {
+            double inner_sum = 0, inner_prod = 1, inner_dot = 0;
+            for (int l = 0; l <= k; ++l) {
+                inner_sum += b(k, l);
+                inner_prod *= 1 + 0.1 * b(k, l);
+                inner_dot += a(k, l) * b(i, l);
+            }
+            c[static_cast<size_t>(i)] += a(i, k) * inner_sum;
+            p[static_cast<size_t>(i)] += a(i, k) + inner_prod;
+            row_b += b(i, k);
+            nested += inner_dot - a(i, k);
+        }
+        t[static_cast<size_t>(i)] = row_b * nested;
+    }
+    const ReferenceResult r = run_reference(s);
+    expect_close(r.buffers.at("c"), c, 1e-12);
+    expect_close(r.buffers.at("p"), p, 1e-12);
+    expect_close(r.buffers.at("t"), t, 1e-3); // f32 sums of about ten terms of size 1..10
+}
+
+TEST(ReferenceInterpreter, CompareAndSwapAndRealExtremaFollowTheirDefinitions) {
+    const auto spec = data_kernel("cas_and_real_extrema");
+    const Schedule s = lower_kernel(spec, spec.launch);
+    const ReferenceResult r = run_reference(s);
+    const int n = 16;
+    const auto a = initial(s, "a"), d = initial(s, "d"), fmax = initial(s, "fmax"),
+               dmin = initial(s, "dmin"), c = initial(s, "c"), w = initial(s, "w"),
+               e = initial(s, "e"), fc = initial(s, "fc"), dc = initial(s, "dc");
+    // atomic_max(fmax[1], a[r, j]); atomic_min(dmin[2], d[r, j]); atomic_max(dmin[0], d[r, j])
+    EXPECT_EQ(r.buffers.at("fmax")[0], fmax[0]);
+    EXPECT_EQ(r.buffers.at("fmax")[1], std::max(fmax[1], *std::max_element(a.begin(), a.end())));
+    EXPECT_EQ(r.buffers.at("dmin")[2], std::min(dmin[2], *std::min_element(d.begin(), d.end())));
+    EXPECT_EQ(r.buffers.at("dmin")[0], std::max(dmin[0], *std::max_element(d.begin(), d.end())));
+    EXPECT_EQ(r.buffers.at("dmin")[1], dmin[1]);
+    int swapped = 0, kept = 0;
+    for (int row = 0; row < 4; ++row)
+        for (int j = 0; j < n; ++j) {
+            const auto k = static_cast<size_t>(row * n + j);
+            SCOPED_TRACE("r = " + std::to_string(row) + ", j = " + std::to_string(j));
+            // atomic_cas(c[r, j], select(j % 3 == 0, c[r, j], 5000), j + 7): values 0..1023
+            // never equal 5000.
+            EXPECT_EQ(r.buffers.at("c")[k], j % 3 == 0 ? j + 7 : c[k]);
+            // atomic_cas(w[r, j], select(r == 1, w[r, j], 7), 1 + r)
+            const double w_compare = row == 1 ? w[k] : 7;
+            EXPECT_EQ(r.buffers.at("w")[k], w[k] == w_compare ? 1 + row : w[k]);
+            EXPECT_EQ(r.buffers.at("e")[k], -j); // atomic_cas(e[r, j], e[r, j], -j)
+            // atomic_cas(fc[r, j], select(j % 2 == 0, fc[r, j], 2.0), 0.5*j): reals in [-1, 1)
+            EXPECT_EQ(r.buffers.at("fc")[k], j % 2 == 0 ? 0.5 * j : fc[k]);
+            EXPECT_EQ(r.buffers.at("dc")[k], row < 2 ? -0.25 * j : dc[k]);
+            (r.buffers.at("c")[k] == c[k] ? kept : swapped)++;
+        }
+    EXPECT_EQ(swapped, 4 * 6); // j = 0, 3, ..., 15 in each row
+    EXPECT_EQ(kept, 4 * 10);
+}
+
+TEST(ReferenceInterpreter, OneAndTwoByteAtomicsWrapLikeTheirTypes) {
+    const auto spec = data_kernel("one_and_two_byte_atomics");
+    const Schedule s = lower_kernel(spec, spec.launch);
+    const ReferenceResult r = run_reference(s);
+    const auto h = initial(s, "h"), g = initial(s, "g"), k = initial(s, "k"), q = initial(s, "q"),
+               y = initial(s, "y");
+    for (int j = 0; j < 16; ++j) {
+        const auto e = static_cast<size_t>(j);
+        SCOPED_TRACE("j = " + std::to_string(j));
+        // Four threads (r = 0..3) per element.
+        EXPECT_EQ(r.buffers.at("h")[e], (static_cast<int>(h[e]) + 3 + 63 + 123 + 183) % 256);
+        EXPECT_EQ(r.buffers.at("g")[e], static_cast<std::int8_t>(static_cast<int>(g[e]) - 200));
+        EXPECT_EQ(r.buffers.at("k")[e], std::max(k[e], 3000.0 + j));
+        EXPECT_EQ(r.buffers.at("q")[e], static_cast<int>(q[e]) ^ 1 ^ 4 ^ 7 ^ 10);
+        EXPECT_EQ(r.buffers.at("x")[e], 7 * j + 1);
+        EXPECT_EQ(r.buffers.at("y")[e], j % 2 == 0 ? -j : y[e]);
+        EXPECT_EQ(r.buffers.at("out")[e], j - 50);   // min(100, 10 - 20 r + j)
+        EXPECT_EQ(r.buffers.at("out")[16 + e], 254); // 250 + 4 increments
+    }
+}
+
+TEST(ReferenceInterpreter, HalfStoresRoundToNearestEven) {
+    const char* text = R"yaml(
+name: half_rounding
+params: {n: 64}
+arrays:
+  x: {dtype: f16, shape: [n]}
+  y: {dtype: f16, shape: [n]}
+  z: {dtype: f16, shape: [n]}
+  ties: {dtype: f16, shape: [4]}
+domain: "[n] -> { [i] : 0 <= i < n }"
+threads: {x: i}
+launch: {block: [32]}
+statements:
+  - "y[i] = x[i] * 0.1"
+  - "z[i] += 3000*x[i]"
+  - "ties[0] = 2049"
+  - "ties[1] = 2051"
+  - "ties[2] = 1 + 0.00048828125"
+  - "ties[3] = 70000"
+)yaml";
+    const auto spec = kernel::parse_kernel_text(text, "half_rounding.yaml");
+    const Schedule s = lower_kernel(spec, spec.launch);
+    const ReferenceResult r = run_reference(s);
+    // The compiler's binary16 (_Float16) as an independent oracle: one rounding from double.
+    auto half = [](double v) { return static_cast<double>(static_cast<_Float16>(v)); };
+    const auto x = initial(s, "x"), z = initial(s, "z");
+    int rounded = 0;
+    for (size_t i = 0; i < 64; ++i) {
+        EXPECT_EQ(x[i], half(runtime::initial_f32(runtime::buffer_seed("x"), i)));
+        EXPECT_EQ(r.buffers.at("y")[i], half(x[i] * 0.1)) << i;
+        EXPECT_EQ(r.buffers.at("z")[i], half(z[i] + 3000 * x[i])) << i;
+        rounded += r.buffers.at("y")[i] != x[i] * 0.1;
+    }
+    EXPECT_GT(rounded, 32); // the test sees rounding at all
+    // Ties go to the even neighbour; beyond 65520 is infinity.
+    EXPECT_EQ(r.buffers.at("ties")[0], 2048);
+    EXPECT_EQ(r.buffers.at("ties")[1], 2052);
+    EXPECT_EQ(r.buffers.at("ties")[2], 1.0); // 1 + 2^-11: halfway to 1 + 2^-10
+    EXPECT_TRUE(std::isinf(r.buffers.at("ties")[3]));
+}
+
+TEST(ReferenceInterpreter, AbsmaxIsTheLargestMagnitude) {
+    // Per-block shared atomic_max from 0, then one global atomic_max per block: the largest
+    // |x| or amax's initial value, whichever is larger.
+    const auto spec = example("absmax_f32");
+    const Schedule s = lower_kernel(spec, spec.launch, {{"n", 1000}});
+    double expected = input_f32("amax", 0);
+    for (int i = 0; i < 1000; ++i)
+        expected = std::max(expected, std::fabs(double(input_f32("x", i))));
+    ASSERT_GT(expected, input_f32("amax", 0)); // the inputs decide, not the initial value
+    EXPECT_EQ(run_reference(s).buffers.at("amax")[0], expected);
+}
+
+TEST(ReferenceInterpreter, ColumnNormalisedMatvecNestsTheNormInTheProduct) {
+    const int n = 32;
+    const auto spec = example("colnorm_matvec");
+    const Schedule s = lower_kernel(spec, spec.launch, {{"n", n}});
+    auto a = [&](int i, int j) { return double(input_f32("a", i * n + j)); };
+    std::vector<double> y(n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            double norm2 = 0;
+            for (int k = 0; k < n; ++k)
+                norm2 += a(k, j) * a(k, j);
+            y[static_cast<size_t>(i)] += a(i, j) * double(input_f32("x", j)) / std::sqrt(norm2);
+        }
+    expect_close(run_reference(s).buffers.at("y"), y, 1e-4); // f32 accumulators
 }

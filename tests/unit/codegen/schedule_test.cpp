@@ -110,33 +110,135 @@ TEST(Schedule, ExplicitBlocksTakeTheirExtentAsGrid) {
     EXPECT_NE(kernel::to_string(*s.body[2].guard).find("li <= 14"), std::string::npos);
 }
 
+namespace {
+
+// The input Error lowering `text` gives ("" when it lowers).
+std::string lowering_error(const char* text) {
+    try {
+        const auto spec = kernel::parse_kernel_text(text, "k.yaml");
+        lower_kernel(spec, spec.launch);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
 TEST(Schedule, RejectsWhatTheGeneratorCannotExpress) {
-    const char* nested = R"yaml(
-name: nested
+    // A nested reduction reusing an enclosing reduction's index.
+    EXPECT_NE(lowering_error(R"yaml(
+name: shadow
 params: {n: 8}
 arrays: {a: {dtype: f32, shape: [n, n]}, c: {dtype: f32, shape: [n]}}
 domain: "[n] -> { [i, j, k] : 0 <= i < n and 0 <= j < n and 0 <= k < n }"
 threads: {x: i}
-statements: ["c[i] = sum(j, sum(k, a[j, k]))"]
-)yaml";
-    const auto spec = kernel::parse_kernel_text(nested, "nested.yaml");
+statements: ["c[i] = sum(j, sum(j, a[i, j]))"]
+)yaml")
+                  .find("reduction index 'j' is already bound by an enclosing reduction"),
+              std::string::npos);
+    // An inner reduction index the outer body also uses outside the inner reduction.
+    EXPECT_NE(lowering_error(R"yaml(
+name: escaped
+params: {n: 8}
+arrays: {a: {dtype: f32, shape: [n, n]}, c: {dtype: f32, shape: [n]}}
+domain: "[n] -> { [i, j, k] : 0 <= i < n and 0 <= j < n and 0 <= k < n }"
+threads: {x: i}
+statements: ["c[i] = sum(j, a[j, k] * sum(k, a[i, k]))"]
+)yaml")
+                  .find("reduction index 'k' must be a sequential index that the statement "
+                        "does not use outside the reduction"),
+              std::string::npos);
+    // A reduction over a thread index.
+    EXPECT_NE(lowering_error(R"yaml(
+name: thread_reduction
+params: {n: 8}
+arrays: {a: {dtype: f32, shape: [n]}, c: {dtype: f32, shape: [n]}}
+domain: "[n] -> { [i] : 0 <= i < n }"
+threads: {x: i}
+statements: ["c[0] = sum(i, a[i])"]
+)yaml")
+                  .find("reduction index 'i' must be a sequential index"),
+              std::string::npos);
+    // Bitwise atomics on reals.
+    EXPECT_NE(lowering_error(R"yaml(
+name: float_or
+params: {n: 8}
+arrays: {c: {dtype: f32, shape: [n]}}
+domain: "[n] -> { [i] : 0 <= i < n }"
+threads: {x: i}
+statements: ["atomic_or(c[i], 1)"]
+)yaml")
+                  .find("atomic_or needs an integer target; 'c' is f32"),
+              std::string::npos);
+}
+
+TEST(Schedule, CompareAndSwapOperandsAreCheckedWhereTheyAreWritten) {
+    // The two-operand form of old, and an undeclared name in the compare operand: errors at
+    // file:line:column inside the statement.
     try {
-        lower_kernel(spec, spec.launch);
-        FAIL() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::input);
-        EXPECT_NE(std::string(e.what()).find("nested reductions"), std::string::npos);
-    }
-    const char* cas = R"yaml(
-name: cas
+        (void)kernel::parse_kernel_text(R"yaml(name: cas
 params: {n: 8}
 arrays: {c: {dtype: u32, shape: [n]}}
 domain: "[n] -> { [i] : 0 <= i < n }"
 threads: {x: i}
 statements: ["atomic_cas(c[i], 1)"]
-)yaml";
-    const auto cas_spec = kernel::parse_kernel_text(cas, "cas.yaml");
-    EXPECT_THROW(lower_kernel(cas_spec, cas_spec.launch), Error);
+)yaml",
+                                        "cas.yaml");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(std::string(e.what()).find("atomic_cas takes three operands, "
+                                             "atomic_cas(target, compare, value)"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_EQ(e.where().line, 6);
+        EXPECT_EQ(e.where().column, 33); // the ')' where the value should be
+    }
+    try {
+        (void)kernel::parse_kernel_text(R"yaml(name: cas
+params: {n: 8}
+arrays: {c: {dtype: u32, shape: [n]}}
+domain: "[n] -> { [i] : 0 <= i < n }"
+threads: {x: i}
+statements: ["atomic_cas(c[i], q, 1)"]
+)yaml",
+                                        "cas.yaml");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("undeclared name 'q'"), std::string::npos);
+        EXPECT_EQ(e.where().column, 32);
+    }
+}
+
+TEST(Schedule, NestedReductionsReinitialiseTheInnerAccumulatorInTheOuterLoop) {
+    // c[i] = sum(k, a[i, k] * sum(l, b[k, l])) over l <= k: the inner accumulator starts
+    // afresh in every k iteration; its loop runs over the bounding box and is guarded.
+    const auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                               "/tests/unit/codegen/data/nested_reductions.yaml");
+    const Schedule s = lower_kernel(spec, spec.launch);
+    EXPECT_EQ(shape(s.body),
+              // c: sum inside sum
+              "init acc_c L(k:0..11)[init acc_c2 L(l:0..11)[update acc_c2] update acc_c] store "
+              // p: prod inside sum
+              "init acc_p L(k:0..11)[init acc_p2 L(l:0..11)[update acc_p2] update acc_p] store "
+              // t: sum(k, ...) * sum(k, sum(l, ...) - ...): two top-level, one nested
+              "init acc_t init acc_t2 L(k:0..11)[update acc_t init acc_t3 "
+              "L(l:0..11)[update acc_t3] update acc_t2] store");
+    const Step& inner_update = s.body[1].body[1].body[0];
+    ASSERT_NE(inner_update.guard, nullptr);
+    EXPECT_EQ(kernel::to_string(*inner_update.guard), "i <= 11 && k >= l"); // grid of 16
+    EXPECT_EQ(kernel::to_string(*inner_update.statement.value), "b[k, l]");
+    // The outer update reads the inner accumulator; the prod one starts at 1.
+    EXPECT_EQ(kernel::to_string(*s.body[1].body[2].statement.value), "a[i, k] * acc_c2[]");
+    EXPECT_EQ(kernel::to_string(*s.body[4].body[0].statement.value), "1");
+    for (const char* name : {"acc_c", "acc_c2", "acc_p", "acc_p2", "acc_t", "acc_t2", "acc_t3"}) {
+        const ArrayLayout* acc = s.find_array(name);
+        ASSERT_NE(acc, nullptr) << name;
+        EXPECT_TRUE(acc->accumulator);
+        EXPECT_TRUE(acc->extents.empty()) << name << " is a private scalar";
+    }
 }
 
 TEST(Schedule, FusionKeepsDependencesOfOneIteration) {

@@ -94,3 +94,34 @@ TEST(Expression, SyntaxErrorsHaveOffsets) {
     EXPECT_EQ(offset_of("atomic_foo(a[i], 1)"), 0);
     EXPECT_EQ(offset_of("a[i] = 1x"), 7); // malformed number
 }
+
+TEST(Expression, CompareAndSwapTakesACompareAndAValue) {
+    const Statement cas = parse_statement("atomic_cas(flag[i], 0, i + 1)");
+    ASSERT_TRUE(cas.atomic.has_value());
+    EXPECT_EQ(*cas.atomic, AtomicKind::cas);
+    ASSERT_NE(cas.compare, nullptr);
+    EXPECT_EQ(to_string(*cas.compare), "0");
+    ASSERT_NE(cas.value, nullptr);
+    EXPECT_EQ(to_string(*cas.value), "i + 1");
+    // Other atomics have no compare operand.
+    EXPECT_EQ(parse_statement("atomic_exch(flag[i], 3)").compare, nullptr);
+    // The old two-operand form names the expected one, at the closing parenthesis.
+    try {
+        (void)parse_statement("atomic_cas(flag[i], 1)");
+        FAIL() << "expected an error";
+    } catch (const ExpressionError& e) {
+        EXPECT_NE(std::string(e.what()).find("atomic_cas(target, compare, value)"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_EQ(e.offset(), 21);
+    }
+    try {
+        (void)parse_statement("atomic_cas(flag[i])");
+        FAIL() << "expected an error";
+    } catch (const ExpressionError& e) {
+        EXPECT_NE(std::string(e.what()).find("atomic_cas(target, compare, value)"),
+                  std::string::npos);
+        EXPECT_EQ(e.offset(), 18);
+    }
+    EXPECT_THROW((void)parse_statement("atomic_cas(flag[i], 1, 2, 3)"), ExpressionError);
+}
