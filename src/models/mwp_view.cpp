@@ -1,62 +1,41 @@
 #include "kerncast/models/mwp_view.hpp"
 
+#include "kerncast/report/table_builder.hpp"
+
 #include <fmt/format.h>
 
 namespace kerncast::models {
 namespace {
 
-using report::Cell;
-
-Cell optional_cell(const std::optional<double>& value) {
-    return value ? Cell{*value} : Cell{std::monostate{}};
-}
-
-Cell optional_cell(const std::optional<int>& value) {
-    return value ? Cell{std::int64_t{*value}} : Cell{std::monostate{}};
-}
+using report::TableBuilder;
 
 report::Table workload_table(const MwpCwpResult& r) {
     const Workload& w = r.workload;
-    report::Table t;
-    t.key = "workload";
-    t.title = "Workload (Hong & Kim 2009, Table 1)";
-    t.columns = {{"parameter", "parameter", "", -1},
-                 {"symbol", "paper", "", -1},
-                 {"value", "value", "", -1},
-                 {"unit", "unit", "", -1}};
-    auto row = [&](const char* key, const char* symbol, Cell value, const char* unit) {
-        t.rows.push_back({key, symbol, std::move(value), unit});
-    };
-    row("threads_per_block", "#Threads_per_block", std::int64_t{w.threads_per_block}, "");
-    row("blocks", "#Blocks", std::int64_t{w.blocks}, "");
-    row("comp_insts", "#Comp_insts", w.comp_insts, "per thread");
-    row("uncoal_mem_insts", "#Uncoal_Mem_insts", w.uncoal_mem_insts, "per thread");
-    row("coal_mem_insts", "#Coal_Mem_insts", w.coal_mem_insts, "per thread");
-    row("synch_insts", "#Synch_insts", w.synch_insts, "per thread");
-    row("uncoal_per_mw", "#Uncoal_per_mw", w.uncoal_per_mw, "transactions");
-    row("load_bytes_per_warp", "Load_bytes_per_warp", w.load_bytes_per_warp, "B");
-    row("registers_per_thread", "Registers per thread", optional_cell(w.registers_per_thread), "");
-    row("shared_memory_per_block_bytes", "Shared memory per block",
-        optional_cell(w.shared_memory_per_block_bytes), "B");
-    row("active_blocks_per_sm", "#Active_blocks_per_SM (given)",
-        optional_cell(w.active_blocks_per_sm), "");
-    row("active_sms", "#Active_SMs (given)", optional_cell(w.active_sms), "");
-    return t;
+    TableBuilder t("workload", "Workload (Hong & Kim 2009, Table 1)");
+    t.columns({"parameter", {"symbol", "paper"}, "value", "unit"});
+    t.row("threads_per_block", "#Threads_per_block", w.threads_per_block, "");
+    t.row("blocks", "#Blocks", w.blocks, "");
+    t.row("comp_insts", "#Comp_insts", w.comp_insts, "per thread");
+    t.row("uncoal_mem_insts", "#Uncoal_Mem_insts", w.uncoal_mem_insts, "per thread");
+    t.row("coal_mem_insts", "#Coal_Mem_insts", w.coal_mem_insts, "per thread");
+    t.row("synch_insts", "#Synch_insts", w.synch_insts, "per thread");
+    t.row("uncoal_per_mw", "#Uncoal_per_mw", w.uncoal_per_mw, "transactions");
+    t.row("load_bytes_per_warp", "Load_bytes_per_warp", w.load_bytes_per_warp, "B");
+    t.row("registers_per_thread", "Registers per thread", w.registers_per_thread, "");
+    t.row("shared_memory_per_block_bytes", "Shared memory per block",
+          w.shared_memory_per_block_bytes, "B");
+    t.row("active_blocks_per_sm", "#Active_blocks_per_SM (given)", w.active_blocks_per_sm, "");
+    t.row("active_sms", "#Active_SMs (given)", w.active_sms, "");
+    return t.build();
 }
 
 report::Table machine_table(const MwpCwpResult& r) {
-    const auto& p = r.machine;
-    report::Table t;
-    t.key = "machine";
-    t.title = "Machine parameters of '" + r.machine_label + "' (Table 1 rows 1-7)";
-    t.columns = {{"symbol", "paper", "", -1},
-                 {"value", "value", "", -1},
-                 {"unit", "unit", "", -1},
-                 {"field", "machine field", "", -1},
-                 {"source", "source", "", -1}};
+    TableBuilder t("machine", "Machine parameters of '" + r.machine_label + "' (Table 1 rows 1-7)");
+    t.columns({{"symbol", "paper"}, "value", "unit", {"field", "machine field"}, "source"});
     auto row = [&](const char* symbol, const UsedParameter& used, const char* unit) {
-        t.rows.push_back({symbol, used.value, unit, used.field, used.source});
+        t.row(symbol, used.value, unit, used.field, used.source);
     };
+    const auto& p = r.machine;
     row("#SMs", p.sm_count, "");
     row("#Threads_per_warp", p.warp_size, "");
     row("Freq", p.clock_mhz, "MHz");
@@ -65,85 +44,67 @@ report::Table machine_table(const MwpCwpResult& r) {
     row("Departure_del_uncoal", p.departure_del_uncoal, "cycles");
     row("Departure_del_coal", p.departure_del_coal, "cycles");
     row("Issue_cycles", p.issue_cycles, "cycles");
-    return t;
+    return t.build();
 }
 
 report::Table occupancy_table(const OccupancyResult& o) {
-    report::Table t;
-    t.key = "occupancy";
-    t.title = "Occupancy (CUDA Occupancy Calculator rules)";
-    t.columns = {{"limit", "limit", "", -1},
-                 {"blocks_per_sm", "blocks/SM", "", -1},
-                 {"binding", "binds", "", -1}};
-    auto row = [&](OccupancyLimit limit, Cell blocks) {
-        t.rows.push_back({to_string(limit), std::move(blocks), o.binding_limit == limit});
+    TableBuilder t("occupancy", "Occupancy (CUDA Occupancy Calculator rules)");
+    t.columns({"limit", {"blocks_per_sm", "blocks/SM"}, {"binding", "binds"}});
+    auto row = [&](OccupancyLimit limit, const auto& blocks) {
+        t.row(to_string(limit), blocks, o.binding_limit == limit);
     };
-    row(OccupancyLimit::blocks, std::int64_t{o.blocks_limited_by_blocks});
-    row(OccupancyLimit::warps, std::int64_t{o.blocks_limited_by_warps});
-    row(OccupancyLimit::registers, optional_cell(o.blocks_limited_by_registers));
-    row(OccupancyLimit::shared_memory, optional_cell(o.blocks_limited_by_shared_memory));
-    return t;
+    row(OccupancyLimit::blocks, o.blocks_limited_by_blocks);
+    row(OccupancyLimit::warps, o.blocks_limited_by_warps);
+    row(OccupancyLimit::registers, o.blocks_limited_by_registers);
+    row(OccupancyLimit::shared_memory, o.blocks_limited_by_shared_memory);
+    return t.build();
 }
 
 report::Table intermediates_table(const MwpCwpResult& r) {
-    report::Table t;
-    t.key = "intermediates";
-    t.title = "MWP-CWP intermediates (Hong & Kim 2009, Table 2)";
-    t.columns = {{"quantity", "quantity", "", -1},
-                 {"symbol", "paper", "", -1},
-                 {"equation", "eq.", "", -1},
-                 {"value", "value", "", -1},
-                 {"unit", "unit", "", -1}};
-    auto row = [&](const char* key, const char* symbol, const char* equation, Cell value,
-                   const char* unit) {
-        t.rows.push_back({key, symbol, equation, std::move(value), unit});
-    };
+    TableBuilder t("intermediates", "MWP-CWP intermediates (Hong & Kim 2009, Table 2)");
+    t.columns({"quantity", {"symbol", "paper"}, {"equation", "eq."}, "value", "unit"});
     const std::string exec_equation = fmt::format("({})", equation_number(r.execution_case));
-    row("warps_per_block", "#Warps_per_block", "Table 1", std::int64_t{r.warps_per_block}, "");
-    row("active_sms", "#Active_SMs", "Table 1", std::int64_t{r.active_sms}, "");
-    row("active_blocks_per_sm", "#Active_blocks_per_SM", "Table 1",
-        std::int64_t{r.active_blocks_per_sm}, "");
-    row("active_warps_per_sm", "N", "(20)", std::int64_t{r.active_warps_per_sm}, "warps");
-    row("mem_l_uncoal", "Mem_L_Uncoal", "(10)", r.mem_l_uncoal_cycles, "cycles");
-    row("mem_l_coal", "Mem_L_Coal", "(11)", r.mem_l_coal_cycles, "cycles");
-    row("weight_uncoal", "Weight_uncoal", "(13)", r.weight_uncoal, "");
-    row("weight_coal", "Weight_coal", "(14)", r.weight_coal, "");
-    row("mem_l", "Mem_L", "(12)", r.mem_l_cycles, "cycles");
-    row("departure_delay", "Departure_delay", "(15)", r.departure_delay_cycles, "cycles");
-    row("mwp_without_bw_full", "MWP_Without_BW_full", "(16)", optional_cell(r.mwp_without_bw_full),
-        "warps");
-    row("mwp_without_bw", "MWP_Without_BW", "(17)", optional_cell(r.mwp_without_bw), "warps");
-    row("bw_per_warp", "BW_per_warp", "(7)", optional_cell(r.bw_per_warp_gbs), "GB/s");
-    row("mwp_peak_bw", "MWP_peak_BW", "(6)", optional_cell(r.mwp_peak_bw), "warps");
-    row("mwp", "MWP", "(5)", optional_cell(r.mwp), "warps");
-    row("mwp_used", r.options.paper_rounding ? "MWP (rounded to 0.01)" : "MWP as used", "(22),(23)",
-        optional_cell(r.mwp_used), "warps");
-    row("comp_cycles", "Comp_cycles", "(19)", r.comp_cycles, "cycles");
-    row("mem_cycles", "Mem_cycles", "(18)", r.mem_cycles, "cycles");
-    row("cwp_full", "CWP_full", "(8)", r.cwp_full, "warps");
-    row("cwp", "CWP", "(9)", r.cwp, "warps");
-    row("rep", "#Rep", "(21)", r.rep, "");
-    row("exec_cycles_app", "Exec_cycles_app", exec_equation.c_str(), r.exec_cycles_app, "cycles");
-    row("mwp_in_synch", "MWP in Synch_cost", "(26)", r.mwp_in_synch, "warps");
-    row("synch_cost", "Synch_cost", "(26)", r.synch_cost_cycles, "cycles");
-    row("exec_cycles_with_synch", "Exec_cycles_with_synch", "(27)", r.exec_cycles_with_synch,
-        "cycles");
-    row("cpi", "CPI", "(25)", r.cpi, "cycles");
-    row("time", "Exec_cycles_with_synch / Freq", "", r.time_seconds, "s");
-    return t;
+    t.row("warps_per_block", "#Warps_per_block", "Table 1", r.warps_per_block, "");
+    t.row("active_sms", "#Active_SMs", "Table 1", r.active_sms, "");
+    t.row("active_blocks_per_sm", "#Active_blocks_per_SM", "Table 1", r.active_blocks_per_sm, "");
+    t.row("active_warps_per_sm", "N", "(20)", r.active_warps_per_sm, "warps");
+    t.row("mem_l_uncoal", "Mem_L_Uncoal", "(10)", r.mem_l_uncoal_cycles, "cycles");
+    t.row("mem_l_coal", "Mem_L_Coal", "(11)", r.mem_l_coal_cycles, "cycles");
+    t.row("weight_uncoal", "Weight_uncoal", "(13)", r.weight_uncoal, "");
+    t.row("weight_coal", "Weight_coal", "(14)", r.weight_coal, "");
+    t.row("mem_l", "Mem_L", "(12)", r.mem_l_cycles, "cycles");
+    t.row("departure_delay", "Departure_delay", "(15)", r.departure_delay_cycles, "cycles");
+    t.row("mwp_without_bw_full", "MWP_Without_BW_full", "(16)", r.mwp_without_bw_full, "warps");
+    t.row("mwp_without_bw", "MWP_Without_BW", "(17)", r.mwp_without_bw, "warps");
+    t.row("bw_per_warp", "BW_per_warp", "(7)", r.bw_per_warp_gbs, "GB/s");
+    t.row("mwp_peak_bw", "MWP_peak_BW", "(6)", r.mwp_peak_bw, "warps");
+    t.row("mwp", "MWP", "(5)", r.mwp, "warps");
+    t.row("mwp_used", r.options.paper_rounding ? "MWP (rounded to 0.01)" : "MWP as used",
+          "(22),(23)", r.mwp_used, "warps");
+    t.row("comp_cycles", "Comp_cycles", "(19)", r.comp_cycles, "cycles");
+    t.row("mem_cycles", "Mem_cycles", "(18)", r.mem_cycles, "cycles");
+    t.row("cwp_full", "CWP_full", "(8)", r.cwp_full, "warps");
+    t.row("cwp", "CWP", "(9)", r.cwp, "warps");
+    t.row("rep", "#Rep", "(21)", r.rep, "");
+    t.row("exec_cycles_app", "Exec_cycles_app", exec_equation, r.exec_cycles_app, "cycles");
+    t.row("mwp_in_synch", "MWP in Synch_cost", "(26)", r.mwp_in_synch, "warps");
+    t.row("synch_cost", "Synch_cost", "(26)", r.synch_cost_cycles, "cycles");
+    t.row("exec_cycles_with_synch", "Exec_cycles_with_synch", "(27)", r.exec_cycles_with_synch,
+          "cycles");
+    t.row("cpi", "CPI", "(25)", r.cpi, "cycles");
+    t.row("time", "Exec_cycles_with_synch / Freq", "", r.time_seconds, "s");
+    return t.build();
 }
 
 report::Table result_table(const MwpCwpResult& r) {
-    report::Table t;
-    t.key = "result";
-    t.title = "Result";
-    t.columns = {{"case_equation", "case", "", -1},
-                 {"reason", "why", "", -1},
-                 {"total_cycles", "total", "cycles", -1},
-                 {"time_seconds", "time", "s", -1}};
-    t.rows.push_back({fmt::format("({})", equation_number(r.execution_case)), r.case_reason,
-                      r.exec_cycles_with_synch, r.time_seconds});
-    return t;
+    TableBuilder t("result", "Result");
+    t.columns({{"case_equation", "case"},
+               {"reason", "why"},
+               {"total_cycles", "total", "cycles"},
+               {"time_seconds", "time", "s"}});
+    t.row(fmt::format("({})", equation_number(r.execution_case)), r.case_reason,
+          r.exec_cycles_with_synch, r.time_seconds);
+    return t.build();
 }
 
 } // namespace

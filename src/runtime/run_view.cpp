@@ -1,84 +1,71 @@
 #include "kerncast/runtime/run_view.hpp"
 
-namespace kerncast::runtime {
+#include "kerncast/report/table_builder.hpp"
 
-static std::string dims(const Dim3& d) {
+namespace kerncast::runtime {
+namespace {
+
+using report::TableBuilder;
+
+std::string dims(const Dim3& d) {
     return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
-static report::Cell optional_cell(const std::optional<double>& value) {
-    if (value)
-        return *value;
-    return std::monostate{};
+report::Table summary_table(const Measurement& m) {
+    TableBuilder t("summary", "Timing (" + std::to_string(m.method.repetitions) +
+                                  " repetitions after " + std::to_string(m.method.warmup_count) +
+                                  " warm-up launches, CUDA events" +
+                                  (m.method.l2_flush ? ", L2 flushed between repetitions)" : ")"));
+    t.columns({"kernel", "device", "grid", "block"});
+    t.columns_in_unit("us", 3,
+                      {{"median_us", "median"},
+                       {"min_us", "min"},
+                       {"max_us", "max"},
+                       {"mean_us", "mean"},
+                       {"stddev_us", "stddev"}});
+    t.columns_in_unit(
+        "MHz", 0, {{"sm_clock_start_mhz", "SM clock start"}, {"sm_clock_end_mhz", "SM clock end"}});
+    const auto& r = m.results;
+    t.row(m.kernel.name, m.device.name, dims(m.kernel.launch.grid), dims(m.kernel.launch.block),
+          r.median_s * 1e6, r.min_s * 1e6, r.max_s * 1e6, r.mean_s * 1e6, r.stddev_s * 1e6,
+          m.device.sm_clock_start_mhz, m.device.sm_clock_end_mhz);
+    return t.build();
 }
+
+report::Table repetitions_table(const Measurement& m) {
+    TableBuilder t("repetitions", "Time per repetition");
+    t.columns({{"repetition", "#"}, {"time_us", "time", "us", 3}});
+    for (std::size_t i = 0; i < m.results.times_s.size(); ++i)
+        t.row(i + 1, m.results.times_s[i] * 1e6);
+    return t.build();
+}
+
+// Named values with units (derived throughput, profiler counters): `name_column` says what
+// the names are.
+template <class Values>
+report::Table named_values_table(std::string key, std::string title, const char* name_column,
+                                 const Values& values) {
+    TableBuilder t(std::move(key), std::move(title));
+    t.columns({name_column, "value", "unit"});
+    for (const auto& [name, v] : values)
+        t.row(name, v.value, v.unit);
+    return t.build();
+}
+
+} // namespace
 
 report::Document run_view(const Measurement& m) {
     report::Document doc;
     doc.schema = "kerncast.run/1";
     doc.title = "Kernel run: " + m.kernel.name;
-
-    report::Table summary;
-    summary.key = "summary";
-    summary.title = "Timing (" + std::to_string(m.method.repetitions) + " repetitions after " +
-                    std::to_string(m.method.warmup_count) + " warm-up launches, CUDA events" +
-                    (m.method.l2_flush ? ", L2 flushed between repetitions)" : ")");
-    summary.columns = {
-        {"kernel", "kernel", "", -1},
-        {"device", "device", "", -1},
-        {"grid", "grid", "", -1},
-        {"block", "block", "", -1},
-        {"median_us", "median", "us", 3},
-        {"min_us", "min", "us", 3},
-        {"max_us", "max", "us", 3},
-        {"mean_us", "mean", "us", 3},
-        {"stddev_us", "stddev", "us", 3},
-        {"sm_clock_start_mhz", "SM clock start", "MHz", 0},
-        {"sm_clock_end_mhz", "SM clock end", "MHz", 0},
-    };
-    summary.rows.push_back({
-        m.kernel.name,
-        m.device.name,
-        dims(m.kernel.launch.grid),
-        dims(m.kernel.launch.block),
-        m.results.median_s * 1e6,
-        m.results.min_s * 1e6,
-        m.results.max_s * 1e6,
-        m.results.mean_s * 1e6,
-        m.results.stddev_s * 1e6,
-        optional_cell(m.device.sm_clock_start_mhz),
-        optional_cell(m.device.sm_clock_end_mhz),
-    });
-    doc.tables.push_back(std::move(summary));
-
-    report::Table times;
-    times.key = "repetitions";
-    times.title = "Time per repetition";
-    times.columns = {{"repetition", "#", "", -1}, {"time_us", "time", "us", 3}};
-    for (std::size_t i = 0; i < m.results.times_s.size(); ++i)
-        times.rows.push_back({static_cast<std::int64_t>(i + 1), m.results.times_s[i] * 1e6});
-    doc.tables.push_back(std::move(times));
-
-    if (!m.results.throughput.empty()) {
-        report::Table throughput;
-        throughput.key = "throughput";
-        throughput.title = "Derived throughput";
-        throughput.columns = {
-            {"quantity", "quantity", "", -1}, {"value", "value", "", -1}, {"unit", "unit", "", -1}};
-        for (const auto& [name, v] : m.results.throughput)
-            throughput.rows.push_back({name, v.value, v.unit});
-        doc.tables.push_back(std::move(throughput));
-    }
-
-    if (!m.counters.empty()) {
-        report::Table counters;
-        counters.key = "counters";
-        counters.title = "Nsight Compute counters (one profiled launch)";
-        counters.columns = {
-            {"metric", "metric", "", -1}, {"value", "value", "", -1}, {"unit", "unit", "", -1}};
-        for (const auto& [name, v] : m.counters)
-            counters.rows.push_back({name, v.value, v.unit});
-        doc.tables.push_back(std::move(counters));
-    }
+    doc.tables.push_back(summary_table(m));
+    doc.tables.push_back(repetitions_table(m));
+    if (!m.results.throughput.empty())
+        doc.tables.push_back(named_values_table("throughput", "Derived throughput", "quantity",
+                                                m.results.throughput));
+    if (!m.counters.empty())
+        doc.tables.push_back(named_values_table(
+            "counters", "Nsight Compute counters (one profiled launch)", "metric", m.counters));
     return doc;
 }
 

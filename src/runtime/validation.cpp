@@ -1,6 +1,7 @@
 #include "kerncast/runtime/validation.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/report/table_builder.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,11 +89,22 @@ ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
     return report;
 }
 
-report::Document validation_view(const ValidationReport& report) {
-    report::Document doc;
-    doc.schema = "kerncast.validation/1";
-    doc.title = "Predictions vs measurements";
+namespace {
 
+// Predicted and measured value of each metric; blank where the row lacks the metric.
+std::vector<report::Cell> counter_cells(const ValidationRow& row,
+                                        const std::vector<std::string>& metrics) {
+    std::vector<report::Cell> cells;
+    for (const auto& metric : metrics) {
+        const auto found = row.counters.find(metric);
+        const bool known = found != row.counters.end();
+        cells.push_back(known ? report::Cell{found->second.predicted} : report::Cell{});
+        cells.push_back(known ? report::make_cell(found->second.measured) : report::Cell{});
+    }
+    return cells;
+}
+
+report::Table configurations_table(const ValidationReport& report) {
     std::vector<std::string> metrics;
     for (const auto& row : report.rows)
         for (const auto& [metric, comparison] : row.counters)
@@ -100,72 +112,58 @@ report::Document validation_view(const ValidationReport& report) {
                 metrics.push_back(metric);
     std::sort(metrics.begin(), metrics.end());
 
-    report::Table table;
-    table.key = "configurations";
-    table.title = "Per configuration (measured: median of the record's repetitions)";
-    table.columns = {{"configuration", "configuration", "", -1},
-                     {"predicted_time_us", "predicted", "us", 3},
-                     {"measured_time_us", "measured", "us", 3},
-                     {"relative_error", "rel. error", "", 3}};
-    for (const auto& metric : metrics) {
-        table.columns.push_back({metric + ".predicted", metric + " pred.", "", -1});
-        table.columns.push_back({metric + ".measured", metric + " meas.", "", -1});
-    }
-    table.columns.push_back({"record", "record", "", -1});
-    for (const auto& row : report.rows) {
-        std::vector<report::Cell> cells = {
-            row.configuration, row.predicted_time_s * 1e6, row.measured_time_s * 1e6,
-            relative_error(row.predicted_time_s, row.measured_time_s)};
-        for (const auto& metric : metrics) {
-            const auto found = row.counters.find(metric);
-            if (found == row.counters.end()) {
-                cells.push_back(std::monostate{});
-                cells.push_back(std::monostate{});
-                continue;
-            }
-            cells.push_back(found->second.predicted);
-            if (found->second.measured)
-                cells.push_back(*found->second.measured);
-            else
-                cells.push_back(std::monostate{});
-        }
-        cells.push_back(row.record_path);
-        table.rows.push_back(std::move(cells));
-    }
-    doc.tables.push_back(std::move(table));
+    report::TableBuilder t("configurations",
+                           "Per configuration (measured: median of the record's repetitions)");
+    t.columns({"configuration",
+               {"predicted_time_us", "predicted", "us", 3},
+               {"measured_time_us", "measured", "us", 3},
+               {"relative_error", "rel. error", "", 3}});
+    for (const auto& metric : metrics)
+        t.column({metric + ".predicted", metric + " pred."})
+            .column({metric + ".measured", metric + " meas."});
+    t.column("record");
+    for (const auto& row : report.rows)
+        t.row(row.configuration, row.predicted_time_s * 1e6, row.measured_time_s * 1e6,
+              relative_error(row.predicted_time_s, row.measured_time_s),
+              counter_cells(row, metrics), row.record_path);
+    return t.build();
+}
 
-    if (report.time_statistics) {
-        const auto& s = *report.time_statistics;
-        report::Table stats;
-        stats.key = "time_statistics";
-        stats.title = "Accuracy of the predicted times";
-        stats.columns = {{"configurations", "configurations", "", -1},
-                         {"median_abs_relative_error", "median |rel. error|", "", 3},
-                         {"p90_abs_relative_error", "p90 |rel. error|", "", 3},
-                         {"spearman", "Spearman rho", "", 3},
-                         {"predicted_best_fraction", "predicted best / best", "", 3}};
-        stats.rows.push_back({static_cast<std::int64_t>(s.configurations),
-                              s.median_abs_relative_error, s.p90_abs_relative_error,
-                              s.spearman ? report::Cell{*s.spearman} : report::Cell{},
-                              s.predicted_best_fraction});
-        doc.tables.push_back(std::move(stats));
-    }
+report::Table time_statistics_table(const ValidationStatistics& s) {
+    report::TableBuilder t("time_statistics", "Accuracy of the predicted times");
+    t.columns({"configurations",
+               {"median_abs_relative_error", "median |rel. error|", "", 3},
+               {"p90_abs_relative_error", "p90 |rel. error|", "", 3},
+               {"spearman", "Spearman rho", "", 3},
+               {"predicted_best_fraction", "predicted best / best", "", 3}});
+    t.row(s.configurations, s.median_abs_relative_error, s.p90_abs_relative_error, s.spearman,
+          s.predicted_best_fraction);
+    return t.build();
+}
 
-    if (!report.counter_accuracy.empty()) {
-        report::Table counters;
-        counters.key = "counter_accuracy";
-        counters.title = "Accuracy of the predicted counters";
-        counters.columns = {{"metric", "metric", "", -1},
-                            {"compared", "compared", "", -1},
-                            {"median_abs_relative_error", "median |rel. error|", "", 3},
-                            {"p90_abs_relative_error", "p90 |rel. error|", "", 3}};
-        for (const auto& [metric, accuracy] : report.counter_accuracy)
-            counters.rows.push_back({metric, static_cast<std::int64_t>(accuracy.compared),
-                                     accuracy.median_abs_relative_error,
-                                     accuracy.p90_abs_relative_error});
-        doc.tables.push_back(std::move(counters));
-    }
+report::Table counter_accuracy_table(const std::map<std::string, CounterAccuracy>& accuracies) {
+    report::TableBuilder t("counter_accuracy", "Accuracy of the predicted counters");
+    t.columns({"metric",
+               "compared",
+               {"median_abs_relative_error", "median |rel. error|", "", 3},
+               {"p90_abs_relative_error", "p90 |rel. error|", "", 3}});
+    for (const auto& [metric, accuracy] : accuracies)
+        t.row(metric, accuracy.compared, accuracy.median_abs_relative_error,
+              accuracy.p90_abs_relative_error);
+    return t.build();
+}
 
+} // namespace
+
+report::Document validation_view(const ValidationReport& report) {
+    report::Document doc;
+    doc.schema = "kerncast.validation/1";
+    doc.title = "Predictions vs measurements";
+    doc.tables.push_back(configurations_table(report));
+    if (report.time_statistics)
+        doc.tables.push_back(time_statistics_table(*report.time_statistics));
+    if (!report.counter_accuracy.empty())
+        doc.tables.push_back(counter_accuracy_table(report.counter_accuracy));
     doc.notes.push_back("relative error = (predicted - measured) / measured; percentiles by "
                         "linear interpolation between closest ranks (docs/gpu-runtime.md)");
     doc.notes.push_back("predicted best / best: measured performance of the configuration with "

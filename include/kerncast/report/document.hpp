@@ -18,6 +18,7 @@ struct Column {
     std::string unit;   // "cycles", "GB/s", "B", "" for dimensionless
     int precision = -1; // digits after the point in text/markdown; -1 = shortest exact form
     // JSON and CSV always carry full precision (round-trip exact).
+    bool operator==(const Column&) const = default;
 };
 
 struct Table {
@@ -25,6 +26,7 @@ struct Table {
     std::string title; // human title: "MWP-CWP intermediates (Hong & Kim 2009, Table 2)"
     std::vector<Column> columns;
     std::vector<std::vector<Cell>> rows; // each row has columns.size() cells
+    bool operator==(const Table&) const = default;
 };
 
 struct Document {
@@ -32,6 +34,7 @@ struct Document {
     std::string title;
     std::vector<Table> tables;
     std::vector<std::string> notes; // free-text remarks printed after the tables
+    bool operator==(const Document&) const = default;
 };
 
 } // namespace kerncast::report
