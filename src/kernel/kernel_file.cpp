@@ -126,15 +126,16 @@ KernelSpec FileParser::parse(const std::string& text) {
         throw_input_error("a kernel file is a YAML mapping with keys name, params, arrays, "
                           "domain, statements, ...",
                           at_mark(0, 0));
-    static const std::set<std::string> keys = {"name",   "description", "source", "params",
-                                               "assume", "arrays",      "domain", "threads",
-                                               "blocks", "locals",      "launch", "statements"};
+    static const std::set<std::string> keys = {
+        "name",      "description", "source", "params", "assume", "arrays",
+        "domain",    "threads",     "blocks", "locals", "launch", "registers_per_thread",
+        "statements"};
     for (const auto& entry : root) {
         const std::string key = entry.first.Scalar();
         if (!keys.count(key))
             fail(entry.first, "unknown key '" + key + "'",
                  {"known keys: name, description, source, params, assume, arrays, domain, "
-                  "threads, blocks, locals, launch, statements"});
+                  "threads, blocks, locals, launch, registers_per_thread, statements"});
     }
     auto require = [&](const char* key) {
         if (!root[key])
@@ -187,6 +188,15 @@ KernelSpec FileParser::parse(const std::string& text) {
             spec_.launch.block = parse_triple(launch["block"], "launch.block");
         if (launch["fold"])
             spec_.launch.fold = parse_triple(launch["fold"], "launch.fold");
+    }
+    if (root["registers_per_thread"]) {
+        const YAML::Node node = root["registers_per_thread"];
+        const std::int64_t registers = integer(node, "registers_per_thread");
+        if (registers < 1 || registers > max_registers_per_thread)
+            fail(node, "registers_per_thread must be between 1 and " +
+                           std::to_string(max_registers_per_thread) + ", got " +
+                           std::to_string(registers));
+        spec_.registers_per_thread = static_cast<int>(registers);
     }
     parse_statements(require("statements"));
     return std::move(spec_);

@@ -67,7 +67,10 @@ ExploreResult explore(const kernel::KernelSpec& spec,
             try {
                 const analysis::KernelAnalysis analysis = analysis::analyze(spec, row.launch);
                 const auto params = analysis::parameter_values(analysis, overrides);
-                row.prediction = predict_volumes(analysis, params, machine, options.volume);
+                VolumeOptions volume = options.volume;
+                if (options.registers_for_launch)
+                    volume.registers = options.registers_for_launch(row.launch);
+                row.prediction = predict_volumes(analysis, params, machine, volume);
             } catch (const Error& error) {
                 row.skipped = error.message();
             } catch (const std::exception& error) { // isl failures: report, keep sweeping

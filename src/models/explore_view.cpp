@@ -1,52 +1,84 @@
 #include "kerncast/models/volume_view.hpp"
+#include "kerncast/report/table_builder.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace kerncast::models {
+
+namespace {
+
+// Where the registers column comes from: one source for the whole sweep.
+std::string registers_note(const ExploreResult& result) {
+    const VolumePrediction* first = nullptr;
+    std::size_t spilling = 0;
+    int fewest = 0, most = 0;
+    for (const auto& row : result.rows) {
+        if (!row.prediction)
+            continue;
+        const RegisterCount& count = row.prediction->registers;
+        if (!first) {
+            first = &*row.prediction;
+            fewest = most = count.per_thread;
+        }
+        fewest = std::min(fewest, count.per_thread);
+        most = std::max(most, count.per_thread);
+        if (count.spill_store_bytes > 0 || count.spill_load_bytes > 0)
+            ++spilling;
+    }
+    if (!first)
+        return "No configuration was predicted.";
+    const RegisterCount& count = first->registers;
+    if (count.source != RegisterSource::ptxas)
+        return register_count_note(count);
+    const std::string range =
+        fewest == most ? std::to_string(fewest) : fmt::format("{} to {}", fewest, most);
+    return fmt::format("Registers per thread: {}, from ptxas (NVRTC, {}) compiling kerncast's "
+                       "generated CUDA for each configuration; {} of them spill.",
+                       range, count.target, spilling);
+}
+
+} // namespace
 
 report::Document explore_view(const ExploreResult& result, std::size_t top) {
     report::Document doc;
     doc.schema = "kerncast.explore/1";
     doc.title = fmt::format("Launch configurations of {} on {}, ranked by predicted throughput",
                             result.kernel, result.machine);
-    report::Table t;
-    t.key = "ranking";
-    t.title = "Ranking (Ernst et al. 2023, sec. 5.8)";
-    t.columns = {{"rank", "rank", "", -1},
-                 {"block", "block", "", -1},
-                 {"fold", "fold", "", -1},
-                 {"throughput", "throughput", "Gpoints/s", 2},
-                 {"limiter", "limiter", "", -1},
-                 {"dram_load", "DRAM load", "B/pt", 2},
-                 {"dram_store", "DRAM store", "B/pt", 2},
-                 {"l2_load", "L2->L1", "B/pt", 2},
-                 {"l2_store", "L1->L2", "B/pt", 2},
-                 {"l1_cycles", "L1", "cycles/pt", 3},
-                 {"blocks_per_sm", "blocks/SM", "", -1},
-                 {"skipped", "skipped", "", -1}};
+    report::TableBuilder t("ranking", "Ranking (Ernst et al. 2023, sec. 5.8)");
+    t.columns({"rank", "block", "fold", {"throughput", "throughput", "Gpoints/s", 2}, "limiter"});
+    t.columns_in_unit("B/pt", 2,
+                      {{"dram_load", "DRAM load"},
+                       {"dram_store", "DRAM store"},
+                       {"l2_load", "L2->L1"},
+                       {"l2_store", "L1->L2"}});
+    t.columns({{"l1_cycles", "L1", "cycles/pt", 3},
+               {"blocks_per_sm", "blocks/SM"},
+               "registers",
+               "skipped"});
+    const std::vector<report::Cell> no_prediction(9, report::blank); // throughput .. registers
     std::size_t shown = 0, skipped = 0;
     for (const auto& row : result.rows) {
         if (!row.prediction) {
             ++skipped;
-            t.rows.push_back({report::Cell{}, format_triple(row.launch.block),
-                              format_triple(row.launch.fold), report::Cell{}, report::Cell{},
-                              report::Cell{}, report::Cell{}, report::Cell{}, report::Cell{},
-                              report::Cell{}, report::Cell{}, row.skipped});
+            t.row(report::blank, format_triple(row.launch.block), format_triple(row.launch.fold),
+                  no_prediction, row.skipped);
             continue;
         }
         if (top && shown >= top)
             continue;
         ++shown;
         const VolumePrediction& p = *row.prediction;
-        t.rows.push_back({static_cast<std::int64_t>(shown), format_triple(row.launch.block),
-                          format_triple(row.launch.fold), p.limiter.points_per_second / 1e9,
-                          limiter_name(p.limiter.binding), p.dram_load_bytes, p.dram_store_bytes,
-                          p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,
-                          std::int64_t{p.occupancy.active_blocks_per_sm}, report::Cell{}});
+        t.row(shown, format_triple(row.launch.block), format_triple(row.launch.fold),
+              p.limiter.points_per_second / 1e9, limiter_name(p.limiter.binding), p.dram_load_bytes,
+              p.dram_store_bytes, p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,
+              p.occupancy.active_blocks_per_sm,
+              report::cell_if(p.registers.per_thread > 0, p.registers.per_thread), report::blank);
     }
-    doc.tables.push_back(std::move(t));
+    doc.tables.push_back(t.build());
     doc.notes.push_back(fmt::format("{} configurations predicted, {} skipped.",
                                     result.rows.size() - skipped, skipped));
+    doc.notes.push_back(registers_note(result));
     return doc;
 }
 

@@ -87,7 +87,8 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     // Occupancy -> the wave (sec. 4.4).
     LaunchResources resources;
     resources.threads_per_block = static_cast<int>(analysis.threads_per_block);
-    resources.registers_per_thread = options.registers_per_thread;
+    p.registers = options.registers;
+    resources.registers_per_thread = options.registers.per_thread;
     std::int64_t shared_bytes = 0;
     for (const auto& array : analysis.spec.arrays) {
         if (array.space != kernel::MemorySpace::shared)
@@ -270,9 +271,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
             p.notes.push_back(
                 "'" + access.text +
                 "' has a data-dependent address and is not part of the volumes or L1 cycles.");
-    if (options.registers_per_thread == 0)
-        p.notes.push_back(
-            "Registers per thread unknown (--registers): occupancy assumes they do not limit.");
+    p.notes.push_back(register_count_note(options.registers));
     if (p.waves == 1)
         p.notes.push_back("The launch fits in one wave: no reuse from earlier blocks is possible.");
 

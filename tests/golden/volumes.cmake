@@ -63,3 +63,69 @@ kerncast_add_cli_test(NAME predict_a100_80gb
 kerncast_add_cli_test(NAME predict_machine_without_l2_bandwidth EXIT 1
   ARGS predict examples/kernels/star3d_r4.yaml -m h100-sxm5-80gb
   STDERR_CONTAINS "has no bandwidth for memory level l2 (sustained_bandwidth_gbs")
+
+# Registers per thread (docs/volume-model.md, "Registers per thread"): the command line (a
+# count, or auto: ptxas) > the kernel file > unknown. The test kernel states 64 registers: 2 blocks of 512 threads
+# per A100 SM instead of 4.
+set(registers_kernel ${PROJECT_SOURCE_DIR}/tests/unit/kernel/data/copy2d_registers_64.yaml)
+kerncast_add_cli_test(NAME predict_registers_from_kernel_file
+  ARGS predict ${registers_kernel} -m a100-sxm4-40gb
+  STDOUT ${volumes_expected}/predict_registers_kernel_file.txt)
+kerncast_add_cli_test(NAME predict_registers_command_line_wins
+  ARGS predict ${registers_kernel} -m a100-sxm4-40gb --registers 32 --csv -
+  STDOUT_CONTAINS "registers_per_thread,32" "registers_source,command line" "blocks_per_sm,4"
+                  "occupancy_limit,warps")
+kerncast_add_cli_test(NAME predict_registers_zero_does_not_limit
+  ARGS predict ${registers_kernel} -m a100-sxm4-40gb --registers 0 --md -
+  STDOUT_CONTAINS "| registers_per_thread | - |" "| registers_source | command line |"
+                  "| blocks_per_sm | 4 |" "--registers 0: occupancy assumes registers do not limit.")
+kerncast_add_cli_test(NAME explore_registers_from_kernel_file
+  ARGS explore ${registers_kernel} -m a100-sxm4-40gb --blocks 32x16,32x32 --folds none
+  STDOUT_CONTAINS "Registers per thread: 64 (the kernel file's registers_per_thread)."
+                  "2 configurations predicted, 0 skipped.")
+kerncast_add_cli_test(NAME predict_registers_unknown_note
+  ARGS predict examples/kernels/star2d_r1.yaml -m a100-sxm4-40gb --md -
+  STDOUT_CONTAINS "| registers_source | unknown |"
+                  "Registers per thread unknown (--registers N")
+
+# Bad values: usage (exit 2) on the command line, input (exit 1, file:line:column) in the file.
+kerncast_add_cli_test(NAME predict_registers_out_of_range EXIT 2
+  ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --registers 256
+  STDERR_CONTAINS "--registers: '256' is neither 'auto' nor a register count from 0 to 255")
+kerncast_add_cli_test(NAME explore_registers_not_a_number EXIT 2
+  ARGS explore examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --registers many
+  STDERR_CONTAINS "--registers: 'many' is neither 'auto' nor a register count")
+kerncast_add_cli_test(NAME predict_registers_bad_kernel_file EXIT 1
+  ARGS predict ${PROJECT_SOURCE_DIR}/tests/unit/kernel/data/registers_out_of_range.yaml -m a100-sxm4-40gb
+  STDERR_CONTAINS "registers_out_of_range.yaml:9:23: error: registers_per_thread must be between 1 and 255, got 300"
+                  "^")
+
+if(KERNCAST_ENABLE_CUDA)
+  # ptxas's counts through NVRTC (CUDA 13.0; exact for this toolkit and generator).
+  kerncast_add_cli_test(NAME predict_star3d_r4_registers_auto
+    ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --registers auto
+    STDOUT ${volumes_expected}/predict_star3d_r4_registers_auto.txt)
+  # The block is compiled in: __launch_bounds__(1024) caps dg_diff_4 at 64 registers and ptxas
+  # spills; at 256 threads it keeps 95.
+  kerncast_add_cli_test(NAME explore_dg_diff_4_registers_auto
+    ARGS explore examples/kernels/dg_diff_4.yaml -m a100-sxm4-40gb --registers auto --blocks 256x1x1,1024x1x1 --folds none
+    STDOUT ${volumes_expected}/explore_dg_diff_4_registers_auto.txt)
+  kerncast_add_cli_test(NAME predict_registers_auto_spills_json
+    ARGS predict examples/kernels/dg_diff_4.yaml -m a100-sxm4-40gb --registers auto --block 1024 --json -
+    STDOUT_CONTAINS "\"spill_store_bytes\"" "It spills: 68 B stored, 68 B loaded per thread")
+  # --registers auto asks ptxas even when the kernel file states a count (64).
+  kerncast_add_cli_test(NAME predict_registers_auto_over_kernel_file
+    ARGS predict ${registers_kernel} -m a100-sxm4-40gb --registers auto --csv -
+    STDOUT_CONTAINS "registers_source,ptxas" "ptxas_target,sm_80")
+  # CUDA 13's NVRTC compiles for compute capability 7.5 and newer.
+  kerncast_add_cli_test(NAME predict_registers_auto_old_machine EXIT 3
+    ARGS predict examples/kernels/star3d_r4.yaml -m v100-pcie-32gb --registers auto
+    STDERR_CONTAINS "machine 'v100-pcie-32gb' has compute capability 7.0: this NVRTC cannot compile for it to count registers; the oldest compute capability it supports is 7.5")
+  kerncast_add_cli_test(NAME explore_registers_auto_cc1_machine EXIT 3
+    ARGS explore examples/kernels/hk_matmul.yaml -m gtx280 --registers auto
+    STDERR_CONTAINS "machine 'gtx280' has compute capability 1.3" "7.5")
+else()
+  kerncast_add_cli_test(NAME predict_registers_auto_without_cuda EXIT 3
+    ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --registers auto
+    STDERR_CONTAINS "counting registers with ptxas (--registers auto) needs NVRTC, and kerncast was built without CUDA")
+endif()

@@ -1,11 +1,13 @@
 // kerncast explore: rank block sizes and foldings by predicted throughput (Ernst et al. 2023,
 // sec. 5.1, 5.8; docs/volume-model.md).
 #include "commands.hpp"
+#include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/explore.hpp"
+#include "kerncast/models/register_count.hpp"
 #include "kerncast/models/volume_view.hpp"
 
 #include <memory>
@@ -23,7 +25,7 @@ struct ExploreCommandOptions {
     std::string folds;
     std::size_t top = 0;
     unsigned jobs = 0;
-    int registers = 0;
+    std::string registers;
     OutputOptions output;
 };
 
@@ -41,12 +43,20 @@ void run_explore(const ExploreCommandOptions& o) {
     if (options.blocks.empty() && models::default_block_sizes(o.threads).empty())
         throw_usage_error("--threads " + std::to_string(o.threads) +
                           " is not a power of two up to 1024 x 1024 x 64: no block sizes to sweep");
-    if (o.registers < 0)
-        throw_usage_error("--registers must not be negative");
-    options.volume.registers_per_thread = o.registers;
+    const models::RegisterRequest registers =
+        models::parse_register_request(o.registers, "--registers");
+    const auto overrides = kernel::parse_parameter_defines(o.defines);
+    std::unique_ptr<codegen::RegisterCounter> counter; // ptxas, one compile per configuration
+    if (const auto fixed = models::fixed_register_count(registers, spec)) {
+        options.volume.registers = *fixed;
+    } else {
+        counter = std::make_unique<codegen::RegisterCounter>(spec, overrides, machine);
+        options.registers_for_launch = [&counter](const kernel::LaunchConfig& launch) {
+            return counter->count(launch);
+        };
+    }
     options.jobs = o.jobs;
-    const auto result =
-        models::explore(spec, kernel::parse_parameter_defines(o.defines), machine, options);
+    const auto result = models::explore(spec, overrides, machine, options);
     // With --json/--csv/--md the whole table goes to the files; --top trims the text table.
     const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
                        !o.output.markdown_path.empty();
@@ -73,8 +83,10 @@ void setup_explore(CLI::App& app) {
     cmd->add_option("-j,--jobs", options->jobs, "Worker threads (0: all cores)")
         ->capture_default_str();
     cmd->add_option("--registers", options->registers,
-                    "Registers per thread for occupancy (0: not limiting)")
-        ->capture_default_str();
+                    "Registers per thread for occupancy: N (0: not limiting), or auto: the "
+                    "kernel file's registers_per_thread, else ptxas's count for each "
+                    "configuration (NVRTC)")
+        ->type_name("N|auto");
     add_output_options(*cmd, options->output);
     cmd->callback([options] { run_explore(*options); });
 }

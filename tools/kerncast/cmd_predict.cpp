@@ -2,11 +2,13 @@
 // (Ernst et al. 2023; docs/volume-model.md).
 #include "commands.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/explore.hpp"
+#include "kerncast/models/register_count.hpp"
 #include "kerncast/models/volume_view.hpp"
 #include "kerncast/models/volumes.hpp"
 
@@ -22,7 +24,7 @@ struct PredictOptions {
     std::vector<std::string> defines;
     std::string block;
     std::string fold;
-    int registers = 0;
+    std::string registers;
     bool linear = false;
     OutputOptions output;
 };
@@ -31,13 +33,16 @@ void run_predict(const PredictOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
     const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
-    if (o.registers < 0)
-        throw_usage_error("--registers must not be negative");
+    const models::RegisterRequest registers =
+        models::parse_register_request(o.registers, "--registers");
+    const auto overrides = kernel::parse_parameter_defines(o.defines);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params =
-        analysis::parameter_values(analysis, kernel::parse_parameter_defines(o.defines));
+    const auto params = analysis::parameter_values(analysis, overrides);
     models::VolumeOptions options;
-    options.registers_per_thread = o.registers;
+    if (const auto fixed = models::fixed_register_count(registers, spec))
+        options.registers = *fixed;
+    else
+        options.registers = codegen::RegisterCounter(spec, overrides, machine).count(launch);
     options.linear_addresses = o.linear;
     emit(models::predict_view(models::predict_volumes(analysis, params, machine, options),
                               spec.name, machine.identity.id),
@@ -58,8 +63,9 @@ void setup_predict(CLI::App& app) {
     cmd->add_option("--fold", options->fold,
                     "Points per thread: 1x1x2, z=2 or 2z (overrides the file)");
     cmd->add_option("--registers", options->registers,
-                    "Registers per thread for occupancy (0: not limiting)")
-        ->capture_default_str();
+                    "Registers per thread for occupancy: N (0: not limiting), or auto: the "
+                    "kernel file's registers_per_thread, else ptxas's count (NVRTC)")
+        ->type_name("N|auto");
     cmd->add_flag("--linear-addresses", options->linear,
                   "Count footprints in linear byte addresses");
     add_output_options(*cmd, options->output);

@@ -76,6 +76,12 @@ struct StatementSpec {
     SourceLocation where; // the statement text (column of its first character)
 };
 
+// The largest registers_per_thread a kernel file or --registers accepts: the most registers
+// a thread can address on every compute capability since 3.5 (CUDA C++ Programming Guide,
+// "Technical Specifications per Compute Capability"). A machine's own
+// compute.max_registers_per_thread is checked by the occupancy calculation.
+constexpr int max_registers_per_thread = 255;
+
 struct KernelSpec {
     std::string name;
     std::string description;
@@ -88,6 +94,9 @@ struct KernelSpec {
     std::vector<std::string> indices; // the domain's indices, in isl tuple order
     ThreadMapping threads;
     LaunchConfig launch; // the file's default launch configuration
+    // Registers per thread of the compiled kernel (1..255), when the file states it: the
+    // occupancy calculation uses it unless the command line gives a count.
+    std::optional<int> registers_per_thread;
     std::vector<StatementSpec> statements;
 
     const ArrayDecl* find_array(const std::string& name) const;

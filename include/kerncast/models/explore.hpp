@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,6 +28,10 @@ struct ExploreOptions {
     std::vector<Triple> folds;  // empty: default_folds()
     std::int64_t threads_per_block = 1024;
     VolumeOptions volume;
+    // When set, the registers of each launch (e.g. ptxas compiling the generated code,
+    // codegen/register_usage.hpp) instead of volume.registers. Called from several worker
+    // threads at once; an input Error skips the launch with its message.
+    std::function<RegisterCount(const kernel::LaunchConfig&)> registers_for_launch;
     unsigned jobs = 0; // worker threads; 0: all hardware threads
 };
 

@@ -8,6 +8,7 @@
 #include "kerncast/models/l1_wavefronts.hpp"
 #include "kerncast/models/limiter.hpp"
 #include "kerncast/models/occupancy.hpp"
+#include "kerncast/models/register_count.hpp"
 #include "kerncast/models/wave_footprint.hpp"
 
 #include <array>
@@ -23,7 +24,7 @@ namespace kerncast::models {
 double capacity_hit_rate(const CapacityFit& fit, double oversubscription);
 
 struct VolumeOptions {
-    int registers_per_thread = 0;  // 0: registers do not limit occupancy
+    RegisterCount registers;       // per_thread 0: registers do not limit occupancy
     bool linear_addresses = false; // count every array in linear byte addresses
 };
 
@@ -58,6 +59,7 @@ struct VolumePrediction {
     BlockIndex grid{1, 1, 1};
     std::int64_t blocks = 0;
     std::int64_t points = 0;
+    RegisterCount registers; // what the occupancy calculation used (VolumeOptions::registers)
     OccupancyResult occupancy;
     std::int64_t wave_blocks = 0; // resident at once: blocks per SM x SMs
     std::int64_t waves = 0;

@@ -156,3 +156,24 @@ TEST(KernelFile, MissingFile) {
         EXPECT_EQ(e.kind(), ErrorKind::input);
     }
 }
+
+TEST(KernelFile, RegistersPerThread) {
+    EXPECT_EQ(parse_kernel_text(valid, "k.yaml").registers_per_thread, std::nullopt);
+    const std::string launch = "launch: {block: [32, 4]}";
+    EXPECT_EQ(parse_kernel_text(with(launch, launch + "\nregisters_per_thread: 40"), "k.yaml")
+                  .registers_per_thread,
+              40);
+    EXPECT_EQ(parse_kernel_text(with(launch, launch + "\nregisters_per_thread: 255"), "k.yaml")
+                  .registers_per_thread,
+              255);
+    // Line 9 (after launch), column 23: the value.
+    expect_error(with(launch, launch + "\nregisters_per_thread: 0"),
+                 "registers_per_thread must be between 1 and 255, got 0", 9, 23);
+    expect_error(with(launch, launch + "\nregisters_per_thread: 256"),
+                 "registers_per_thread must be between 1 and 255, got 256", 9, 23);
+    expect_error(with(launch, launch + "\nregisters_per_thread: -3"), "got -3", 9, 23);
+    expect_error(with(launch, launch + "\nregisters_per_thread: many"),
+                 "registers_per_thread must be an integer, got 'many'", 9, 23);
+    expect_error(with(launch, launch + "\nregisters_per_thread: [32]"),
+                 "registers_per_thread must be a single value", 9, 23);
+}

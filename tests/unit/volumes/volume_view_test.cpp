@@ -59,7 +59,7 @@ TEST(VolumeView, ExploreTopTrimsPredictedRowsButKeepsSkippedOnes) {
     ASSERT_EQ(ranking.rows.size(), 3u);
     EXPECT_EQ(std::get<std::int64_t>(ranking.rows[1][0]), 2);
     EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][3]), 3.0);
-    EXPECT_EQ(std::get<std::string>(ranking.rows[2][11]), "too many threads");
+    EXPECT_EQ(std::get<std::string>(ranking.rows[2][12]), "too many threads");
     EXPECT_EQ(explore_view(result).tables[0].rows.size(), 4u);
 }
 

@@ -1,0 +1,72 @@
+// Registers per thread measured by the compiler: kerncast's generated CUDA for one launch
+// (lower_kernel + generate_cuda, which specialise on block and fold) compiled by NVRTC for
+// the machine's SM with ptxas verbose output (--ptxas-options=-v), whose "Used N registers"
+// line gives the count, with the stack frame and spill bytes beside it. Needs the CUDA
+// toolkit's NVRTC, no GPU. docs/volume-model.md, "Registers per thread".
+#pragma once
+
+#include "kerncast/kernel/kernel_spec.hpp"
+#include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/register_count.hpp"
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kerncast::codegen {
+
+// What ptxas -v reports for one entry function.
+struct PtxasUsage {
+    std::string function;
+    std::string target; // "sm_80"
+    int registers = 0;
+    std::int64_t stack_frame_bytes = 0;
+    std::int64_t spill_store_bytes = 0;
+    std::int64_t spill_load_bytes = 0;
+};
+
+// Reads ptxas's verbose report (e.g. NVRTC's log) for `entry_function`: the section from
+// "Compiling entry function '<name>' for '<sm>'" to the next entry. nullopt when the log has
+// no such entry or the entry has no "Used N registers" line.
+std::optional<PtxasUsage> parse_ptxas_usage(const std::string& log,
+                                            const std::string& entry_function);
+
+// The SM version ptxas compiles for to count the registers of `machine`: its compute
+// capability (8.0 -> 80), which this NVRTC must generate machine code for exactly. An
+// unavailable Error otherwise, naming the machine and the oldest compute capability this
+// NVRTC supports (CUDA 13: 7.5), or saying that kerncast was built without CUDA.
+int register_count_sm(const MachineModel& machine);
+
+// Counts the registers of a kernel's generated code, one compilation per distinct generated
+// source and SM (cached by SHA-256 of the source: repeated launches cost nothing). Safe to call
+// from several threads at once (kerncast explore's workers).
+class RegisterCounter {
+public:
+    // Checks up front that the machine's SM can be compiled for (register_count_sm).
+    RegisterCounter(kernel::KernelSpec spec,
+                    std::vector<std::pair<std::string, std::int64_t>> overrides,
+                    const MachineModel& machine);
+
+    // Source ptxas, target "sm_<sm>". Input Errors: a launch the generator cannot express, a
+    // compile error (with NVRTC's log).
+    models::RegisterCount count(const kernel::LaunchConfig& launch);
+
+    int sm() const { return sm_; }
+    std::size_t compilations() const; // NVRTC runs so far
+    std::size_t cache_hits() const;   // counts served from the cache
+
+private:
+    kernel::KernelSpec spec_;
+    std::vector<std::pair<std::string, std::int64_t>> overrides_;
+    int sm_ = 0;
+    mutable std::mutex mutex_;
+    std::map<std::string, models::RegisterCount> cache_; // sha256(source) + "/sm_<sm>"
+    std::size_t compilations_ = 0;
+    std::size_t cache_hits_ = 0;
+};
+
+} // namespace kerncast::codegen

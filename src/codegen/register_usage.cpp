@@ -1,0 +1,169 @@
+#include "kerncast/codegen/register_usage.hpp"
+
+#include "kerncast/codegen/cuda_codegen.hpp"
+#include "kerncast/codegen/schedule.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/runtime/nvrtc_compile.hpp"
+#include "kerncast/sha256.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <regex>
+#include <sstream>
+
+namespace kerncast::codegen {
+
+namespace {
+
+std::string supported_list(const std::vector<int>& architectures) {
+    std::string list;
+    for (int sm : architectures)
+        list += (list.empty() ? "" : ", ") + fmt::format("{}.{}", sm / 10, sm % 10);
+    return list;
+}
+
+const char* give_the_count =
+    "give the count instead: --registers N, or registers_per_thread in the kernel file";
+
+} // namespace
+
+std::optional<PtxasUsage> parse_ptxas_usage(const std::string& log,
+                                            const std::string& entry_function) {
+    // ptxas -v (CUDA 13):
+    //   ptxas info    : Compiling entry function 'k' for 'sm_80'
+    //   ptxas info    : Function properties for k
+    //   ptxas         .     256 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+    //   ptxas info    : Used 40 registers, used 0 barriers, 256 bytes cumulative stack size, ...
+    static const std::regex entry_line(R"(Compiling entry function '([^']+)' for '([^']+)')");
+    static const std::regex properties_line(R"(Function properties for (\S+))");
+    static const std::regex stack_line(
+        R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+    static const std::regex registers_line(R"(Used (\d+) registers)");
+
+    std::optional<PtxasUsage> usage;
+    bool in_entry = false;      // inside the section of entry_function
+    bool own_properties = true; // the last "Function properties for" named entry_function
+    bool found_registers = false;
+    std::istringstream lines(log);
+    std::string line;
+    std::smatch match;
+    while (std::getline(lines, line)) {
+        if (std::regex_search(line, match, entry_line)) {
+            if (in_entry)
+                break; // the next entry's section
+            in_entry = match[1] == entry_function;
+            if (in_entry) {
+                usage = PtxasUsage{};
+                usage->function = match[1];
+                usage->target = match[2];
+                own_properties = true;
+            }
+            continue;
+        }
+        if (!in_entry)
+            continue;
+        if (std::regex_search(line, match, properties_line)) {
+            own_properties = match[1] == entry_function;
+        } else if (std::regex_search(line, match, stack_line)) {
+            if (own_properties) {
+                usage->stack_frame_bytes = std::stoll(match[1]);
+                usage->spill_store_bytes = std::stoll(match[2]);
+                usage->spill_load_bytes = std::stoll(match[3]);
+            }
+        } else if (std::regex_search(line, match, registers_line)) {
+            usage->registers = std::stoi(match[1]);
+            found_registers = true;
+        }
+    }
+    if (!found_registers)
+        return std::nullopt;
+    return usage;
+}
+
+int register_count_sm(const MachineModel& machine) {
+    const std::vector<int> supported = runtime::nvrtc_supported_architectures();
+    if (supported.empty())
+        throw Error(ErrorKind::unavailable,
+                    "counting registers with ptxas (--registers auto) needs NVRTC, and kerncast "
+                    "was built without CUDA",
+                    {},
+                    {"rebuild with -DKERNCAST_ENABLE_CUDA=ON and the CUDA toolkit installed, or " +
+                     std::string(give_the_count)});
+    const int major = machine.identity.cc_major, minor = machine.identity.cc_minor;
+    const int sm = major * 10 + minor;
+    if (std::find(supported.begin(), supported.end(), sm) != supported.end())
+        return sm;
+    const std::string what =
+        fmt::format("machine '{}' has compute capability {}.{}", machine.identity.id, major, minor);
+    if (sm < supported.front())
+        throw Error(ErrorKind::unavailable,
+                    fmt::format("{}: this NVRTC cannot compile for it to count registers; the "
+                                "oldest compute capability it supports is {}.{}",
+                                what, supported.front() / 10, supported.front() % 10),
+                    {}, {give_the_count});
+    throw Error(
+        ErrorKind::unavailable,
+        fmt::format("{}: this NVRTC cannot generate machine code for it to count "
+                    "registers",
+                    what),
+        {},
+        {"this NVRTC supports compute capabilities " + supported_list(supported), give_the_count});
+}
+
+RegisterCounter::RegisterCounter(kernel::KernelSpec spec,
+                                 std::vector<std::pair<std::string, std::int64_t>> overrides,
+                                 const MachineModel& machine)
+    : spec_(std::move(spec)), overrides_(std::move(overrides)), sm_(register_count_sm(machine)) {}
+
+models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch) {
+    // No SourceOrigin: the header comment then names no file, so the source (and its hash)
+    // depends only on what the compiler sees.
+    const GeneratedKernel generated = generate_cuda(lower_kernel(spec_, launch, overrides_));
+    const std::string key = sha256_hex(generated.cuda_source) + "/sm_" + std::to_string(sm_);
+    {
+        std::lock_guard lock(mutex_);
+        if (const auto cached = cache_.find(key); cached != cache_.end()) {
+            ++cache_hits_;
+            return cached->second;
+        }
+    }
+    // Compiled outside the lock: explore's workers compile different launches in parallel.
+    runtime::CompileRequest request;
+    request.source = generated.cuda_source;
+    request.source_name = spec_.name + ".cu";
+    request.kernel_name = generated.kernel_name;
+    request.cc_major = sm_ / 10;
+    request.cc_minor = sm_ % 10;
+    request.extra_options = {"--ptxas-options=-v"};
+    const runtime::CompiledKernel compiled = runtime::compile_cuda_source(request);
+    const std::optional<PtxasUsage> usage = parse_ptxas_usage(compiled.log, compiled.lowered_name);
+    if (!usage)
+        throw Error(ErrorKind::internal,
+                    fmt::format("ptxas reported no register count for '{}' ({})",
+                                compiled.lowered_name, compiled.target),
+                    {}, {"NVRTC log:\n" + compiled.log});
+
+    models::RegisterCount count;
+    count.per_thread = usage->registers;
+    count.source = models::RegisterSource::ptxas;
+    count.target = usage->target;
+    count.stack_frame_bytes = usage->stack_frame_bytes;
+    count.spill_store_bytes = usage->spill_store_bytes;
+    count.spill_load_bytes = usage->spill_load_bytes;
+    std::lock_guard lock(mutex_);
+    ++compilations_;
+    cache_.emplace(key, count);
+    return count;
+}
+
+std::size_t RegisterCounter::compilations() const {
+    std::lock_guard lock(mutex_);
+    return compilations_;
+}
+
+std::size_t RegisterCounter::cache_hits() const {
+    std::lock_guard lock(mutex_);
+    return cache_hits_;
+}
+
+} // namespace kerncast::codegen
