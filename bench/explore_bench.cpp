@@ -1,8 +1,7 @@
 // Speed of the volume model: one analysis, one prediction, and the default explore sweep of
 // star3d_r4 on a100-sxm4-40gb (configurations per second in the counters).
+#include "bench_inputs.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
-#include "kerncast/kernel/kernel_file.hpp"
-#include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/explore.hpp"
 #include "kerncast/models/volumes.hpp"
 
@@ -12,28 +11,17 @@ namespace {
 
 using namespace kerncast;
 
-const kernel::KernelSpec& star() {
-    static const kernel::KernelSpec spec = kernel::load_kernel_file(
-        std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/star3d_r4.yaml");
-    return spec;
-}
-
-const MachineModel& a100() {
-    static const MachineModel machine = resolve_machine("a100-sxm4-40gb");
-    return machine;
-}
-
 void BM_Analyze(benchmark::State& state) {
     for (auto _ : state)
-        benchmark::DoNotOptimize(analysis::analyze(star(), {{32, 4, 4}, {1, 1, 2}}));
+        benchmark::DoNotOptimize(analysis::analyze(bench::star3d_r4(), {{32, 4, 4}, {1, 1, 2}}));
 }
 BENCHMARK(BM_Analyze)->Unit(benchmark::kMillisecond);
 
 void BM_PredictVolumes(benchmark::State& state) {
-    const auto analysis = analysis::analyze(star(), {{32, 4, 4}, {1, 1, 2}});
+    const auto analysis = analysis::analyze(bench::star3d_r4(), {{32, 4, 4}, {1, 1, 2}});
     const auto params = analysis::parameter_values(analysis);
     for (auto _ : state)
-        benchmark::DoNotOptimize(models::predict_volumes(analysis, params, a100()));
+        benchmark::DoNotOptimize(models::predict_volumes(analysis, params, bench::a100_40gb()));
 }
 BENCHMARK(BM_PredictVolumes)->Unit(benchmark::kMillisecond);
 
@@ -42,7 +30,7 @@ void BM_ExploreDefaultSweep(benchmark::State& state) {
     options.jobs = static_cast<unsigned>(state.range(0));
     std::size_t configurations = 0;
     for (auto _ : state) {
-        const auto result = models::explore(star(), {}, a100(), options);
+        const auto result = models::explore(bench::star3d_r4(), {}, bench::a100_40gb(), options);
         configurations += result.rows.size();
     }
     state.counters["configurations_per_s"] =

@@ -2,10 +2,9 @@
 // a cache hit (generation and hashing only), and the default explore sweep with and without
 // ptxas counts (168 configurations: 168 distinct sources, so 168 compilations). Needs NVRTC;
 // built without CUDA the benchmarks skip.
+#include "bench_inputs.hpp"
 #include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
-#include "kerncast/kernel/kernel_file.hpp"
-#include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/explore.hpp"
 
 #include <benchmark/benchmark.h>
@@ -15,22 +14,12 @@ namespace {
 
 using namespace kerncast;
 
-const kernel::KernelSpec& star() {
-    static const kernel::KernelSpec spec = kernel::load_kernel_file(
-        std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/star3d_r4.yaml");
-    return spec;
-}
-
-const MachineModel& a100() {
-    static const MachineModel machine = resolve_machine("a100-sxm4-40gb");
-    return machine;
-}
-
 // nullptr (and the benchmark skipped) when this build cannot count registers.
 std::unique_ptr<codegen::RegisterCounter> counter(benchmark::State& state) {
     try {
         return std::make_unique<codegen::RegisterCounter>(
-            star(), std::vector<std::pair<std::string, std::int64_t>>{}, a100());
+            bench::star3d_r4(), std::vector<std::pair<std::string, std::int64_t>>{},
+            bench::a100_40gb());
     } catch (const Error& e) {
         state.SkipWithError(e.message().c_str());
         return nullptr;
@@ -70,7 +59,8 @@ void BM_ExploreDefaultSweepRegisters(benchmark::State& state) {
                 return ptxas->count(launch);
             };
         }
-        benchmark::DoNotOptimize(models::explore(star(), {}, a100(), options));
+        benchmark::DoNotOptimize(
+            models::explore(bench::star3d_r4(), {}, bench::a100_40gb(), options));
     }
 }
 BENCHMARK(BM_ExploreDefaultSweepRegisters)
