@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -35,6 +37,20 @@ struct Document {
     std::vector<Table> tables;
     std::vector<std::string> notes; // free-text remarks printed after the tables
     bool operator==(const Document&) const = default;
+
+    // The table with this key, or nullptr.
+    const Table* find_table(std::string_view table_key) const {
+        for (const auto& table : tables)
+            if (table.key == table_key)
+                return &table;
+        return nullptr;
+    }
+    // The table with this key; std::out_of_range when there is none.
+    const Table& table_at(std::string_view table_key) const {
+        if (const Table* table = find_table(table_key))
+            return *table;
+        throw std::out_of_range("report has no table '" + std::string(table_key) + "'");
+    }
 };
 
 } // namespace kerncast::report

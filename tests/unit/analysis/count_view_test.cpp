@@ -9,13 +9,6 @@ using namespace kerncast::analysis;
 
 namespace {
 
-const report::Table& table(const report::Document& doc, const std::string& key) {
-    for (const auto& t : doc.tables)
-        if (t.key == key)
-            return t;
-    throw std::runtime_error("no table " + key);
-}
-
 size_t column(const report::Table& t, const std::string& key) {
     for (size_t k = 0; k < t.columns.size(); ++k)
         if (t.columns[k].key == key)
@@ -40,9 +33,9 @@ TEST(CountView, MatmulTiled16) {
 
     const report::Document doc = count_view(r);
     EXPECT_EQ(doc.schema, "kerncast.count/1");
-    const report::Table& launch = table(doc, "launch");
+    const report::Table& launch = doc.table_at("launch");
     EXPECT_EQ(std::get<std::int64_t>(launch.rows[0][column(launch, "thread_blocks")]), 256);
-    const report::Table& accesses = table(doc, "accesses");
+    const report::Table& accesses = doc.table_at("accesses");
     ASSERT_EQ(accesses.rows.size(), 7u);
     const auto& a_load = accesses.rows[0];
     EXPECT_EQ(std::get<std::string>(a_load[column(accesses, "access")]), "a$aLD[i, 16 * ko + tx]");
@@ -53,12 +46,12 @@ TEST(CountView, MatmulTiled16) {
     EXPECT_DOUBLE_EQ(std::get<double>(a_load[column(accesses, "afr")]), 8.0);
     // Shared memory: no access-to-footprint ratio.
     EXPECT_TRUE(std::holds_alternative<std::monostate>(accesses.rows[1][column(accesses, "afr")]));
-    const report::Table& fp = table(doc, "footprints");
+    const report::Table& fp = doc.table_at("footprints");
     EXPECT_EQ(std::get<std::int64_t>(fp.rows[0][column(fp, "warp_granules_32")]), 4);
     // Patterns: the two 16x16 tile loads differ in strides; the stores to a_tile and b_tile
     // share one pattern.
     ASSERT_EQ(r.patterns.size(), 6u);
-    const report::Table& patterns = table(doc, "access_patterns");
+    const report::Table& patterns = doc.table_at("access_patterns");
     bool tile_stores = false;
     for (const auto& row : patterns.rows)
         if (std::get<std::string>(row[column(patterns, "space")]) == "shared" &&
@@ -69,7 +62,7 @@ TEST(CountView, MatmulTiled16) {
             EXPECT_EQ(std::get<std::string>(row[column(patterns, "thread_strides")]), "1,16,0");
         }
     EXPECT_TRUE(tile_stores);
-    const report::Table& formulas = table(doc, "formulas");
+    const report::Table& formulas = doc.table_at("formulas");
     for (const auto& row : formulas.rows)
         EXPECT_TRUE(std::get<bool>(row[column(formulas, "closed_form")]));
 }
@@ -81,7 +74,7 @@ TEST(CountView, IndirectAccessesHaveNoStrides) {
     const CountReport r =
         evaluate_counts(analysis, parameter_values(analysis), FootprintOptions{{32}, 32, true});
     const report::Document doc = count_view(r);
-    const report::Table& accesses = table(doc, "accesses");
+    const report::Table& accesses = doc.table_at("accesses");
     bool found = false;
     for (const auto& row : accesses.rows)
         if (std::get<std::string>(row[column(accesses, "direction")]) == "atomic:add") {

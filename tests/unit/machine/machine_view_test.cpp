@@ -7,22 +7,11 @@
 
 using namespace kerncast;
 
-namespace {
-
-const report::Table& table(const report::Document& doc, const std::string& key) {
-    for (const auto& t : doc.tables)
-        if (t.key == key)
-            return t;
-    throw std::runtime_error("no table " + key);
-}
-
-} // namespace
-
 TEST(MachinesView, OneRowPerMachineWithL2AndBandwidths) {
     const report::Document doc =
         machines_view({builtin_machine("a100-sxm4-40gb"), builtin_machine("titan-v")});
     EXPECT_EQ(doc.schema, "kerncast.machines/1");
-    const auto& t = table(doc, "machines");
+    const auto& t = doc.table_at("machines");
     ASSERT_EQ(t.rows.size(), 2u);
     ASSERT_EQ(t.columns.size(), t.rows[0].size());
     EXPECT_EQ(t.rows[0][0], report::Cell{std::string("a100-sxm4-40gb")});
@@ -40,7 +29,7 @@ TEST(MachineView, EveryValueWithItsSource) {
     const MachineModel a100 = builtin_machine("a100-sxm4-40gb");
     const report::Document doc = machine_view(a100);
     EXPECT_EQ(doc.schema, "kerncast.machine-report/1");
-    const auto& compute = table(doc, "compute");
+    const auto& compute = doc.table_at("compute");
     bool found = false;
     for (const auto& row : compute.rows) {
         if (row[0] == report::Cell{std::string("sm_count")}) {
@@ -50,16 +39,16 @@ TEST(MachineView, EveryValueWithItsSource) {
         }
     }
     EXPECT_TRUE(found);
-    const auto& memory = table(doc, "memory");
+    const auto& memory = doc.table_at("memory");
     std::size_t l2_rows = 0;
     for (const auto& row : memory.rows)
         l2_rows += row[0] == report::Cell{std::string("l2")};
     EXPECT_EQ(l2_rows, 7u); // shared_by + 6 known values
-    const auto& sources = table(doc, "sources");
+    const auto& sources = doc.table_at("sources");
     ASSERT_EQ(sources.rows.size(), a100.sources.size());
     EXPECT_EQ(sources.columns.size(), 4u); // no source states an uncertainty: no such columns
     EXPECT_EQ(sources.rows[0][0], report::Cell{a100.sources.begin()->first});
-    const auto& banks = table(doc, "shared_memory_banks");
+    const auto& banks = doc.table_at("shared_memory_banks");
     ASSERT_GE(banks.rows.size(), 2u);
     EXPECT_EQ(banks.rows[0][0], report::Cell{std::string("banks")});
     EXPECT_EQ(banks.rows[0][1], report::Cell{std::int64_t{32}});
@@ -71,7 +60,7 @@ TEST(MachineView, EveryValueWithItsSource) {
 
 TEST(MachineView, PaperMachineShowsItsMwpCwpParameters) {
     const report::Document doc = machine_view(builtin_machine("gtx280"));
-    const auto& mwp = table(doc, "mwp_cwp");
+    const auto& mwp = doc.table_at("mwp_cwp");
     ASSERT_EQ(mwp.rows.size(), 4u);
     EXPECT_EQ(mwp.rows[0][0], report::Cell{std::string("mem_ld_cycles")});
     EXPECT_EQ(mwp.rows[0][1], report::Cell{450.0});
@@ -90,28 +79,28 @@ TEST(MachineView, ProbedTopologyFieldsWithSourcesAndUncertainty) {
                 return true;
         return false;
     };
-    EXPECT_TRUE(has_row(table(doc, "compute"), Row{std::string("measured_sm_clock_mhz"), 1410.0,
-                                                   std::string("MHz"), std::string("probe")}));
-    const auto& memory = table(doc, "memory");
+    EXPECT_TRUE(has_row(doc.table_at("compute"), Row{std::string("measured_sm_clock_mhz"), 1410.0,
+                                                     std::string("MHz"), std::string("probe")}));
+    const auto& memory = doc.table_at("memory");
     EXPECT_TRUE(has_row(memory, Row{std::string("l2"), std::string("latency_far_cycles"), 300.0,
                                     std::string("cycles"), std::string("probe")}));
     EXPECT_TRUE(has_row(memory, Row{std::string("l2"), std::string("store_bandwidth_gbs"), 900.5,
                                     std::string("GB/s"), std::string("probe")}));
-    EXPECT_TRUE(has_row(table(doc, "special_memories"),
+    EXPECT_TRUE(has_row(doc.table_at("special_memories"),
                         Row{std::string("texture"), std::string("same_cache_as"), std::string("l1"),
                             std::string(""), std::string("probe")}));
 
-    const auto& sizes = table(doc, "effective_size_by_carveout");
+    const auto& sizes = doc.table_at("effective_size_by_carveout");
     ASSERT_EQ(sizes.rows.size(), 2u);
     EXPECT_EQ(sizes.rows[1], (Row{std::string("l1"), std::int64_t{64}, std::int64_t{65536},
                                   std::string("probe")}));
 
-    const auto& tlbs = table(doc, "tlbs");
+    const auto& tlbs = doc.table_at("tlbs");
     ASSERT_EQ(tlbs.rows.size(), 8u); // shared_by + 3 values, for each of two TLBs
     EXPECT_TRUE(has_row(tlbs, Row{std::string("l2_tlb"), std::string("reach_bytes"),
                                   std::int64_t{8} << 30, std::string("B"), std::string("probe")}));
 
-    const auto& sources = table(doc, "sources");
+    const auto& sources = doc.table_at("sources");
     ASSERT_EQ(sources.columns.size(), 7u);
     EXPECT_EQ(sources.columns[4].key, "relative_spread");
     EXPECT_EQ(

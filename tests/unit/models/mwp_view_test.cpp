@@ -7,16 +7,9 @@
 namespace kerncast::models {
 namespace {
 
-const report::Table& table(const report::Document& doc, const std::string& key) {
-    for (const auto& t : doc.tables)
-        if (t.key == key)
-            return t;
-    throw std::runtime_error("no table " + key);
-}
-
 // The value cell of the intermediates row `quantity`.
 report::Cell value_of(const report::Document& doc, const std::string& quantity) {
-    for (const auto& row : table(doc, "intermediates").rows)
+    for (const auto& row : doc.table_at("intermediates").rows)
         if (std::get<std::string>(row[0]) == quantity)
             return row[3];
     throw std::runtime_error("no row " + quantity);
@@ -48,7 +41,7 @@ TEST(MwpView, SchemaTablesAndValues) {
     EXPECT_EQ(std::get<double>(value_of(doc, "mwp")), 2.28125);
     EXPECT_EQ(std::get<std::int64_t>(value_of(doc, "active_warps_per_sm")), 20);
     EXPECT_EQ(std::get<double>(value_of(doc, "exec_cycles_with_synch")), 50728.1875);
-    const auto& result = table(doc, "result");
+    const auto& result = doc.table_at("result");
     ASSERT_EQ(result.rows.size(), 1u);
     EXPECT_EQ(std::get<std::string>(result.rows[0][0]), "(23)");
     EXPECT_EQ(std::get<double>(result.rows[0][2]), 50728.1875);
@@ -64,7 +57,7 @@ TEST(MwpView, OccupancyTableAndUnknownMwp) {
     w.shared_memory_per_block_bytes = 0;
     w.uncoal_mem_insts = 0;
     const auto doc = mwp_view(predict_mwp_cwp(w, test::hk_example()));
-    const auto& occupancy = table(doc, "occupancy");
+    const auto& occupancy = doc.table_at("occupancy");
     ASSERT_EQ(occupancy.rows.size(), 4u);
     // 4 warps x 32 x 16 = 2048 registers -> 4 blocks bind.
     EXPECT_EQ(std::get<std::string>(occupancy.rows[2][0]), "registers");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 using namespace kerncast::report;
 
@@ -115,4 +116,15 @@ TEST(Printers, JsonNonFiniteBecomesString) {
         {"t", "", {{"x", "x", "", -1}}, {{std::numeric_limits<double>::infinity()}}});
     const auto json = nlohmann::json::parse(render(print_json, doc));
     EXPECT_EQ(json["tables"]["t"]["rows"][0]["x"], "inf");
+}
+
+TEST(Document, FindsTablesByKey) {
+    Document doc;
+    doc.tables.push_back({"first", "First", {}, {}});
+    doc.tables.push_back({"second", "Second", {}, {}});
+    ASSERT_NE(doc.find_table("second"), nullptr);
+    EXPECT_EQ(doc.find_table("second")->title, "Second");
+    EXPECT_EQ(doc.find_table("third"), nullptr);
+    EXPECT_EQ(&doc.table_at("first"), &doc.tables[0]);
+    EXPECT_THROW(doc.table_at("third"), std::out_of_range);
 }

@@ -11,13 +11,6 @@ using namespace kerncast::models;
 
 namespace {
 
-const report::Table& table(const report::Document& doc, const std::string& key) {
-    for (const auto& t : doc.tables)
-        if (t.key == key)
-            return t;
-    throw std::runtime_error("no table " + key);
-}
-
 TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/star3d_r4.yaml");
@@ -26,18 +19,18 @@ TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
                                    resolve_machine("a100-sxm4-40gb"));
     const report::Document doc = predict_view(p, spec.name, "a100-sxm4-40gb");
     EXPECT_EQ(doc.schema, "kerncast.predict/1");
-    const auto& volumes = table(doc, "volumes");
+    const auto& volumes = doc.table_at("volumes");
     ASSERT_EQ(volumes.rows.size(), p.arrays.size() + 1);
     for (const auto& row : volumes.rows)
         EXPECT_EQ(row.size(), volumes.columns.size());
     EXPECT_EQ(std::get<double>(volumes.rows.back()[11]), p.dram_load_bytes);
-    const auto& limiters = table(doc, "limiters");
+    const auto& limiters = doc.table_at("limiters");
     ASSERT_EQ(limiters.rows.size(), 4u);
     int binding = 0;
     for (const auto& row : limiters.rows)
         binding += std::get<bool>(row[4]) ? 1 : 0;
     EXPECT_EQ(binding, 1);
-    EXPECT_EQ(std::get<std::string>(table(doc, "prediction").rows[0][0]),
+    EXPECT_EQ(std::get<std::string>(doc.table_at("prediction").rows[0][0]),
               limiter_name(p.limiter.binding));
 }
 
@@ -55,7 +48,7 @@ TEST(VolumeView, ExploreTopTrimsPredictedRowsButKeepsSkippedOnes) {
     skipped.skipped = "too many threads";
     result.rows.push_back(skipped);
     const auto doc = explore_view(result, 2);
-    const auto& ranking = table(doc, "ranking");
+    const auto& ranking = doc.table_at("ranking");
     ASSERT_EQ(ranking.rows.size(), 3u);
     EXPECT_EQ(std::get<std::int64_t>(ranking.rows[1][0]), 2);
     EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][3]), 3.0);
