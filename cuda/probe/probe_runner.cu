@@ -23,6 +23,7 @@
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <type_traits>
 #include <unistd.h>
 
 namespace kerncast::probe {
@@ -74,6 +75,23 @@ template <class... Args> std::string format_text(std::string_view format, const 
 
 constexpr std::int64_t KiB = 1024;
 constexpr std::int64_t MiB = 1024 * KiB;
+
+// Calls launch(std::integral_constant<LoadKind, kind>{}): turns the run-time load kind into the
+// template argument of the chase kernels, one switch for all of them.
+template <class Launch> void with_load_kind(LoadKind kind, Launch&& launch) {
+    switch (kind) {
+    case LoadKind::global_ca:
+        return launch(std::integral_constant<LoadKind, LoadKind::global_ca>{});
+    case LoadKind::global_cg:
+        return launch(std::integral_constant<LoadKind, LoadKind::global_cg>{});
+    case LoadKind::global_nc:
+        return launch(std::integral_constant<LoadKind, LoadKind::global_nc>{});
+    case LoadKind::texture:
+        return launch(std::integral_constant<LoadKind, LoadKind::texture>{});
+    case LoadKind::constant:
+        return launch(std::integral_constant<LoadKind, LoadKind::constant>{});
+    }
+}
 
 // A device allocation that frees itself.
 template <class T> class DeviceArray {
@@ -380,28 +398,10 @@ private:
                      BlockClock* clocks) {
         auto* buffer = buffer_->get();
         auto* sink = sink_->get();
-        switch (kind) {
-        case LoadKind::global_ca:
-            device::fine_grained_chase<LoadKind::global_ca><<<blocks, 32, shared>>>(
+        with_load_kind(kind, [&](auto load) {
+            device::fine_grained_chase<decltype(load)::value><<<blocks, 32, shared>>>(
                 buffer, texture_, starts, lengths, wrap, measure_count, warm, times, sink, clocks);
-            break;
-        case LoadKind::global_cg:
-            device::fine_grained_chase<LoadKind::global_cg><<<blocks, 32, shared>>>(
-                buffer, texture_, starts, lengths, wrap, measure_count, warm, times, sink, clocks);
-            break;
-        case LoadKind::global_nc:
-            device::fine_grained_chase<LoadKind::global_nc><<<blocks, 32, shared>>>(
-                buffer, texture_, starts, lengths, wrap, measure_count, warm, times, sink, clocks);
-            break;
-        case LoadKind::texture:
-            device::fine_grained_chase<LoadKind::texture><<<blocks, 32, shared>>>(
-                buffer, texture_, starts, lengths, wrap, measure_count, warm, times, sink, clocks);
-            break;
-        case LoadKind::constant:
-            device::fine_grained_chase<LoadKind::constant><<<blocks, 32, shared>>>(
-                buffer, texture_, starts, lengths, wrap, measure_count, warm, times, sink, clocks);
-            break;
-        }
+        });
         KERNCAST_CUDA_LAUNCHED("fine_grained_chase");
     }
 
@@ -623,28 +623,10 @@ private:
         auto* buffer = buffer_->get();
         auto* sink = sink_->get();
         const int w = warm ? 1 : 0;
-        switch (kind) {
-        case LoadKind::global_ca:
-            device::plain_chase<LoadKind::global_ca><<<1, 32>>>(
+        with_load_kind(kind, [&](auto load) {
+            device::plain_chase<decltype(load)::value><<<1, 32>>>(
                 buffer, texture_, start, length, wrap, iterations, w, cycles, sink, clocks);
-            break;
-        case LoadKind::global_cg:
-            device::plain_chase<LoadKind::global_cg><<<1, 32>>>(
-                buffer, texture_, start, length, wrap, iterations, w, cycles, sink, clocks);
-            break;
-        case LoadKind::global_nc:
-            device::plain_chase<LoadKind::global_nc><<<1, 32>>>(
-                buffer, texture_, start, length, wrap, iterations, w, cycles, sink, clocks);
-            break;
-        case LoadKind::texture:
-            device::plain_chase<LoadKind::texture><<<1, 32>>>(buffer, texture_, start, length, wrap,
-                                                              iterations, w, cycles, sink, clocks);
-            break;
-        case LoadKind::constant:
-            device::plain_chase<LoadKind::constant><<<1, 32>>>(
-                buffer, texture_, start, length, wrap, iterations, w, cycles, sink, clocks);
-            break;
-        }
+        });
         KERNCAST_CUDA_LAUNCHED("plain_chase");
         KERNCAST_CUDA(cudaDeviceSynchronize());
     }
