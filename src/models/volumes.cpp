@@ -8,10 +8,6 @@
 
 namespace kerncast::models {
 
-double capacity_hit_rate(const CapacityFit& fit, double oversubscription) {
-    return fit.a.value * std::exp(-fit.b.value * std::exp(-fit.c.value * oversubscription));
-}
-
 namespace {
 
 const CapacityFit& required_fit(const std::optional<CapacityFit>& fit, const MachineModel& machine,

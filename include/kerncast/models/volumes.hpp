@@ -5,6 +5,7 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/capacity_terms.hpp"
 #include "kerncast/models/l1_wavefronts.hpp"
 #include "kerncast/models/limiter.hpp"
 #include "kerncast/models/occupancy.hpp"
@@ -17,11 +18,6 @@
 #include <vector>
 
 namespace kerncast::models {
-
-// Ernst et al. 2023, sec. 4.5, eq. (4)-(5): share of the redundant volume that hits, as a
-// function of the oversubscription O = allocated volume / cache capacity:
-// a * exp(-b * exp(-c * O)).
-double capacity_hit_rate(const CapacityFit& fit, double oversubscription);
 
 struct VolumeOptions {
     RegisterCount registers;       // per_thread 0: registers do not limit occupancy
@@ -87,6 +83,11 @@ struct VolumePrediction {
     double l2_store_bytes = 0;
     double dram_load_bytes = 0;
     double dram_store_bytes = 0;
+    // The four totals as capacity-independent parts plus capacity-miss terms (sec. 4.5):
+    // evaluate_decomposition(x, machine.capacity_fits) reproduces the total above.
+    struct Decompositions {
+        VolumeDecomposition l2_load, l2_store, dram_load, dram_store;
+    } decompositions;
     LimiterResult limiter;
     std::vector<std::string> notes; // assumptions that applied to this launch
 };

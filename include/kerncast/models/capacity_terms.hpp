@@ -1,0 +1,48 @@
+// A predicted volume as the sum of a capacity-independent part and capacity-miss terms
+// (Ernst et al. 2023, sec. 4.5, eq. (5)): every term is a volume that misses with probability
+// 1 - hit(O) of one capacity fit at one oversubscription O. The volume model fills these so
+// that the fits can be re-evaluated, and fitted (`kerncast fit-volumes`), without re-running
+// the footprint analysis: O does not depend on the fit's coefficients.
+#pragma once
+
+#include "kerncast/machine/machine_model.hpp"
+
+#include <string_view>
+#include <vector>
+
+namespace kerncast::models {
+
+// The four hit-rate fits of sec. 4.5 (machine file `capacity_fits`).
+enum class CapacityFitKind { l1_redundant_loads, y_layer_overlap, z_layer_overlap, l2_redundant_stores };
+inline constexpr int capacity_fit_kinds = 4;
+
+// The machine-file key of a fit: "l1_redundant_loads", "y_layer_overlap", ...
+std::string_view capacity_fit_name(CapacityFitKind kind);
+
+// Ernst et al. 2023, sec. 4.5, eq. (4)-(5): share of the redundant volume that hits, as a
+// function of the oversubscription O = allocated volume / cache capacity:
+// a * exp(-b * exp(-c * O)).
+double capacity_hit_rate(const CapacityFit& fit, double oversubscription);
+
+// (1 - hit(O)) * volume_bytes_per_point is the term's contribution.
+struct CapacityTerm {
+    CapacityFitKind fit = CapacityFitKind::l1_redundant_loads;
+    double oversubscription = 0;
+    double volume_bytes_per_point = 0;
+};
+
+// One predicted metric: base + sum over terms of (1 - hit_fit(O)) * volume, bytes per point.
+struct VolumeDecomposition {
+    double base_bytes_per_point = 0;
+    std::vector<CapacityTerm> terms;
+};
+
+// The fit of `kind` in `fits`; an input Error naming the machine when it is absent.
+const CapacityFit& capacity_fit(const CapacityFits& fits, CapacityFitKind kind,
+                                const std::string& machine_id);
+
+// The decomposition's value under `fits` (every fit its terms use must be present).
+double evaluate_decomposition(const VolumeDecomposition& decomposition, const CapacityFits& fits,
+                              const std::string& machine_id);
+
+} // namespace kerncast::models
