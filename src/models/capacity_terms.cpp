@@ -9,10 +9,16 @@ namespace kerncast::models {
 
 std::string_view capacity_fit_name(CapacityFitKind kind) {
     switch (kind) {
-    case CapacityFitKind::l1_redundant_loads: return "l1_redundant_loads";
-    case CapacityFitKind::y_layer_overlap: return "y_layer_overlap";
-    case CapacityFitKind::z_layer_overlap: return "z_layer_overlap";
-    case CapacityFitKind::l2_redundant_stores: return "l2_redundant_stores";
+    case CapacityFitKind::l1_redundant_loads:
+        return "l1_redundant_loads";
+    case CapacityFitKind::y_layer_overlap:
+        return "y_layer_overlap";
+    case CapacityFitKind::z_layer_overlap:
+        return "z_layer_overlap";
+    case CapacityFitKind::l2_redundant_stores:
+        return "l2_redundant_stores";
+    case CapacityFitKind::l2_redundant_loads:
+        return "l2_redundant_loads";
     }
     return "?";
 }
@@ -25,10 +31,21 @@ const CapacityFit& capacity_fit(const CapacityFits& fits, CapacityFitKind kind,
                                 const std::string& machine_id) {
     const std::optional<CapacityFit>* fit = nullptr;
     switch (kind) {
-    case CapacityFitKind::l1_redundant_loads: fit = &fits.l1_redundant_loads; break;
-    case CapacityFitKind::y_layer_overlap: fit = &fits.y_layer_overlap; break;
-    case CapacityFitKind::z_layer_overlap: fit = &fits.z_layer_overlap; break;
-    case CapacityFitKind::l2_redundant_stores: fit = &fits.l2_redundant_stores; break;
+    case CapacityFitKind::l1_redundant_loads:
+        fit = &fits.l1_redundant_loads;
+        break;
+    case CapacityFitKind::y_layer_overlap:
+        fit = &fits.y_layer_overlap;
+        break;
+    case CapacityFitKind::z_layer_overlap:
+        fit = &fits.z_layer_overlap;
+        break;
+    case CapacityFitKind::l2_redundant_stores:
+        fit = &fits.l2_redundant_stores;
+        break;
+    case CapacityFitKind::l2_redundant_loads:
+        fit = &fits.l2_redundant_loads;
+        break;
     }
     if (!fit || !*fit)
         throw_input_error("machine '" + machine_id + "' has no capacity_fits." +

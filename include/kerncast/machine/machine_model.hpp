@@ -172,6 +172,8 @@ struct CapacityFits {
     std::optional<CapacityFit> y_layer_overlap;
     std::optional<CapacityFit> z_layer_overlap;
     std::optional<CapacityFit> l2_redundant_stores;
+    // kerncast's extension: eq. (5) for the L2 with one wave as the group (volumes.hpp).
+    std::optional<CapacityFit> l2_redundant_loads;
     bool operator==(const CapacityFits&) const = default;
 };
 

@@ -12,9 +12,16 @@
 
 namespace kerncast::models {
 
-// The four hit-rate fits of sec. 4.5 (machine file `capacity_fits`).
-enum class CapacityFitKind { l1_redundant_loads, y_layer_overlap, z_layer_overlap, l2_redundant_stores };
-inline constexpr int capacity_fit_kinds = 4;
+// The four hit-rate fits of sec. 4.5 and kerncast's fifth, redundant L2 loads within a wave
+// (machine file `capacity_fits`).
+enum class CapacityFitKind {
+    l1_redundant_loads,
+    y_layer_overlap,
+    z_layer_overlap,
+    l2_redundant_stores,
+    l2_redundant_loads
+};
+inline constexpr int capacity_fit_kinds = 5;
 
 // The machine-file key of a fit: "l1_redundant_loads", "y_layer_overlap", ...
 std::string_view capacity_fit_name(CapacityFitKind kind);
