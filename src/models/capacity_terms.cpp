@@ -57,10 +57,14 @@ const CapacityFit& capacity_fit(const CapacityFits& fits, CapacityFitKind kind,
 double evaluate_decomposition(const VolumeDecomposition& decomposition, const CapacityFits& fits,
                               const std::string& machine_id) {
     double value = decomposition.base_bytes_per_point;
-    for (const auto& term : decomposition.terms)
-        value += (1.0 - capacity_hit_rate(capacity_fit(fits, term.fit, machine_id),
-                                          term.oversubscription)) *
-                 term.volume_bytes_per_point;
+    for (const auto& term : decomposition.terms) {
+        double miss = 1.0 - capacity_hit_rate(capacity_fit(fits, term.fit, machine_id),
+                                              term.oversubscription);
+        if (term.second_fit)
+            miss *= 1.0 - capacity_hit_rate(capacity_fit(fits, *term.second_fit, machine_id),
+                                            term.second_oversubscription);
+        value += miss * term.volume_bytes_per_point;
+    }
     return value;
 }
 

@@ -371,14 +371,21 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
             // requests from L2 beyond the wave's unique sectors — halos shared by blocks of the
             // wave, L1 capacity misses — hits in L2 unless the wave itself oversubscribes it.
             // The paper treats every wave as fitting in L2; deep folded waves do not.
+            // Two parts: the block's compulsory sectors beyond the wave's, and the L1 capacity
+            // misses (those miss in L2 only if they missed in L1 first).
             if (l2_load_fit) {
-                const double redundant = std::max(0.0, v.l2_load_bytes - v.dram_load_wave_bytes);
-                v.dram_l2_capacity_bytes =
-                    (1.0 - capacity_hit_rate(*l2_load_fit, p.wave_oversubscription)) * redundant;
+                const double miss = 1.0 - capacity_hit_rate(*l2_load_fit, p.wave_oversubscription);
+                const double shared =
+                    std::max(0.0, v.l2_load_compulsory_bytes - v.dram_load_wave_bytes);
+                v.dram_l2_capacity_bytes = miss * (shared + v.l2_load_capacity_bytes);
                 load += v.dram_l2_capacity_bytes;
+                if (shared > 0)
+                    decomposition.dram_load.terms.push_back(
+                        {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, shared});
                 if (redundant > 0)
                     decomposition.dram_load.terms.push_back(
-                        {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, redundant});
+                        {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, redundant,
+                         CapacityFitKind::l1_redundant_loads, p.l1_oversubscription});
             }
             v.dram_load_bytes = load;
         }

@@ -7,6 +7,7 @@
 
 #include "kerncast/machine/machine_model.hpp"
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -31,11 +32,15 @@ std::string_view capacity_fit_name(CapacityFitKind kind);
 // a * exp(-b * exp(-c * O)).
 double capacity_hit_rate(const CapacityFit& fit, double oversubscription);
 
-// (1 - hit(O)) * volume_bytes_per_point is the term's contribution.
+// (1 - hit(O)) * volume_bytes_per_point is the term's contribution; with a second fit,
+// (1 - hit(O)) * (1 - hit_second(O_second)) * volume: a miss at one level of what already
+// missed at the level above (L1 capacity misses that then miss in L2).
 struct CapacityTerm {
     CapacityFitKind fit = CapacityFitKind::l1_redundant_loads;
     double oversubscription = 0;
     double volume_bytes_per_point = 0;
+    std::optional<CapacityFitKind> second_fit;
+    double second_oversubscription = 0;
 };
 
 // One predicted metric: base + sum over terms of (1 - hit_fit(O)) * volume, bytes per point.
