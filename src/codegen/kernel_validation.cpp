@@ -47,7 +47,16 @@ std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec
             overrides.emplace_back(name, std::get<std::int64_t>(value));
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
     const auto params = analysis::parameter_values(analysis, overrides);
-    const models::VolumePrediction volumes = models::predict_volumes(analysis, params, machine);
+    models::VolumeOptions options;
+    if (record.registers_per_thread) {
+        options.registers.per_thread = *record.registers_per_thread;
+        options.registers.source = models::RegisterSource::measurement_record;
+    } else if (spec.registers_per_thread) {
+        options.registers.per_thread = *spec.registers_per_thread;
+        options.registers.source = models::RegisterSource::kernel_file;
+    }
+    const models::VolumePrediction volumes =
+        models::predict_volumes(analysis, params, machine, options);
     const auto points = static_cast<double>(volumes.points);
     const double sector_bytes = l2_sector_bytes(machine);
     runtime::Prediction prediction;
@@ -58,6 +67,12 @@ std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec
         volumes.l2_load_bytes * points / sector_bytes;
     prediction.counters["lts__t_sectors_srcunit_tex_op_write.sum"] =
         volumes.l2_store_bytes * points / sector_bytes;
+    // Every L2 sector of these kernels is requested by L1/TEX (kernel_validation.hpp).
+    prediction.counters["lts__t_sectors_op_read.sum"] =
+        prediction.counters["lts__t_sectors_srcunit_tex_op_read.sum"];
+    prediction.counters["lts__t_sectors_op_write.sum"] =
+        prediction.counters["lts__t_sectors_srcunit_tex_op_write.sum"];
+    prediction.flops = volumes.flops_per_point * points;
     return prediction;
 }
 
@@ -65,6 +80,17 @@ runtime::PredictionSource volume_model_predictions(const kernel::KernelSpec& spe
                                                    const MachineModel& machine) {
     return [spec, machine](const runtime::KernelRecord& record) {
         return predict_record(spec, machine, record);
+    };
+}
+
+runtime::PredictionSource volume_model_predictions(const std::vector<kernel::KernelSpec>& specs,
+                                                   const MachineModel& machine) {
+    return [specs,
+            machine](const runtime::KernelRecord& record) -> std::optional<runtime::Prediction> {
+        for (const auto& spec : specs)
+            if (auto prediction = predict_record(spec, machine, record))
+                return prediction;
+        return std::nullopt;
     };
 }
 
