@@ -28,6 +28,12 @@ std::int64_t required_int(const Known<int>& value, const MachineModel& machine,
 
 const MemoryLevel& required_level(const MachineModel& machine, const char* name) {
     const MemoryLevel* level = machine.level(name);
+    if (!machine.level("l1") && !machine.level("l2"))
+        throw_input_error("machine '" + machine.identity.id +
+                          "' has no L1 or L2 cache: the volume model (Ernst et al. 2023) "
+                          "estimates the traffic of a GPU whose global loads pass through L1 and "
+                          "L2 caches (Volta and later); `kerncast mwp` models GPUs without them "
+                          "(Hong & Kim 2009)");
     if (!level || !level->size_bytes)
         throw_input_error("machine '" + machine.identity.id + "' has no size for memory level " +
                           name + ", which the volume model needs");
@@ -180,9 +186,23 @@ double warp_unique_bytes(const L1Estimate& l1, const std::string& array) {
 
 } // namespace
 
+void check_volume_machine(const MachineModel& machine) {
+    required_level(machine, "l1");
+    required_level(machine, "l2");
+    (void)l1_bank_layout(machine);
+    required_int(machine.compute.sm_count, machine, "compute.sm_count");
+    const CapacityFits& fits = machine.capacity_fits;
+    required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
+    required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
+    required_fit(fits.z_layer_overlap, machine, "z_layer_overlap");
+    required_fit(fits.l2_redundant_stores, machine, "l2_redundant_stores");
+    (void)limiter_machine(machine);
+}
+
 VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
                                  const std::vector<std::int64_t>& params,
                                  const MachineModel& machine, const VolumeOptions& options) {
+    check_volume_machine(machine);
     VolumePrediction p;
     p.launch = analysis.launch;
     const L1BankLayout layout = l1_bank_layout(machine);

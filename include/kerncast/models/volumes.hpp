@@ -99,6 +99,13 @@ struct VolumePrediction {
     std::vector<std::string> notes; // assumptions that applied to this launch
 };
 
+// Checks, without a kernel, that `machine` has every value the volume and limiter models need:
+// L1 and L2 cache levels with sizes, the L1 bank layout, the SM count, the four capacity fits
+// and the DRAM and L2 bandwidths. Throws an input Error naming the first missing value (a
+// machine without caches, such as compute capability 1.x, is told to use the MWP-CWP model).
+// predict_volumes runs it first; explore runs it once before its sweep.
+void check_volume_machine(const MachineModel& machine);
+
 // `analysis` fixes the launch (block, fold); `params` are its parameter values. Input Errors
 // name what the machine lacks (banks, capacity fits, bandwidths) or why the launch cannot run.
 VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,

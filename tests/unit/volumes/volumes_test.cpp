@@ -8,7 +8,9 @@
 #include "kerncast/models/volumes.hpp"
 
 #include <cmath>
+#include <functional>
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace kerncast;
 using namespace kerncast::models;
@@ -312,6 +314,76 @@ TEST(Volumes, MissingCapacityFitsAreAnInputError) {
     } catch (const Error& error) {
         EXPECT_EQ(error.kind(), ErrorKind::input);
         EXPECT_NE(error.message().find("z_layer_overlap"), std::string::npos);
+    }
+}
+
+TEST(VolumeMachine, EveryBuiltInWithCachesPredicts) {
+    // Every built-in machine is either one the volume model can use (with the effective L2 it
+    // divides by) or one it refuses with the reason; a new machine must be classified here.
+    const std::map<std::string, std::int64_t> l2_capacity_mib{
+        {"v100-pcie-32gb", 6},  {"v100-sxm2-32gb", 6}, {"a100-sxm4-40gb", 20},
+        {"a100-sxm4-80gb", 20}, {"rtx-a6000", 6},      {"h100-sxm5-80gb", 25},
+        {"h100-pcie-80gb", 25}, {"h200-sxm-141gb", 30}};
+    const std::map<std::string, std::string> refused{
+        {"titan-v", "machine 'titan-v' has no size for memory level l2"},
+        {"hk-example", "machine 'hk-example' has no L1 or L2 cache"},
+        {"8800gtx", "machine '8800gtx' has no L1 or L2 cache"},
+        {"fx5600", "machine 'fx5600' has no L1 or L2 cache"},
+        {"8800gt", "machine '8800gt' has no L1 or L2 cache"},
+        {"gtx280", "machine 'gtx280' has no L1 or L2 cache"}};
+    const auto analysis = analysis::analyze(example("star3d_r4"));
+    const auto params = analysis::parameter_values(analysis);
+    for (const auto& id : builtin_machine_ids()) {
+        SCOPED_TRACE(id);
+        const MachineModel machine = builtin_machine(id);
+        if (const auto at = l2_capacity_mib.find(id); at != l2_capacity_mib.end()) {
+            EXPECT_NO_THROW(check_volume_machine(machine));
+            const VolumePrediction p = predict_volumes(analysis, params, machine);
+            EXPECT_EQ(p.l2_capacity_bytes, static_cast<double>(at->second << 20));
+            EXPECT_GT(p.limiter.points_per_second, 0);
+            continue;
+        }
+        const auto reason = refused.find(id);
+        ASSERT_NE(reason, refused.end()) << "classify the new machine in this test";
+        try {
+            check_volume_machine(machine);
+            ADD_FAILURE() << "expected an input error";
+        } catch (const Error& error) {
+            EXPECT_EQ(error.kind(), ErrorKind::input);
+            EXPECT_EQ(error.message().rfind(reason->second, 0), 0u) << error.message();
+        }
+    }
+    // Machines without caches are pointed at the model that fits them.
+    try {
+        check_volume_machine(builtin_machine("gtx280"));
+        ADD_FAILURE() << "expected an input error";
+    } catch (const Error& error) {
+        EXPECT_NE(error.message().find("`kerncast mwp`"), std::string::npos);
+    }
+}
+
+TEST(VolumeMachine, MissingL2BandwidthIsNamedBeforeAnyVolumeIsComputed) {
+    // tests/unit/machine/data/no_l2_bandwidth.json: the H100 PCIe with its L2 bandwidth removed.
+    const MachineModel machine = resolve_machine(std::string(KERNCAST_SOURCE_DIR) +
+                                                 "/tests/unit/machine/data/no_l2_bandwidth.json");
+    for (const auto& run : std::vector<std::function<void()>>{
+             [&] { check_volume_machine(machine); },
+             [&] {
+                 const auto a = analysis::analyze(example("star3d_r4"));
+                 predict_volumes(a, analysis::parameter_values(a), machine);
+             }}) {
+        try {
+            run();
+            ADD_FAILURE() << "expected an input error";
+        } catch (const Error& error) {
+            EXPECT_EQ(error.kind(), ErrorKind::input);
+            EXPECT_EQ(error.message().rfind("machine 'no-l2-bandwidth' has no bandwidth for "
+                                            "memory level l2 (sustained_bandwidth_gbs or "
+                                            "peak_bandwidth_gbs), which the limiter model needs",
+                                            0),
+                      0u)
+                << error.message();
+        }
     }
 }
 
