@@ -218,7 +218,10 @@ TEST(MachineJson, RoundTripIsLosslessForEverySection) {
         CapacityFit{{0.97, "fit"}, {1.0 / 3.0, "fit"}, {2.5e-6, "run"}};
     m.calibrated_costs["f32_fma_s"] = Sourced<double>{1.25e-12, "fit"};
     m.calibrated_costs["overlap"] = Sourced<double>{0.5, "run"};
-    m.atomic_service_times = AtomicServiceTable{"run", {{1, 32, 0, 2.5}, {16, 1, 4, 40.125}}};
+    m.atomic_service_times = AtomicServiceTable{
+        "run",
+        {AtomicServiceGrid{
+            "add", {1, 2}, {1, 32}, {{{2.5, 3.0}, {40.125, 41}}, {{5, 6, 7}, {8, 9, 10.5}}}}}};
     m.identity.incomplete = true;
     m.identity.notes = "round trip";
     m.special_memories.emplace_back();
