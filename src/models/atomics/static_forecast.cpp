@@ -194,15 +194,9 @@ AtomicForecast forecast_atomics(const analysis::KernelAnalysis& analysis,
     if (resources.registers_per_thread == 0)
         f.notes.push_back("registers per thread unknown (the kernel file gives none): they do not "
                           "limit the resident warps");
-    f.sms_used = static_cast<int>(std::min<std::int64_t>(f.sm_count, f.thread_blocks));
-    // Blocks an SM holds at once: the occupancy limit, at most its share of the grid.
-    const std::int64_t blocks_per_sm = std::min<std::int64_t>(
-        f.occupancy.active_blocks_per_sm, (f.thread_blocks + f.sms_used - 1) / f.sms_used);
-    f.resident_warps = static_cast<double>(blocks_per_sm * f.occupancy.warps_per_block);
 
     // Thread executions per thread of each access (fold and sequential loops).
-    const std::int64_t threads = f.thread_blocks * f.threads_per_block;
-    const std::int64_t warps = f.thread_blocks * analysis.subgroups_per_block;
+    std::int64_t active_threads = 0; // the most threads any shared atomic runs on
     bool all_integer_increments = true;
     bool any_fetch_and_op = false;
     double weighted_threads = 0;
@@ -222,15 +216,20 @@ AtomicForecast forecast_atomics(const analysis::KernelAnalysis& analysis,
         row.compare_and_swap = *access.atomic == kernel::AtomicKind::cas ||
                                codegen::detail::needs_cas_loop(access.dtype, *access.atomic);
         row.data_dependent = access.indirect;
+        // Executions per thread K over the threads that run the access; their warps issue
+        // K warp-instructions each (the threads taken as consecutive: ceil(threads / 32) warps).
         const std::int64_t executions = access.count_per_work_item.evaluate(params);
-        const std::int64_t per_thread = threads > 0 ? executions / threads : 0;
-        row.warp_instructions = per_thread * warps;
-        if (statement.condition)
+        const std::int64_t active = analysis::access_threads(analysis, access, params);
+        active_threads = std::max(active_threads, active);
+        const std::int64_t per_thread = active > 0 ? executions / active : 0;
+        row.warp_instructions = (active + warp_size - 1) / warp_size * per_thread;
+        if (statement.condition) {
+            row.warp_instructions = executions;
             f.notes.push_back("statement " + std::to_string(access.statement) + " (" + row.text +
-                              ") has a where-condition: its count is the threads that run it, "
-                              "rounded up to warps; its e assumes all 32 lanes active");
-        if (statement.condition && warp_size > 0)
-            row.warp_instructions = (executions + warp_size - 1) / warp_size;
+                              ") has a where-condition: each execution is counted as its own "
+                              "warp-instruction (an upper bound; exact for one thread per warp) "
+                              "and its e assumes all lanes active");
+        }
         if (!row.compare_and_swap) {
             any_fetch_and_op = true;
             if (!is_integer_add_of_one(statement, access.dtype))
@@ -259,7 +258,9 @@ AtomicForecast forecast_atomics(const analysis::KernelAnalysis& analysis,
         const int samples = row.data_dependent && options.distribution == InputDistribution::uniform
                                 ? options.uniform_warps
                                 : 1;
-        const int lanes = static_cast<int>(std::min<std::int64_t>(warp_size, f.threads_per_block));
+        // Lanes of warp 0 that run the access (a domain smaller than a warp leaves some idle).
+        const int lanes = static_cast<int>(std::min<std::int64_t>(
+            {warp_size, f.threads_per_block, std::max<std::int64_t>(1, active)}));
         double sum = 0;
         int count = 0;
         std::map<std::string, std::int64_t> values = param_values;
@@ -320,6 +321,16 @@ AtomicForecast forecast_atomics(const analysis::KernelAnalysis& analysis,
         throw_input_error("kernel '" + spec.name +
                           "' has no shared-memory atomics: nothing for "
                           "the atomic-unit model to forecast");
+    // n^: blocks an SM holds at once (the occupancy limit, at most its share of the grid)
+    // times the warps of a block that have threads running the atomics.
+    f.sms_used = static_cast<int>(std::min<std::int64_t>(f.sm_count, f.thread_blocks));
+    const std::int64_t blocks_per_sm = std::min<std::int64_t>(
+        f.occupancy.active_blocks_per_sm, (f.thread_blocks + f.sms_used - 1) / f.sms_used);
+    const std::int64_t threads_per_active_block =
+        std::min(f.threads_per_block, (active_threads + f.thread_blocks - 1) / f.thread_blocks);
+    const std::int64_t warps_per_block = std::min<std::int64_t>(
+        f.occupancy.warps_per_block, (threads_per_active_block + warp_size - 1) / warp_size);
+    f.resident_warps = static_cast<double>(blocks_per_sm * warps_per_block);
     if (f.cas_jobs > 0)
         f.notes.push_back("a CAS loop is counted as one CAS warp-instruction per execution: its "
                           "retries under contention depend on the data and are not counted "

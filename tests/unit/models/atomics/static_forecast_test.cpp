@@ -15,14 +15,15 @@ namespace kerncast::models::atomics {
 namespace {
 
 AtomicForecast forecast(const std::string& kernel, InputDistribution distribution,
-                        const std::string& block = "") {
+                        const std::string& block = "",
+                        const std::vector<std::pair<std::string, std::int64_t>>& defines = {}) {
     const auto spec =
         kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/" + kernel);
     const auto launch = kernel::override_launch(spec.launch, block, "");
     const auto analysis = analysis::analyze(spec, launch);
     ForecastOptions options;
     options.distribution = distribution;
-    return forecast_atomics(analysis, analysis::parameter_values(analysis),
+    return forecast_atomics(analysis, analysis::parameter_values(analysis, defines),
                             builtin_machine("h100-sxm5-80gb"), options);
 }
 
@@ -89,6 +90,21 @@ TEST(AtomicStaticForecast, SmallBlocksLeaveTheSmPartlyEmpty) {
     // 32 threads per block: 32 blocks per SM at most (H100) -> 32 resident warps.
     const AtomicForecast f = forecast("histogram.yaml", InputDistribution::solid, "32");
     EXPECT_DOUBLE_EQ(f.resident_warps, 32);
+}
+
+TEST(AtomicStaticForecast, ImagesSmallerThanABlockCountOnlyTheirWarps) {
+    // 32 pixels in a block of 256: one warp runs, 4 atomics (one per channel).
+    AtomicForecast f = forecast("histogram.yaml", InputDistribution::solid, "", {{"n", 32}});
+    EXPECT_EQ(f.accesses[0].warp_instructions, 4);
+    EXPECT_DOUBLE_EQ(f.resident_warps, 1);
+    EXPECT_EQ(f.sms_used, 1);
+    // 16 pixels: half a warp, so at most 16 threads on one bank.
+    f = forecast("histogram.yaml", InputDistribution::solid, "", {{"n", 16}});
+    EXPECT_EQ(f.accesses[0].warp_instructions, 4);
+    EXPECT_DOUBLE_EQ(f.accesses[0].active_threads, 16);
+    // 1000 pixels in blocks of 256: 4 blocks, ceil(1000 / 32) = 32 warps run the atomics.
+    f = forecast("histogram.yaml", InputDistribution::solid, "", {{"n", 1000}});
+    EXPECT_EQ(f.accesses[0].warp_instructions, 32 * 4);
 }
 
 TEST(AtomicStaticForecast, AbsmaxIsCompareAndSwap) {
