@@ -70,6 +70,25 @@ TEST(MachineJson, TopLevelSourceIsTheDefaultOfEverySection) {
     EXPECT_EQ(m.memory[0].size_bytes->source, "sheet"); // the level's own default wins
 }
 
+TEST(MachineJson, AtomicTableRowsFollowTheAxes) {
+    // n = 2 needs T for c = 0, 1, 2: a row of two values is an error at that row.
+    const std::string table =
+        "\"schema\": \"kerncast.machine/1\",\n  \"atomic_service_times\": {\"source\": "
+        "\"sheet\", \"operations\": [{\"operation\": \"add\", \"queued_warps\": [1, 2], "
+        "\"active_threads\": [32], \"total_cycles\": [[[1, 2]], [[3, 4]]]}]},";
+    const auto error = caught_error(
+        [&] { parse(replaced(minimal, "\"schema\": \"kerncast.machine/1\",", table)); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "has 2 values, one per CAS count c = 0..2 (3) expected");
+    EXPECT_EQ(error->where().json_path, "/atomic_service_times/operations/0/total_cycles/1/0");
+
+    const MachineModel m = parse(replaced(minimal, "\"schema\": \"kerncast.machine/1\",",
+                                          replaced(table, "[[3, 4]]", "[[3, 4, 5]]")));
+    ASSERT_TRUE(m.atomic_service_times);
+    EXPECT_EQ(m.atomic_service_times->grid("add")->total_cycles[1][0],
+              (std::vector<double>{3, 4, 5}));
+}
+
 TEST(MachineJson, SizeStringsUseBinaryUnits) {
     const MachineModel m = parse(replaced(minimal, "\"4 MiB\"", "\"1.5 GiB\""));
     EXPECT_EQ(m.memory[1].size_bytes->value, std::int64_t{3} * 512 * 1024 * 1024);
