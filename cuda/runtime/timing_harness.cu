@@ -200,8 +200,12 @@ DeviceRecord describe_device(int ordinal) {
     device.cc_major = prop.major;
     device.cc_minor = prop.minor;
     device.sm_count = prop.multiProcessorCount;
-    KERNCAST_CUDA(cudaDriverGetVersion(&device.driver_version));
-    KERNCAST_CUDA(cudaRuntimeGetVersion(&device.runtime_version));
+    int driver_version = 0;
+    int runtime_version = 0;
+    KERNCAST_CUDA(cudaDriverGetVersion(&driver_version));
+    KERNCAST_CUDA(cudaRuntimeGetVersion(&runtime_version));
+    device.driver_version = driver_version;
+    device.runtime_version = runtime_version;
     int memory_clock_khz = 0;
     KERNCAST_CUDA(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
     if (memory_clock_khz > 0)

@@ -46,6 +46,19 @@ record_parameter_overrides(const kernel::KernelSpec& spec, const runtime::Kernel
     return overrides;
 }
 
+models::RegisterCount record_register_count(const kernel::KernelSpec& spec,
+                                            const runtime::KernelRecord& record) {
+    models::RegisterCount count;
+    if (record.registers_per_thread) {
+        count.per_thread = *record.registers_per_thread;
+        count.source = models::RegisterSource::measurement_record;
+    } else if (spec.registers_per_thread) {
+        count.per_thread = *spec.registers_per_thread;
+        count.source = models::RegisterSource::kernel_file;
+    }
+    return count;
+}
+
 double l2_sector_bytes(const MachineModel& machine) {
     const MemoryLevel* l2 = machine.level("l2");
     if (!l2 || !l2->sector_bytes || l2->sector_bytes->value <= 0)
@@ -58,7 +71,9 @@ double l2_sector_bytes(const MachineModel& machine) {
 std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec,
                                                   const MachineModel& machine,
                                                   const runtime::KernelRecord& record) {
-    const auto predicted = predict_record_volumes(spec, machine, record);
+    models::VolumeOptions options;
+    options.registers = record_register_count(spec, record);
+    const auto predicted = predict_record_volumes(spec, machine, record, options);
     if (!predicted)
         return std::nullopt;
     const models::VolumePrediction& volumes = *predicted;
@@ -72,6 +87,12 @@ std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec
         volumes.l2_load_bytes * points / sector_bytes;
     prediction.counters["lts__t_sectors_srcunit_tex_op_write.sum"] =
         volumes.l2_store_bytes * points / sector_bytes;
+    // Every L2 sector of these kernels is requested by L1/TEX (kernel_validation.hpp).
+    prediction.counters["lts__t_sectors_op_read.sum"] =
+        prediction.counters["lts__t_sectors_srcunit_tex_op_read.sum"];
+    prediction.counters["lts__t_sectors_op_write.sum"] =
+        prediction.counters["lts__t_sectors_srcunit_tex_op_write.sum"];
+    prediction.flops = volumes.flops_per_point * points;
     return prediction;
 }
 
@@ -79,6 +100,17 @@ runtime::PredictionSource volume_model_predictions(const kernel::KernelSpec& spe
                                                    const MachineModel& machine) {
     return [spec, machine](const runtime::KernelRecord& record) {
         return predict_record(spec, machine, record);
+    };
+}
+
+runtime::PredictionSource volume_model_predictions(const std::vector<kernel::KernelSpec>& specs,
+                                                   const MachineModel& machine) {
+    return [specs,
+            machine](const runtime::KernelRecord& record) -> std::optional<runtime::Prediction> {
+        for (const auto& spec : specs)
+            if (auto prediction = predict_record(spec, machine, record))
+                return prediction;
+        return std::nullopt;
     };
 }
 

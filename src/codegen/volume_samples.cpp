@@ -139,7 +139,9 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
         }
         const kernel::KernelSpec& spec = kernels[k];
         models::VolumeOptions options;
-        if (const auto fixed = models::fixed_register_count(registers, spec)) {
+        if (registers.kind == models::RegisterRequest::Kind::none) {
+            options.registers = record_register_count(spec, kernel);
+        } else if (const auto fixed = models::fixed_register_count(registers, spec)) {
             options.registers = *fixed;
         } else {
             const auto overrides = record_parameter_overrides(spec, kernel);

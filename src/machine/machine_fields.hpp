@@ -113,11 +113,12 @@ struct FitSlot {
     std::string_view key;
     std::optional<CapacityFit> CF::*member;
 };
-inline constexpr std::array<FitSlot, 4> capacity_fit_slots{{
+inline constexpr std::array<FitSlot, 5> capacity_fit_slots{{
     {"l1_redundant_loads", &CF::l1_redundant_loads},
     {"y_layer_overlap", &CF::y_layer_overlap},
     {"z_layer_overlap", &CF::z_layer_overlap},
     {"l2_redundant_stores", &CF::l2_redundant_stores},
+    {"l2_redundant_loads", &CF::l2_redundant_loads},
 }};
 
 } // namespace kerncast::machine_fields

@@ -347,8 +347,9 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
         reader.check_keys(entry, entry_path, {"kind", "citation", "run", "uncertainty", "fit"});
         Provenance provenance;
         const auto kind = reader.scalar<std::string>(
-            reader.required(entry, entry_path, "kind",
-                            "one of \"datasheet\", \"paper\", \"measured\", \"derived\""),
+            reader.required(
+                entry, entry_path, "kind",
+                "one of \"datasheet\", \"paper\", \"measured\", \"derived\", \"benchmark\""),
             child_pointer(entry_path, "kind"));
         if (kind == "datasheet")
             provenance.kind = SourceKind::datasheet;
@@ -358,15 +359,18 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
             provenance.kind = SourceKind::measured;
         else if (kind == "derived")
             provenance.kind = SourceKind::derived;
+        else if (kind == "benchmark")
+            provenance.kind = SourceKind::benchmark;
         else {
             std::vector<std::string> notes;
             const auto close =
-                closest_names(kind, {"datasheet", "paper", "measured", "derived"}, 1);
+                closest_names(kind, {"datasheet", "paper", "measured", "derived", "benchmark"}, 1);
             if (!close.empty())
                 notes.push_back("did you mean \"" + close.front() + "\"?");
             reader.fail(child_pointer(entry_path, "kind"),
                         "unknown source kind \"" + kind +
-                            "\" (expected \"datasheet\", \"paper\", \"measured\" or \"derived\")",
+                            "\" (expected \"datasheet\", \"paper\", \"measured\", \"derived\" or "
+                            "\"benchmark\")",
                         notes);
         }
         provenance.citation =

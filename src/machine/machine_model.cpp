@@ -14,6 +14,8 @@ const char* source_kind_name(SourceKind kind) {
         return "measured";
     case SourceKind::derived:
         return "derived";
+    case SourceKind::benchmark:
+        return "benchmark";
     }
     throw Error(ErrorKind::internal, "unknown SourceKind");
 }

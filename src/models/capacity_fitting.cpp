@@ -20,7 +20,8 @@ namespace {
 
 constexpr std::array<CapacityFitKind, capacity_fit_kinds> all_fit_kinds{
     CapacityFitKind::l1_redundant_loads, CapacityFitKind::y_layer_overlap,
-    CapacityFitKind::z_layer_overlap, CapacityFitKind::l2_redundant_stores};
+    CapacityFitKind::z_layer_overlap, CapacityFitKind::l2_redundant_stores,
+    CapacityFitKind::l2_redundant_loads};
 
 std::optional<CapacityFit>& fit_slot(CapacityFits& fits, CapacityFitKind kind) {
     switch (kind) {
@@ -32,6 +33,8 @@ std::optional<CapacityFit>& fit_slot(CapacityFits& fits, CapacityFitKind kind) {
         return fits.z_layer_overlap;
     case CapacityFitKind::l2_redundant_stores:
         return fits.l2_redundant_stores;
+    case CapacityFitKind::l2_redundant_loads:
+        return fits.l2_redundant_loads;
     }
     throw Error(ErrorKind::internal, "unknown capacity fit kind");
 }
@@ -51,10 +54,17 @@ template <class T> T hit_rate(const T* abc, double oversubscription) {
     return abc[0] * exp(-abc[1] * exp(exponent));
 }
 
-// One sample's relative error as a function of the free fits' coefficients.
-struct FreeTerm {
-    int block = 0; // index into the sample's parameter blocks
+// One factor (1 - hit(O)) of a term: of a free fit (a parameter block of the residual) or of
+// a fixed one (its value).
+struct MissFactor {
+    int block = -1; // index into the sample's parameter blocks; -1: fixed
     double oversubscription = 0;
+    double fixed_miss = 1; // 1 - hit(O) under the machine's fit, when fixed
+};
+
+// A term with at least one free factor: volume x the product of its (one or two) factors.
+struct FreeTerm {
+    std::vector<MissFactor> factors;
     double volume_bytes_per_point = 0;
 };
 
@@ -65,9 +75,14 @@ public:
 
     template <class T> bool operator()(T const* const* parameters, T* residual) const {
         T predicted(constant_);
-        for (const auto& term : terms_)
-            predicted += (T(1.0) - hit_rate(parameters[term.block], term.oversubscription)) *
-                         term.volume_bytes_per_point;
+        for (const auto& term : terms_) {
+            T miss(term.volume_bytes_per_point);
+            for (const auto& factor : term.factors)
+                miss *= factor.block < 0
+                            ? T(factor.fixed_miss)
+                            : T(1.0) - hit_rate(parameters[factor.block], factor.oversubscription);
+            predicted += miss;
+        }
         residual[0] = (predicted - measured_) / measured_;
         return true;
     }
@@ -103,7 +118,9 @@ void check_samples(const std::vector<VolumeSample>& samples) {
                               " B per point; relative errors need a positive measured value");
         for (const auto& term : sample.decomposition.terms)
             if (!std::isfinite(term.oversubscription) || term.oversubscription < 0 ||
-                !std::isfinite(term.volume_bytes_per_point) || term.volume_bytes_per_point < 0)
+                !std::isfinite(term.volume_bytes_per_point) || term.volume_bytes_per_point < 0 ||
+                (term.second_fit && (!std::isfinite(term.second_oversubscription) ||
+                                     term.second_oversubscription < 0)))
                 throw_input_error("sample '" + sample.label + "' has a capacity term of " +
                                   std::string(capacity_fit_name(term.fit)) +
                                   " with a negative or non-finite oversubscription or volume");
@@ -134,20 +151,37 @@ ProblemData problem_data(const std::vector<VolumeSample>& samples,
         residual.constant = sample.decomposition.base_bytes_per_point;
         residual.measured = sample.measured_bytes_per_point;
         for (const auto& term : sample.decomposition.terms) {
-            if (free[kind_index(term.fit)] && term.volume_bytes_per_point > 0) {
-                auto at = std::find(residual.blocks.begin(), residual.blocks.end(), term.fit);
-                if (at == residual.blocks.end()) {
-                    residual.blocks.push_back(term.fit);
-                    at = residual.blocks.end() - 1;
+            // The term's factors: its fit at O, and the second fit at the second O.
+            std::vector<std::pair<CapacityFitKind, double>> fits{{term.fit, term.oversubscription}};
+            if (term.second_fit)
+                fits.emplace_back(*term.second_fit, term.second_oversubscription);
+            FreeTerm free_term;
+            free_term.volume_bytes_per_point = term.volume_bytes_per_point;
+            double fixed = term.volume_bytes_per_point;
+            bool any_free = false;
+            for (const auto& [kind, oversubscription] : fits) {
+                MissFactor factor;
+                factor.oversubscription = oversubscription;
+                if (free[kind_index(kind)] && term.volume_bytes_per_point > 0) {
+                    auto at = std::find(residual.blocks.begin(), residual.blocks.end(), kind);
+                    if (at == residual.blocks.end()) {
+                        residual.blocks.push_back(kind);
+                        at = residual.blocks.end() - 1;
+                    }
+                    factor.block = static_cast<int>(at - residual.blocks.begin());
+                    any_free = true;
+                } else {
+                    factor.fixed_miss =
+                        1.0 -
+                        capacity_hit_rate(capacity_fit(start, kind, machine_id), oversubscription);
+                    fixed *= factor.fixed_miss;
                 }
-                residual.terms.push_back({static_cast<int>(at - residual.blocks.begin()),
-                                          term.oversubscription, term.volume_bytes_per_point});
-            } else {
-                residual.constant +=
-                    (1.0 - capacity_hit_rate(capacity_fit(start, term.fit, machine_id),
-                                             term.oversubscription)) *
-                    term.volume_bytes_per_point;
+                free_term.factors.push_back(factor);
             }
+            if (any_free)
+                residual.terms.push_back(std::move(free_term));
+            else
+                residual.constant += fixed;
         }
         if (!residual.terms.empty()) // otherwise its error does not depend on the free fits
             data.residuals.push_back(std::move(residual));
@@ -320,16 +354,21 @@ CapacityFitResult fit_capacity_curves(const std::vector<VolumeSample>& samples,
         for (const auto& sample : samples) {
             bool seen = false;
             for (const auto& term : sample.decomposition.terms) {
-                if (term.fit != kind || term.volume_bytes_per_point <= 0)
+                if (term.volume_bytes_per_point <= 0)
                     continue;
-                const bool first = entry.samples == 0 && !seen;
-                entry.min_oversubscription =
-                    first ? term.oversubscription
-                          : std::min(entry.min_oversubscription, term.oversubscription);
-                entry.max_oversubscription =
-                    first ? term.oversubscription
-                          : std::max(entry.max_oversubscription, term.oversubscription);
-                seen = true;
+                std::vector<double> at;
+                if (term.fit == kind)
+                    at.push_back(term.oversubscription);
+                if (term.second_fit == kind)
+                    at.push_back(term.second_oversubscription);
+                for (double o : at) {
+                    const bool first = entry.samples == 0 && !seen;
+                    entry.min_oversubscription =
+                        first ? o : std::min(entry.min_oversubscription, o);
+                    entry.max_oversubscription =
+                        first ? o : std::max(entry.max_oversubscription, o);
+                    seen = true;
+                }
             }
             entry.samples += seen ? 1 : 0;
         }

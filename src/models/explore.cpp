@@ -26,6 +26,8 @@ std::vector<Triple> default_folds() {
 ExploreResult explore(const kernel::KernelSpec& spec,
                       const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                       const MachineModel& machine, const ExploreOptions& options) {
+    // A machine the models cannot use fails the command once, not every configuration.
+    check_volume_machine(machine);
     ExploreResult result;
     result.kernel = spec.name;
     result.machine = machine.identity.id;

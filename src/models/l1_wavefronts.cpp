@@ -108,6 +108,9 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
     L1Estimate estimate;
     // Loads already issued: (array, thread coefficients, constant) -> seen.
     std::map<std::tuple<std::string, std::array<std::int64_t, 3>, std::int64_t>, bool> loaded;
+    // (array, executions per point) -> per warp, the load sectors it requests.
+    std::map<std::pair<std::string, double>, std::vector<std::vector<std::int64_t>>> warp_sectors;
+    const std::int64_t warps = (threads + layout.warp_size - 1) / layout.warp_size;
 
     for (size_t index = 0; index < analysis.accesses.size(); ++index) {
         const analysis::AccessInfo& access = analysis.accesses[index];
@@ -158,6 +161,16 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         }
                         const WarpInstructionCost warp =
                             warp_instruction_cost(lanes, bytes, layout);
+                        if (access.space == kernel::MemorySpace::global &&
+                            access.direction == analysis::Direction::load) {
+                            auto& sectors = warp_sectors[{access.array, cost.executions_per_point}];
+                            sectors.resize(static_cast<size_t>(warps));
+                            auto& mine = sectors[static_cast<size_t>(first / layout.warp_size)];
+                            for (std::int64_t a : lanes) {
+                                mine.push_back(floor_div(a, layout.sector_bytes));
+                                mine.push_back(floor_div(a + bytes - 1, layout.sector_bytes));
+                            }
+                        }
                         cost.wavefronts_per_point += static_cast<double>(warp.wavefronts);
                         if (access.space == kernel::MemorySpace::global)
                             cost.sector_bytes_per_point +=
@@ -174,6 +187,22 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         else
             estimate.store_request_bytes_per_point += cost.sector_bytes_per_point;
         estimate.accesses.push_back(std::move(cost));
+    }
+    for (auto& [key, per_warp] : warp_sectors) {
+        std::int64_t unique = 0;
+        for (auto& sectors : per_warp) {
+            std::sort(sectors.begin(), sectors.end());
+            unique += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+        }
+        const double bytes =
+            static_cast<double>(unique * layout.sector_bytes) * key.second / points_per_block;
+        auto at = std::find_if(estimate.warp_unique_load_bytes_per_point.begin(),
+                               estimate.warp_unique_load_bytes_per_point.end(),
+                               [&](const auto& entry) { return entry.first == key.first; });
+        if (at == estimate.warp_unique_load_bytes_per_point.end())
+            estimate.warp_unique_load_bytes_per_point.emplace_back(key.first, bytes);
+        else
+            at->second += bytes;
     }
     return estimate;
 }

@@ -27,8 +27,10 @@ double bandwidth(const MachineModel& machine, const char* level_name) {
     if (level && level->peak_bandwidth_gbs)
         return level->peak_bandwidth_gbs->value * 1e9;
     throw_input_error("machine '" + machine.identity.id + "' has no bandwidth for memory level " +
-                      level_name + " (sustained_bandwidth_gbs or peak_bandwidth_gbs), which the " +
-                      "limiter model needs");
+                      level_name +
+                      " (sustained_bandwidth_gbs or peak_bandwidth_gbs), which the limiter model "
+                      "needs; measure it (`kerncast probe`) or give it in a machine file that "
+                      "extends this one (docs/machine-format.md)");
 }
 
 } // namespace

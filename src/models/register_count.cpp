@@ -16,6 +16,8 @@ const char* register_source_name(RegisterSource source) {
         return "kernel file";
     case RegisterSource::ptxas:
         return "ptxas";
+    case RegisterSource::measurement_record:
+        return "measurement record";
     }
     KERNCAST_CHECK(false, "unknown register source");
     return "";
@@ -65,6 +67,10 @@ std::string register_count_note(const RegisterCount& count) {
         return fmt::format("Registers per thread: {} (command line).", count.per_thread);
     case RegisterSource::kernel_file:
         return fmt::format("Registers per thread: {} (the kernel file's registers_per_thread).",
+                           count.per_thread);
+    case RegisterSource::measurement_record:
+        return fmt::format("Registers per thread: {} (the measurement record's "
+                           "registers_per_thread, as the compiler of the measured code reported).",
                            count.per_thread);
     case RegisterSource::ptxas: {
         std::string note = fmt::format(

@@ -39,6 +39,7 @@ report::Table launch_table(const VolumePrediction& p) {
     t.row("occupancy_limit", to_string(p.occupancy.binding_limit));
     t.row("wave_blocks", p.wave_blocks);
     t.row("waves", p.waves);
+    t.row("sampled_waves", p.sampled_waves);
     t.row("wave_first_block", p.wave_first_block);
     t.row("wave_points", p.wave_points);
     t.row("representative_block", format_triple(p.representative_block));
@@ -50,6 +51,7 @@ report::Table volume_table(const VolumePrediction& p) {
     t.column("array");
     t.columns_in_unit("B", 2,
                       {{"l1_load_request", "L1 requests"},
+                       {"l1_load_warp_unique", "L1 warp-unique"},
                        {"l2_load_compulsory", "L2->L1 compulsory"},
                        {"l2_load_capacity", "L2->L1 capacity"},
                        {"l2_load", "L2->L1"},
@@ -58,27 +60,33 @@ report::Table volume_table(const VolumePrediction& p) {
                        {"dram_hit_x", "x-layer hits"},
                        {"dram_hit_y", "y-layer hits"},
                        {"dram_hit_z", "z-layer hits"},
+                       {"dram_l2_capacity", "L2 capacity misses"},
                        {"dram_partial_store", "partial-store reads"},
                        {"dram_load", "DRAM->L2"},
                        {"dram_store", "L2->DRAM"}});
     for (const auto& v : p.arrays)
-        t.row(v.array, v.l1_load_request_bytes, v.l2_load_compulsory_bytes,
-              v.l2_load_capacity_bytes, v.l2_load_bytes, v.l2_store_bytes, v.dram_load_wave_bytes,
-              v.dram_layer_hit_bytes[0], v.dram_layer_hit_bytes[1], v.dram_layer_hit_bytes[2],
+        t.row(v.array, v.l1_load_request_bytes, v.l1_load_warp_unique_bytes,
+              v.l2_load_compulsory_bytes, v.l2_load_capacity_bytes, v.l2_load_bytes,
+              v.l2_store_bytes, v.dram_load_wave_bytes, v.dram_layer_hit_bytes[0],
+              v.dram_layer_hit_bytes[1], v.dram_layer_hit_bytes[2], v.dram_l2_capacity_bytes,
               v.dram_partial_store_bytes, v.dram_load_bytes, v.dram_store_bytes);
-    double request = 0, compulsory = 0, capacity = 0, wave = 0, partial = 0;
+    double request = 0, warp_unique = 0, compulsory = 0, capacity = 0, wave = 0, partial = 0,
+           l2_capacity = 0;
     std::array<double, 3> hits{0, 0, 0};
     for (const auto& v : p.arrays) {
         request += v.l1_load_request_bytes;
+        warp_unique += v.l1_load_warp_unique_bytes;
         compulsory += v.l2_load_compulsory_bytes;
         capacity += v.l2_load_capacity_bytes;
         wave += v.dram_load_wave_bytes;
         partial += v.dram_partial_store_bytes;
+        l2_capacity += v.dram_l2_capacity_bytes;
         for (size_t d = 0; d < 3; ++d)
             hits[d] += v.dram_layer_hit_bytes[d];
     }
-    t.row("total", request, compulsory, capacity, p.l2_load_bytes, p.l2_store_bytes, wave, hits[0],
-          hits[1], hits[2], partial, p.dram_load_bytes, p.dram_store_bytes);
+    t.row("total", request, warp_unique, compulsory, capacity, p.l2_load_bytes, p.l2_store_bytes,
+          wave, hits[0], hits[1], hits[2], l2_capacity, partial, p.dram_load_bytes,
+          p.dram_store_bytes);
     return t.build();
 }
 

@@ -40,11 +40,11 @@ Measurement make_measurement(const TimingRequest& request, const TimedRun& run,
     m.kernel.launch.fold = context.fold;
     m.kernel.launch.dynamic_shared_memory_bytes = request.dynamic_shared_memory_bytes;
 
-    m.method.warmup_count = request.options.warmup;
-    m.method.repetitions = static_cast<int>(run.times_s.size());
-    m.method.l2_flush = request.options.l2_flush;
-    m.method.l2_flush_bytes = run.l2_flush_bytes;
-    m.method.timer = "cuda-event";
+    m.method->warmup_count = request.options.warmup;
+    m.method->repetitions = static_cast<int>(run.times_s.size());
+    m.method->l2_flush = request.options.l2_flush;
+    m.method->l2_flush_bytes = run.l2_flush_bytes;
+    m.method->timer = "cuda-event";
 
     m.results.times_s = run.times_s;
     const TimeSummary summary = summarize_times(run.times_s);

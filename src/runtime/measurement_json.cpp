@@ -29,16 +29,49 @@ static json named_values_to_json(const std::map<std::string, NamedValue>& values
     return object;
 }
 
+static json plain_values_to_json(const std::map<std::string, double>& values) {
+    json object = json::object();
+    for (const auto& [name, value] : values)
+        object[name] = value;
+    return object;
+}
+
+static json provenance_to_json(const ProvenanceRecord& p) {
+    json object = {{"kind", p.kind},
+                   {"repository", p.repository},
+                   {"commit", p.commit},
+                   {"notebook", p.notebook},
+                   {"cell", p.cell},
+                   {"device", p.device},
+                   {"published_values", plain_values_to_json(p.published_values)}};
+    if (p.commit_date)
+        object["commit_date"] = *p.commit_date;
+    if (p.source)
+        object["source"] = *p.source;
+    if (p.normalisation_points)
+        object["normalisation_points"] = *p.normalisation_points;
+    if (p.normalisation)
+        object["normalisation"] = *p.normalisation;
+    if (!p.peer_predictions.empty())
+        object["peer_predictions"] = plain_values_to_json(p.peer_predictions);
+    if (p.note)
+        object["note"] = *p.note;
+    return object;
+}
+
 json measurement_to_json(const Measurement& m) {
     json device = {
         {"name", m.device.name},
         {"compute_capability",
          std::to_string(m.device.cc_major) + "." + std::to_string(m.device.cc_minor)},
         {"sm_count", m.device.sm_count},
-        {"driver_version", m.device.driver_version},
-        {"runtime_version", m.device.runtime_version},
-        {"pci_bus_id", m.device.pci_bus_id},
     };
+    if (m.device.driver_version)
+        device["driver_version"] = *m.device.driver_version;
+    if (m.device.runtime_version)
+        device["runtime_version"] = *m.device.runtime_version;
+    if (m.device.pci_bus_id)
+        device["pci_bus_id"] = *m.device.pci_bus_id;
     if (m.device.sm_clock_start_mhz || m.device.sm_clock_end_mhz) {
         json clock = json::object();
         if (m.device.sm_clock_start_mhz)
@@ -72,36 +105,59 @@ json measurement_to_json(const Measurement& m) {
         {"launch",
          {{"block", launch.block},
           {"fold", launch.fold},
-          {"grid", launch.grid},
           {"dynamic_shared_memory_bytes", launch.dynamic_shared_memory_bytes}}},
     };
+    if (launch.grid)
+        kernel["launch"]["grid"] = *launch.grid;
     if (!m.kernel.constants.empty())
         kernel["constants"] = buffers_to_json(m.kernel.constants);
+    if (m.kernel.registers_per_thread)
+        kernel["registers_per_thread"] = *m.kernel.registers_per_thread;
 
-    json method = {{"warmup", m.method.warmup_count},
-                   {"repetitions", m.method.repetitions},
-                   {"l2_flush", m.method.l2_flush},
-                   {"timer", m.method.timer}};
-    if (m.method.l2_flush_bytes)
-        method["l2_flush_bytes"] = *m.method.l2_flush_bytes;
+    json results = {{"throughput", named_values_to_json(m.results.throughput)}};
+    if (m.has_times()) {
+        results["times_s"] = m.results.times_s;
+        results["median_s"] = m.results.median_s;
+        results["min_s"] = m.results.min_s;
+        results["max_s"] = m.results.max_s;
+        results["mean_s"] = m.results.mean_s;
+        results["stddev_s"] = m.results.stddev_s;
+    }
 
-    json results = {{"times_s", m.results.times_s},
-                    {"median_s", m.results.median_s},
-                    {"min_s", m.results.min_s},
-                    {"max_s", m.results.max_s},
-                    {"mean_s", m.results.mean_s},
-                    {"stddev_s", m.results.stddev_s},
-                    {"throughput", named_values_to_json(m.results.throughput)}};
+    json root{{"schema", measurement_schema},
+              {"device", device},
+              {"kernel", kernel},
+              {"results", results},
+              {"counters", named_values_to_json(m.counters)}};
+    // A published record leaves out what no kerncast run made (empty); kerncast's own have all.
+    if (!m.published() || !m.kerncast_version.empty())
+        root["kerncast_version"] = m.kerncast_version;
+    if (!m.published() || !m.date_utc.empty())
+        root["date"] = m.date_utc;
+    if (!m.published() || !m.command_line.empty())
+        root["command_line"] = m.command_line;
+    if (m.method) {
+        json method = {{"warmup", m.method->warmup_count},
+                       {"repetitions", m.method->repetitions},
+                       {"l2_flush", m.method->l2_flush},
+                       {"timer", m.method->timer}};
+        if (m.method->l2_flush_bytes)
+            method["l2_flush_bytes"] = *m.method->l2_flush_bytes;
+        root["method"] = method;
+    }
+    if (m.provenance)
+        root["provenance"] = provenance_to_json(*m.provenance);
+    return root;
+}
 
-    return json{{"schema", measurement_schema},
-                {"kerncast_version", m.kerncast_version},
-                {"date", m.date_utc},
-                {"command_line", m.command_line},
-                {"device", device},
-                {"kernel", kernel},
-                {"method", method},
-                {"results", results},
-                {"counters", named_values_to_json(m.counters)}};
+const std::vector<PublishedVolumeColumn>& published_volume_columns() {
+    static const std::vector<PublishedVolumeColumn> columns = {
+        {"dram_load_B", "dram__bytes_read.sum", "byte", 1},
+        {"dram_store_B", "dram__bytes_write.sum", "byte", 1},
+        {"l2_load_B", "lts__t_sectors_op_read.sum", "sector", 32},
+        {"l2_store_B", "lts__t_sectors_op_write.sum", "sector", 32},
+    };
+    return columns;
 }
 
 // ---------------------------------------------------------------------------- reading ---
@@ -115,33 +171,105 @@ public:
     Measurement read(const json& root) {
         r_.expect_object(root, "",
                          {"schema", "kerncast_version", "date", "command_line", "device", "kernel",
-                          "method", "results", "counters"});
+                          "method", "results", "counters", "provenance"});
         const std::string schema = r_.string(r_.required(root, "", "schema"), "/schema");
         if (schema != measurement_schema)
             r_.fail("/schema",
                     "unsupported schema '" + schema + "'; expected '" + measurement_schema + "'");
         Measurement m;
-        m.kerncast_version =
-            r_.string(r_.required(root, "", "kerncast_version"), "/kerncast_version");
-        m.date_utc = r_.string(r_.required(root, "", "date"), "/date");
-        static const std::regex iso8601(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z)");
-        if (!std::regex_match(m.date_utc, iso8601))
-            r_.fail("/date", "expected an ISO 8601 UTC date like 2026-11-21T13:02:08Z, found '" +
-                                 m.date_utc + "'");
-        const json& command = r_.required(root, "", "command_line");
-        r_.expect_array(command, "/command_line");
-        for (std::size_t i = 0; i < command.size(); ++i)
-            m.command_line.push_back(r_.string(command[i], child_pointer("/command_line", i)));
+        // A published record may leave out what a transcription cannot know; read it first.
+        if (const json* provenance_node = Reader::optional(root, "provenance"))
+            m.provenance = provenance(*provenance_node, "/provenance");
+        published_ = m.published();
+        if (const json* version = required_unless_published(root, "", "kerncast_version"))
+            m.kerncast_version = r_.string(*version, "/kerncast_version");
+        if (const json* date = required_unless_published(root, "", "date")) {
+            m.date_utc = r_.string(*date, "/date");
+            static const std::regex iso8601(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z)");
+            if (!std::regex_match(m.date_utc, iso8601))
+                r_.fail("/date",
+                        "expected an ISO 8601 UTC date like 2026-11-21T13:02:08Z, found '" +
+                            m.date_utc + "'");
+        }
+        if (const json* command = required_unless_published(root, "", "command_line")) {
+            r_.expect_array(*command, "/command_line");
+            for (std::size_t i = 0; i < command->size(); ++i)
+                m.command_line.push_back(
+                    r_.string((*command)[i], child_pointer("/command_line", i)));
+        }
         m.device = device(r_.required(root, "", "device"), "/device");
         m.kernel = kernel(r_.required(root, "", "kernel"), "/kernel");
-        m.method = method(r_.required(root, "", "method"), "/method");
-        m.results = results(r_.required(root, "", "results"), "/results", m.method.repetitions);
+        m.method.reset();
+        if (const json* method_node = required_unless_published(root, "", "method"))
+            m.method = method(*method_node, "/method");
+        m.results = results(r_.required(root, "", "results"), "/results",
+                            m.method ? std::optional<int>(m.method->repetitions) : std::nullopt);
         m.counters = named_values(r_.required(root, "", "counters"), "/counters");
         return m;
     }
 
 private:
     Reader r_;
+    bool published_ = false; // the record has a /provenance (kind "published")
+
+    // Required in kerncast's own records; optional under a published provenance.
+    const json* required_unless_published(const json& node, const std::string& path,
+                                          const std::string& key) {
+        if (published_)
+            return Reader::optional(node, key);
+        return &r_.required(node, path, key);
+    }
+
+    std::map<std::string, double> plain_values(const json& node, const std::string& path) {
+        r_.expect_object(node, path);
+        std::map<std::string, double> values;
+        for (const auto& [name, value] : node.items())
+            values[name] = r_.number(value, child_pointer(path, name));
+        return values;
+    }
+
+    ProvenanceRecord provenance(const json& node, const std::string& path) {
+        r_.expect_object(node, path,
+                         {"kind", "repository", "commit", "commit_date", "notebook", "cell",
+                          "device", "source", "normalisation_points", "normalisation",
+                          "published_values", "peer_predictions", "note"});
+        ProvenanceRecord p;
+        p.kind = r_.string(r_.required(node, path, "kind"), path + "/kind");
+        if (p.kind != "published")
+            r_.fail(path + "/kind", "unknown provenance kind '" + p.kind +
+                                        "'; expected published (kerncast's own records have no "
+                                        "provenance)");
+        const auto text = [&](const char* key) {
+            const std::string value =
+                r_.string(r_.required(node, path, key), path + "/" + std::string(key));
+            if (value.empty())
+                r_.fail(path + "/" + std::string(key), "is empty");
+            return value;
+        };
+        p.repository = text("repository");
+        p.commit = text("commit");
+        p.notebook = text("notebook");
+        p.cell = text("cell");
+        p.device = text("device");
+        if (const json* date = Reader::optional(node, "commit_date"))
+            p.commit_date = r_.string(*date, path + "/commit_date");
+        if (const json* source = Reader::optional(node, "source"))
+            p.source = r_.string(*source, path + "/source");
+        if (const json* points = Reader::optional(node, "normalisation_points")) {
+            p.normalisation_points = r_.integer(*points, path + "/normalisation_points");
+            if (*p.normalisation_points < 1)
+                r_.fail(path + "/normalisation_points", "expected a positive number of points");
+        }
+        if (const json* what = Reader::optional(node, "normalisation"))
+            p.normalisation = r_.string(*what, path + "/normalisation");
+        p.published_values =
+            plain_values(r_.required(node, path, "published_values"), path + "/published_values");
+        if (const json* peer = Reader::optional(node, "peer_predictions"))
+            p.peer_predictions = plain_values(*peer, path + "/peer_predictions");
+        if (const json* note = Reader::optional(node, "note"))
+            p.note = r_.string(*note, path + "/note");
+        return p;
+    }
 
     double positive(const json& node, const std::string& path) {
         const double value = r_.number(node, path);
@@ -156,6 +284,9 @@ private:
                           "runtime_version", "sm_clock_mhz", "memory_clock_mhz", "pci_bus_id",
                           "uuid"});
         DeviceRecord d;
+        d.driver_version.reset(); // set below when present (required unless published)
+        d.runtime_version.reset();
+        d.pci_bus_id.reset();
         d.name = r_.string(r_.required(node, path, "name"), path + "/name");
         const std::string cc_path = path + "/compute_capability";
         const std::string cc = r_.string(r_.required(node, path, "compute_capability"), cc_path);
@@ -167,11 +298,12 @@ private:
         d.cc_minor = std::stoi(parts[2]);
         d.sm_count =
             static_cast<int>(non_negative(r_.required(node, path, "sm_count"), path + "/sm_count"));
-        d.driver_version = static_cast<int>(
-            non_negative(r_.required(node, path, "driver_version"), path + "/driver_version"));
-        d.runtime_version = static_cast<int>(
-            non_negative(r_.required(node, path, "runtime_version"), path + "/runtime_version"));
-        d.pci_bus_id = r_.string(r_.required(node, path, "pci_bus_id"), path + "/pci_bus_id");
+        if (const json* driver = required_unless_published(node, path, "driver_version"))
+            d.driver_version = static_cast<int>(non_negative(*driver, path + "/driver_version"));
+        if (const json* runtime = required_unless_published(node, path, "runtime_version"))
+            d.runtime_version = static_cast<int>(non_negative(*runtime, path + "/runtime_version"));
+        if (const json* bus = required_unless_published(node, path, "pci_bus_id"))
+            d.pci_bus_id = r_.string(*bus, path + "/pci_bus_id");
         if (const json* clock = Reader::optional(node, "sm_clock_mhz")) {
             const std::string clock_path = path + "/sm_clock_mhz";
             r_.expect_object(*clock, clock_path, {"start", "end"});
@@ -234,9 +366,9 @@ private:
     }
 
     KernelRecord kernel(const json& node, const std::string& path) {
-        r_.expect_object(
-            node, path,
-            {"name", "file", "file_sha256", "parameters", "buffers", "constants", "launch"});
+        r_.expect_object(node, path,
+                         {"name", "file", "file_sha256", "parameters", "buffers", "constants",
+                          "launch", "registers_per_thread"});
         KernelRecord k;
         k.name = r_.string(r_.required(node, path, "name"), path + "/name");
         if (k.name.empty())
@@ -270,10 +402,19 @@ private:
                          {"block", "fold", "grid", "dynamic_shared_memory_bytes"});
         k.launch.block = dim3(r_.required(launch, launch_path, "block"), launch_path + "/block");
         k.launch.fold = dim3(r_.required(launch, launch_path, "fold"), launch_path + "/fold");
-        k.launch.grid = dim3(r_.required(launch, launch_path, "grid"), launch_path + "/grid");
+        k.launch.grid.reset();
+        if (const json* grid = required_unless_published(launch, launch_path, "grid"))
+            k.launch.grid = dim3(*grid, launch_path + "/grid");
         k.launch.dynamic_shared_memory_bytes =
             non_negative(r_.required(launch, launch_path, "dynamic_shared_memory_bytes"),
                          launch_path + "/dynamic_shared_memory_bytes");
+        if (const json* registers = Reader::optional(node, "registers_per_thread")) {
+            const std::int64_t count = r_.integer(*registers, path + "/registers_per_thread");
+            if (count < 1 || count > 255)
+                r_.fail(path + "/registers_per_thread",
+                        "expected 1..255 registers per thread, found " + std::to_string(count));
+            k.registers_per_thread = static_cast<int>(count);
+        }
         return k;
     }
 
@@ -297,20 +438,32 @@ private:
         return m;
     }
 
-    ResultsRecord results(const json& node, const std::string& path, int repetitions) {
+    // `repetitions`: /method/repetitions; absent only in a published record without a method.
+    ResultsRecord results(const json& node, const std::string& path,
+                          std::optional<int> repetitions) {
         r_.expect_object(
             node, path,
             {"times_s", "median_s", "min_s", "max_s", "mean_s", "stddev_s", "throughput"});
         ResultsRecord res;
+        res.throughput = named_values(r_.required(node, path, "throughput"), path + "/throughput");
         const std::string times_path = path + "/times_s";
-        const json& times = r_.required(node, path, "times_s");
-        r_.expect_array(times, times_path);
-        for (std::size_t i = 0; i < times.size(); ++i)
-            res.times_s.push_back(positive(times[i], child_pointer(times_path, i)));
-        if (res.times_s.size() != static_cast<std::size_t>(repetitions))
+        const json* times = required_unless_published(node, path, "times_s");
+        if (!times) {
+            // A published record that states no times: no summary either.
+            for (const char* key : {"median_s", "min_s", "max_s", "mean_s", "stddev_s"})
+                if (Reader::optional(node, key))
+                    r_.fail(path + "/" + key, "a summary of times without times_s");
+            return res;
+        }
+        r_.expect_array(*times, times_path);
+        for (std::size_t i = 0; i < times->size(); ++i)
+            res.times_s.push_back(positive((*times)[i], child_pointer(times_path, i)));
+        if (repetitions && res.times_s.size() != static_cast<std::size_t>(*repetitions))
             r_.fail(times_path, std::to_string(res.times_s.size()) + " times for " +
-                                    std::to_string(repetitions) +
+                                    std::to_string(*repetitions) +
                                     " repetitions (/method/repetitions)");
+        if (res.times_s.empty())
+            r_.fail(times_path, "expected at least one time");
         res.median_s = r_.number(r_.required(node, path, "median_s"), path + "/median_s");
         res.min_s = r_.number(r_.required(node, path, "min_s"), path + "/min_s");
         res.max_s = r_.number(r_.required(node, path, "max_s"), path + "/max_s");
@@ -323,7 +476,6 @@ private:
         check_summary(path + "/max_s", res.max_s, expected.max_s);
         check_summary(path + "/mean_s", res.mean_s, expected.mean_s);
         check_summary(path + "/stddev_s", res.stddev_s, expected.stddev_s);
-        res.throughput = named_values(r_.required(node, path, "throughput"), path + "/throughput");
         return res;
     }
 

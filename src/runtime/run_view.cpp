@@ -12,10 +12,11 @@ std::string dims(const Dim3& d) {
 }
 
 report::Table summary_table(const Measurement& m) {
-    TableBuilder t("summary", "Timing (" + std::to_string(m.method.repetitions) +
-                                  " repetitions after " + std::to_string(m.method.warmup_count) +
+    const MethodRecord method = m.method.value_or(MethodRecord{});
+    TableBuilder t("summary", "Timing (" + std::to_string(method.repetitions) +
+                                  " repetitions after " + std::to_string(method.warmup_count) +
                                   " warm-up launches, CUDA events" +
-                                  (m.method.l2_flush ? ", L2 flushed between repetitions)" : ")"));
+                                  (method.l2_flush ? ", L2 flushed between repetitions)" : ")"));
     t.columns({"kernel", "device", "grid", "block"});
     t.columns_in_unit("us", 3,
                       {{"median_us", "median"},
@@ -26,9 +27,9 @@ report::Table summary_table(const Measurement& m) {
     t.columns_in_unit(
         "MHz", 0, {{"sm_clock_start_mhz", "SM clock start"}, {"sm_clock_end_mhz", "SM clock end"}});
     const auto& r = m.results;
-    t.row(m.kernel.name, m.device.name, dims(m.kernel.launch.grid), dims(m.kernel.launch.block),
-          r.median_s * 1e6, r.min_s * 1e6, r.max_s * 1e6, r.mean_s * 1e6, r.stddev_s * 1e6,
-          m.device.sm_clock_start_mhz, m.device.sm_clock_end_mhz);
+    t.row(m.kernel.name, m.device.name, dims(m.kernel.launch.grid.value_or(Dim3{0, 0, 0})),
+          dims(m.kernel.launch.block), r.median_s * 1e6, r.min_s * 1e6, r.max_s * 1e6,
+          r.mean_s * 1e6, r.stddev_s * 1e6, m.device.sm_clock_start_mhz, m.device.sm_clock_end_mhz);
     return t.build();
 }
 

@@ -46,3 +46,13 @@ kerncast_add_cli_test(NAME fit_volumes.bad_registers
   ARGS fit-volumes examples/kernels/star3d_r4.yaml -m v100-pcie-32gb --records ${fit_records}
        --registers many
   EXIT 2 STDERR_CONTAINS "--registers: 'many'")
+# A fit of the published V100 2D box records (data/published/v100-warpspeed): the report, the
+# cross-validation over the ten kernels, and the machine file written (which kerncast reads
+# back before writing it).
+kerncast_add_cli_test(NAME fit_volumes.published_box2d
+  ARGS fit-volumes --records data/published/v100-warpspeed/records/box2d-volumes
+       --kernels data/published/v100-warpspeed/kernels -m v100-pcie-32gb
+       -o ${CMAKE_BINARY_DIR}/fit_volumes_box2d.json --json -
+  STDOUT_CONTAINS "\"schema\": \"kerncast.fit-volumes/1\"" "\"status\": \"fitted\""
+                  "\"status\": \"not identifiable\"" "\"trained_on\": \"B\""
+                  "wrote ${CMAKE_BINARY_DIR}/fit_volumes_box2d.json")

@@ -36,9 +36,17 @@ kerncast_add_cli_test(NAME predict_bad_block EXIT 2
 kerncast_add_cli_test(NAME explore_bad_threads EXIT 2
   ARGS explore examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --threads 1000
   STDERR_CONTAINS "no block sizes to sweep")
-kerncast_add_cli_test(NAME predict_machine_without_fits EXIT 1
+# Machines without caches (compute capability 1.x) are pointed at the MWP-CWP model.
+kerncast_add_cli_test(NAME predict_machine_without_caches EXIT 1
   ARGS predict examples/kernels/star3d_r4.yaml -m gtx280
-  STDERR_CONTAINS "gtx280")
+  STDERR_CONTAINS "machine 'gtx280' has no L1 or L2 cache" "`kerncast mwp` models GPUs without them")
+kerncast_add_cli_test(NAME explore_machine_without_caches EXIT 1
+  ARGS explore examples/kernels/star3d_r4.yaml -m fx5600
+  STDERR_CONTAINS "machine 'fx5600' has no L1 or L2 cache")
+# TITAN V has an L2, but no source here gives its size.
+kerncast_add_cli_test(NAME predict_machine_without_l2_size EXIT 1
+  ARGS predict examples/kernels/star3d_r4.yaml -m titan-v
+  STDERR_CONTAINS "machine 'titan-v' has no size for memory level l2, which the volume model needs")
 kerncast_add_cli_test(NAME predict_unknown_parameter EXIT 1
   ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb -D nw=5
   STDERR_CONTAINS "nw")
@@ -59,10 +67,45 @@ kerncast_add_cli_test(NAME predict_fd5pt_16_block_indices
 kerncast_add_cli_test(NAME predict_a100_80gb
   ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-80gb --block 16x2x32 --fold z=2
   STDOUT_CONTAINS "L2          86.403  B                    17.281  yes")
-# No source gives the H100's L2 bandwidth: the limiter model names the missing value.
+# Every built-in machine with caches predicts (docs/machine-format.md, "Bandwidths and L2 sizes
+# from published figures"); `machine show --json` gives the L2 bandwidth the limiter model
+# divides by and its source (id|L2 GB/s[|source]; without a source the value is written bare
+# and takes the level's, ernst2023).
+foreach(case
+    "v100-pcie-32gb|2500.0|ernst2023"
+    "v100-sxm2-32gb|2500.0|ernst2023-pcie"
+    "a100-sxm4-40gb|5000.0"
+    "a100-sxm4-80gb|5000.0|l2-bandwidth-same-chip"
+    "rtx-a6000|2440.1|a40-l2-bandwidth"
+    "h100-sxm5-80gb|9675.0|l2-bandwidth-h200-run"
+    "h100-pcie-80gb|6892.2|gpu-benches-l2-cache"
+    "h200-sxm-141gb|9769.1|gpu-benches-l2-cache")
+  string(REPLACE "|" ";" fields "${case}")
+  list(GET fields 0 id)
+  list(GET fields 1 l2_gbs)
+  list(LENGTH fields field_count)
+  set(l2_json "\"sustained_bandwidth_gbs\": ${l2_gbs},")
+  if(field_count EQUAL 3)
+    list(GET fields 2 l2_source)
+    set(l2_json "\"sustained_bandwidth_gbs\": {\"value\": ${l2_gbs}, \"source\": \"${l2_source}\"}")
+  endif()
+  kerncast_add_cli_test(NAME predict_builtin_${id}
+    ARGS predict examples/kernels/star3d_r4.yaml -m ${id}
+    STDOUT_CONTAINS "on ${id} (Ernst et al. 2023)" "Limiters (sec. 2)" "Prediction")
+  kerncast_add_cli_test(NAME machine_show_l2_bandwidth_${id}
+    ARGS machine show ${id} --json -
+    STDOUT_CONTAINS "${l2_json}")
+endforeach()
+# A machine without an L2 bandwidth (a test file extending the H100 PCIe with the value
+# removed): the limiter model names the missing value, and explore stops once instead of
+# skipping every configuration.
+set(no_l2_bandwidth tests/unit/machine/data/no_l2_bandwidth.json)
 kerncast_add_cli_test(NAME predict_machine_without_l2_bandwidth EXIT 1
-  ARGS predict examples/kernels/star3d_r4.yaml -m h100-sxm5-80gb
-  STDERR_CONTAINS "has no bandwidth for memory level l2 (sustained_bandwidth_gbs")
+  ARGS predict examples/kernels/star3d_r4.yaml -m ${no_l2_bandwidth}
+  STDERR_CONTAINS "machine 'no-l2-bandwidth' has no bandwidth for memory level l2 (sustained_bandwidth_gbs or peak_bandwidth_gbs), which the limiter model needs")
+kerncast_add_cli_test(NAME explore_machine_without_l2_bandwidth EXIT 1
+  ARGS explore examples/kernels/star3d_r4.yaml -m ${no_l2_bandwidth}
+  STDERR_CONTAINS "machine 'no-l2-bandwidth' has no bandwidth for memory level l2")
 
 # Registers per thread (docs/volume-model.md, "Registers per thread"): the command line (a
 # count, or auto: ptxas) > the kernel file > unknown. The test kernel states 64 registers: 2 blocks of 512 threads

@@ -28,7 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct FitVolumesOptions {
-    std::string records_directory;
+    std::vector<std::string> records_directories;
     std::vector<std::string> kernel_paths;
     std::string kernels_directory;
     std::string machine;
@@ -134,8 +134,14 @@ void run_fit_volumes(const FitVolumesOptions& o) {
         models::parse_register_request(o.registers, "--registers");
 
     const MachineModel machine = resolve_machine(o.machine);
-    const std::vector<runtime::LoadedRecord> records =
-        runtime::load_measurement_directory(o.records_directory);
+    std::vector<runtime::LoadedRecord> records;
+    std::string dataset_path; // the directories, as given
+    for (const auto& directory : o.records_directories) {
+        auto loaded = runtime::load_measurement_directory(directory);
+        records.insert(records.end(), std::make_move_iterator(loaded.begin()),
+                       std::make_move_iterator(loaded.end()));
+        dataset_path += (dataset_path.empty() ? "" : ", ") + directory;
+    }
     const std::vector<std::string> paths = kernel_files(o, records);
     if (!o.output_path.empty()) {
         std::vector<std::string> inputs = paths;
@@ -153,9 +159,9 @@ void run_fit_volumes(const FitVolumesOptions& o) {
         codegen::record_volume_samples(records, kernels, machine, registers);
     if (samples.samples.empty()) {
         std::vector<std::string> notes = samples.notes;
-        throw_input_error("no record in '" + o.records_directory +
-                              "' gives a measured volume of the given kernels",
-                          SourceLocation{o.records_directory, 0, 0, {}, {}}, notes);
+        throw_input_error("no record in " + dataset_path +
+                              " gives a measured volume of the given kernels",
+                          SourceLocation{}, notes);
     }
     options.source_key = models::unused_source_key(machine, "fit-volumes");
     const models::CapacityFitResult fit = models::fit_capacity_curves(
@@ -166,7 +172,7 @@ void run_fit_volumes(const FitVolumesOptions& o) {
     std::vector<std::string> notes = samples.notes;
     if (!o.output_path.empty()) {
         models::FitDataset dataset;
-        dataset.path = o.records_directory;
+        dataset.path = dataset_path;
         dataset.records_sha256 = codegen::dataset_sha256(records);
         dataset.records = static_cast<int>(samples.records.size());
         dataset.date = runtime::iso8601_utc_now();
@@ -192,8 +198,8 @@ void setup_fit_volumes(CLI::App& app) {
     cmd->add_option("KERNEL", options->kernel_paths,
                     "Kernel files the records are of (matched by kernel name)")
         ->type_name("FILE...");
-    cmd->add_option("--records", options->records_directory,
-                    "Measurement records (*.json) with DRAM/L2 volume counters")
+    cmd->add_option("--records", options->records_directories,
+                    "Measurement records (*.json) with DRAM/L2 volume counters (repeatable)")
         ->type_name("DIR")
         ->required();
     cmd->add_option("--kernels", options->kernels_directory,
@@ -206,11 +212,11 @@ void setup_fit_volumes(CLI::App& app) {
         ->type_name("FILE");
     cmd->add_option("--fits", options->fits,
                     "Fits to determine (default all): l1_redundant_loads, y_layer_overlap, "
-                    "z_layer_overlap, l2_redundant_stores")
+                    "z_layer_overlap, l2_redundant_stores, l2_redundant_loads")
         ->type_name("LIST");
     cmd->add_option("--registers", options->registers,
                     "Registers per thread for occupancy: N, or 'auto' (ptxas); default the "
-                    "kernel file's registers_per_thread")
+                    "record's, else the kernel file's registers_per_thread")
         ->type_name("N|auto");
     cmd->add_option("--max-iterations", options->max_iterations,
                     "Levenberg-Marquardt iterations at most (default 200)")

@@ -19,7 +19,7 @@ namespace kerncast::cli {
 namespace {
 
 struct ValidateOptions {
-    std::string kernel_path;
+    std::vector<std::string> kernel_paths; // several only with --records
     std::string machine;
     std::string sweep = "default";
     std::string records_directory;
@@ -33,10 +33,11 @@ struct ValidateOptions {
 // when given.
 std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
                                                  const ValidateOptions& o) {
+    const std::string& kernel_path = o.kernel_paths.front();
     const std::vector<kernel::LaunchConfig> sweep =
         o.sweep == "default" ? codegen::default_sweep(spec) : codegen::read_sweep_file(o.sweep);
     const auto overrides = kernel::parse_parameter_defines(o.defines);
-    const codegen::SourceOrigin origin{o.kernel_path, sha256_file_hex(o.kernel_path)};
+    const codegen::SourceOrigin origin{kernel_path, sha256_file_hex(kernel_path)};
     if (!o.save_directory.empty())
         std::filesystem::create_directories(o.save_directory);
     std::vector<runtime::LoadedRecord> records;
@@ -70,7 +71,9 @@ std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
 }
 
 void run_validate(const ValidateOptions& o) {
-    const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
+    std::vector<kernel::KernelSpec> specs;
+    for (const auto& path : o.kernel_paths)
+        specs.push_back(kernel::load_kernel_file(path));
     const MachineModel machine = resolve_machine(o.machine);
     if (o.timing.repetitions < 1)
         throw_usage_error("--repeat must be at least 1");
@@ -80,19 +83,24 @@ void run_validate(const ValidateOptions& o) {
             throw_usage_error("--records replays recorded runs: -D, --sweep and --save belong to "
                               "the live mode");
         records = runtime::load_measurement_directory(o.records_directory);
-        const std::string sha = sha256_file_hex(o.kernel_path);
-        for (const auto& record : records)
-            if (!record.measurement.kernel.file_sha256.empty() &&
-                record.measurement.kernel.file_sha256 != sha &&
-                record.measurement.kernel.name == spec.name)
-                std::cerr << "kerncast: warning: " << record.path
-                          << " was recorded from a kernel file with another SHA-256 than "
-                          << o.kernel_path << "\n";
+        for (std::size_t i = 0; i < specs.size(); ++i) {
+            const std::string sha = sha256_file_hex(o.kernel_paths[i]);
+            for (const auto& record : records)
+                if (!record.measurement.kernel.file_sha256.empty() &&
+                    record.measurement.kernel.file_sha256 != sha &&
+                    record.measurement.kernel.name == specs[i].name)
+                    std::cerr << "kerncast: warning: " << record.path
+                              << " was recorded from a kernel file with another SHA-256 than "
+                              << o.kernel_paths[i] << "\n";
+        }
     } else {
-        records = measure_sweep(spec, o);
+        if (specs.size() != 1)
+            throw_usage_error("the live mode runs one kernel file; several kernel files need "
+                              "--records");
+        records = measure_sweep(specs.front(), o);
     }
     const runtime::ValidationReport report =
-        runtime::validate_predictions(records, codegen::volume_model_predictions(spec, machine));
+        runtime::validate_predictions(records, codegen::volume_model_predictions(specs, machine));
     emit(runtime::validation_view(report), o.output);
 }
 
@@ -100,7 +108,9 @@ void setup_validate(CLI::App& app) {
     auto options = std::make_shared<ValidateOptions>();
     auto* cmd = app.add_subcommand(
         "validate", "Predicted vs measured volumes and times of a kernel file's configurations");
-    cmd->add_option("KERNEL", options->kernel_path, "Kernel file (YAML, docs/kernel-format.md)")
+    cmd->add_option("KERNEL", options->kernel_paths,
+                    "Kernel file (YAML, docs/kernel-format.md); with --records several, each "
+                    "record predicted by the one whose kernel name it has")
         ->required();
     cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
         ->required();

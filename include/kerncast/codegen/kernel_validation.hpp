@@ -24,6 +24,11 @@ bool record_is_of(const kernel::KernelSpec& spec, const runtime::KernelRecord& r
 std::vector<std::pair<std::string, std::int64_t>>
 record_parameter_overrides(const kernel::KernelSpec& spec, const runtime::KernelRecord& record);
 
+// Registers per thread for the record's prediction: the record's registers_per_thread (as
+// measured), else the kernel file's, else unknown (registers do not limit occupancy).
+models::RegisterCount record_register_count(const kernel::KernelSpec& spec,
+                                            const runtime::KernelRecord& record);
+
 // The volume model's prediction for the configuration a record describes: its block, fold and
 // integer parameters bound to the kernel file. nullopt when the record is of another kernel.
 std::optional<models::VolumePrediction>
@@ -36,18 +41,32 @@ predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machi
 double l2_sector_bytes(const MachineModel& machine);
 
 // The volume model's prediction for the configuration a record describes (its block, fold and
-// integer parameters), as the Nsight Compute counters it compares with:
+// integer parameters; parameters the record lacks keep the kernel file's values), as the Nsight
+// Compute counters it compares with:
 //   dram__bytes_read.sum / dram__bytes_write.sum      = DRAM load / store bytes per point x points
-//   lts__t_sectors_srcunit_tex_op_read/write.sum      = L2 load / store bytes per point x points /
-//   32
-// and the limiter's time per launch. nullopt when the record is of another kernel (its name
-// differs from the kernel file's). Input Errors from the model (a launch it cannot take, a
-// machine lacking a field) propagate.
+//   lts__t_sectors_srcunit_tex_op_read/write.sum      = L2 load / store bytes per point x points
+//                                                       / the L2 sector size
+//   lts__t_sectors_op_read/write.sum                  = the same values: the model's L2 traffic
+//                                                       is the L1/TEX unit's, and for the
+//                                                       stencils modelled every L2 read or write
+//                                                       sector comes from L1/TEX (no other
+//                                                       client), so the all-units metrics that
+//                                                       the published notebooks recorded equal
+//                                                       the srcunit_tex ones
+// with the limiter's time per launch and the flops per launch. Registers for the occupancy:
+// the record's registers_per_thread, else the kernel file's, else unlimited. nullopt when the
+// record is of another kernel (its name differs from the kernel file's). Input Errors from the
+// model (a launch it cannot take, a machine lacking a field) propagate.
 std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec,
                                                   const MachineModel& machine,
                                                   const runtime::KernelRecord& record);
 
 runtime::PredictionSource volume_model_predictions(const kernel::KernelSpec& spec,
+                                                   const MachineModel& machine);
+
+// Several kernel files: each record is predicted by the spec whose name matches it (the first
+// that does); nullopt for records of none of them.
+runtime::PredictionSource volume_model_predictions(const std::vector<kernel::KernelSpec>& specs,
                                                    const MachineModel& machine);
 
 // The live sweep. "default": the block sizes of Ernst et al. sec. 5.1 with 256 threads

@@ -57,8 +57,9 @@ struct RecordSamples {
 };
 
 // For every record: the kernel file it is of (by name, codegen::record_is_of), the volume
-// model's prediction for its configuration (registers as `registers` asks: a count, the kernel
-// file's registers_per_thread, or ptxas), and one sample per metric the record measured
+// model's prediction for its configuration (registers as `registers` asks: a count or ptxas;
+// without a request the record's registers_per_thread, else the kernel file's), and one
+// sample per metric the record measured
 // (> 0). Records of no given kernel, and without any of the counters, are skipped with a
 // note. Two kernel files of one name are an input Error.
 RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& records,
@@ -68,7 +69,9 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
 
 // SHA-256 of a set of records, as `sha256sum` lists them: the hash of the lines
 // "<SHA-256 of the file>  <file name>\n" in the records' order (load_measurement_directory:
-// file-name order), so `(cd DIR && LC_ALL=C sha256sum *.json) | sha256sum` reproduces it.
+// file-name order), so `(cd DIR && LC_ALL=C sha256sum *.json) | sha256sum` reproduces it for
+// one directory, and `for d in DIR...; do (cd $d && LC_ALL=C sha256sum *.json); done |
+// sha256sum` for several. File names only: the hash does not depend on where DIR is.
 std::string dataset_sha256(const std::vector<runtime::LoadedRecord>& records);
 
 } // namespace kerncast::codegen

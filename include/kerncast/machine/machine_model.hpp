@@ -18,9 +18,12 @@ enum class SourceKind {
     paper,     // a published paper (citation says which table/section)
     measured,  // measured by a kerncast run (run says which)
     derived,   // computed from other values of this machine (citation says how)
+    benchmark, // a published result file of a public benchmark suite, not run by kerncast
+               // (citation: suite, repository@commit, file and line, device, caveats)
 };
 
-// "datasheet", "paper", "measured", "derived": the spelling of machine files and reports.
+// "datasheet", "paper", "measured", "derived", "benchmark": the spelling of machine files and
+// reports.
 const char* source_kind_name(SourceKind kind);
 
 // How repeatable a measured value is: the spread of the repetitions relative to the value, a
@@ -192,6 +195,8 @@ struct CapacityFits {
     std::optional<CapacityFit> y_layer_overlap;
     std::optional<CapacityFit> z_layer_overlap;
     std::optional<CapacityFit> l2_redundant_stores;
+    // kerncast's extension: eq. (5) for the L2 with one wave as the group (volumes.hpp).
+    std::optional<CapacityFit> l2_redundant_loads;
     bool operator==(const CapacityFits&) const = default;
 };
 

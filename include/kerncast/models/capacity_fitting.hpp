@@ -48,7 +48,7 @@ struct CoefficientBounds {
 };
 
 struct CapacityFitOptions {
-    std::vector<CapacityFitKind> fits; // the fits to determine; empty = all four
+    std::vector<CapacityFitKind> fits; // the fits to determine; empty = all
     int max_iterations = 200;
     CoefficientBounds bounds;
     // The source key the fitted coefficients name (MachineModel::sources).

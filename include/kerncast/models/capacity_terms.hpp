@@ -7,14 +7,22 @@
 
 #include "kerncast/machine/machine_model.hpp"
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
 namespace kerncast::models {
 
-// The four hit-rate fits of sec. 4.5 (machine file `capacity_fits`).
-enum class CapacityFitKind { l1_redundant_loads, y_layer_overlap, z_layer_overlap, l2_redundant_stores };
-inline constexpr int capacity_fit_kinds = 4;
+// The four hit-rate fits of sec. 4.5 and kerncast's fifth, redundant L2 loads within a wave
+// (machine file `capacity_fits`).
+enum class CapacityFitKind {
+    l1_redundant_loads,
+    y_layer_overlap,
+    z_layer_overlap,
+    l2_redundant_stores,
+    l2_redundant_loads
+};
+inline constexpr int capacity_fit_kinds = 5;
 
 // The machine-file key of a fit: "l1_redundant_loads", "y_layer_overlap", ...
 std::string_view capacity_fit_name(CapacityFitKind kind);
@@ -24,11 +32,15 @@ std::string_view capacity_fit_name(CapacityFitKind kind);
 // a * exp(-b * exp(-c * O)).
 double capacity_hit_rate(const CapacityFit& fit, double oversubscription);
 
-// (1 - hit(O)) * volume_bytes_per_point is the term's contribution.
+// (1 - hit(O)) * volume_bytes_per_point is the term's contribution; with a second fit,
+// (1 - hit(O)) * (1 - hit_second(O_second)) * volume: a miss at one level of what already
+// missed at the level above (L1 capacity misses that then miss in L2).
 struct CapacityTerm {
     CapacityFitKind fit = CapacityFitKind::l1_redundant_loads;
     double oversubscription = 0;
     double volume_bytes_per_point = 0;
+    std::optional<CapacityFitKind> second_fit;
+    double second_oversubscription = 0;
 };
 
 // One predicted metric: base + sum over terms of (1 - hit_fit(O)) * volume, bytes per point.

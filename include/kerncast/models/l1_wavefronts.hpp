@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kerncast::models {
@@ -53,6 +54,9 @@ struct L1Estimate {
     double cycles_per_point = 0;              // all accesses, L1 cycles of one SM per point
     double load_request_bytes_per_point = 0;  // sectors requested by loads (V_up of L1)
     double store_request_bytes_per_point = 0; // sectors written through to L2
+    // Per array: load sectors requested by each warp with its own repeats counted once,
+    // summed over the warps (accesses executed equally often are united).
+    std::vector<std::pair<std::string, double>> warp_unique_load_bytes_per_point;
 };
 
 // Every warp of one block, every global and shared access. Thread `t` of the block has

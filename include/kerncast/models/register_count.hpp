@@ -12,9 +12,10 @@
 
 namespace kerncast::models {
 
-enum class RegisterSource { unknown, command_line, kernel_file, ptxas };
+enum class RegisterSource { unknown, command_line, kernel_file, ptxas, measurement_record };
 
-// "unknown", "command line", "kernel file", "ptxas": the spelling of reports.
+// "unknown", "command line", "kernel file", "ptxas", "measurement record": the spelling of
+// reports.
 const char* register_source_name(RegisterSource source);
 
 struct RegisterCount {

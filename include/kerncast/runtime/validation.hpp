@@ -32,6 +32,9 @@ struct Prediction {
     // Predicted values of counters, keyed by the Nsight Compute metric they are compared with
     // and in that metric's unit (e.g. "dram__bytes_read.sum" in bytes).
     std::map<std::string, double> counters;
+    // Floating-point operations per launch, when the model counts them (predicted throughput =
+    // flops / time_s, ranked against a measured "flop/s" throughput).
+    std::optional<double> flops;
 };
 
 // A model: the prediction for a recorded configuration, or nothing when it cannot predict it.
@@ -40,28 +43,62 @@ using PredictionSource = std::function<std::optional<Prediction>(const KernelRec
 struct CounterComparison {
     double predicted = 0;
     std::optional<double> measured; // absent when the record has no such counter
+    // A published record's peer prediction of the same counter (its peer_pred_* value x the
+    // normalisation points, in the metric's unit): NOT a measurement.
+    std::optional<double> peer_predicted;
 };
 
 struct ValidationRow {
     std::string record_path;
+    std::string kernel; // the record's kernel name
     std::string configuration;
+    // Published (transcribed, /provenance) rather than measured by kerncast.
+    bool published = false;
+    // The ranking group: the kernel, and for published records the notebook and cell.
+    std::string group;
     double predicted_time_s = 0;
-    double measured_time_s = 0; // the record's median
+    std::optional<double> measured_time_s;       // the record's median; absent: no times recorded
+    std::optional<double> predicted_flops_per_s; // Prediction::flops / time_s
+    std::optional<double> measured_flops_per_s;  // a "flop/s" entry of results.throughput
     std::map<std::string, CounterComparison> counters;
 };
 
+// Median and 90th percentile of |relative error| over the rows with the counter measured (> 0);
+// the peer's over those of them that also have a peer prediction (published records only).
 struct CounterAccuracy {
     std::size_t compared = 0;
     double median_abs_relative_error = 0;
     double p90_abs_relative_error = 0;
+    std::size_t peer_compared = 0;
+    std::optional<double> peer_median_abs_relative_error;
+    std::optional<double> peer_p90_abs_relative_error;
+};
+
+// Within one group of rows with a measured and a predicted throughput: how well the predicted
+// throughputs order the configurations.
+struct ThroughputRanking {
+    std::string group;
+    std::size_t configurations = 0;
+    std::optional<double> spearman; // rank correlation, ties averaged (statistics.hpp)
+    // Measured throughput of the configuration with the highest predicted throughput, as a
+    // fraction of the highest measured throughput (ties in the prediction: the slowest counts).
+    double predicted_best_fraction = 0;
+    std::string predicted_best; // configuration labels
+    std::string measured_best;
 };
 
 struct ValidationReport {
     std::vector<ValidationRow> rows;
     std::vector<std::string> unpredicted; // record paths the source had no prediction for
-    std::optional<ValidationStatistics> time_statistics; // absent without any row
+    std::size_t published_rows = 0;
+    std::optional<ValidationStatistics> time_statistics; // absent without any timed row
     std::map<std::string, CounterAccuracy> counter_accuracy;
+    std::vector<ThroughputRanking> throughput_rankings; // in group-name order
 };
+
+// The peer prediction of every counter a published record allows (published_volume_columns:
+// peer_pred_<column> x normalisation_points / bytes per unit), keyed by metric.
+std::map<std::string, double> peer_counter_predictions(const Measurement& measurement);
 
 // Pairs every record with its prediction and computes the statistics (statistics.hpp).
 ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,

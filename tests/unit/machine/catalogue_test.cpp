@@ -91,13 +91,95 @@ TEST(Catalogue, PaperValuesAreThoseThePapersUse) {
     EXPECT_EQ(a100.level("l2")->effective_size_bytes->value, std::int64_t{20} << 20);
     EXPECT_EQ(a100.level("l2")->partitions->value, 2);
     EXPECT_EQ(a100.level("l1")->size_bytes->value, 192 * 1024);
-    // Sustained values only where a source measured them.
-    EXPECT_FALSE(builtin_machine("a100-sxm4-80gb").level("dram")->sustained_bandwidth_gbs);
-    EXPECT_FALSE(builtin_machine("h100-sxm5-80gb").level("dram")->sustained_bandwidth_gbs);
+    // The other machines' bandwidths: BandwidthsComeFromThePublishedFigures below.
 
     // Dong & Pai 2025, sec. 4.1.
     EXPECT_EQ(builtin_machine("titan-v").compute.sm_count->value, 80);
     EXPECT_EQ(builtin_machine("rtx-a6000").compute.sm_count->value, 84);
+}
+
+TEST(Catalogue, BandwidthsComeFromThePublishedFigures) {
+    // docs/machine-format.md, "Bandwidths and L2 sizes from published figures": each value, the
+    // kind of its source and the file its citation names. dram_gbs 0: no sustained value (a
+    // model uses the datasheet peak).
+    struct Expected {
+        const char* id;
+        double l2_gbs;
+        SourceKind l2_kind;
+        const char* l2_cites;
+        double dram_gbs;
+        SourceKind dram_kind;
+        const char* dram_cites;
+    };
+    using K = SourceKind;
+    for (const Expected& e :
+         {Expected{"v100-pcie-32gb", 2500, K::paper, "Table 1", 800, K::paper, "Table 1"},
+          Expected{"v100-sxm2-32gb", 2500, K::derived, "measured on the V100-PCIe-32GB", 800,
+                   K::derived, "measured on the V100-PCIe-32GB"},
+          Expected{"a100-sxm4-40gb", 5000, K::paper, "Table 1", 1400, K::paper, "Table 1"},
+          Expected{"a100-sxm4-80gb", 5000, K::derived, "gpu-l2-cache/a100_80.txt L3-L27", 1732,
+                   K::benchmark, "gpu-stream/a100_80.txt, last row"},
+          Expected{"rtx-a6000", 2440.1, K::derived, "gpu-cache/a40.txt L64", 0, K::datasheet, ""},
+          Expected{"h100-sxm5-80gb", 9675.0, K::derived, "gpu-l2-cache/h200.txt L30", 2749.9,
+                   K::benchmark, "memory.main.readBandwidth 2561.031719280527 GiB/s"},
+          Expected{"h100-pcie-80gb", 6892.2, K::benchmark, "gpu-l2-cache/h100_pcie.txt L31", 1704,
+                   K::benchmark, "gpu-stream/h100_pcie.txt, last row"},
+          Expected{"h200-sxm-141gb", 9769.1, K::benchmark, "gpu-l2-cache/h200.txt L32", 0,
+                   K::datasheet, ""}}) {
+        SCOPED_TRACE(e.id);
+        const MachineModel m = builtin_machine(e.id);
+        const auto& l2 = m.level("l2")->sustained_bandwidth_gbs;
+        ASSERT_TRUE(l2);
+        EXPECT_EQ(l2->value, e.l2_gbs);
+        EXPECT_EQ(m.sources.at(l2->source).kind, e.l2_kind);
+        EXPECT_NE(m.sources.at(l2->source).citation.find(e.l2_cites), std::string::npos);
+        const auto& dram = m.level("dram")->sustained_bandwidth_gbs;
+        if (e.dram_gbs == 0) {
+            EXPECT_FALSE(dram);
+            continue;
+        }
+        ASSERT_TRUE(dram);
+        EXPECT_EQ(dram->value, e.dram_gbs);
+        EXPECT_LE(dram->value, m.level("dram")->peak_bandwidth_gbs->value);
+        EXPECT_EQ(m.sources.at(dram->source).kind, e.dram_kind);
+        EXPECT_NE(m.sources.at(dram->source).citation.find(e.dram_cites), std::string::npos);
+    }
+
+    // L2 sizes: the H200's is the six-stack H100 NVL's (a neighbour, marked derived); the H100
+    // SXM5's partition was measured by mt4g (segment size 26214400 B).
+    const MachineModel h200 = builtin_machine("h200-sxm-141gb");
+    EXPECT_FALSE(h200.identity.incomplete);
+    const MemoryLevel& h200_l2 = *h200.level("l2");
+    EXPECT_EQ(h200_l2.size_bytes->value, std::int64_t{60} << 20);
+    EXPECT_EQ(h200.sources.at(h200_l2.size_bytes->source).kind, SourceKind::derived);
+    EXPECT_NE(h200.sources.at(h200_l2.size_bytes->source).citation.find("NVIDIA H100 NVL.json"),
+              std::string::npos);
+    EXPECT_EQ(h200_l2.effective_size_bytes->value, std::int64_t{30} << 20);
+    EXPECT_EQ(h200_l2.partitions->value, 2);
+    const MachineModel h100 = builtin_machine("h100-sxm5-80gb");
+    const auto& h100_effective = h100.level("l2")->effective_size_bytes;
+    EXPECT_EQ(h100_effective->value, std::int64_t{25} << 20);
+    EXPECT_EQ(h100.sources.at(h100_effective->source).kind, SourceKind::benchmark);
+    EXPECT_NE(h100.sources.at(h100_effective->source).citation.find("segmentSize 26214400 B"),
+              std::string::npos);
+}
+
+TEST(Catalogue, BenchmarkSourcesNameTheSuiteCommitAndFile) {
+    // A value from a benchmark suite says which suite, at which commit, in which file.
+    for (const auto& id : builtin_machine_ids()) {
+        const MachineModel m = builtin_machine(id);
+        for (const auto& [key, provenance] : m.sources) {
+            if (provenance.kind != SourceKind::benchmark)
+                continue;
+            SCOPED_TRACE(id + " " + key);
+            const std::string& c = provenance.citation;
+            EXPECT_TRUE(c.find("te42kyfo/gpu-benches@1c36d50") != std::string::npos ||
+                        c.find("caps-tum/mt4g@4cc5566") != std::string::npos);
+            EXPECT_TRUE(c.find(".txt") != std::string::npos ||
+                        c.find(".json") != std::string::npos);
+            EXPECT_NE(c.find("GB/s"), std::string::npos);
+        }
+    }
 }
 
 TEST(Catalogue, OccupancyLimitsFollowTheComputeCapability) {

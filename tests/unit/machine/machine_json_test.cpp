@@ -61,6 +61,29 @@ TEST(MachineJson, ParsesValuesWithSectionAndExplicitSources) {
     EXPECT_EQ(m.sources.at("run").run, "data/probe/toy-1.json");
 }
 
+TEST(MachineJson, BenchmarkSourcesAreTheirOwnKind) {
+    // A published result file of a benchmark suite: neither a paper nor a kerncast run, so it
+    // needs no "run"; the kind survives a round trip and misspellings name it.
+    const std::string text = replaced(
+        minimal,
+        "\"run\": {\"kind\": \"measured\", \"citation\": \"probe\", \"run\": "
+        "\"data/probe/toy-1.json\"}",
+        "\"run\": {\"kind\": \"benchmark\", \"citation\": \"suite@abc1234, results/toy.txt L7\"}");
+    const MachineModel m = parse(text);
+    EXPECT_EQ(m.sources.at("run").kind, SourceKind::benchmark);
+    EXPECT_TRUE(m.sources.at("run").run.empty());
+    EXPECT_STREQ(source_kind_name(SourceKind::benchmark), "benchmark");
+    EXPECT_NO_THROW(validate_machine(m, "toy.json"));
+    EXPECT_EQ(parse_machine_json(machine_json_text(m), "toy.json"), m);
+
+    const auto error =
+        caught_error([&] { parse(replaced(text, "\"benchmark\"", "\"benchmrk\"")); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "unknown source kind \"benchmrk\" (expected \"datasheet\", "
+                                "\"paper\", \"measured\", \"derived\" or \"benchmark\")");
+    EXPECT_TRUE(has_note(*error, "did you mean \"benchmark\"?"));
+}
+
 TEST(MachineJson, TopLevelSourceIsTheDefaultOfEverySection) {
     std::string text = replaced(minimal, "\"schema\": \"kerncast.machine/1\",",
                                 "\"schema\": \"kerncast.machine/1\", \"source\": \"run\",");

@@ -53,10 +53,10 @@ TEST(MeasurementBuilder, FillsTheRecordFromRequestAndRun) {
     ASSERT_EQ(m.kernel.constants.size(), 1u);
     EXPECT_EQ(m.kernel.constants[0], (BufferRecord{"weights", "f16", 25, "hash"}));
     EXPECT_EQ(m.kernel.launch.grid, (Dim3{4096, 1, 1}));
-    EXPECT_EQ(m.method.warmup_count, 2);
-    EXPECT_EQ(m.method.repetitions, 4);
-    EXPECT_TRUE(m.method.l2_flush);
-    EXPECT_EQ(*m.method.l2_flush_bytes, 104857600);
+    EXPECT_EQ(m.method->warmup_count, 2);
+    EXPECT_EQ(m.method->repetitions, 4);
+    EXPECT_TRUE(m.method->l2_flush);
+    EXPECT_EQ(*m.method->l2_flush_bytes, 104857600);
     EXPECT_DOUBLE_EQ(m.results.median_s, 3.5e-6);
     EXPECT_DOUBLE_EQ(m.results.min_s, 2e-6);
     EXPECT_DOUBLE_EQ(m.results.max_s, 5e-6);

@@ -1,6 +1,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/measurement.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -55,8 +56,8 @@ TEST(Measurement, ReadsTheSampleRecord) {
     ASSERT_EQ(m.kernel.buffers.size(), 3u);
     EXPECT_EQ(m.kernel.buffers[2].init, "zero");
     EXPECT_EQ(m.kernel.launch.grid, (Dim3{4096, 1, 1}));
-    EXPECT_EQ(m.method.repetitions, 3);
-    EXPECT_EQ(*m.method.l2_flush_bytes, 104857600);
+    EXPECT_EQ(m.method->repetitions, 3);
+    EXPECT_EQ(*m.method->l2_flush_bytes, 104857600);
     EXPECT_EQ(m.results.times_s, (std::vector<double>{1.0e-5, 1.2e-5, 1.1e-5}));
     EXPECT_DOUBLE_EQ(m.counters.at("dram__bytes_read.sum").value, 8388608);
     EXPECT_EQ(m.counters.at("sm__cycles_active.avg").unit, "cycle");
@@ -67,7 +68,7 @@ TEST(Measurement, RoundTripIsLossless) {
     Measurement m = load_measurement_file(sample_path);
     // Values that need all 17 significant digits, and optional fields absent.
     m.results.times_s = {0.1 + 0.2, 1.0 / 3.0};
-    m.method.repetitions = 2;
+    m.method->repetitions = 2;
     m.results.median_s = m.results.mean_s = (m.results.times_s[0] + m.results.times_s[1]) / 2;
     m.results.min_s = 0.1 + 0.2;
     m.results.max_s = 1.0 / 3.0;
@@ -78,7 +79,7 @@ TEST(Measurement, RoundTripIsLossless) {
     m.kernel.parameters["whole_real"] = 3.0; // must stay a real, not become an integer
     m.device.uuid.reset();
     m.device.sm_clock_end_mhz.reset();
-    m.method.l2_flush_bytes.reset();
+    m.method->l2_flush_bytes.reset();
     const std::string text = measurement_to_json(m).dump(2);
     const Measurement back = parse_measurement_json(text, "round trip");
     EXPECT_EQ(back, m);
@@ -107,6 +108,146 @@ TEST(Measurement, ConstantArraysAreOptionalAndRoundTrip) {
               "/kernel/constants/0/count");
     EXPECT_EQ(parse_error(edited("/kernel/constants", "w:f64:25")).where().json_path,
               "/kernel/constants");
+}
+
+TEST(Measurement, OldRecordsRoundTripByteForByte) {
+    // saxpy_record_as_written.json is the sample as kerncast wrote it before /provenance and
+    // /kernel/registers_per_thread existed (write_measurement_file at commit dc5bd92): read and
+    // written again, it comes out byte for byte the same.
+    const std::string path =
+        std::string(KERNCAST_TEST_DATA_DIR) + "/data/saxpy_record_as_written.json";
+    const std::string text = read_text(path);
+    EXPECT_EQ(measurement_to_json(load_measurement_file(path)).dump(2) + "\n", text);
+    EXPECT_EQ(measurement_to_json(load_measurement_file(sample_path)).dump(2) + "\n", text);
+}
+
+TEST(Measurement, OldRecordsRoundTripUnchanged) {
+    // The sample predates /provenance and /kernel/registers_per_thread: it reads, and kerncast
+    // writes back exactly its keys and values, none added or dropped (the sample is laid out by
+    // hand, so compare as JSON; integers written as reals compare equal), and that text is
+    // stable byte for byte.
+    const std::string text = read_text(sample_path);
+    const Measurement m = parse_measurement_json(text, "sample");
+    EXPECT_FALSE(m.published());
+    EXPECT_FALSE(m.kernel.registers_per_thread);
+    const nlohmann::json written = measurement_to_json(m);
+    EXPECT_EQ(written, nlohmann::json::parse(text));
+    const std::string written_text = written.dump(2);
+    EXPECT_EQ(measurement_to_json(parse_measurement_json(written_text, "again")).dump(2),
+              written_text);
+}
+
+// The sample turned into a published record: a provenance, and without what a transcription
+// cannot know (driver, runtime, PCI bus, method, times, grid, version, date, command line).
+nlohmann::json published_sample() {
+    nlohmann::json document = nlohmann::json::parse(read_text(sample_path));
+    document["provenance"] = {{"kind", "published"},
+                              {"repository", "te42kyfo/warpspeed"},
+                              {"commit", "c85e496"},
+                              {"notebook", "blocking_test.ipynb"},
+                              {"cell", "8"},
+                              {"device", "Tesla V100 (as stated)"},
+                              {"normalisation_points", 1000},
+                              {"published_values", {{"dram_load_B", 10.2}}},
+                              {"peer_predictions", {{"peer_pred_dram_load_B", 10.09}}}};
+    for (const char* key : {"driver_version", "runtime_version", "pci_bus_id"})
+        document["device"].erase(key);
+    for (const char* key : {"times_s", "median_s", "min_s", "max_s", "mean_s", "stddev_s"})
+        document["results"].erase(key);
+    for (const char* key : {"method", "kerncast_version", "date", "command_line"})
+        document.erase(key);
+    document["kernel"]["launch"].erase("grid");
+    document["kernel"]["registers_per_thread"] = 31;
+    return document;
+}
+
+TEST(Measurement, PublishedRecordsOmitWhatATranscriptionCannotKnow) {
+    const nlohmann::json document = published_sample();
+    const Measurement m = parse_measurement_json(document.dump(2), "published.json");
+    ASSERT_TRUE(m.published());
+    EXPECT_EQ(m.provenance->repository, "te42kyfo/warpspeed");
+    EXPECT_EQ(*m.provenance->normalisation_points, 1000);
+    EXPECT_DOUBLE_EQ(m.provenance->published_values.at("dram_load_B"), 10.2);
+    EXPECT_DOUBLE_EQ(m.provenance->peer_predictions.at("peer_pred_dram_load_B"), 10.09);
+    EXPECT_FALSE(m.device.driver_version);
+    EXPECT_FALSE(m.device.pci_bus_id);
+    EXPECT_FALSE(m.method);
+    EXPECT_FALSE(m.has_times());
+    EXPECT_FALSE(m.kernel.launch.grid);
+    EXPECT_EQ(*m.kernel.registers_per_thread, 31);
+    EXPECT_TRUE(m.kerncast_version.empty() && m.date_utc.empty() && m.command_line.empty());
+    // Written back without the absent keys, and stable byte for byte.
+    EXPECT_EQ(measurement_to_json(m), document);
+    const std::string text = measurement_to_json(m).dump(2);
+    EXPECT_EQ(parse_measurement_json(text, "again"), m);
+    EXPECT_EQ(measurement_to_json(parse_measurement_json(text, "again")).dump(2), text);
+}
+
+TEST(Measurement, KerncastRecordsStillNeedWhatPublishedOnesMayOmit) {
+    // Without a provenance every key stays required, as before.
+    EXPECT_EQ(parse_error(edited("/device/driver_version", std::nullopt)).where().json_path,
+              "/device/driver_version");
+    EXPECT_EQ(parse_error(edited("/method", std::nullopt)).where().json_path, "/method");
+    EXPECT_EQ(parse_error(edited("/kernel/launch/grid", std::nullopt)).where().json_path,
+              "/kernel/launch/grid");
+    EXPECT_EQ(parse_error(edited("/results/times_s", std::nullopt)).where().json_path,
+              "/results/times_s");
+    EXPECT_EQ(parse_error(edited("/date", std::nullopt)).where().json_path, "/date");
+}
+
+TEST(Measurement, ProvenanceIsReadStrictly) {
+    const auto error_at = [](const std::string& pointer, const std::optional<nlohmann::json>& v) {
+        nlohmann::json document = published_sample();
+        const nlohmann::json::json_pointer p(pointer);
+        if (v)
+            document[p] = *v;
+        else
+            document[p.parent_pointer()].erase(p.back());
+        return parse_error(document.dump(2));
+    };
+    EXPECT_EQ(error_at("/provenance/kind", "guessed").where().json_path, "/provenance/kind");
+    EXPECT_EQ(error_at("/provenance/repository", std::nullopt).where().json_path,
+              "/provenance/repository");
+    EXPECT_EQ(error_at("/provenance/commit", "").where().json_path, "/provenance/commit");
+    EXPECT_EQ(error_at("/provenance/normalisation_points", 0).where().json_path,
+              "/provenance/normalisation_points");
+    EXPECT_EQ(error_at("/provenance/published_values/dram_load_B", "10.2").where().json_path,
+              "/provenance/published_values/dram_load_B");
+    const Error unknown = error_at("/provenance/measured_by", "me");
+    EXPECT_EQ(unknown.where().json_path, "/provenance/measured_by");
+    // A summary without the times it summarises, or an empty list of times.
+    EXPECT_EQ(error_at("/results/median_s", 1e-3).where().json_path, "/results/median_s");
+    EXPECT_EQ(error_at("/results/times_s", nlohmann::json::array()).where().json_path,
+              "/results/times_s");
+    // Registers per thread: 1..255.
+    EXPECT_EQ(error_at("/kernel/registers_per_thread", 0).where().json_path,
+              "/kernel/registers_per_thread");
+    // Present fields are checked as in any record.
+    EXPECT_EQ(error_at("/device/pci_bus_id", 17).where().json_path, "/device/pci_bus_id");
+}
+
+TEST(Measurement, PublishedRecordWithTimesChecksTheSummary) {
+    nlohmann::json document = published_sample();
+    document["results"]["times_s"] = {2e-3, 4e-3};
+    document["results"]["median_s"] = 3e-3;
+    document["results"]["min_s"] = 2e-3;
+    document["results"]["max_s"] = 4e-3;
+    document["results"]["mean_s"] = 3e-3;
+    document["results"]["stddev_s"] = std::sqrt(2.0) * 1e-3;
+    const Measurement m = parse_measurement_json(document.dump(2), "timed.json");
+    EXPECT_TRUE(m.has_times());
+    document["results"]["median_s"] = 2.5e-3;
+    EXPECT_EQ(parse_error(document.dump(2)).where().json_path, "/results/median_s");
+}
+
+TEST(Measurement, PublishedColumnsNameTheirCounters) {
+    const auto& columns = published_volume_columns();
+    ASSERT_EQ(columns.size(), 4u);
+    EXPECT_STREQ(columns[0].metric, "dram__bytes_read.sum");
+    EXPECT_STREQ(columns[2].column, "l2_load_B");
+    EXPECT_STREQ(columns[2].metric, "lts__t_sectors_op_read.sum");
+    EXPECT_STREQ(columns[2].unit, "sector");
+    EXPECT_DOUBLE_EQ(columns[2].bytes_per_unit, 32);
 }
 
 TEST(Measurement, SyntaxErrorNamesLineAndColumn) {

@@ -1,6 +1,8 @@
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/validation.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -17,7 +19,7 @@ const std::string sample_path = std::string(KERNCAST_TEST_DATA_DIR) + "/data/sax
 Measurement record_with(std::int64_t block_x, double time_s, double dram_read_bytes) {
     Measurement m = load_measurement_file(sample_path);
     m.kernel.launch.block = {block_x, 1, 1};
-    m.method.repetitions = 1;
+    m.method->repetitions = 1;
     m.results.times_s = {time_s};
     m.results.median_s = m.results.min_s = m.results.max_s = m.results.mean_s = time_s;
     m.results.stddev_s = 0;
@@ -109,8 +111,106 @@ TEST(Validation, StatisticsAgainstAToyModel) {
     EXPECT_EQ(doc.schema, "kerncast.validation/1");
     ASSERT_EQ(doc.tables.size(), 3u);
     EXPECT_EQ(doc.tables[0].rows.size(), 3u);
-    EXPECT_EQ(doc.tables[0].columns.size(), 7u); // config, 3 time columns, dram pred/meas, record
+    // kernel, config, source, 3 time columns, dram pred/meas, record
+    EXPECT_EQ(doc.tables[0].columns.size(), 9u);
     EXPECT_NE(doc.notes.back().find("block1064.json"), std::string::npos);
+}
+
+// A published record (provenance as scripts/import-published writes it) of block x, with a
+// measured throughput or DRAM counter.
+LoadedRecord published_record(std::int64_t block_x, const std::string& cell,
+                              std::optional<double> gflops, std::optional<double> dram_bytes) {
+    Measurement m = load_measurement_file(sample_path);
+    m.kernel.launch.block = {block_x, 1, 1};
+    m.method.reset();
+    m.results = ResultsRecord{};
+    m.counters.clear();
+    ProvenanceRecord p;
+    p.repository = "te42kyfo/warpspeed";
+    p.commit = "78606c1";
+    p.notebook = "stencil-verify.ipynb";
+    p.cell = cell;
+    p.device = "Tesla V100";
+    p.normalisation_points = 1000;
+    if (gflops) {
+        m.results.throughput["flops"] = {*gflops * 1e9, "flop/s"};
+        p.published_values["measured_gflops"] = *gflops;
+    }
+    if (dram_bytes) {
+        m.counters["dram__bytes_read.sum"] = {*dram_bytes, "byte"};
+        p.published_values["dram_load_B"] = *dram_bytes / 1000;
+        p.peer_predictions["peer_pred_dram_load_B"] = 10; // 10 B/point x 1000 points
+        p.peer_predictions["peer_pred_l2_load_B"] = 4;    // 4000 B = 125 sectors
+    }
+    m.provenance = p;
+    return {"published_" + std::to_string(block_x) + ".json", m};
+}
+
+TEST(Validation, PeerErrorsBesideTheModelsOnPublishedRows) {
+    // Measured 8000 and 12500 B; the model predicts 9000 B for both, the peer 10000 B.
+    const std::vector<LoadedRecord> records = {published_record(32, "3", std::nullopt, 8000.0),
+                                               published_record(64, "3", std::nullopt, 12500.0)};
+    const auto peer = peer_counter_predictions(records[0].measurement);
+    EXPECT_DOUBLE_EQ(peer.at("dram__bytes_read.sum"), 10000);
+    EXPECT_DOUBLE_EQ(peer.at("lts__t_sectors_op_read.sum"), 125);
+    const PredictionSource model = [](const KernelRecord&) -> std::optional<Prediction> {
+        return Prediction{1e-3, {{"dram__bytes_read.sum", 9000.0}}, std::nullopt};
+    };
+    const ValidationReport report = validate_predictions(records, model);
+    EXPECT_EQ(report.published_rows, 2u);
+    EXPECT_FALSE(report.time_statistics); // no times in published records
+    ASSERT_TRUE(report.rows[0].published);
+    EXPECT_FALSE(report.rows[0].measured_time_s);
+    EXPECT_DOUBLE_EQ(*report.rows[0].counters.at("dram__bytes_read.sum").peer_predicted, 10000);
+    const auto& dram = report.counter_accuracy.at("dram__bytes_read.sum");
+    // model: |9000 - 8000| / 8000 = 0.125, |9000 - 12500| / 12500 = 0.28
+    EXPECT_NEAR(dram.median_abs_relative_error, (0.125 + 0.28) / 2, 1e-12);
+    EXPECT_NEAR(dram.p90_abs_relative_error, 0.125 + 0.9 * (0.28 - 0.125), 1e-12);
+    // peer: 0.25 and 0.2
+    EXPECT_EQ(dram.peer_compared, 2u);
+    EXPECT_NEAR(*dram.peer_median_abs_relative_error, 0.225, 1e-12);
+    EXPECT_NEAR(*dram.peer_p90_abs_relative_error, 0.2 + 0.9 * 0.05, 1e-12);
+
+    const report::Document doc = validation_view(report);
+    const auto* configurations = doc.find_table("configurations");
+    ASSERT_NE(configurations, nullptr);
+    EXPECT_EQ(std::get<std::string>(configurations->rows[0][2]), "published");
+    EXPECT_TRUE(std::any_of(doc.notes.begin(), doc.notes.end(), [](const std::string& note) {
+        return note.find("2 of 2 rows are published") != std::string::npos;
+    }));
+}
+
+TEST(Validation, ThroughputRankingPerGroupWithTies) {
+    // Group cell 7: predicted throughput 1, 2, 2, 4 GFlop/s (a tie), measured 10, 30, 20, 25.
+    // Average ranks: predicted 1, 2.5, 2.5, 4; measured 1, 4, 2, 3; mean 2.5 on both sides:
+    // covariance 2.25 + 0 + 0 + 0.75 = 3, variances 4.5 and 5 -> rho = 3 / sqrt(22.5).
+    // The predicted best (4) measures 25 of the best 30.
+    // Group cell 9: predicted 1, 2; measured 5, 4 -> rho = -1, predicted best 4 / 5.
+    std::vector<LoadedRecord> records;
+    const std::vector<std::tuple<std::int64_t, std::string, double>> rows = {
+        {1, "7", 10}, {2, "7", 30}, {3, "7", 20}, {4, "7", 25}, {5, "9", 5}, {6, "9", 4}};
+    for (const auto& [block, cell, gflops] : rows)
+        records.push_back(published_record(block, cell, gflops, std::nullopt));
+    const std::map<std::int64_t, double> predicted_gflops = {{1, 1}, {2, 2}, {3, 2},
+                                                             {4, 4}, {5, 1}, {6, 2}};
+    const PredictionSource model = [&](const KernelRecord& k) -> std::optional<Prediction> {
+        // 1e9 flops in 1 / predicted seconds.
+        return Prediction{1 / predicted_gflops.at(k.launch.block[0]), {}, 1e9};
+    };
+    const ValidationReport report = validate_predictions(records, model);
+    ASSERT_EQ(report.throughput_rankings.size(), 2u);
+    const auto& seven = report.throughput_rankings[0];
+    EXPECT_EQ(seven.group, "saxpy (stencil-verify.ipynb cell 7)");
+    EXPECT_EQ(seven.configurations, 4u);
+    EXPECT_NEAR(*seven.spearman, 3 / std::sqrt(22.5), 1e-12); // 0.632...
+    EXPECT_NEAR(seven.predicted_best_fraction, 25.0 / 30.0, 1e-12);
+    EXPECT_EQ(seven.predicted_best, "block=4x1x1 fold=1x1x1 a=2.5 n=1048576");
+    EXPECT_EQ(seven.measured_best, "block=2x1x1 fold=1x1x1 a=2.5 n=1048576");
+    const auto& nine = report.throughput_rankings[1];
+    EXPECT_NEAR(*nine.spearman, -1, 1e-12);
+    EXPECT_NEAR(nine.predicted_best_fraction, 0.8, 1e-12);
+    EXPECT_NEAR(*report.rows[0].predicted_flops_per_s, 1e9, 1e-3);
+    EXPECT_NE(validation_view(report).find_table("throughput_ranking"), nullptr);
 }
 
 } // namespace

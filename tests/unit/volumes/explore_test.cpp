@@ -42,6 +42,23 @@ TEST(Explore, RanksByThroughputAndReportsSkippedConfigurations) {
     EXPECT_FALSE(result.rows[3].skipped.empty());
 }
 
+TEST(Explore, AMachineTheModelsCannotUseFailsOnceNotPerConfiguration) {
+    // Without an L2 bandwidth no configuration can be ranked: the sweep stops with the reason
+    // instead of skipping every configuration.
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/kernels/star3d_r4.yaml");
+    const MachineModel machine = resolve_machine(std::string(KERNCAST_SOURCE_DIR) +
+                                                 "/tests/unit/machine/data/no_l2_bandwidth.json");
+    try {
+        explore(spec, {}, machine, ExploreOptions{});
+        FAIL() << "expected an input error";
+    } catch (const Error& error) {
+        EXPECT_EQ(error.kind(), ErrorKind::input);
+        EXPECT_NE(error.message().find("has no bandwidth for memory level l2"), std::string::npos)
+            << error.message();
+    }
+}
+
 TEST(Explore, SweepsOnlyTheAxesTheKernelMaps) {
     const auto machine = resolve_machine("a100-sxm4-40gb");
     const auto star2d = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +

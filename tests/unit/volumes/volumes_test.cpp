@@ -8,7 +8,9 @@
 #include "kerncast/models/volumes.hpp"
 
 #include <cmath>
+#include <functional>
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace kerncast;
 using namespace kerncast::models;
@@ -32,9 +34,11 @@ const MachineModel& a100() {
 }
 
 VolumePrediction predict(const std::string& kernel, kernel::LaunchConfig launch,
-                         const std::vector<std::pair<std::string, std::int64_t>>& overrides = {}) {
+                         const std::vector<std::pair<std::string, std::int64_t>>& overrides = {},
+                         const MachineModel& machine = a100(), VolumeOptions options = {}) {
     const auto analysis = analysis::analyze(example(kernel), launch);
-    return predict_volumes(analysis, analysis::parameter_values(analysis, overrides), a100());
+    return predict_volumes(analysis, analysis::parameter_values(analysis, overrides), machine,
+                           options);
 }
 
 const ArrayVolumes& array(const VolumePrediction& p, const std::string& name) {
@@ -45,6 +49,7 @@ const ArrayVolumes& array(const VolumePrediction& p, const std::string& name) {
 }
 
 TEST(CapacityFit, IsTheGompertzFormOfEquation5) {
+    // (The function lives in capacity_terms.hpp; volumes.hpp includes it.)
     CapacityFit fit{{0.9, ""}, {0.5, ""}, {-2.0, ""}};
     EXPECT_DOUBLE_EQ(capacity_hit_rate(fit, 0.0), 0.9 * std::exp(-0.5));
     EXPECT_DOUBLE_EQ(capacity_hit_rate(fit, 1.5), 0.9 * std::exp(-0.5 * std::exp(3.0)));
@@ -169,6 +174,136 @@ TEST(VolumesRanking, LbmNarrowBlocksAreTheWorst) {
               120.0);
 }
 
+// Issue 10, cause 2: the paper's single wave in the middle of the grid is a sample of a
+// periodic pattern. For 16x4x16 blocks of star3d_r4 on 640x512x512 (V100: 160 blocks a wave,
+// 38 x 125 blocks a plane) the middle wave starts on a plane of blocks and finds no y reuse.
+// kerncast averages over waves spread across the plane period; that average must agree with
+// the exact average over every wave of one period, and with the same for neighbouring
+// periods (where the middle wave does not start on a plane).
+TEST(VolumesWaves, AverageOverThePlanePeriodNotTheMiddleWave) {
+    const MachineModel v100 = resolve_machine("v100-pcie-32gb");
+    VolumeOptions every_wave_of_a_period;
+    every_wave_of_a_period.registers.per_thread = 32;
+    every_wave_of_a_period.registers.source = RegisterSource::command_line;
+    every_wave_of_a_period.sampled_waves = 1000;
+    VolumeOptions sampled = every_wave_of_a_period;
+    sampled.sampled_waves = VolumeOptions{}.sampled_waves;
+    const kernel::LaunchConfig launch{{16, 4, 16}, {1, 1, 1}};
+    const VolumePrediction exact = predict("star3d_r4", launch, {}, v100, every_wave_of_a_period);
+    const VolumePrediction estimate = predict("star3d_r4", launch, {}, v100, sampled);
+    ASSERT_EQ(exact.wave_blocks, 160);
+    ASSERT_EQ(exact.grid[0] * exact.grid[1], 40 * 126);
+    // The exact period average takes every wave of one plane period (32 of them here).
+    EXPECT_GE(exact.sampled_waves, 32);
+    EXPECT_LT(estimate.sampled_waves, exact.sampled_waves);
+    EXPECT_NEAR(estimate.dram_load_bytes, exact.dram_load_bytes, 0.02 * exact.dram_load_bytes);
+    // Full y reuse inside a plane: a wave is 160 blocks x 16 planes deep, so the src volume
+    // is about 8 B x (16 + 8) / 16 (z halo of range 4, no z reuse at this plane size) plus
+    // the x halo and the y halo of the first rows of each plane.
+    const double z_halo_only = 8.0 * (16.0 + 8.0) / 16.0;
+    EXPECT_GT(array(exact, "src").dram_load_bytes, z_halo_only);
+    EXPECT_LT(array(exact, "src").dram_load_bytes, 1.08 * z_halo_only);
+    EXPECT_NEAR(array(estimate, "src").dram_load_bytes, array(exact, "src").dram_load_bytes,
+                0.02 * array(exact, "src").dram_load_bytes);
+}
+
+TEST(VolumesWaves, EveryWaveWhenTheLaunchHasFewOnes) {
+    // 200x200x16: a handful of waves; all of them are averaged, the first one included.
+    const VolumePrediction p =
+        predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}}, {{"nx", 200}, {"ny", 200}, {"nz", 16}});
+    ASSERT_LE(p.waves, VolumeOptions{}.sampled_waves);
+    EXPECT_EQ(p.sampled_waves, p.waves);
+}
+
+TEST(VolumesLayers, TwoDimensionalKernelsHaveNoZLayer) {
+    // Issue 10: a 2D kernel printed a negative z-layer overlap.
+    for (const char* kernel : {"box2d_r1", "box2d_r2", "star2d_r1"}) {
+        const VolumePrediction p = predict(kernel, example(kernel).launch);
+        EXPECT_EQ(p.layers[2].blocks, 0) << kernel;
+        EXPECT_EQ(p.layers[2].overlap_bytes_per_point, 0.0) << kernel;
+        for (const auto& layer : p.layers)
+            EXPECT_GE(layer.overlap_bytes_per_point, 0.0) << kernel;
+        for (const auto& v : p.arrays)
+            EXPECT_EQ(v.dram_layer_hit_bytes[2], 0.0) << kernel;
+    }
+}
+
+// Issue 10, cause 3: a sector a block writes only partly (x = 2 blocks of f64: 16 B of each
+// 32 B sector) that leaves L2 before its neighbour completes it costs a DRAM read of the rest
+// and a second write-back (sec. 4.4, fig. 18).
+TEST(VolumesPartialStores, EvictedPartialSectorsAreReadAndWrittenTwice) {
+    const VolumePrediction p = predict("star3d_r4", {{2, 4, 128}, {1, 1, 1}});
+    const ArrayVolumes& dst = array(p, "dst");
+    // Every store sector of the block is half written: 16 B per point of partial sectors.
+    const double miss = 1.0 - p.store_hit_rate;
+    ASSERT_GT(miss, 0.0);
+    EXPECT_NEAR(dst.dram_partial_store_bytes, miss * 16.0, 1e-9);
+    EXPECT_NEAR(dst.dram_store_bytes, 8.0 + dst.dram_partial_store_bytes, 1e-9);
+    EXPECT_NEAR(dst.dram_load_bytes, dst.dram_partial_store_bytes, 1e-9);
+    // L1 -> L2: each warp writes 16 rows of 16 B, one sector each: 16 B per point.
+    EXPECT_DOUBLE_EQ(dst.l2_store_bytes, 16.0);
+    // Whole sectors (x = 4 blocks) are not partial.
+    const ArrayVolumes& wide = array(predict("star3d_r4", {{4, 4, 64}, {1, 1, 1}}), "dst");
+    EXPECT_EQ(wide.dram_partial_store_bytes, 0.0);
+    EXPECT_DOUBLE_EQ(wide.dram_store_bytes, 8.0);
+}
+
+// Redundant L1 requests a warp repeats itself (the x neighbours of a box stencil) are re-read
+// a few instructions later and cannot miss; only what several warps share can (sec. 4.5).
+TEST(VolumesL1, WarpRepeatsDoNotCountAsCapacityMisses) {
+    // box2d_r1, block 32x1, one warp per block at blockIdx 0: rows y-1..y+1 (120000 B apart,
+    // sector aligned) over elements 0..33: 9 sectors per row, 27 per warp of 32 points.
+    // Per instruction: dx = -1 covers elements 0..31 (8 sectors), dx = 0 and +1 9 each:
+    // 26 sectors per row, 78 per warp.
+    const VolumePrediction p = predict("box2d_r1", {{32, 1, 1}, {1, 1, 1}});
+    const ArrayVolumes& src = array(p, "src");
+    EXPECT_DOUBLE_EQ(src.l1_load_request_bytes, 78.0);
+    EXPECT_DOUBLE_EQ(src.l1_load_warp_unique_bytes, 27.0);
+    // The block is the warp: nothing is shared between warps, nothing can miss.
+    EXPECT_DOUBLE_EQ(src.l2_load_compulsory_bytes, 27.0);
+    EXPECT_DOUBLE_EQ(src.l2_load_capacity_bytes, 0.0);
+}
+
+// The decompositions reproduce the totals, and re-evaluating them under other fits equals
+// predicting again under those fits: the oversubscriptions do not depend on the fits.
+TEST(VolumesDecomposition, ReproducesTheTotalsUnderAnyFits) {
+    MachineModel other = resolve_machine("v100-pcie-32gb");
+    const CapacityFit steep{{0.97, ""}, {0.3, ""}, {-2.5, ""}};
+    other.capacity_fits.l1_redundant_loads = steep;
+    other.capacity_fits.y_layer_overlap = CapacityFit{{0.9, ""}, {0.2, ""}, {-1.0, ""}};
+    other.capacity_fits.z_layer_overlap = CapacityFit{{0.95, ""}, {0.1, ""}, {-3.0, ""}};
+    other.capacity_fits.l2_redundant_stores = CapacityFit{{0.8, ""}, {0.1, ""}, {-1.0, ""}};
+    other.capacity_fits.l2_redundant_loads = CapacityFit{{0.99, ""}, {0.05, ""}, {-2.0, ""}};
+    MachineModel base = resolve_machine("v100-pcie-32gb");
+    base.capacity_fits.l2_redundant_loads = CapacityFit{{1.0, ""}, {0.01, ""}, {-3.0, ""}};
+    const auto totals = [](const VolumePrediction& p) {
+        return std::array{p.l2_load_bytes, p.l2_store_bytes, p.dram_load_bytes, p.dram_store_bytes};
+    };
+    const auto decompositions = [](const VolumePrediction& p) {
+        const auto& d = p.decompositions;
+        return std::array{&d.l2_load, &d.l2_store, &d.dram_load, &d.dram_store};
+    };
+    for (const kernel::LaunchConfig& launch :
+         {kernel::LaunchConfig{{32, 4, 8}, {1, 1, 2}}, kernel::LaunchConfig{{2, 4, 128}, {1, 1, 1}},
+          kernel::LaunchConfig{{4, 16, 16}, {1, 1, 4}}}) {
+        const VolumePrediction p = predict("star3d_r4", launch, {}, base);
+        const VolumePrediction q = predict("star3d_r4", launch, {}, other);
+        for (size_t k = 0; k < 4; ++k) {
+            // Under its own fits, and under the other machine's.
+            EXPECT_NEAR(evaluate_decomposition(*decompositions(p)[k], base.capacity_fits, "base"),
+                        totals(p)[k], 1e-9 * totals(p)[k])
+                << k;
+            EXPECT_NEAR(evaluate_decomposition(*decompositions(p)[k], other.capacity_fits, "o"),
+                        totals(q)[k], 1e-9 * totals(q)[k])
+                << k;
+            EXPECT_NEAR(evaluate_decomposition(*decompositions(q)[k], base.capacity_fits, "base"),
+                        totals(p)[k], 1e-9 * totals(p)[k])
+                << k;
+        }
+        EXPECT_NE(p.dram_load_bytes, q.dram_load_bytes); // the fits do matter here
+    }
+}
+
 TEST(Volumes, MissingCapacityFitsAreAnInputError) {
     MachineModel machine = a100();
     machine.capacity_fits.z_layer_overlap.reset();
@@ -179,6 +314,76 @@ TEST(Volumes, MissingCapacityFitsAreAnInputError) {
     } catch (const Error& error) {
         EXPECT_EQ(error.kind(), ErrorKind::input);
         EXPECT_NE(error.message().find("z_layer_overlap"), std::string::npos);
+    }
+}
+
+TEST(VolumeMachine, EveryBuiltInWithCachesPredicts) {
+    // Every built-in machine is either one the volume model can use (with the effective L2 it
+    // divides by) or one it refuses with the reason; a new machine must be classified here.
+    const std::map<std::string, std::int64_t> l2_capacity_mib{
+        {"v100-pcie-32gb", 6},  {"v100-sxm2-32gb", 6}, {"a100-sxm4-40gb", 20},
+        {"a100-sxm4-80gb", 20}, {"rtx-a6000", 6},      {"h100-sxm5-80gb", 25},
+        {"h100-pcie-80gb", 25}, {"h200-sxm-141gb", 30}};
+    const std::map<std::string, std::string> refused{
+        {"titan-v", "machine 'titan-v' has no size for memory level l2"},
+        {"hk-example", "machine 'hk-example' has no L1 or L2 cache"},
+        {"8800gtx", "machine '8800gtx' has no L1 or L2 cache"},
+        {"fx5600", "machine 'fx5600' has no L1 or L2 cache"},
+        {"8800gt", "machine '8800gt' has no L1 or L2 cache"},
+        {"gtx280", "machine 'gtx280' has no L1 or L2 cache"}};
+    const auto analysis = analysis::analyze(example("star3d_r4"));
+    const auto params = analysis::parameter_values(analysis);
+    for (const auto& id : builtin_machine_ids()) {
+        SCOPED_TRACE(id);
+        const MachineModel machine = builtin_machine(id);
+        if (const auto at = l2_capacity_mib.find(id); at != l2_capacity_mib.end()) {
+            EXPECT_NO_THROW(check_volume_machine(machine));
+            const VolumePrediction p = predict_volumes(analysis, params, machine);
+            EXPECT_EQ(p.l2_capacity_bytes, static_cast<double>(at->second << 20));
+            EXPECT_GT(p.limiter.points_per_second, 0);
+            continue;
+        }
+        const auto reason = refused.find(id);
+        ASSERT_NE(reason, refused.end()) << "classify the new machine in this test";
+        try {
+            check_volume_machine(machine);
+            ADD_FAILURE() << "expected an input error";
+        } catch (const Error& error) {
+            EXPECT_EQ(error.kind(), ErrorKind::input);
+            EXPECT_EQ(error.message().rfind(reason->second, 0), 0u) << error.message();
+        }
+    }
+    // Machines without caches are pointed at the model that fits them.
+    try {
+        check_volume_machine(builtin_machine("gtx280"));
+        ADD_FAILURE() << "expected an input error";
+    } catch (const Error& error) {
+        EXPECT_NE(error.message().find("`kerncast mwp`"), std::string::npos);
+    }
+}
+
+TEST(VolumeMachine, MissingL2BandwidthIsNamedBeforeAnyVolumeIsComputed) {
+    // tests/unit/machine/data/no_l2_bandwidth.json: the H100 PCIe with its L2 bandwidth removed.
+    const MachineModel machine = resolve_machine(std::string(KERNCAST_SOURCE_DIR) +
+                                                 "/tests/unit/machine/data/no_l2_bandwidth.json");
+    for (const auto& run : std::vector<std::function<void()>>{
+             [&] { check_volume_machine(machine); },
+             [&] {
+                 const auto a = analysis::analyze(example("star3d_r4"));
+                 predict_volumes(a, analysis::parameter_values(a), machine);
+             }}) {
+        try {
+            run();
+            ADD_FAILURE() << "expected an input error";
+        } catch (const Error& error) {
+            EXPECT_EQ(error.kind(), ErrorKind::input);
+            EXPECT_EQ(error.message().rfind("machine 'no-l2-bandwidth' has no bandwidth for "
+                                            "memory level l2 (sustained_bandwidth_gbs or "
+                                            "peak_bandwidth_gbs), which the limiter model needs",
+                                            0),
+                      0u)
+                << error.message();
+        }
     }
 }
 
