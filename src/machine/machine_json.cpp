@@ -619,37 +619,77 @@ read_calibrated_costs(const Reader& reader, const json& object, const std::strin
     return costs;
 }
 
+// Dong & Pai 2025 sec. 3.2, the compact form (docs/machine-format.md): per operation the two
+// sampled axes and T as nested arrays [n][e][c]. Shapes are checked here (they decide how the
+// arrays are read); values and orderings in validate.cpp.
 AtomicServiceTable read_atomic_table(const Reader& reader, const json& object,
                                      const std::string& inherited) {
     const std::string path = "/atomic_service_times";
     reader.expect_object(object, path);
-    reader.check_keys(object, path, {"source", "entries"});
+    reader.check_keys(object, path, {"source", "operations"});
     AtomicServiceTable table;
     table.source = reader.default_source(object, path, inherited);
     if (table.source.empty())
         reader.fail(child_pointer(path, "source"), "missing required field \"source\"",
-                    {"the table names one source for all its entries"});
-    const std::string entries_path = child_pointer(path, "entries");
-    const json& entries = reader.required(object, path, "entries", "an array");
-    reader.expect_array(entries, entries_path);
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        const std::string entry_path = child_pointer(entries_path, i);
-        const json& entry = entries[i];
-        reader.expect_object(entry, entry_path);
-        reader.check_keys(entry, entry_path,
-                          {"queued_warps", "active_threads", "cas_warps", "cycles"});
-        AtomicServiceTime time;
-        auto integer = [&](const char* key) {
-            return reader.scalar<int>(reader.required(entry, entry_path, key, "an integer"),
-                                      child_pointer(entry_path, key));
+                    {"the table names one source for all its values"});
+    const std::string operations_path = child_pointer(path, "operations");
+    const json& operations = reader.required(object, path, "operations", "an array");
+    reader.expect_array(operations, operations_path);
+    for (std::size_t i = 0; i < operations.size(); ++i) {
+        const std::string grid_path = child_pointer(operations_path, i);
+        const json& entry = operations[i];
+        reader.expect_object(entry, grid_path);
+        reader.check_keys(entry, grid_path,
+                          {"operation", "queued_warps", "active_threads", "total_cycles"});
+        AtomicServiceGrid grid;
+        grid.operation =
+            reader.scalar<std::string>(reader.required(entry, grid_path, "operation", "a string"),
+                                       child_pointer(grid_path, "operation"));
+        auto axis = [&](const char* key) {
+            const std::string axis_path = child_pointer(grid_path, key);
+            const json& list = reader.required(entry, grid_path, key, "an array of integers");
+            reader.expect_array(list, axis_path);
+            std::vector<int> values;
+            for (std::size_t k = 0; k < list.size(); ++k)
+                values.push_back(reader.scalar<int>(list[k], child_pointer(axis_path, k)));
+            return values;
         };
-        time.queued_warps = integer("queued_warps");
-        time.active_threads = integer("active_threads");
-        time.cas_warps = integer("cas_warps");
-        time.cycles =
-            reader.scalar<double>(reader.required(entry, entry_path, "cycles", "a number"),
-                                  child_pointer(entry_path, "cycles"));
-        table.entries.push_back(time);
+        grid.queued_warps = axis("queued_warps");
+        grid.active_threads = axis("active_threads");
+        const std::string cycles_path = child_pointer(grid_path, "total_cycles");
+        const json& cycles =
+            reader.required(entry, grid_path, "total_cycles", "an array [n][e][c] of numbers");
+        reader.expect_array(cycles, cycles_path);
+        if (cycles.size() != grid.queued_warps.size())
+            reader.fail(cycles_path, "has " + std::to_string(cycles.size()) +
+                                         " rows, one per queued_warps value (" +
+                                         std::to_string(grid.queued_warps.size()) + ") expected");
+        for (std::size_t n = 0; n < cycles.size(); ++n) {
+            const std::string n_path = child_pointer(cycles_path, n);
+            reader.expect_array(cycles[n], n_path);
+            if (cycles[n].size() != grid.active_threads.size())
+                reader.fail(n_path, "has " + std::to_string(cycles[n].size()) +
+                                        " rows, one per active_threads value (" +
+                                        std::to_string(grid.active_threads.size()) + ") expected");
+            std::vector<std::vector<double>> by_threads;
+            for (std::size_t e = 0; e < cycles[n].size(); ++e) {
+                const std::string e_path = child_pointer(n_path, e);
+                const json& row = cycles[n][e];
+                reader.expect_array(row, e_path);
+                const std::size_t expected = static_cast<std::size_t>(grid.queued_warps[n]) + 1;
+                if (grid.queued_warps[n] >= 0 && row.size() != expected)
+                    reader.fail(e_path, "has " + std::to_string(row.size()) +
+                                            " values, one per CAS count c = 0.." +
+                                            std::to_string(grid.queued_warps[n]) + " (" +
+                                            std::to_string(expected) + ") expected");
+                std::vector<double> by_cas;
+                for (std::size_t c = 0; c < row.size(); ++c)
+                    by_cas.push_back(reader.scalar<double>(row[c], child_pointer(e_path, c)));
+                by_threads.push_back(std::move(by_cas));
+            }
+            grid.total_cycles.push_back(std::move(by_threads));
+        }
+        table.operations.push_back(std::move(grid));
     }
     return table;
 }
@@ -937,14 +977,14 @@ public:
         }
 
         if (m.atomic_service_times) {
-            Json entries = Json::array();
-            for (const auto& time : m.atomic_service_times->entries)
-                entries.push_back(Json{{"queued_warps", time.queued_warps},
-                                       {"active_threads", time.active_threads},
-                                       {"cas_warps", time.cas_warps},
-                                       {"cycles", time.cycles}});
+            Json operations = Json::array();
+            for (const auto& grid : m.atomic_service_times->operations)
+                operations.push_back(Json{{"operation", grid.operation},
+                                          {"queued_warps", grid.queued_warps},
+                                          {"active_threads", grid.active_threads},
+                                          {"total_cycles", grid.total_cycles}});
             document["atomic_service_times"] =
-                Json{{"source", m.atomic_service_times->source}, {"entries", entries}};
+                Json{{"source", m.atomic_service_times->source}, {"operations", operations}};
         }
         return document;
     }

@@ -147,16 +147,25 @@ report::Table capacity_fits_table(const MachineModel& m) {
     return table.build();
 }
 
+// One row per (operation, n, e) sample: T at c = 0 and c = n, and S = T / n at c = 0
+// (Dong & Pai eq. 3); the whole grid is in the machine file.
 report::Table atomic_service_times_table(const AtomicServiceTable& times) {
     TableBuilder table("atomic_service_times",
-                       "Shared-memory atomic service times S(n, e, c) (Dong & Pai 2025), source " +
+                       "Shared-memory atomic total times T(n, e, c) (Dong & Pai 2025), source " +
                            times.source);
-    table.columns({{"queued_warps", "n"},
+    table.columns({{"operation", "Operation"},
+                   {"queued_warps", "n"},
                    {"active_threads", "e"},
-                   {"cas_warps", "c"},
-                   {"cycles", "S", "cycles"}});
-    for (const auto& entry : times.entries)
-        table.row(entry.queued_warps, entry.active_threads, entry.cas_warps, entry.cycles);
+                   {"total_cycles_no_cas", "T(c=0)", "cycles"},
+                   {"total_cycles_all_cas", "T(c=n)", "cycles"},
+                   {"service_cycles_no_cas", "S(c=0)", "cycles"}});
+    for (const auto& grid : times.operations)
+        for (std::size_t n = 0; n < grid.total_cycles.size(); ++n)
+            for (std::size_t e = 0; e < grid.total_cycles[n].size(); ++e) {
+                const auto& by_cas = grid.total_cycles[n][e];
+                table.row(grid.operation, grid.queued_warps[n], grid.active_threads[e],
+                          by_cas.front(), by_cas.back(), by_cas.front() / grid.queued_warps[n]);
+            }
     return table.build();
 }
 

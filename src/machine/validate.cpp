@@ -578,29 +578,45 @@ private:
         const std::string path = "/atomic_service_times";
         source(table.source, child_pointer(path, "source"));
         const int warp_size = m_.compute.warp_size ? m_.compute.warp_size->value : 32;
-        std::set<std::tuple<int, int, int>> seen;
-        for (std::size_t i = 0; i < table.entries.size(); ++i) {
-            const auto& entry = table.entries[i];
-            const std::string entry_path = child_pointer(child_pointer(path, "entries"), i);
-            if (entry.queued_warps < 1)
-                fail(child_pointer(entry_path, "queued_warps"),
-                     "must be at least 1, got " + std::to_string(entry.queued_warps));
-            if (entry.active_threads < 1 || entry.active_threads > warp_size)
-                fail(child_pointer(entry_path, "active_threads"),
-                     "must be between 1 and the warp size " + std::to_string(warp_size) + ", got " +
-                         std::to_string(entry.active_threads));
-            if (entry.cas_warps < 0 || entry.cas_warps > entry.queued_warps)
-                fail(child_pointer(entry_path, "cas_warps"),
-                     "must be between 0 and queued_warps (" + std::to_string(entry.queued_warps) +
-                         "), got " + std::to_string(entry.cas_warps));
-            if (!(entry.cycles > 0) || !std::isfinite(entry.cycles))
-                fail(child_pointer(entry_path, "cycles"),
-                     "must be positive, got " + number(entry.cycles));
-            if (!seen.insert({entry.queued_warps, entry.active_threads, entry.cas_warps}).second)
-                fail(entry_path, "entry (queued_warps, active_threads, cas_warps) = (" +
-                                     std::to_string(entry.queued_warps) + ", " +
-                                     std::to_string(entry.active_threads) + ", " +
-                                     std::to_string(entry.cas_warps) + ") is given twice");
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < table.operations.size(); ++i) {
+            const auto& grid = table.operations[i];
+            const std::string grid_path = child_pointer(child_pointer(path, "operations"), i);
+            if (grid.operation != "add" && grid.operation != "popc_inc")
+                fail(child_pointer(grid_path, "operation"),
+                     "must be \"add\" or \"popc_inc\", got \"" + grid.operation + "\"");
+            if (!seen.insert(grid.operation).second)
+                fail(child_pointer(grid_path, "operation"),
+                     "operation \"" + grid.operation + "\" is given twice");
+            auto ascending = [&](const std::vector<int>& axis, const char* key, int low, int high) {
+                const std::string axis_path = child_pointer(grid_path, key);
+                if (axis.empty())
+                    fail(axis_path, "must list at least one value");
+                for (std::size_t k = 0; k < axis.size(); ++k) {
+                    if (axis[k] < low || axis[k] > high)
+                        fail(child_pointer(axis_path, k), "must be between " + std::to_string(low) +
+                                                              " and " + std::to_string(high) +
+                                                              ", got " + std::to_string(axis[k]));
+                    if (k > 0 && axis[k] <= axis[k - 1])
+                        fail(child_pointer(axis_path, k),
+                             "must be larger than the value before it (" +
+                                 std::to_string(axis[k - 1]) + "): the axis ascends");
+                }
+            };
+            ascending(grid.queued_warps, "queued_warps", 1, 4096);
+            ascending(grid.active_threads, "active_threads", 1, warp_size);
+            for (std::size_t n = 0; n < grid.total_cycles.size(); ++n)
+                for (std::size_t e = 0; e < grid.total_cycles[n].size(); ++e)
+                    for (std::size_t c = 0; c < grid.total_cycles[n][e].size(); ++c) {
+                        const double cycles = grid.total_cycles[n][e][c];
+                        if (!(cycles > 0) || !std::isfinite(cycles))
+                            fail(child_pointer(
+                                     child_pointer(
+                                         child_pointer(child_pointer(grid_path, "total_cycles"), n),
+                                         e),
+                                     c),
+                                 "must be positive, got " + number(cycles));
+                    }
         }
     }
 };

@@ -36,14 +36,15 @@ std::vector<MetricSpec> common_metrics() {
          "instruction counts"},
         {"smsp__inst_executed_op_shared_st.sum", "inst", "shared store warp instructions",
          "instruction counts"},
-        // Dong & Pai, Table 1: N_f (nvprof shared_atom) and N_c (nvprof shared_atom_cas).
+        // Dong & Pai, Table 1: N (nvprof shared_atom; N_f = N - N_c) and N_c (shared_atom_cas).
         {"smsp__inst_executed_op_shared_atom.sum", "inst",
-         "shared-memory atomic warp instructions (N_f)", atomics},
+         "shared-memory atomic warp instructions (N = N_f + N_c)", atomics},
         {"smsp__inst_executed_op_shared_atom_dot_cas.sum", "inst",
          "shared-memory CAS warp instructions (N_c)", atomics},
         {"smsp__inst_executed_op_shared_atom_dot_alu.sum", "inst",
          "shared-memory ALU-type atomic warp instructions", atomics},
-        // O, the thread-level operation count: bytes of shared atomic data / operand size.
+        // Candidates for O: thread-level operand bytes, and the wavefronts (serialised passes)
+        // that `kerncast atomics` reads (docs/atomics.md, "Counters").
         {"sm__sass_data_bytes_mem_shared_op_atom.sum", "byte",
          "bytes of shared-memory atomic operands (O x operand size)", atomics},
         {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "",

@@ -125,4 +125,9 @@ struct AccessStrides {
 AccessStrides access_strides(const KernelAnalysis& analysis, const AccessInfo& access,
                              const std::vector<std::int64_t>& params);
 
+// The threads that execute `access` at least once at these parameter values: the distinct
+// (block index, thread index) tuples of its domain (sequential and fold indices projected out).
+std::int64_t access_threads(const KernelAnalysis& analysis, const AccessInfo& access,
+                            const std::vector<std::int64_t>& params);
+
 } // namespace kerncast::analysis

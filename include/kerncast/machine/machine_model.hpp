@@ -200,18 +200,31 @@ struct CapacityFits {
     bool operator==(const CapacityFits&) const = default;
 };
 
-// Dong & Pai 2025: service time S(n, e, c) of the shared-memory atomic unit, cycles.
-struct AtomicServiceTime {
-    int queued_warps = 0;   // n: warp-instructions in queue or in service
-    int active_threads = 0; // e: active threads of a warp-instruction
-    int cas_warps = 0;      // c: how many of the n are CAS (the rest fetch-and-op)
-    double cycles = 0;      // S(n, e, c)
-    bool operator==(const AtomicServiceTime&) const = default;
+// Dong & Pai 2025, sec. 3.2: the shared-memory atomic unit's total time T(n, e, c), cycles,
+// of n warp-instructions issued at once on one SM (c of them compare-and-swap, the rest the
+// grid's fetch-and-op), each with e active threads on one address. S = T / n (eq. 3).
+// One grid per fetch-and-op kind; the axes are the sampled points, and for every n the CAS
+// count runs over all of 0..n (the compact form of docs/machine-format.md).
+struct AtomicServiceGrid {
+    std::string operation;           // "add" (returning fetch-and-add) or "popc_inc" (increment
+                                     // whose result is unused: ATOMS.POPC.INC on Ampere+)
+    std::vector<int> queued_warps;   // n axis, strictly ascending, >= 1
+    std::vector<int> active_threads; // e axis, strictly ascending, 1..warp size
+    // total_cycles[i][j][c] = T(queued_warps[i], active_threads[j], c), c = 0..queued_warps[i].
+    std::vector<std::vector<std::vector<double>>> total_cycles;
+    bool operator==(const AtomicServiceGrid&) const = default;
 };
 
 struct AtomicServiceTable {
-    std::string source; // key into MachineModel::sources
-    std::vector<AtomicServiceTime> entries;
+    std::string source; // key into MachineModel::sources: the measurement (or publication)
+    std::vector<AtomicServiceGrid> operations;
+    // The grid of that operation, or nullptr.
+    const AtomicServiceGrid* grid(const std::string& operation) const {
+        for (const auto& g : operations)
+            if (g.operation == operation)
+                return &g;
+        return nullptr;
+    }
     bool operator==(const AtomicServiceTable&) const = default;
 };
 

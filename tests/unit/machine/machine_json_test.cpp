@@ -93,6 +93,25 @@ TEST(MachineJson, TopLevelSourceIsTheDefaultOfEverySection) {
     EXPECT_EQ(m.memory[0].size_bytes->source, "sheet"); // the level's own default wins
 }
 
+TEST(MachineJson, AtomicTableRowsFollowTheAxes) {
+    // n = 2 needs T for c = 0, 1, 2: a row of two values is an error at that row.
+    const std::string table =
+        "\"schema\": \"kerncast.machine/1\",\n  \"atomic_service_times\": {\"source\": "
+        "\"sheet\", \"operations\": [{\"operation\": \"add\", \"queued_warps\": [1, 2], "
+        "\"active_threads\": [32], \"total_cycles\": [[[1, 2]], [[3, 4]]]}]},";
+    const auto error = caught_error(
+        [&] { parse(replaced(minimal, "\"schema\": \"kerncast.machine/1\",", table)); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "has 2 values, one per CAS count c = 0..2 (3) expected");
+    EXPECT_EQ(error->where().json_path, "/atomic_service_times/operations/0/total_cycles/1/0");
+
+    const MachineModel m = parse(replaced(minimal, "\"schema\": \"kerncast.machine/1\",",
+                                          replaced(table, "[[3, 4]]", "[[3, 4, 5]]")));
+    ASSERT_TRUE(m.atomic_service_times);
+    EXPECT_EQ(m.atomic_service_times->grid("add")->total_cycles[1][0],
+              (std::vector<double>{3, 4, 5}));
+}
+
 TEST(MachineJson, SizeStringsUseBinaryUnits) {
     const MachineModel m = parse(replaced(minimal, "\"4 MiB\"", "\"1.5 GiB\""));
     EXPECT_EQ(m.memory[1].size_bytes->value, std::int64_t{3} * 512 * 1024 * 1024);
@@ -241,7 +260,10 @@ TEST(MachineJson, RoundTripIsLosslessForEverySection) {
         CapacityFit{{0.97, "fit"}, {1.0 / 3.0, "fit"}, {2.5e-6, "run"}};
     m.calibrated_costs["f32_fma_s"] = Sourced<double>{1.25e-12, "fit"};
     m.calibrated_costs["overlap"] = Sourced<double>{0.5, "run"};
-    m.atomic_service_times = AtomicServiceTable{"run", {{1, 32, 0, 2.5}, {16, 1, 4, 40.125}}};
+    m.atomic_service_times = AtomicServiceTable{
+        "run",
+        {AtomicServiceGrid{
+            "add", {1, 2}, {1, 32}, {{{2.5, 3.0}, {40.125, 41}}, {{5, 6, 7}, {8, 9, 10.5}}}}}};
     m.identity.incomplete = true;
     m.identity.notes = "round trip";
     m.special_memories.emplace_back();

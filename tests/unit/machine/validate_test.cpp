@@ -168,11 +168,31 @@ TEST(ValidateMachine, CarveOutsEndAtTheSharedMemoryPerSm) {
 
 TEST(ValidateMachine, AtomicServiceTableEntriesAreInRange) {
     MachineModel m = valid_machine();
-    m.atomic_service_times = AtomicServiceTable{"sheet", {{4, 33, 0, 10.0}}};
-    const auto error = validation_error(m);
+    m.atomic_service_times =
+        AtomicServiceTable{"sheet", {AtomicServiceGrid{"add", {1}, {33}, {{{10.0, 11.0}}}}}};
+    auto error = validation_error(m);
     ASSERT_TRUE(error);
-    EXPECT_EQ(error->message(), "must be between 1 and the warp size 32, got 33");
-    EXPECT_EQ(error->where().json_path, "/atomic_service_times/entries/0/active_threads");
+    EXPECT_EQ(error->message(), "must be between 1 and 32, got 33");
+    EXPECT_EQ(error->where().json_path, "/atomic_service_times/operations/0/active_threads/0");
+
+    m.atomic_service_times = AtomicServiceTable{
+        "sheet", {AtomicServiceGrid{"add", {2, 1}, {32}, {{{1, 2, 3}}, {{4, 5}}}}}};
+    error = validation_error(m);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "must be larger than the value before it (2): the axis ascends");
+    EXPECT_EQ(error->where().json_path, "/atomic_service_times/operations/0/queued_warps/1");
+
+    m.atomic_service_times =
+        AtomicServiceTable{"sheet", {AtomicServiceGrid{"xor", {1}, {32}, {{{1, 2}}}}}};
+    error = validation_error(m);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "must be \"add\" or \"popc_inc\", got \"xor\"");
+
+    m.atomic_service_times =
+        AtomicServiceTable{"sheet", {AtomicServiceGrid{"add", {1}, {32}, {{{1, -2}}}}}};
+    error = validation_error(m);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->where().json_path, "/atomic_service_times/operations/0/total_cycles/0/0/1");
 }
 
 TEST(ValidateMachine, RegisterGranularityIsWarpOrBlock) {

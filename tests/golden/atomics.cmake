@@ -1,0 +1,62 @@
+# kerncast atomics: Dong & Pai's shared-memory atomic utilization (docs/atomics.md).
+set(atomics_data tests/unit/models/atomics/data) # relative: reports print the path
+set(atomics_expected ${CMAKE_CURRENT_SOURCE_DIR}/expected)
+
+# Counters with known answers (synthetic CSV, hand table): U = 0.5 for both launches.
+kerncast_add_cli_test(NAME atomics_ncu_csv
+  ARGS atomics --ncu-csv ${atomics_data}/ncu_atomics.csv -m ${atomics_data}/hand-table-machine.json
+  STDOUT ${atomics_expected}/atomics_ncu_csv.txt)
+kerncast_add_cli_test(NAME atomics_ncu_csv_json
+  ARGS atomics --ncu-csv ${atomics_data}/ncu_atomics.csv -m ${atomics_data}/hand-table-machine.json
+       --json -
+  STDOUT_CONTAINS "\"utilization\": 0.5" "\"schema\": \"kerncast.atomics/1\"")
+# A built-in machine has no measured table: the inputs, and a clear statement.
+kerncast_add_cli_test(NAME atomics_ncu_csv_without_table
+  ARGS atomics --ncu-csv ${atomics_data}/ncu_atomics.csv -m h100-sxm5-80gb
+  STDOUT_CONTAINS "machine 'h100-sxm5-80gb' lacks a measured shared-memory atomic service-time table")
+kerncast_add_cli_test(NAME atomics_ncu_csv_missing_metric EXIT 1
+  ARGS atomics --ncu-csv ${atomics_data}/ncu_missing_wavefronts.csv -m h100-sxm5-80gb
+  STDERR_CONTAINS "missing metric l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")
+kerncast_add_cli_test(NAME atomics_ncu_csv_malformed EXIT 1
+  ARGS atomics --ncu-csv ${atomics_data}/ncu_malformed.csv -m h100-sxm5-80gb
+  STDERR_CONTAINS "ncu_malformed.csv:3")
+
+# Static forecasts of the case study's kernels.
+kerncast_add_cli_test(NAME atomics_forecast_histogram_solid
+  ARGS atomics examples/kernels/histogram.yaml -m h100-sxm5-80gb
+  STDOUT ${atomics_expected}/atomics_forecast_histogram_solid.txt)
+kerncast_add_cli_test(NAME atomics_forecast_reordered_uniform_table
+  ARGS atomics examples/kernels/histogram_reordered.yaml -m ${atomics_data}/hand-table-machine.json
+       --input uniform --block 64 -D n=1024 --operation add --kernel-cycles 1000
+  STDOUT ${atomics_expected}/atomics_forecast_reordered_uniform_table.txt)
+kerncast_add_cli_test(NAME atomics_forecast_absmax
+  ARGS atomics examples/kernels/absmax_f32.yaml -m h100-sxm5-80gb
+  STDOUT_CONTAINS "CAS loop is counted as one CAS warp-instruction")
+kerncast_add_cli_test(NAME atomics_forecast_no_shared_atomics EXIT 1
+  ARGS atomics examples/kernels/matmul_naive.yaml -m h100-sxm5-80gb
+  STDERR_CONTAINS "has no shared-memory atomics")
+kerncast_add_cli_test(NAME atomics_bad_input_distribution EXIT 2
+  ARGS atomics examples/kernels/histogram.yaml -m h100-sxm5-80gb --input striped
+  STDERR_CONTAINS "--input must be solid or uniform")
+kerncast_add_cli_test(NAME atomics_two_forms EXIT 2
+  ARGS atomics examples/kernels/histogram.yaml --ncu-csv x.csv -m h100-sxm5-80gb
+  STDERR_CONTAINS "give exactly one of")
+
+# The microbenchmark's record replayed without a GPU (invented values).
+kerncast_add_cli_test(NAME atomics_replay
+  ARGS atomics --replay ${atomics_data}/synthetic-raw.json
+  STDOUT ${atomics_expected}/atomics_replay.txt)
+
+# Without a GPU: measuring and --run exit 3 and say what is missing.
+if(NOT KERNCAST_GPU_PRESENT)
+  if(KERNCAST_ENABLE_CUDA)
+    kerncast_add_cli_test(NAME atomics_measure_without_gpu ARGS atomics --measure-table EXIT 3
+                          STDERR_CONTAINS "error:")
+  else()
+    kerncast_add_cli_test(NAME atomics_measure_without_cuda ARGS atomics --measure-table EXIT 3
+                          STDERR_CONTAINS "built without CUDA" "--replay")
+  endif()
+  kerncast_add_cli_test(NAME atomics_run_without_gpu EXIT 3
+    ARGS atomics examples/kernels/histogram.yaml -m h100-sxm5-80gb --run
+    STDERR_CONTAINS "error:")
+endif()
