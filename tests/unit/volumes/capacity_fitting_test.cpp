@@ -111,9 +111,11 @@ const std::optional<CapacityFit>& slot(const CapacityFits& fits, CapacityFitKind
     case CapacityFitKind::z_layer_overlap:
         return fits.z_layer_overlap;
     case CapacityFitKind::l2_redundant_stores:
+        return fits.l2_redundant_stores;
+    case CapacityFitKind::l2_redundant_loads:
         break;
     }
-    return fits.l2_redundant_stores;
+    return fits.l2_redundant_loads;
 }
 
 TEST(CapacityFitting, RecoversKnownCoefficientsFromNoiseFreeSamples) {
@@ -145,6 +147,41 @@ TEST(CapacityFitting, RecoversKnownCoefficientsFromNoiseFreeSamples) {
     EXPECT_EQ(stores->first.samples, 48u);
     EXPECT_NEAR(stores->second.p90_abs_relative_error, 0.0, 1e-15);
     EXPECT_FALSE(result.by_metric[static_cast<size_t>(VolumeMetric::l2_store)]);
+}
+
+TEST(CapacityFitting, TermsOfTwoLevelsAreFitted) {
+    // Redundant L1 loads that miss in L1 and then in L2: (1 - hit_l1) (1 - hit_l2) x volume,
+    // next to single-level L2 terms (volumes.hpp, the l2_redundant_loads extension).
+    CapacityFits truth = true_fits();
+    truth.l2_redundant_loads = make_fit(0.9, 0.05, -2.2);
+    CapacityFits start = start_fits();
+    start.l2_redundant_loads = make_fit(1.0, 0.01, -2.0, "machine");
+    auto samples = synthetic_samples(truth);
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        auto& sample = samples[i];
+        if (sample.metric != VolumeMetric::dram_load)
+            continue;
+        const double wave_o = 0.1 + 0.07 * static_cast<double>(i % 41); // 0.1 .. 2.9
+        const double l1_o = 0.2 + 0.09 * static_cast<double>(i % 37);   // 0.2 .. 3.4
+        sample.decomposition.terms.push_back(
+            {CapacityFitKind::l2_redundant_loads, wave_o, 5.0, std::nullopt, 0.0});
+        sample.decomposition.terms.push_back({CapacityFitKind::l2_redundant_loads, wave_o, 12.0,
+                                              CapacityFitKind::l1_redundant_loads, l1_o});
+    }
+    samples = remeasured(samples, truth, 0);
+    const CapacityFitResult result = fit_capacity_curves(samples, start, "v100");
+    const auto& l2 = entry_of(result, CapacityFitKind::l2_redundant_loads);
+    EXPECT_EQ(l2.status, FitStatus::fitted);
+    for (const auto kind :
+         {CapacityFitKind::l2_redundant_loads, CapacityFitKind::l1_redundant_loads,
+          CapacityFitKind::y_layer_overlap}) {
+        const auto expected = abc(slot(truth, kind));
+        const auto& entry = entry_of(result, kind);
+        for (size_t p = 0; p < 3; ++p)
+            EXPECT_NEAR(entry.fitted[p], expected[p], 1e-6 * std::abs(expected[p]))
+                << capacity_fit_name(kind) << " coefficient " << p;
+    }
+    EXPECT_LT(result.after.p90_abs_relative_error, 1e-9);
 }
 
 TEST(CapacityFitting, NoisySamplesGiveCoefficientsWithinTheirStandardErrors) {
