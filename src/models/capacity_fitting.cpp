@@ -656,6 +656,15 @@ CrossValidation cross_validate_capacity_fits(const std::vector<VolumeSample>& sa
     for (const auto& residual : validation.held_out_residuals)
         all.push_back(*residual);
     validation.held_out = summarize_relative_errors(all);
+    for (int m = 0; m < volume_metrics; ++m) {
+        std::vector<double> of_metric;
+        for (std::size_t i = 0; i < samples.size(); ++i)
+            if (static_cast<int>(samples[i].metric) == m)
+                of_metric.push_back(*validation.held_out_residuals[i]);
+        if (!of_metric.empty())
+            validation.held_out_by_metric[static_cast<std::size_t>(m)] =
+                summarize_relative_errors(of_metric);
+    }
     return validation;
 }
 

@@ -53,22 +53,34 @@ std::vector<Cell> summary_cells(const ErrorSummary& summary) {
     return {summary.median_abs_relative_error, summary.p90_abs_relative_error};
 }
 
-report::Table errors_table(const CapacityFitResult& fit) {
-    TableBuilder t("errors", "|relative error| of the predicted volumes before and after the fit");
+std::vector<Cell> summary_cells(const std::optional<ErrorSummary>& summary) {
+    if (!summary)
+        return {Cell{}, Cell{}};
+    return summary_cells(*summary);
+}
+
+report::Table errors_table(const CapacityFitResult& fit, const CrossValidation& validation) {
+    TableBuilder t("errors", "|relative error| of the predicted volumes: before the fit, after "
+                             "it, and held out (each sample predicted by the other half's fit)");
     t.columns({"metric", "samples"});
+    const bool held_out = validation.held_out.has_value();
     t.columns_in_unit("", 4,
                       {{"median_before", "median before"},
                        {"p90_before", "p90 before"},
                        {"median_after", "median after"},
                        {"p90_after", "p90 after"}});
+    t.columns_if(held_out, {{"median_held_out", "median held out", "", 4},
+                            {"p90_held_out", "p90 held out", "", 4}});
     for (int m = 0; m < volume_metrics; ++m) {
         const auto& pair = fit.by_metric[static_cast<std::size_t>(m)];
         if (!pair)
             continue;
         t.row(volume_metric_name(static_cast<VolumeMetric>(m)), pair->first.samples,
-              summary_cells(pair->first), summary_cells(pair->second));
+              summary_cells(pair->first), summary_cells(pair->second),
+              summary_cells(validation.held_out_by_metric[static_cast<std::size_t>(m)]));
     }
-    t.row("all", fit.before.samples, summary_cells(fit.before), summary_cells(fit.after));
+    t.row("all", fit.before.samples, summary_cells(fit.before), summary_cells(fit.after),
+          summary_cells(validation.held_out));
     return t.build();
 }
 
@@ -156,7 +168,7 @@ report::Document fit_volumes_view(const std::vector<VolumeSample>& samples,
     doc.schema = "kerncast.fit-volumes/1";
     doc.title = "Capacity-miss fits of " + machine_id + " from measured volumes";
     doc.tables.push_back(coefficients_table(fit));
-    doc.tables.push_back(errors_table(fit));
+    doc.tables.push_back(errors_table(fit, validation));
     doc.tables.push_back(solver_table(fit));
     if (!validation.folds.empty()) {
         doc.tables.push_back(cross_validation_table(validation));

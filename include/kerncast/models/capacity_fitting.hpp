@@ -143,6 +143,7 @@ struct CrossValidation {
     // Every sample's relative error when its half was held out (absent without folds).
     std::vector<std::optional<double>> held_out_residuals;
     std::optional<ErrorSummary> held_out; // over all samples, each predicted by the other half
+    std::array<std::optional<ErrorSummary>, volume_metrics> held_out_by_metric; // the same
 };
 
 CrossValidation cross_validate_capacity_fits(const std::vector<VolumeSample>& samples,

@@ -92,7 +92,9 @@ TEST(VolumeSamples, DecompositionsMustReproduceTheTotals) {
     prediction.dram_load_bytes = 9.0;
     prediction.dram_store_bytes = 8.0;
     prediction.decompositions.l2_load = {
-        8.0, {{models::CapacityFitKind::l1_redundant_loads, 2.0, 10.0}}};
+        8.0,
+        {models::CapacityTerm{models::CapacityFitKind::l1_redundant_loads, 2.0, 10.0, std::nullopt,
+                              0.0}}};
     prediction.decompositions.l2_store = {8.0, {}};
     prediction.decompositions.dram_load = {9.0, {}};
     prediction.decompositions.dram_store = {8.0, {}};

@@ -19,6 +19,14 @@ CapacityFit make_fit(double a, double b, double c, const std::string& source = "
     return CapacityFit{{a, source}, {b, source}, {c, source}};
 }
 
+CapacityTerm term(CapacityFitKind kind, double oversubscription, double volume) {
+    CapacityTerm t;
+    t.fit = kind;
+    t.oversubscription = oversubscription;
+    t.volume_bytes_per_point = volume;
+    return t;
+}
+
 // Coefficients the samples are generated with (inside the bounds, away from them).
 CapacityFits true_fits() {
     CapacityFits fits;
@@ -59,15 +67,15 @@ std::vector<VolumeSample> synthetic_samples(const CapacityFits& truth, double no
             const double l1_o = 0.1 + 0.1 * (shape * 6 + size); // 0.1 .. 4.8
             add(VolumeMetric::l2_load,
                 {8.0 + 0.5 * shape,
-                 {{CapacityFitKind::l1_redundant_loads, l1_o, 20.0 + 2.0 * size}}});
+                 {term(CapacityFitKind::l1_redundant_loads, l1_o, 20.0 + 2.0 * size)}});
             const double y_o = 0.2 + 0.4 * size;                          // 0.2 .. 2.2
             const double z_o = 0.15 + 0.25 * shape;                       // 0.15 .. 1.9
             const double store_o = 0.1 + 0.45 * ((shape * 5 + size) % 8); // 0.1 .. 3.25
             VolumeDecomposition dram{8.0,
-                                     {{CapacityFitKind::y_layer_overlap, y_o, 4.0 + shape},
-                                      {CapacityFitKind::l2_redundant_stores, store_o, 3.0}}};
+                                     {term(CapacityFitKind::y_layer_overlap, y_o, 4.0 + shape),
+                                      term(CapacityFitKind::l2_redundant_stores, store_o, 3.0)}};
             if (with_z)
-                dram.terms.push_back({CapacityFitKind::z_layer_overlap, z_o, 6.0 + size});
+                dram.terms.push_back(term(CapacityFitKind::z_layer_overlap, z_o, 6.0 + size));
             add(VolumeMetric::dram_load, dram);
             add(VolumeMetric::dram_store, {8.0, {}});
         }
@@ -261,7 +269,7 @@ TEST(CapacityFitting, FitWithoutSamplesIsNotIdentifiableAndUnchanged) {
 
     // A term of zero volume does not make a fit identifiable either.
     auto zero = samples;
-    zero[1].decomposition.terms.push_back({CapacityFitKind::z_layer_overlap, 1.0, 0.0});
+    zero[1].decomposition.terms.push_back(term(CapacityFitKind::z_layer_overlap, 1.0, 0.0));
     EXPECT_EQ(
         entry_of(fit_capacity_curves(zero, start, "v100"), CapacityFitKind::z_layer_overlap).status,
         FitStatus::not_identifiable);
@@ -450,6 +458,20 @@ TEST(CapacityFitting, CrossValidationOfModelConsistentSamplesHasNoHeldOutError) 
     }
     ASSERT_TRUE(validation.held_out);
     EXPECT_EQ(validation.held_out->samples, samples.size());
+    const auto& dram = validation.held_out_by_metric[static_cast<size_t>(VolumeMetric::dram_load)];
+    ASSERT_TRUE(dram);
+    EXPECT_EQ(dram->samples, 48u);
+    EXPECT_LT(dram->p90_abs_relative_error, 1e-6);
+    EXPECT_FALSE(validation.held_out_by_metric[static_cast<size_t>(VolumeMetric::l2_store)]);
+
+    // The errors table shows them beside the in-sample errors.
+    const CapacityFitResult fit = fit_capacity_curves(samples, start_fits(), "v100");
+    const report::Document doc = fit_volumes_view(samples, fit, validation, "v100");
+    const report::Table& errors = doc.table_at("errors");
+    ASSERT_EQ(errors.columns.back().key, "p90_held_out");
+    ASSERT_EQ(errors.rows.size(), 4u); // l2_load, dram_load, dram_store, all
+    EXPECT_EQ(errors.rows[1][0], report::Cell{std::string("dram_load")});
+    EXPECT_EQ(errors.rows[1].back(), report::Cell{dram->p90_abs_relative_error});
 }
 
 TEST(CapacityFitting, CrossValidationShowsAFitThatDoesNotGeneralise) {
