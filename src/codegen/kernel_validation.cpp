@@ -15,9 +15,50 @@
 
 namespace kerncast::codegen {
 
-namespace {
+bool record_is_of(const kernel::KernelSpec& spec, const runtime::KernelRecord& record) {
+    // The generated kernel's symbol is the spec name made into a C identifier.
+    std::string symbol;
+    for (char c : spec.name)
+        symbol += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return record.name == spec.name || record.name == symbol || record.name == "kc_" + symbol;
+}
 
-// Nsight Compute counts L2 traffic from L1 in L2 sectors; their size is a machine fact.
+std::optional<models::VolumePrediction>
+predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machine,
+                       const runtime::KernelRecord& record, const models::VolumeOptions& options) {
+    if (!record_is_of(spec, record))
+        return std::nullopt;
+    kernel::LaunchConfig launch;
+    launch.block = record.launch.block;
+    launch.fold = record.launch.fold;
+    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
+    const auto params =
+        analysis::parameter_values(analysis, record_parameter_overrides(spec, record));
+    return models::predict_volumes(analysis, params, machine, options);
+}
+
+std::vector<std::pair<std::string, std::int64_t>>
+record_parameter_overrides(const kernel::KernelSpec& spec, const runtime::KernelRecord& record) {
+    std::vector<std::pair<std::string, std::int64_t>> overrides;
+    for (const auto& [name, value] : record.parameters)
+        if (spec.find_param(name) && std::holds_alternative<std::int64_t>(value))
+            overrides.emplace_back(name, std::get<std::int64_t>(value));
+    return overrides;
+}
+
+models::RegisterCount record_register_count(const kernel::KernelSpec& spec,
+                                            const runtime::KernelRecord& record) {
+    models::RegisterCount count;
+    if (record.registers_per_thread) {
+        count.per_thread = *record.registers_per_thread;
+        count.source = models::RegisterSource::measurement_record;
+    } else if (spec.registers_per_thread) {
+        count.per_thread = *spec.registers_per_thread;
+        count.source = models::RegisterSource::kernel_file;
+    }
+    return count;
+}
+
 double l2_sector_bytes(const MachineModel& machine) {
     const MemoryLevel* l2 = machine.level("l2");
     if (!l2 || !l2->sector_bytes || l2->sector_bytes->value <= 0)
@@ -27,36 +68,15 @@ double l2_sector_bytes(const MachineModel& machine) {
     return l2->sector_bytes->value;
 }
 
-} // namespace
-
 std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec,
                                                   const MachineModel& machine,
                                                   const runtime::KernelRecord& record) {
-    // The generated kernel's symbol is the spec name made into a C identifier.
-    std::string symbol;
-    for (char c : spec.name)
-        symbol += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-    if (record.name != spec.name && record.name != symbol && record.name != "kc_" + symbol)
-        return std::nullopt;
-    kernel::LaunchConfig launch;
-    launch.block = record.launch.block;
-    launch.fold = record.launch.fold;
-    std::vector<std::pair<std::string, std::int64_t>> overrides;
-    for (const auto& [name, value] : record.parameters)
-        if (spec.find_param(name) && std::holds_alternative<std::int64_t>(value))
-            overrides.emplace_back(name, std::get<std::int64_t>(value));
-    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::parameter_values(analysis, overrides);
     models::VolumeOptions options;
-    if (record.registers_per_thread) {
-        options.registers.per_thread = *record.registers_per_thread;
-        options.registers.source = models::RegisterSource::measurement_record;
-    } else if (spec.registers_per_thread) {
-        options.registers.per_thread = *spec.registers_per_thread;
-        options.registers.source = models::RegisterSource::kernel_file;
-    }
-    const models::VolumePrediction volumes =
-        models::predict_volumes(analysis, params, machine, options);
+    options.registers = record_register_count(spec, record);
+    const auto predicted = predict_record_volumes(spec, machine, record, options);
+    if (!predicted)
+        return std::nullopt;
+    const models::VolumePrediction& volumes = *predicted;
     const auto points = static_cast<double>(volumes.points);
     const double sector_bytes = l2_sector_bytes(machine);
     runtime::Prediction prediction;

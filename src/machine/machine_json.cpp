@@ -293,6 +293,50 @@ Uncertainty read_uncertainty(const Reader& reader, const json& object, const std
     return uncertainty;
 }
 
+// {"fits": [...], "records": 90, "samples": 270, "median_abs_relative_error": 0.03, ...}:
+// what a fit rests on (docs/machine-format.md); ranges are checked by the validator.
+FitProvenance read_fit_provenance(const Reader& reader, const json& object,
+                                  const std::string& path) {
+    reader.expect_object(object, path);
+    reader.check_keys(object, path,
+                      {"fits", "records", "samples", "median_abs_relative_error",
+                       "p90_abs_relative_error", "held_out_median_abs_relative_error",
+                       "held_out_p90_abs_relative_error", "records_sha256", "date",
+                       "kerncast_version"});
+    FitProvenance fit;
+    auto number = [&](const char* key) {
+        return reader.scalar<double>(reader.required(object, path, key, "a number"),
+                                     child_pointer(path, key));
+    };
+    auto optional_number = [&](const char* key) -> std::optional<double> {
+        if (!object.contains(key) || object.at(key).is_null())
+            return std::nullopt;
+        return reader.scalar<double>(object.at(key), child_pointer(path, key));
+    };
+    auto text = [&](const char* key, const char* expected) {
+        return reader.scalar<std::string>(reader.required(object, path, key, expected),
+                                          child_pointer(path, key));
+    };
+    const std::string fits_path = child_pointer(path, "fits");
+    const json& fits =
+        reader.required(object, path, "fits", "an array of fit names such as \"z_layer_overlap\"");
+    reader.expect_array(fits, fits_path);
+    for (std::size_t i = 0; i < fits.size(); ++i)
+        fit.fits.push_back(reader.scalar<std::string>(fits[i], child_pointer(fits_path, i)));
+    fit.records = reader.scalar<int>(reader.required(object, path, "records", "an integer"),
+                                     child_pointer(path, "records"));
+    fit.samples = reader.scalar<int>(reader.required(object, path, "samples", "an integer"),
+                                     child_pointer(path, "samples"));
+    fit.median_abs_relative_error = number("median_abs_relative_error");
+    fit.p90_abs_relative_error = number("p90_abs_relative_error");
+    fit.held_out_median_abs_relative_error = optional_number("held_out_median_abs_relative_error");
+    fit.held_out_p90_abs_relative_error = optional_number("held_out_p90_abs_relative_error");
+    fit.records_sha256 = text("records_sha256", "64 hexadecimal digits");
+    fit.date = text("date", "an ISO 8601 UTC date such as \"2026-11-24T21:00:00Z\"");
+    fit.kerncast_version = text("kerncast_version", "a string such as \"0.1.0\"");
+    return fit;
+}
+
 std::map<std::string, Provenance> read_sources(const Reader& reader, const json& object) {
     const std::string path = "/sources";
     reader.expect_object(object, path);
@@ -300,7 +344,7 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
     for (const auto& [key, entry] : object.items()) {
         const std::string entry_path = child_pointer(path, key);
         reader.expect_object(entry, entry_path);
-        reader.check_keys(entry, entry_path, {"kind", "citation", "run", "uncertainty"});
+        reader.check_keys(entry, entry_path, {"kind", "citation", "run", "uncertainty", "fit"});
         Provenance provenance;
         const auto kind = reader.scalar<std::string>(
             reader.required(
@@ -338,6 +382,9 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
         if (entry.contains("uncertainty") && !entry.at("uncertainty").is_null())
             provenance.uncertainty = read_uncertainty(reader, entry.at("uncertainty"),
                                                       child_pointer(entry_path, "uncertainty"));
+        if (entry.contains("fit") && !entry.at("fit").is_null())
+            provenance.fit =
+                read_fit_provenance(reader, entry.at("fit"), child_pointer(entry_path, "fit"));
         sources.emplace(key, std::move(provenance));
     }
     return sources;
@@ -827,6 +874,23 @@ public:
                 entry["uncertainty"] = Json{{"relative_spread", u->relative_spread},
                                             {"confidence", u->confidence},
                                             {"repetitions", u->repetitions}};
+            if (const auto& f = provenance.fit) {
+                Json fit = Json::object();
+                fit["fits"] = f->fits;
+                fit["records"] = f->records;
+                fit["samples"] = f->samples;
+                fit["median_abs_relative_error"] = f->median_abs_relative_error;
+                fit["p90_abs_relative_error"] = f->p90_abs_relative_error;
+                if (f->held_out_median_abs_relative_error)
+                    fit["held_out_median_abs_relative_error"] =
+                        *f->held_out_median_abs_relative_error;
+                if (f->held_out_p90_abs_relative_error)
+                    fit["held_out_p90_abs_relative_error"] = *f->held_out_p90_abs_relative_error;
+                fit["records_sha256"] = f->records_sha256;
+                fit["date"] = f->date;
+                fit["kerncast_version"] = f->kerncast_version;
+                entry["fit"] = fit;
+            }
             sources[key] = entry;
         }
         document["sources"] = sources;
@@ -950,13 +1014,16 @@ void merge_into(json& base, const json& overlay, const std::string& path,
         // - the atomic table: its single source must describe every entry;
         // - a value written {"value": ..., "source": ...}: a value the file gives without a
         //   source must not inherit the base value's source (it takes the file's default);
-        // - a source's uncertainty: its three members describe one set of repetitions.
+        // - a source's uncertainty (its three members describe one set of repetitions) and
+        //   fit provenance (its members describe one fit).
         // ("/sources" and "/calibrated_costs" are keyed by the user's names, which may be
         // "value".)
         const bool named_members = child == "/sources" || child == "/calibrated_costs";
         const bool sourced_value = value.is_object() && value.contains("value") && !named_members;
-        const bool uncertainty = key == "uncertainty" && path.rfind("/sources/", 0) == 0;
-        const bool replace_whole = child == "/atomic_service_times" || sourced_value || uncertainty;
+        const bool whole_source_member =
+            (key == "uncertainty" || key == "fit") && path.rfind("/sources/", 0) == 0;
+        const bool replace_whole =
+            child == "/atomic_service_times" || sourced_value || whole_source_member;
         if (!replace_whole && base.contains(key) && base[key].is_object() && value.is_object()) {
             merge_into(base[key], value, child, path_map);
             continue;

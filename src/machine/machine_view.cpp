@@ -103,6 +103,34 @@ report::Table sources_table(const MachineModel& m) {
     return table.build();
 }
 
+// What the fitted sources rest on (`kerncast fit-volumes`); empty without fitted sources.
+report::Table fit_provenance_table(const MachineModel& m) {
+    TableBuilder table("fit_provenance", "Fitted sources: dataset and errors");
+    table.columns({"key",
+                   "fits",
+                   "records",
+                   "samples",
+                   {"median_abs_relative_error", "median |rel. error|", "", 4},
+                   {"p90_abs_relative_error", "p90 |rel. error|", "", 4},
+                   {"held_out_median_abs_relative_error", "held-out median", "", 4},
+                   {"held_out_p90_abs_relative_error", "held-out p90", "", 4},
+                   "records_sha256",
+                   "date",
+                   "kerncast_version"});
+    for (const auto& [key, provenance] : m.sources) {
+        if (!provenance.fit)
+            continue;
+        const FitProvenance& f = *provenance.fit;
+        std::string fits;
+        for (const auto& fit : f.fits)
+            fits += (fits.empty() ? "" : ",") + fit;
+        table.row(key, fits, f.records, f.samples, f.median_abs_relative_error,
+                  f.p90_abs_relative_error, f.held_out_median_abs_relative_error,
+                  f.held_out_p90_abs_relative_error, f.records_sha256, f.date, f.kerncast_version);
+    }
+    return table.build();
+}
+
 report::Table capacity_fits_table(const MachineModel& m) {
     TableBuilder table(
         "capacity_fits",
@@ -248,6 +276,7 @@ report::Document machine_view(const MachineModel& m) {
         doc.tables.push_back(atomic_service_times_table(*m.atomic_service_times));
 
     doc.tables.push_back(sources_table(m));
+    add_if_rows(doc, fit_provenance_table(m));
     return doc;
 }
 

@@ -135,7 +135,58 @@ private:
                      "a \"measured\" source must name the run that measured it (\"run\")");
             if (provenance.uncertainty)
                 uncertainty(*provenance.uncertainty, child_pointer(path, "uncertainty"));
+            if (provenance.fit)
+                fit_provenance(*provenance.fit, child_pointer(path, "fit"));
         }
+    }
+
+    void fit_provenance(const FitProvenance& f, const std::string& path) const {
+        std::vector<std::string> known;
+        for (const auto& slot : mf::capacity_fit_slots)
+            known.emplace_back(slot.key);
+        if (f.fits.empty())
+            fail(child_pointer(path, "fits"), "expected the names of the fits it determined");
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < f.fits.size(); ++i) {
+            const std::string at = child_pointer(child_pointer(path, "fits"), i);
+            if (std::find(known.begin(), known.end(), f.fits[i]) == known.end()) {
+                std::vector<std::string> notes;
+                const auto close = closest_names(f.fits[i], known, 1);
+                if (!close.empty())
+                    notes.push_back("did you mean \"" + close.front() + "\"?");
+                fail(at, "unknown capacity fit \"" + f.fits[i] + "\"", notes);
+            }
+            if (!seen.insert(f.fits[i]).second)
+                fail(at, "fit \"" + f.fits[i] + "\" is listed twice");
+        }
+        if (f.records < 1)
+            fail(child_pointer(path, "records"),
+                 "must be at least 1, got " + std::to_string(f.records));
+        if (f.samples < 1)
+            fail(child_pointer(path, "samples"),
+                 "must be at least 1, got " + std::to_string(f.samples));
+        auto error = [&](const char* key, double value) {
+            if (!std::isfinite(value) || value < 0)
+                fail(child_pointer(path, key), "must not be negative, got " + number(value));
+        };
+        error("median_abs_relative_error", f.median_abs_relative_error);
+        error("p90_abs_relative_error", f.p90_abs_relative_error);
+        if (f.held_out_median_abs_relative_error)
+            error("held_out_median_abs_relative_error", *f.held_out_median_abs_relative_error);
+        if (f.held_out_p90_abs_relative_error)
+            error("held_out_p90_abs_relative_error", *f.held_out_p90_abs_relative_error);
+        static const std::regex sha_pattern("^[0-9a-f]{64}$");
+        if (!std::regex_match(f.records_sha256, sha_pattern))
+            fail(child_pointer(path, "records_sha256"),
+                 "expected 64 lower-case hexadecimal digits, got \"" + f.records_sha256 + "\"");
+        static const std::regex date_pattern(
+            R"(^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$)");
+        if (!std::regex_match(f.date, date_pattern))
+            fail(child_pointer(path, "date"),
+                 "expected an ISO 8601 UTC date such as \"2026-11-24T21:00:00Z\", got \"" + f.date +
+                     "\"");
+        if (f.kerncast_version.empty())
+            fail(child_pointer(path, "kerncast_version"), "expected the kerncast version");
     }
 
     void uncertainty(const Uncertainty& u, const std::string& path) const {

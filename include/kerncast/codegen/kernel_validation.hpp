@@ -5,13 +5,40 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/volumes.hpp"
 #include "kerncast/runtime/validation.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kerncast::codegen {
+
+// Whether a record is of this kernel file: its name is the spec's name, or the generated
+// kernel's symbol (the name made a C identifier, with or without the "kc_" prefix).
+bool record_is_of(const kernel::KernelSpec& spec, const runtime::KernelRecord& record);
+
+// The record's integer parameters that the kernel file declares, as -D overrides.
+std::vector<std::pair<std::string, std::int64_t>>
+record_parameter_overrides(const kernel::KernelSpec& spec, const runtime::KernelRecord& record);
+
+// Registers per thread for the record's prediction: the record's registers_per_thread (as
+// measured), else the kernel file's, else unknown (registers do not limit occupancy).
+models::RegisterCount record_register_count(const kernel::KernelSpec& spec,
+                                            const runtime::KernelRecord& record);
+
+// The volume model's prediction for the configuration a record describes: its block, fold and
+// integer parameters bound to the kernel file. nullopt when the record is of another kernel.
+std::optional<models::VolumePrediction>
+predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machine,
+                       const runtime::KernelRecord& record,
+                       const models::VolumeOptions& options = {});
+
+// Bytes of one L2 sector, which the lts__t_sectors_* counters count (the machine's l2
+// sector_bytes); an input Error naming the machine when it lacks it.
+double l2_sector_bytes(const MachineModel& machine);
 
 // The volume model's prediction for the configuration a record describes (its block, fold and
 // integer parameters; parameters the record lacks keep the kernel file's values), as the Nsight

@@ -35,11 +35,31 @@ struct Uncertainty {
     bool operator==(const Uncertainty&) const = default;
 };
 
+// What a fit of model coefficients to measurements rests on and how well it matches them
+// (written by `kerncast fit-volumes`; the dataset is the source's `run`).
+struct FitProvenance {
+    std::string records_sha256; // SHA-256 over the records' file names and contents
+    int records = 0;            // measurement records the samples came from; >= 1
+    int samples = 0;            // measured volumes the fit used; >= 1
+    // |(predicted - measured) / measured| over the samples under the fitted coefficients.
+    double median_abs_relative_error = 0;
+    double p90_abs_relative_error = 0;
+    // The same over the two-fold cross-validation's held-out halves; absent when the samples
+    // could not be split (fewer than two groups).
+    std::optional<double> held_out_median_abs_relative_error{};
+    std::optional<double> held_out_p90_abs_relative_error{};
+    std::string date;                // ISO 8601 UTC, "2026-11-24T21:00:00Z"
+    std::string kerncast_version;    // of the kerncast that fitted
+    std::vector<std::string> fits{}; // the fits determined, e.g. "z_layer_overlap"
+    bool operator==(const FitProvenance&) const = default;
+};
+
 struct Provenance {
     SourceKind kind = SourceKind::datasheet;
     std::string citation; // e.g. "NVIDIA A100 Tensor Core GPU Architecture whitepaper, Table 3"
     std::string run;      // for measured values: the run that measured it (record path / id)
     std::optional<Uncertainty> uncertainty{}; // for measured values, when the run reports it
+    std::optional<FitProvenance> fit{};       // for fitted values: the fit's dataset and error
     bool operator==(const Provenance&) const = default;
 };
 

@@ -1,0 +1,232 @@
+// kerncast fit-volumes: fit a machine's capacity-miss curves (Ernst et al. 2023, sec. 4.5) to
+// the volumes measured in a directory of records, cross-validate, and write the machine with
+// the fitted coefficients and their provenance (docs/volume-model.md, "Fitting the capacity
+// curves").
+#include "commands.hpp"
+#include "kerncast/closest_names.hpp"
+#include "kerncast/codegen/volume_samples.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
+#include "kerncast/models/capacity_fitting.hpp"
+#include "kerncast/models/capacity_fitting_view.hpp"
+#include "kerncast/models/register_count.hpp"
+#include "kerncast/runtime/measurement.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+namespace kerncast::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FitVolumesOptions {
+    std::vector<std::string> records_directories;
+    std::vector<std::string> kernel_paths;
+    std::string kernels_directory;
+    std::string machine;
+    std::string output_path;
+    std::string fits;
+    std::string registers;
+    int max_iterations = 200;
+    OutputOptions output;
+};
+
+// "l1_redundant_loads,z_layer_overlap" -> kinds; empty text = all.
+std::vector<models::CapacityFitKind> parse_fits(const std::string& text) {
+    std::vector<models::CapacityFitKind> kinds;
+    if (text.empty())
+        return kinds;
+    std::vector<std::string> names;
+    for (int k = 0; k < models::capacity_fit_kinds; ++k)
+        names.emplace_back(models::capacity_fit_name(static_cast<models::CapacityFitKind>(k)));
+    std::stringstream list(text);
+    for (std::string name; std::getline(list, name, ',');) {
+        const auto kind = models::capacity_fit_kind(name);
+        if (!kind) {
+            std::vector<std::string> notes;
+            const auto close = closest_names(name, names, 1);
+            if (!close.empty())
+                notes.push_back("did you mean '" + close.front() + "'?");
+            std::string all;
+            for (const auto& n : names)
+                all += (all.empty() ? "" : ", ") + n;
+            notes.push_back("fits: " + all);
+            throw_usage_error("--fits: unknown capacity fit '" + name + "'", notes);
+        }
+        if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())
+            kinds.push_back(*kind);
+    }
+    return kinds;
+}
+
+// The kernel files: those named, those in --kernels DIR (*.yaml, *.yml), or else the kernel
+// files the records name (their /kernel/file) where they exist.
+std::vector<std::string> kernel_files(const FitVolumesOptions& o,
+                                      const std::vector<runtime::LoadedRecord>& records) {
+    std::vector<std::string> paths = o.kernel_paths;
+    if (!o.kernels_directory.empty()) {
+        if (!fs::is_directory(o.kernels_directory))
+            throw_input_error("--kernels: '" + o.kernels_directory + "' is not a directory",
+                              SourceLocation{o.kernels_directory, 0, 0, {}, {}});
+        std::vector<std::string> found;
+        for (const auto& entry : fs::directory_iterator(o.kernels_directory)) {
+            const auto extension = entry.path().extension();
+            if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml"))
+                found.push_back(entry.path().string());
+        }
+        if (found.empty())
+            throw_input_error("--kernels: '" + o.kernels_directory +
+                                  "' holds no kernel files (*.yaml, *.yml)",
+                              SourceLocation{o.kernels_directory, 0, 0, {}, {}});
+        std::sort(found.begin(), found.end());
+        paths.insert(paths.end(), found.begin(), found.end());
+    }
+    if (!paths.empty())
+        return paths;
+    std::set<std::string> named;
+    for (const auto& record : records) {
+        const std::string& file = record.measurement.kernel.file;
+        const auto extension = fs::path(file).extension();
+        if ((extension == ".yaml" || extension == ".yml") && fs::is_regular_file(file))
+            named.insert(file);
+    }
+    if (named.empty())
+        throw_usage_error("no kernel files: give them (KERNEL... or --kernels DIR); the records "
+                          "name none that exists from here");
+    return {named.begin(), named.end()};
+}
+
+// -o must not name one of the inputs.
+void refuse_overwriting_inputs(const std::string& output, const std::vector<std::string>& inputs) {
+    std::error_code error;
+    if (!fs::exists(output, error))
+        return;
+    if (fs::is_directory(output))
+        throw_usage_error("-o: '" + output + "' is a directory; give the machine file to write");
+    for (const auto& input : inputs)
+        if (fs::exists(input, error) && fs::equivalent(output, input, error))
+            throw_usage_error("-o: '" + output + "' is an input of this fit (" + input +
+                                  "); fit-volumes does not overwrite its inputs",
+                              {"write the fitted machine to a new file"});
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    std::ofstream file(path, std::ios::binary);
+    if (!(file << text) || !file.flush())
+        throw_input_error("cannot write the machine file", SourceLocation{path, 0, 0, {}, {}});
+}
+
+void run_fit_volumes(const FitVolumesOptions& o) {
+    models::CapacityFitOptions options;
+    options.fits = parse_fits(o.fits);
+    if (o.max_iterations < 1)
+        throw_usage_error("--max-iterations must be at least 1");
+    options.max_iterations = o.max_iterations;
+    const models::RegisterRequest registers =
+        models::parse_register_request(o.registers, "--registers");
+
+    const MachineModel machine = resolve_machine(o.machine);
+    std::vector<runtime::LoadedRecord> records;
+    std::string dataset_path; // the directories, as given
+    for (const auto& directory : o.records_directories) {
+        auto loaded = runtime::load_measurement_directory(directory);
+        records.insert(records.end(), std::make_move_iterator(loaded.begin()),
+                       std::make_move_iterator(loaded.end()));
+        dataset_path += (dataset_path.empty() ? "" : ", ") + directory;
+    }
+    const std::vector<std::string> paths = kernel_files(o, records);
+    if (!o.output_path.empty()) {
+        std::vector<std::string> inputs = paths;
+        for (const auto& record : records)
+            inputs.push_back(record.path);
+        if (fs::is_regular_file(o.machine))
+            inputs.push_back(o.machine);
+        refuse_overwriting_inputs(o.output_path, inputs);
+    }
+    std::vector<kernel::KernelSpec> kernels;
+    for (const auto& path : paths)
+        kernels.push_back(kernel::load_kernel_file(path));
+
+    const codegen::RecordSamples samples =
+        codegen::record_volume_samples(records, kernels, machine, registers);
+    if (samples.samples.empty()) {
+        std::vector<std::string> notes = samples.notes;
+        throw_input_error("no record in " + dataset_path +
+                              " gives a measured volume of the given kernels",
+                          SourceLocation{}, notes);
+    }
+    options.source_key = models::unused_source_key(machine, "fit-volumes");
+    const models::CapacityFitResult fit = models::fit_capacity_curves(
+        samples.samples, machine.capacity_fits, machine.identity.id, options);
+    const models::CrossValidation validation = models::cross_validate_capacity_fits(
+        samples.samples, machine.capacity_fits, machine.identity.id, options);
+
+    std::vector<std::string> notes = samples.notes;
+    if (!o.output_path.empty()) {
+        models::FitDataset dataset;
+        dataset.path = dataset_path;
+        dataset.records_sha256 = codegen::dataset_sha256(records);
+        dataset.records = static_cast<int>(samples.records.size());
+        dataset.date = runtime::iso8601_utc_now();
+        dataset.kerncast_version = KERNCAST_VERSION;
+        const MachineModel fitted =
+            models::machine_with_fits(machine, fit, validation, dataset, options.source_key);
+        const std::string text = machine_json_text(fitted);
+        KERNCAST_CHECK(parse_machine_json(text, o.output_path) == fitted,
+                       "the fitted machine must read back as written");
+        write_text_file(o.output_path, text);
+        notes.push_back("wrote " + o.output_path + ": machine '" + fitted.identity.id +
+                        "' with the fitted coefficients under the source '" + options.source_key +
+                        "'");
+    }
+    emit(models::fit_volumes_view(samples.samples, fit, validation, machine.identity.id, notes),
+         o.output);
+}
+
+void setup_fit_volumes(CLI::App& app) {
+    auto options = std::make_shared<FitVolumesOptions>();
+    auto* cmd = app.add_subcommand(
+        "fit-volumes", "Fit a machine's capacity-miss curves to measured data volumes (Ceres)");
+    cmd->add_option("KERNEL", options->kernel_paths,
+                    "Kernel files the records are of (matched by kernel name)")
+        ->type_name("FILE...");
+    cmd->add_option("--records", options->records_directories,
+                    "Measurement records (*.json) with DRAM/L2 volume counters (repeatable)")
+        ->type_name("DIR")
+        ->required();
+    cmd->add_option("--kernels", options->kernels_directory,
+                    "Also every kernel file (*.yaml, *.yml) in DIR")
+        ->type_name("DIR");
+    cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
+        ->required();
+    cmd->add_option("-o,--output", options->output_path,
+                    "Write the machine with the fitted curves and their provenance to FILE")
+        ->type_name("FILE");
+    cmd->add_option("--fits", options->fits,
+                    "Fits to determine (default all): l1_redundant_loads, y_layer_overlap, "
+                    "z_layer_overlap, l2_redundant_stores, l2_redundant_loads")
+        ->type_name("LIST");
+    cmd->add_option("--registers", options->registers,
+                    "Registers per thread for occupancy: N, or 'auto' (ptxas); default the "
+                    "record's, else the kernel file's registers_per_thread")
+        ->type_name("N|auto");
+    cmd->add_option("--max-iterations", options->max_iterations,
+                    "Levenberg-Marquardt iterations at most (default 200)")
+        ->type_name("N");
+    add_output_options(*cmd, options->output);
+    cmd->callback([options] { run_fit_volumes(*options); });
+}
+
+} // namespace
+
+KERNCAST_REGISTER_COMMAND(730, setup_fit_volumes);
+
+} // namespace kerncast::cli
