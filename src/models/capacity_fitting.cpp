@@ -712,7 +712,7 @@ MachineModel machine_with_fits(const MachineModel& machine, const CapacityFitRes
     for (const auto& name : provenance.fits)
         fits += (fits.empty() ? "" : ", ") + name;
     Provenance source;
-    source.kind = SourceKind::measured;
+    source.kind = dataset.published_records > 0 ? SourceKind::derived : SourceKind::measured;
     source.run = dataset.path;
     source.citation = "kerncast fit-volumes: capacity-miss fits hit(O) = a exp(-b exp(-c O)) "
                       "(Ernst et al. 2023, sec. 4.5, eq. (4)-(5)) of " +
@@ -720,6 +720,10 @@ MachineModel machine_with_fits(const MachineModel& machine, const CapacityFitRes
                       std::to_string(provenance.samples) + " measured volumes of " +
                       std::to_string(dataset.records) + " records in " + dataset.path +
                       " (relative errors; docs/volume-model.md)";
+    if (dataset.published_records > 0)
+        source.citation += "; " + std::to_string(dataset.published_records) + " of the records " +
+                           "are published measurements, not kerncast's own (each record's " +
+                           "/provenance names its source)";
     source.fit = provenance;
 
     MachineModel result = machine;

@@ -175,6 +175,11 @@ void run_fit_volumes(const FitVolumesOptions& o) {
         dataset.path = dataset_path;
         dataset.records_sha256 = codegen::dataset_sha256(records);
         dataset.records = static_cast<int>(samples.records.size());
+        for (const auto& record : records)
+            if (record.measurement.published() &&
+                std::find(samples.records.begin(), samples.records.end(), record.path) !=
+                    samples.records.end())
+                ++dataset.published_records;
         dataset.date = runtime::iso8601_utc_now();
         dataset.kerncast_version = KERNCAST_VERSION;
         const MachineModel fitted =

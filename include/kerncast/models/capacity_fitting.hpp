@@ -156,6 +156,7 @@ struct FitDataset {
     std::string path;           // the records' directory: the source's "run"
     std::string records_sha256; // codegen::dataset_sha256
     int records = 0;            // records that gave samples
+    int published_records = 0;  // of those, published measurements (not kerncast's own)
     std::string date;           // ISO 8601 UTC
     std::string kerncast_version;
 };
@@ -163,7 +164,9 @@ struct FitDataset {
 // A source key of the machine not yet used: `base`, else base-2, base-3, ...
 std::string unused_source_key(const MachineModel& machine, const std::string& base);
 
-// The machine with the fitted coefficients (fit.fits) and a new "measured" source
+// The machine with the fitted coefficients (fit.fits) and a new source (kind "measured"; kind
+// "derived" when any record is a published measurement, so that a fit to someone else's
+// figures is never taken for kerncast's own measurement)
 // `source_key` (the key the fit was run with) carrying the provenance: dataset, hash, sample
 // count, median and p90 |relative error| after the fit and on the held-out halves, date,
 // version, the fits it determined. An input Error when no fit was determined.
