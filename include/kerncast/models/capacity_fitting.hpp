@@ -156,9 +156,9 @@ struct FitDataset {
     std::string path;           // the records' directory: the source's "run"
     std::string records_sha256; // codegen::dataset_sha256
     int records = 0;            // records that gave samples
-    int published_records = 0;  // of those, published measurements (not kerncast's own)
     std::string date;           // ISO 8601 UTC
     std::string kerncast_version;
+    int published_records = 0; // of `records`, published measurements (not kerncast's own)
 };
 
 // A source key of the machine not yet used: `base`, else base-2, base-3, ...

@@ -401,3 +401,41 @@ TEST(Volumes, EveryExampleKernelPredicts) {
 }
 
 } // namespace
+
+namespace {
+
+// Issue 10, cause 1: the placeholder L1 fit (0.93 at O = 1) multiplied the large redundant
+// volume of wide box stencils (+481 % L2 -> L1 at range 9). With the fits of the V100 file
+// (fitted to the published sets, docs/accuracy.md) and the warp-unique redundancy, the
+// published kernels land near their published measurements (te42kyfo/warpspeed, see
+// data/published/v100-warpspeed/README.md; bytes per point of the notebooks' normalisation).
+VolumePrediction predict_published(const std::string& kernel, kernel::LaunchConfig launch,
+                                   int registers) {
+    const auto spec =
+        kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                 "/data/published/v100-warpspeed/kernels/" + kernel + ".yaml");
+    const auto analysis = analysis::analyze(spec, launch);
+    VolumeOptions options;
+    options.registers.per_thread = registers;
+    options.registers.source = RegisterSource::command_line;
+    return predict_volumes(analysis, analysis::parameter_values(analysis),
+                           resolve_machine("v100-pcie-32gb"), options);
+}
+
+TEST(VolumesPublishedV100, WideBoxStencilsAndDeepBlocks) {
+    // Box range 9, block 32x8: measured L2 -> L1 45.146 B and DRAM load 8.005 B per 15000^2.
+    const double box_norm = (15000.0 - 18) * (15000.0 - 18) / (15000.0 * 15000.0);
+    const VolumePrediction box = predict_published("box2d_r9", {{32, 8, 1}, {1, 1, 1}}, 0);
+    EXPECT_NEAR(box.l2_load_bytes * box_norm, 45.146, 0.10 * 45.146);
+    // DRAM: the worst row of the box set (+17 %): the wave nearly fills L2 (O = 1.07) and the
+    // fitted redundant-L2-load curve charges some misses the measurement does not show.
+    EXPECT_NEAR(box.dram_load_bytes * box_norm, 8.005, 0.20 * 8.005);
+    // Star range 2, 4x16x16, no folding: measured DRAM load 10.20 B (the middle wave alone
+    // gave 12.05), L2 -> L1 30.17 B.
+    const VolumePrediction star = predict_published("star3d_r2", {{4, 16, 16}, {1, 1, 1}}, 32);
+    EXPECT_NEAR(star.dram_load_bytes, 10.20, 0.05 * 10.20);
+    EXPECT_NEAR(star.l2_load_bytes, 30.17, 0.10 * 30.17);
+    EXPECT_DOUBLE_EQ(star.l2_store_bytes, 8.0); // aligned as measured (8.00)
+}
+
+} // namespace
