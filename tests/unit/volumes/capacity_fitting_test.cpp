@@ -37,9 +37,26 @@ CapacityFits true_fits() {
     return fits;
 }
 
-// The start: the V100's current (default) fits.
+// The V100 built-in as it was before its fit to the published sets: the four kerncast default
+// fits, no fit source (these tests must not depend on the catalogue's fitted values).
+MachineModel unfitted_v100() {
+    MachineModel machine = builtin_machine("v100-pcie-32gb");
+    const auto defaults = [](double a, double b, double c) {
+        const std::string source = "kerncast-capacity-defaults";
+        return CapacityFit{{a, source}, {b, source}, {c, source}};
+    };
+    machine.sources.erase("fit-volumes");
+    machine.capacity_fits.l1_redundant_loads = defaults(1.0, 0.02, -1.3);
+    machine.capacity_fits.y_layer_overlap = defaults(1.0, 0.05, -1.2);
+    machine.capacity_fits.z_layer_overlap = defaults(1.0, 0.012, -3.1);
+    machine.capacity_fits.l2_redundant_stores = defaults(1.0, 0.01, -2.0);
+    machine.capacity_fits.l2_redundant_loads.reset();
+    return machine;
+}
+
+// The start: the V100's default fits.
 CapacityFits start_fits() {
-    return builtin_machine("v100-pcie-32gb").capacity_fits;
+    return unfitted_v100().capacity_fits;
 }
 
 // Samples shaped like the volume model's: L2 loads with an L1 term, DRAM loads with y and z
@@ -317,7 +334,7 @@ TEST(CapacityFitting, FitsTheSamplesCannotSeeAreLeftAtTheMachinesValues) {
               doc.notes.end());
     // Not in the fitted machine's provenance either.
     const MachineModel fitted = machine_with_fits(
-        builtin_machine("v100-pcie-32gb"), result, {},
+        unfitted_v100(), result, {},
         FitDataset{"d", std::string(64, 'a'), 48, "2026-11-24T21:00:00Z", "0.1.0"}, "fit-volumes");
     EXPECT_EQ(
         fitted.sources.at("fit-volumes").fit->fits,
@@ -425,7 +442,7 @@ TEST(CapacityFitting, NothingToFitWhenNoSampleHasTerms) {
     EXPECT_EQ(result.fits, start_fits());
     EXPECT_DOUBLE_EQ(result.after.median_abs_relative_error, (0.5 / 8.5 + 0.5 / 7.5) / 2);
     EXPECT_THROW(
-        machine_with_fits(builtin_machine("v100-pcie-32gb"), result, {},
+        machine_with_fits(unfitted_v100(), result, {},
                           FitDataset{"d", std::string(64, 'a'), 2, "2026-11-24T21:00:00Z", "0.1.0"},
                           "fit-volumes"),
         Error);
@@ -511,7 +528,7 @@ TEST(CapacityFitting, FewerThanTwoGroupsGiveNoCrossValidation) {
 }
 
 TEST(CapacityFitting, FittedMachineCarriesProvenanceAndRoundTrips) {
-    const MachineModel machine = builtin_machine("v100-pcie-32gb");
+    const MachineModel machine = unfitted_v100();
     const auto samples = synthetic_samples(true_fits(), 0.01);
     CapacityFitOptions options;
     options.source_key = unused_source_key(machine, "fit-volumes");
@@ -555,6 +572,17 @@ TEST(CapacityFitting, FittedMachineCarriesProvenanceAndRoundTrips) {
 
     // A second fit of the fitted machine gets its own source.
     EXPECT_EQ(unused_source_key(fitted, "fit-volumes"), "fit-volumes-2");
+
+    // Fitted to published measurements (someone else's), the source is derived, not measured,
+    // and says how many records were published.
+    FitDataset published = dataset;
+    published.published_records = 48;
+    const Provenance& derived =
+        machine_with_fits(machine, fit, validation, published, options.source_key)
+            .sources.at("fit-volumes");
+    EXPECT_EQ(derived.kind, SourceKind::derived);
+    EXPECT_NE(derived.citation.find("48 of the records are published measurements"),
+              std::string::npos);
 }
 
 } // namespace
