@@ -41,12 +41,14 @@ std::optional<runtime::Prediction> predict_record(const kernel::KernelSpec& spec
     kernel::LaunchConfig launch;
     launch.block = record.launch.block;
     launch.fold = record.launch.fold;
+    kernel::check_launch_limits(launch, "the recorded launch");
     std::vector<std::pair<std::string, std::int64_t>> overrides;
     for (const auto& [name, value] : record.parameters)
         if (spec.find_param(name) && std::holds_alternative<std::int64_t>(value))
             overrides.emplace_back(name, std::get<std::int64_t>(value));
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
     const auto params = analysis::parameter_values(analysis, overrides);
+    analysis::check_fold_within_domain(analysis, params);
     const models::VolumePrediction volumes = models::predict_volumes(analysis, params, machine);
     const auto points = static_cast<double>(volumes.points);
     const double sector_bytes = l2_sector_bytes(machine);
@@ -114,6 +116,7 @@ std::vector<kernel::LaunchConfig> read_sweep_file(const std::string& path) {
             launch.block = kernel::parse_launch_triple(fields[0], "block");
             if (fields.size() == 2)
                 launch.fold = kernel::parse_launch_triple(fields[1], "fold");
+            kernel::check_launch_limits(launch, "the launch");
         } catch (const Error& e) {
             throw_input_error(e.message(), where);
         }

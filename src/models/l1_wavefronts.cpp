@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 namespace kerncast::models {
@@ -132,6 +133,16 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         cost.direction = access.direction;
         cost.executions_per_point = executions_per_point[index];
         const int bytes = kernel::data_type_bytes(access.dtype);
+        // warp_instruction_cost sees addresses only through sectors, bank units and unit
+        // rows: shifting every lane by a multiple of `period` bytes changes nothing. The
+        // block's cost of one fold instance is therefore computed once per constant modulo
+        // the period, so a long fold costs one map look-up per instance, not a pass over
+        // every warp.
+        const std::int64_t unit = std::max(bytes, layout.bank_width_bytes);
+        const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
+        const std::int64_t period = std::lcm(std::int64_t{layout.sector_bytes},
+                                             unit * std::max<std::int64_t>(1, row_bytes / unit));
+        std::map<std::int64_t, std::pair<double, double>> block_cost; // wavefronts, sector B
         std::vector<std::int64_t> lanes;
         for (std::int64_t fz = 0; fz < fold[2]; ++fz)
             for (std::int64_t fy = 0; fy < fold[1]; ++fy)
@@ -146,6 +157,13 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         loaded[key] = true;
                     }
                     ++cost.instructions_per_thread;
+                    const std::int64_t residue = ((constant % period) + period) % period;
+                    if (const auto known = block_cost.find(residue); known != block_cost.end()) {
+                        cost.wavefronts_per_point += known->second.first;
+                        cost.sector_bytes_per_point += known->second.second;
+                        continue;
+                    }
+                    double wavefronts = 0.0, sector_bytes = 0.0;
                     for (std::int64_t first = 0; first < threads; first += layout.warp_size) {
                         lanes.clear();
                         for (std::int64_t t = first;
@@ -158,11 +176,13 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         }
                         const WarpInstructionCost warp =
                             warp_instruction_cost(lanes, bytes, layout);
-                        cost.wavefronts_per_point += static_cast<double>(warp.wavefronts);
+                        wavefronts += static_cast<double>(warp.wavefronts);
                         if (access.space == kernel::MemorySpace::global)
-                            cost.sector_bytes_per_point +=
-                                static_cast<double>(warp.sectors * layout.sector_bytes);
+                            sector_bytes += static_cast<double>(warp.sectors * layout.sector_bytes);
                     }
+                    block_cost.emplace(residue, std::pair{wavefronts, sector_bytes});
+                    cost.wavefronts_per_point += wavefronts;
+                    cost.sector_bytes_per_point += sector_bytes;
                 }
         // Per point: block totals times executions of one fold instance, over the points of
         // the block.
