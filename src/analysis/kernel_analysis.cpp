@@ -933,7 +933,14 @@ KernelAnalysis analyze(const KernelSpec& spec, const LaunchConfig& launch,
             launch.fold[static_cast<size_t>(axis)] < 1)
             throw_input_error("block and fold sizes must be positive");
     Analyzer analyzer(spec, launch, options);
-    return analyzer.run();
+    try {
+        return analyzer.run();
+    } catch (const Error& e) {
+        // A launch the kernel cannot take, a set isl rejects: name the kernel file.
+        if (e.kind() != ErrorKind::input || !e.where().file.empty() || spec.file.empty())
+            throw;
+        throw_input_error(e.message(), SourceLocation{spec.file, 0, 0, {}, {}}, e.notes());
+    }
 }
 
 KernelAnalysis analyze(const KernelSpec& spec, const CountOptions& options) {

@@ -109,6 +109,15 @@ private:
             }
         }
     }
+    // Extents and offsets count elements: a real literal (0.5, -1e308) is an error at it.
+    void require_integer(const Expr& e, const YAML::Node& node, const std::string& what) const {
+        if (e.kind == ExprKind::real)
+            throw_input_error(what + " must be an integer expression; '" + to_string(e) +
+                                  "' is not an integer",
+                              inside(node, e.offset));
+        for (const auto& operand : e.operands)
+            require_integer(*operand, node, what);
+    }
     void parse_params(const YAML::Node& node);
     void parse_arrays(const YAML::Node& node);
     void parse_domain(const YAML::Node& node);
@@ -142,7 +151,7 @@ KernelSpec FileParser::parse(const std::string& text) {
         root = YAML::Load(text);
     } catch (const YAML::DeepRecursion& e) {
         // yaml-cpp's own limit; its message is only "bad file".
-        throw_input_error("YAML nested more than " + std::to_string(e.depth() - 1) + " levels deep",
+        throw_input_error("YAML nested too deeply (beyond yaml-cpp's depth limit)",
                           at_mark(e.mark.line, e.mark.column));
     } catch (const YAML::ParserException& e) {
         throw_input_error("YAML syntax error: " + e.msg, at_mark(e.mark.line, e.mark.column));
@@ -324,12 +333,14 @@ void FileParser::parse_arrays(const YAML::Node& node) {
             for (const auto& extent : shape) {
                 ExprPtr e = expression(extent, "extent");
                 check_param_expression(e, extent, "extent");
+                require_integer(*e, extent, "an extent");
                 array.shape.push_back(e);
             }
         }
         if (fields["offset"]) {
             array.offset = expression(fields["offset"], "offset");
             check_param_expression(array.offset, fields["offset"], "offset");
+            require_integer(*array.offset, fields["offset"], "an offset");
         }
         spec_.arrays.push_back(array);
     }

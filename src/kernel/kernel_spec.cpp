@@ -167,7 +167,16 @@ void KernelSpec::check_param_values(
                 return v;
         return std::nullopt;
     };
-    for (const auto& array : arrays)
+    for (const auto& array : arrays) {
+        if (array.offset) {
+            try {
+                (void)evaluate_integer(*array.offset, lookup);
+            } catch (const ExpressionError& e) {
+                throw_input_error("array '" + array.name + "': offset: " + e.what() + " (" +
+                                      values_text() + ")",
+                                  array.where);
+            }
+        }
         for (size_t d = 0; d < array.shape.size(); ++d) {
             std::int64_t extent = 0;
             try {
@@ -183,6 +192,7 @@ void KernelSpec::check_param_values(
                                       std::to_string(d + 1) + " for " + values_text(),
                                   array.where);
         }
+    }
     // An empty domain has nothing to count, generate or run: say so rather than answer zeros.
     if (domain.empty())
         return;

@@ -240,3 +240,17 @@ TEST(KernelFileRobustness, ParameterValuesThatEmptyTheDomainOrNegateAnExtent) {
     }
     EXPECT_EQ(spec.param_values({{"n", std::int64_t{1} << 40}})[0].second, std::int64_t{1} << 40);
 }
+
+TEST(KernelFileRobustness, RealExtentsAndOffsetsAreErrorsAtTheNumber) {
+    // They used to reach codegen and predict and exit 4 ("'0.5' is not an integer").
+    expect_error(with("shape: [n, n]}\n  b:", "shape: [n, n], offset: 0.5}\n  b:"),
+                 "an offset must be an integer expression; '0.5' is not an integer", 4, 42);
+    expect_error(with("shape: [n, n]}\n  b:", "shape: [n, -1e308]}\n  b:"),
+                 "an extent must be an integer expression", 4, 30);
+}
+
+TEST(KernelFileRobustness, DeepYamlNestingIsNamedAsSuch) {
+    expect_error(with("name: t", "name: t\ndescription: " + std::string(5000, '[') +
+                                     std::string(5000, ']')),
+                 "YAML nested too deeply", 2, 0);
+}
