@@ -250,7 +250,7 @@ TEST(KernelFileRobustness, RealExtentsAndOffsetsAreErrorsAtTheNumber) {
 }
 
 TEST(KernelFileRobustness, DeepYamlNestingIsNamedAsSuch) {
-    expect_error(with("name: t", "name: t\ndescription: " + std::string(5000, '[') +
-                                     std::string(5000, ']')),
-                 "YAML nested too deeply", 2, 0);
+    expect_error(
+        with("name: t", "name: t\ndescription: " + std::string(5000, '[') + std::string(5000, ']')),
+        "YAML nested too deeply", 2, 0);
 }
