@@ -137,7 +137,10 @@ KernelSpec::param_values(const std::vector<std::pair<std::string, std::int64_t>>
     std::vector<std::pair<std::string, std::int64_t>> values;
     for (const auto& param : params)
         values.emplace_back(param.name, param.default_value);
-    for (const auto& [override_name, value] : overrides) {
+    for (const auto& override_entry : overrides) {
+        // (no structured binding: clang 14 cannot capture one in the lambda below)
+        const std::string& override_name = override_entry.first;
+        const std::int64_t value = override_entry.second;
         auto slot = std::find_if(values.begin(), values.end(),
                                  [&](const auto& entry) { return entry.first == override_name; });
         if (slot == values.end()) {

@@ -476,8 +476,11 @@ WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
                     dim.constant += c * *value;
                     continue;
                 }
-                auto variable = std::find_if(analysis.variables.begin(), analysis.variables.end(),
-                                             [&](const auto& v) { return v.name == name; });
+                // (a plain reference: clang 14 cannot capture a structured binding)
+                const std::string& variable_name = name;
+                auto variable =
+                    std::find_if(analysis.variables.begin(), analysis.variables.end(),
+                                 [&](const auto& v) { return v.name == variable_name; });
                 if (variable == analysis.variables.end() || variable->axis < 0 ||
                     (dim.axis >= 0 && dim.axis != variable->axis)) {
                     ok = false;

@@ -54,8 +54,8 @@ json measurement_to_json(const Measurement& m) {
         device["uuid"] = *m.device.uuid;
 
     json parameters = json::object();
-    for (const auto& [name, value] : m.kernel.parameters)
-        std::visit([&](auto v) { parameters[name] = v; }, value);
+    for (const auto& parameter : m.kernel.parameters) // clang 14: no captured bindings
+        std::visit([&](auto v) { parameters[parameter.first] = v; }, parameter.second);
     const auto buffers_to_json = [](const std::vector<BufferRecord>& records) {
         json array = json::array();
         for (const auto& b : records)
