@@ -1,9 +1,11 @@
 #include "closed_form.hpp"
 
+#include "kerncast/checked_arithmetic.hpp"
 #include "kerncast/error.hpp"
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 namespace kerncast::analysis::detail {
@@ -697,17 +699,24 @@ std::int64_t CompiledClosedForm::evaluate(const std::int64_t* params) const {
         }
         if (!holds)
             continue;
+        // Checked: parameters near 2^63 make the powers overflow even 128 bits.
         int128 sum = 0;
         for (const auto& term : piece.terms) {
             int128 product = term.coefficient;
             for (const auto& [var, power] : term.powers)
                 for (int k = 0; k < power; ++k)
-                    product *= value[var];
-            sum += product;
+                    if (__builtin_mul_overflow(product, value[var], &product))
+                        throw_overflow("a count");
+            if (__builtin_add_overflow(sum, product, &sum))
+                throw_overflow("a count");
         }
         KERNCAST_CHECK(sum % piece.denominator == 0, "closed form is not integral");
-        total += sum / piece.denominator;
+        if (__builtin_add_overflow(total, sum / piece.denominator, &total))
+            throw_overflow("a count");
     }
+    if (total > std::numeric_limits<std::int64_t>::max() ||
+        total < std::numeric_limits<std::int64_t>::min())
+        throw_overflow("a count");
     return static_cast<std::int64_t>(total);
 }
 

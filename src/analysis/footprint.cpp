@@ -21,9 +21,11 @@ isl::Set group_domain(isl::Context& ctx, const KernelAnalysis& analysis, const A
     for (size_t k = 0; k < names.size(); ++k) {
         auto at = std::find(analysis.parameters.begin(), analysis.parameters.end(), names[k]);
         KERNCAST_CHECK(at != analysis.parameters.end(), "unknown parameter " + names[k]);
-        domain.reset(isl_set_fix_si(
-            domain.release(), isl_dim_param, static_cast<unsigned>(k),
-            static_cast<int>(params[static_cast<size_t>(at - analysis.parameters.begin())])));
+        isl_val* value =
+            isl_val_int_from_si(isl_set_get_ctx(domain.get()),
+                                params[static_cast<size_t>(at - analysis.parameters.begin())]);
+        domain.reset(
+            isl_set_fix_val(domain.release(), isl_dim_param, static_cast<unsigned>(k), value));
     }
     std::vector<std::string> constraints;
     const auto& block = analysis.launch.block;

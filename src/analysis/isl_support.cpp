@@ -1,8 +1,11 @@
 #include "isl_support.hpp"
 
+#include "kerncast/checked_arithmetic.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <isl/printer.h>
+#include <limits>
 #include <mutex>
 #include <unistd.h>
 
@@ -166,6 +169,10 @@ std::int64_t to_int64(isl_val* value) {
         throw IslError("expected an integer value from isl");
     if (isl_val_is_infty(value) || isl_val_is_neginfty(value))
         throw IslError("the set is unbounded (infinitely many points)");
+    // isl_val_get_num_si truncates silently; a count beyond 64 bits is an error.
+    if (isl_val_cmp_si(value, std::numeric_limits<long>::max()) > 0 ||
+        isl_val_cmp_si(value, std::numeric_limits<long>::min()) < 0)
+        throw_overflow("a count");
     const long number = isl_val_get_num_si(value);
     return static_cast<std::int64_t>(number);
 }

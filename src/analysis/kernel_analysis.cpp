@@ -933,11 +933,67 @@ KernelAnalysis analyze(const KernelSpec& spec, const LaunchConfig& launch,
             launch.fold[static_cast<size_t>(axis)] < 1)
             throw_input_error("block and fold sizes must be positive");
     Analyzer analyzer(spec, launch, options);
-    return analyzer.run();
+    try {
+        return analyzer.run();
+    } catch (const Error& e) {
+        // A launch the kernel cannot take, a set isl rejects: name the kernel file.
+        if (e.kind() != ErrorKind::input || !e.where().file.empty() || spec.file.empty())
+            throw;
+        throw_input_error(e.message(), SourceLocation{spec.file, 0, 0, {}, {}}, e.notes());
+    }
 }
 
 KernelAnalysis analyze(const KernelSpec& spec, const CountOptions& options) {
     return analyze(spec, spec.launch, options);
+}
+
+void check_fold_within_domain(const KernelAnalysis& analysis,
+                              const std::vector<std::int64_t>& params) {
+    const kernel::KernelSpec& spec = analysis.spec;
+    std::vector<std::pair<std::string, std::int64_t>> named;
+    for (size_t k = 0; k < analysis.parameters.size() && k < params.size(); ++k)
+        named.emplace_back(analysis.parameters[k], params[k]);
+    isl::Context ctx;
+    isl::Set domain;
+    try {
+        domain = isl::read_set(ctx, spec.domain);
+    } catch (const isl::IslError&) {
+        return; // rejected with its position when the file was read
+    }
+    const auto names = isl::dim_names(domain.get(), isl_dim_param);
+    for (size_t k = 0; k < names.size(); ++k)
+        for (const auto& [name, value] : named)
+            if (name == names[k]) {
+                isl_val* fixed = isl_val_int_from_si(ctx.get(), value);
+                domain.reset(isl_set_fix_val(domain.release(), isl_dim_param,
+                                             static_cast<unsigned>(k), fixed));
+            }
+    const auto indices = isl::dim_names(domain.get(), isl_dim_set);
+    for (int axis = 0; axis < kernel::axis_count; ++axis) {
+        const std::int64_t fold = analysis.launch.fold[static_cast<size_t>(axis)];
+        const std::string& index = spec.threads.global[static_cast<size_t>(axis)];
+        const auto at = std::find(indices.begin(), indices.end(), index);
+        if (fold <= 1 || index.empty() || at == indices.end())
+            continue;
+        const auto position = static_cast<unsigned>(at - indices.begin());
+        isl::Set along(isl_set_copy(domain.get()));
+        along.reset(isl_set_project_out(along.release(), isl_dim_set, position + 1,
+                                        static_cast<unsigned>(indices.size()) - position - 1));
+        along.reset(isl_set_project_out(along.release(), isl_dim_set, 0, position));
+        along.reset(isl_set_project_out(along.release(), isl_dim_param, 0,
+                                        static_cast<unsigned>(names.size())));
+        std::int64_t extent = 0;
+        try {
+            extent = isl::count_points(ctx, along.get());
+        } catch (const isl::IslError&) {
+            continue;
+        }
+        if (fold > extent)
+            throw_input_error("the fold " + std::to_string(fold) + " along " +
+                                  kernel::axis_name(axis) + " is larger than the domain, whose " +
+                                  "index " + index + " takes " + std::to_string(extent) + " values",
+                              SourceLocation{spec.file, 0, 0, {}, {}});
+    }
 }
 
 std::vector<std::int64_t>
@@ -966,8 +1022,9 @@ parameter_values(const KernelAnalysis& analysis,
             for (const auto& [n, v] : named)
                 values_text += (values_text.empty() ? "" : ", ") + n + "=" + std::to_string(v);
             throw_input_error("kernel '" + analysis.spec.name + "' assumes " +
-                              analysis.spec.assumptions[k] + ", which does not hold for " +
-                              values_text);
+                                  analysis.spec.assumptions[k] + ", which does not hold for " +
+                                  values_text,
+                              SourceLocation{analysis.spec.file, 0, 0, {}, {}});
         }
     }
     return values;

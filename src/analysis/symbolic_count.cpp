@@ -2,6 +2,7 @@
 
 #include "closed_form.hpp"
 #include "isl_support.hpp"
+#include "kerncast/checked_arithmetic.hpp"
 #include "kerncast/error.hpp"
 
 #include <algorithm>
@@ -50,8 +51,8 @@ public:
         std::lock_guard lock(mutex_);
         isl::Set fixed(isl_set_copy(set_.get()));
         for (size_t k = 0; k < parameters_.size(); ++k)
-            fixed.reset(isl_set_fix_si(fixed.release(), isl_dim_param, static_cast<unsigned>(k),
-                                       static_cast<int>(params[k])));
+            fixed.reset(isl_set_fix_val(fixed.release(), isl_dim_param, static_cast<unsigned>(k),
+                                        isl_val_int_from_si(ctx_.get(), params[k])));
         try {
             return isl::count_points(ctx_, fixed.get());
         } catch (const isl::IslError& e) {
@@ -109,14 +110,16 @@ SymbolicCount SymbolicCount::scaled(std::int64_t factor) const {
         return {};
     SymbolicCount result = *this;
     for (auto& term : result.terms_)
-        term.factor *= factor;
+        term.factor = checked_mul(term.factor, factor, "a count factor");
     return result;
 }
 
 std::int64_t SymbolicCount::evaluate(const std::int64_t* params) const {
     std::int64_t total = 0;
     for (const auto& term : terms_)
-        total += term.factor * (term.set ? term.set->evaluate(params) : 1);
+        total = checked_add(
+            total, checked_mul(term.factor, term.set ? term.set->evaluate(params) : 1, "a count"),
+            "a count");
     return total;
 }
 
@@ -127,7 +130,11 @@ std::int64_t SymbolicCount::evaluate(const std::vector<std::int64_t>& params) co
 std::int64_t SymbolicCount::evaluate_with_isl(const std::vector<std::int64_t>& params) const {
     std::int64_t total = 0;
     for (const auto& term : terms_)
-        total += term.factor * (term.set ? term.set->evaluate_with_isl(params.data()) : 1);
+        total = checked_add(total,
+                            checked_mul(term.factor,
+                                        term.set ? term.set->evaluate_with_isl(params.data()) : 1,
+                                        "a count"),
+                            "a count");
     return total;
 }
 

@@ -31,9 +31,11 @@ predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machi
     kernel::LaunchConfig launch;
     launch.block = record.launch.block;
     launch.fold = record.launch.fold;
+    kernel::check_launch_limits(launch, "the recorded launch");
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
     const auto params =
         analysis::parameter_values(analysis, record_parameter_overrides(spec, record));
+    analysis::check_fold_within_domain(analysis, params);
     return models::predict_volumes(analysis, params, machine, options);
 }
 
@@ -160,6 +162,7 @@ std::vector<kernel::LaunchConfig> read_sweep_file(const std::string& path) {
             launch.block = kernel::parse_launch_triple(fields[0], "block");
             if (fields.size() == 2)
                 launch.fold = kernel::parse_launch_triple(fields[1], "fold");
+            kernel::check_launch_limits(launch, "the launch");
         } catch (const Error& e) {
             throw_input_error(e.message(), where);
         }

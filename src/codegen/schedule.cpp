@@ -139,9 +139,11 @@ public:
         isl::Set domain = isl::read_set(ctx_, spec.domain);
         for (const auto& [name, value] : params) {
             const int pos = isl_set_find_dim_by_name(domain.get(), isl_dim_param, name.c_str());
-            if (pos >= 0)
-                domain.reset(isl_set_fix_si(domain.release(), isl_dim_param,
-                                            static_cast<unsigned>(pos), static_cast<int>(value)));
+            if (pos >= 0) {
+                isl_val* fixed = isl_val_int_from_si(isl_set_get_ctx(domain.get()), value);
+                domain.reset(isl_set_fix_val(domain.release(), isl_dim_param,
+                                             static_cast<unsigned>(pos), fixed));
+            }
         }
         const isl_size n_params = isl_set_dim(domain.get(), isl_dim_param);
         domain.reset(isl_set_project_out(domain.release(), isl_dim_param, 0,

@@ -18,12 +18,26 @@ int exit_code(ErrorKind kind) {
     return 4;
 }
 
+// Control characters from the input (ANSI escape sequences, carriage returns) are shown as
+// '?' so that a bad file cannot drive the terminal; one character each keeps the caret aligned.
+static std::string printable(const std::string& text) {
+    std::string out = text;
+    for (char& c : out) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '\t')
+            c = ' ';
+        else if ((byte < 0x20 && c != '\n') || byte == 0x7f)
+            c = '?';
+    }
+    return out;
+}
+
 // "file:line:column: " (as much as is known), or "" when not from a file.
 static std::string location_prefix(const SourceLocation& where) {
     if (where.file.empty())
         return {};
     std::ostringstream prefix;
-    prefix << where.file;
+    prefix << printable(where.file);
     if (where.line > 0) {
         prefix << ':' << where.line;
         if (where.column > 0)
@@ -47,17 +61,17 @@ Error::Error(ErrorKind kind, std::string message, SourceLocation where,
 
 std::string Error::describe() const {
     std::ostringstream out;
-    out << location_prefix(where_) << "error: " << message_;
+    out << location_prefix(where_) << "error: " << printable(message_);
     if (!where_.json_path.empty())
         out << " (at " << where_.json_path << ")";
     out << "\n";
     if (!where_.source_line.empty()) {
-        out << "  " << where_.source_line << "\n";
+        out << "  " << printable(where_.source_line) << "\n";
         if (where_.column > 0)
             out << "  " << std::string(static_cast<size_t>(where_.column - 1), ' ') << '^' << '\n';
     }
     for (const auto& note : notes_)
-        out << "note: " << note << "\n";
+        out << "note: " << printable(note) << "\n";
     return out.str();
 }
 

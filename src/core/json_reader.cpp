@@ -297,6 +297,24 @@ Document parse(const std::string& text, const std::string& origin) {
              message.find("expected ']'") != std::string::npos))
             notes.push_back("is a ',' missing before this?");
         throw_input_error("malformed JSON: " + message, where, notes);
+    } catch (const json::out_of_range& error) {
+        // "number overflow parsing '1e400'": nlohmann gives no position; find the literal.
+        std::string message = error.what();
+        if (const auto space = message.find("] "); space != std::string::npos)
+            message = message.substr(space + 2);
+        SourceLocation where;
+        where.file = origin;
+        if (const auto open = message.find('\''); open != std::string::npos) {
+            const auto close = message.find('\'', open + 1);
+            const std::string literal = message.substr(open + 1, close - open - 1);
+            if (const auto at = text.find(literal); !literal.empty() && at != std::string::npos) {
+                const TextPosition position = position_of_offset(text, at);
+                where.line = position.line;
+                where.column = position.column;
+                where.source_line = line_text(text, position.line);
+            }
+        }
+        throw_input_error("malformed JSON: " + message + " (beyond the range of a double)", where);
     }
     document.positions = PositionIndex::scan(text, origin);
     return document;

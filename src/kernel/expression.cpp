@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <unordered_map>
 
 namespace kerncast::kernel {
 
@@ -212,7 +213,49 @@ public:
         return next();
     }
 
-    ExprPtr expression() { return conditional(); }
+    // Counts one level of nesting while alive; the parser recurses through expression() and
+    // unary(), so guarding both bounds its own stack depth.
+    class Nesting {
+    public:
+        explicit Nesting(Parser& parser) : parser_(parser) {
+            if (++parser_.nesting_ > max_expression_nesting)
+                throw ExpressionError("expression nested more than " +
+                                          std::to_string(max_expression_nesting) +
+                                          " levels deep (parentheses, unary operators, calls "
+                                          "or subscripts)",
+                                      parser_.peek().offset);
+        }
+        ~Nesting() { --parser_.nesting_; }
+        Nesting(const Nesting&) = delete;
+        Nesting& operator=(const Nesting&) = delete;
+
+    private:
+        Parser& parser_;
+    };
+
+    // Records the height of a node built from its operands; throws over the limit.
+    ExprPtr built(std::shared_ptr<Expr> e) {
+        int height = 1;
+        for (const auto& operand : e->operands) {
+            const auto found = heights_.find(operand.get());
+            height = std::max(height, 1 + (found == heights_.end() ? 1 : found->second));
+        }
+        if (height > max_expression_height)
+            throw ExpressionError("expression more than " + std::to_string(max_expression_height) +
+                                      " operators deep (a chain such as a flat sum of over " +
+                                      std::to_string(max_expression_height) +
+                                      " terms); split it into several statements, as in "
+                                      "s = ...; s += ...",
+                                  e->offset);
+        if (height > 1)
+            heights_[e.get()] = height;
+        return e;
+    }
+
+    ExprPtr expression() {
+        Nesting nesting(*this);
+        return conditional();
+    }
 
     ExprPtr conditional() {
         ExprPtr condition = logical_or();
@@ -225,7 +268,7 @@ public:
         ExprPtr if_false = expression();
         auto e = make(ExprKind::conditional, offset);
         e->operands = {condition, if_true, if_false};
-        return e;
+        return built(e);
     }
 
     ExprPtr binary_level(int level) {
@@ -257,13 +300,16 @@ public:
             auto e = make(ExprKind::binary, left->offset);
             e->op = found->second;
             e->operands = {left, right};
-            left = e;
+            left = built(e);
         }
     }
     ExprPtr logical_or() { return binary_level(0); }
 
     ExprPtr unary() {
         const Token& t = peek();
+        if (t.kind != TokenKind::minus && t.kind != TokenKind::plus && t.kind != TokenKind::bang)
+            return primary();
+        Nesting nesting(*this);
         if (t.kind == TokenKind::minus) {
             next();
             ExprPtr operand = unary();
@@ -277,7 +323,7 @@ public:
             }
             auto e = make(ExprKind::negate, t.offset);
             e->operands = {operand};
-            return e;
+            return built(e);
         }
         if (t.kind == TokenKind::plus) {
             next();
@@ -287,7 +333,7 @@ public:
             next();
             auto e = make(ExprKind::logical_not, t.offset);
             e->operands = {unary()};
-            return e;
+            return built(e);
         }
         return primary();
     }
@@ -340,7 +386,7 @@ public:
                 while (accept(TokenKind::comma));
                 expect(TokenKind::rparen, "',' or ')' in the argument list of " + name.text);
             }
-            return e;
+            return built(e);
         }
         std::string tag;
         if (peek().kind == TokenKind::tag) {
@@ -359,7 +405,7 @@ public:
                 while (accept(TokenKind::comma));
                 expect(TokenKind::rbracket, "',' or ']' in the subscript of " + name.text);
             }
-            return e;
+            return built(e);
         }
         auto e = make(ExprKind::variable, name.offset);
         e->name = name.text;
@@ -386,7 +432,7 @@ public:
         expect(TokenKind::comma, "',' after the reduction index, as in sum(k, a[k])");
         e->operands.push_back(expression());
         expect(TokenKind::rparen, "')' closing " + name.text + "(...)");
-        return e;
+        return built(e);
     }
 
     void finish() {
@@ -482,6 +528,8 @@ public:
 private:
     std::vector<Token> tokens_;
     size_t index_ = 0;
+    int nesting_ = 0;
+    std::unordered_map<const Expr*, int> heights_; // nodes taller than 1
 };
 
 } // namespace
@@ -874,21 +922,33 @@ std::int64_t evaluate_integer(const Expr& e, const IntegerLookup& lookup) {
             throw ExpressionError("unknown name '" + e.name + "'", e.offset);
         return *value;
     }
-    case ExprKind::negate:
-        return -arg(0);
+    case ExprKind::negate: {
+        const std::int64_t a = arg(0);
+        if (a == std::numeric_limits<std::int64_t>::min())
+            throw ExpressionError("'" + to_string(e) + "' overflows 64-bit integers", e.offset);
+        return -a;
+    }
     case ExprKind::binary: {
         const std::int64_t a = arg(0), b = arg(1);
+        std::int64_t result = 0;
+        auto overflow = [&]() -> std::int64_t {
+            throw ExpressionError("'" + to_string(e) + "' overflows 64-bit integers", e.offset);
+        };
         switch (e.op) {
         case BinaryOp::add:
-            return a + b;
+            return __builtin_add_overflow(a, b, &result) ? overflow() : result;
         case BinaryOp::sub:
-            return a - b;
+            return __builtin_sub_overflow(a, b, &result) ? overflow() : result;
         case BinaryOp::mul:
-            return a * b;
+            return __builtin_mul_overflow(a, b, &result) ? overflow() : result;
         case BinaryOp::div:
         case BinaryOp::mod:
             if (b == 0)
                 throw ExpressionError("division by zero in '" + to_string(e) + "'", e.offset);
+            if (b == -1)
+                return e.op == BinaryOp::mod                           ? 0
+                       : a == std::numeric_limits<std::int64_t>::min() ? overflow()
+                                                                       : -a;
             return e.op == BinaryOp::div ? floor_div(a, b) : a - b * floor_div(a, b);
         case BinaryOp::less:
             return a < b;

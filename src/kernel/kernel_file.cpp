@@ -3,6 +3,7 @@
 #include "kerncast/kernel/kernel_file.hpp"
 
 #include "../analysis/isl_support.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 namespace kerncast::kernel {
@@ -87,6 +89,35 @@ private:
         }
     }
 
+    // yaml-cpp keeps both entries of a key written twice and root[key] finds the first, so
+    // the second would be ignored silently: a key given twice in any mapping is an error.
+    void reject_duplicate_keys(const YAML::Node& root) const {
+        std::vector<YAML::Node> pending{root};
+        while (!pending.empty()) {
+            const YAML::Node node = pending.back();
+            pending.pop_back();
+            if (node.IsMap()) {
+                std::set<std::string> seen;
+                for (const auto& entry : node) {
+                    if (entry.first.IsScalar() && !seen.insert(entry.first.Scalar()).second)
+                        fail(entry.first, "key '" + entry.first.Scalar() + "' is given twice");
+                    pending.push_back(entry.second);
+                }
+            } else if (node.IsSequence()) {
+                for (const auto& item : node)
+                    pending.push_back(item);
+            }
+        }
+    }
+    // Extents and offsets count elements: a real literal (0.5, -1e308) is an error at it.
+    void require_integer(const Expr& e, const YAML::Node& node, const std::string& what) const {
+        if (e.kind == ExprKind::real)
+            throw_input_error(what + " must be an integer expression; '" + to_string(e) +
+                                  "' is not an integer",
+                              inside(node, e.offset));
+        for (const auto& operand : e.operands)
+            require_integer(*operand, node, what);
+    }
     void parse_params(const YAML::Node& node);
     void parse_arrays(const YAML::Node& node);
     void parse_domain(const YAML::Node& node);
@@ -118,10 +149,15 @@ KernelSpec FileParser::parse(const std::string& text) {
     YAML::Node root;
     try {
         root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {
+        // yaml-cpp's own limit; its message is only "bad file".
+        throw_input_error("YAML nested too deeply (beyond yaml-cpp's depth limit)",
+                          at_mark(e.mark.line, e.mark.column));
     } catch (const YAML::ParserException& e) {
         throw_input_error("YAML syntax error: " + e.msg, at_mark(e.mark.line, e.mark.column));
     }
     spec_.file = file_;
+    reject_duplicate_keys(root);
     if (!root.IsMap())
         throw_input_error("a kernel file is a YAML mapping with keys name, params, arrays, "
                           "domain, statements, ...",
@@ -184,8 +220,12 @@ KernelSpec FileParser::parse(const std::string& text) {
             if (key != "block" && key != "fold")
                 fail(entry.first, "unknown launch key '" + key + "' (block, fold)");
         }
-        if (launch["block"])
+        if (launch["block"]) {
             spec_.launch.block = parse_triple(launch["block"], "launch.block");
+            const std::string violation = block_limit_violation(spec_.launch.block);
+            if (!violation.empty())
+                fail(launch["block"], "launch.block: " + violation);
+        }
         if (launch["fold"])
             spec_.launch.fold = parse_triple(launch["fold"], "launch.fold");
     }
@@ -293,12 +333,14 @@ void FileParser::parse_arrays(const YAML::Node& node) {
             for (const auto& extent : shape) {
                 ExprPtr e = expression(extent, "extent");
                 check_param_expression(e, extent, "extent");
+                require_integer(*e, extent, "an extent");
                 array.shape.push_back(e);
             }
         }
         if (fields["offset"]) {
             array.offset = expression(fields["offset"], "offset");
             check_param_expression(array.offset, fields["offset"], "offset");
+            require_integer(*array.offset, fields["offset"], "an offset");
         }
         spec_.arrays.push_back(array);
     }
@@ -338,8 +380,9 @@ void FileParser::parse_domain(const YAML::Node& node) {
     isl::Set fixed(isl_set_copy(set.get()));
     const auto params = isl::dim_names(set.get(), isl_dim_param);
     for (size_t k = 0; k < params.size(); ++k)
-        fixed.reset(isl_set_fix_si(fixed.release(), isl_dim_param, static_cast<unsigned>(k),
-                                   spec_.find_param(params[k])->default_value));
+        fixed.reset(isl_set_fix_val(
+            fixed.release(), isl_dim_param, static_cast<unsigned>(k),
+            isl_val_int_from_si(ctx.get(), spec_.find_param(params[k])->default_value)));
     if (isl_set_is_bounded(fixed.get()) != isl_bool_true)
         fail(node, "the domain is unbounded at the default parameter values",
              {"every index needs a lower and an upper bound"});
@@ -593,7 +636,45 @@ void FileParser::check_condition(const ExprPtr& condition, const YAML::Node& nod
 
 } // namespace
 
+// Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629), or npos.
+static size_t invalid_utf8_at(const std::string& text) {
+    size_t k = 0;
+    while (k < text.size()) {
+        const auto byte = static_cast<unsigned char>(text[k]);
+        size_t length = byte < 0x80           ? 1
+                        : (byte >> 5) == 0x6  ? 2
+                        : (byte >> 4) == 0xe  ? 3
+                        : (byte >> 3) == 0x1e ? 4
+                                              : 0;
+        if (length == 0 || k + length > text.size())
+            return k;
+        std::uint32_t code = length == 1 ? byte : byte & (0x7f >> length);
+        for (size_t j = 1; j < length; ++j) {
+            const auto next = static_cast<unsigned char>(text[k + j]);
+            if ((next & 0xc0) != 0x80)
+                return k;
+            code = (code << 6) | (next & 0x3f);
+        }
+        const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (code < smallest[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+            return k;
+        k += length;
+    }
+    return std::string::npos;
+}
+
 KernelSpec parse_kernel_text(const std::string& text, const std::string& file_name) {
+    if (const size_t bad = invalid_utf8_at(text); bad != std::string::npos) {
+        const size_t line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
+        const size_t first = line_start == std::string::npos || bad == 0 ? 0 : line_start + 1;
+        SourceLocation where;
+        where.file = file_name;
+        where.line = 1 + static_cast<int>(std::count(
+                             text.begin(), text.begin() + static_cast<long>(first), '\n'));
+        where.column = 1 + static_cast<int>(bad - first);
+        throw_input_error("the kernel file is not valid UTF-8 (byte " + std::to_string(bad) + ")",
+                          where);
+    }
     FileParser parser(text, file_name);
     return parser.parse(text);
 }

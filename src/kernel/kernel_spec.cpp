@@ -1,5 +1,8 @@
 #include "kerncast/kernel/kernel_spec.hpp"
 
+#include "../analysis/isl_support.hpp"
+#include "kerncast/error.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -134,7 +137,10 @@ KernelSpec::param_values(const std::vector<std::pair<std::string, std::int64_t>>
     std::vector<std::pair<std::string, std::int64_t>> values;
     for (const auto& param : params)
         values.emplace_back(param.name, param.default_value);
-    for (const auto& [override_name, value] : overrides) {
+    for (const auto& override_entry : overrides) {
+        // (no structured binding: clang 14 cannot capture one in the lambda below)
+        const std::string& override_name = override_entry.first;
+        const std::int64_t value = override_entry.second;
         auto slot = std::find_if(values.begin(), values.end(),
                                  [&](const auto& entry) { return entry.first == override_name; });
         if (slot == values.end()) {
@@ -146,7 +152,73 @@ KernelSpec::param_values(const std::vector<std::pair<std::string, std::int64_t>>
         }
         slot->second = value;
     }
+    check_param_values(values);
     return values;
+}
+
+void KernelSpec::check_param_values(
+    const std::vector<std::pair<std::string, std::int64_t>>& values) const {
+    auto values_text = [&] {
+        std::string text;
+        for (const auto& [n, v] : values)
+            text += (text.empty() ? "" : ", ") + n + "=" + std::to_string(v);
+        return text;
+    };
+    auto lookup = [&](const std::string& param) -> std::optional<std::int64_t> {
+        for (const auto& [n, v] : values)
+            if (n == param)
+                return v;
+        return std::nullopt;
+    };
+    for (const auto& array : arrays) {
+        if (array.offset) {
+            try {
+                (void)evaluate_integer(*array.offset, lookup);
+            } catch (const ExpressionError& e) {
+                throw_input_error("array '" + array.name + "': offset: " + e.what() + " (" +
+                                      values_text() + ")",
+                                  array.where);
+            }
+        }
+        for (size_t d = 0; d < array.shape.size(); ++d) {
+            std::int64_t extent = 0;
+            try {
+                extent = evaluate_integer(*array.shape[d], lookup);
+            } catch (const ExpressionError& e) {
+                throw_input_error("array '" + array.name + "': extent " + std::to_string(d + 1) +
+                                      ": " + e.what() + " (" + values_text() + ")",
+                                  array.where);
+            }
+            if (extent < 0)
+                throw_input_error("array '" + array.name + "' has the negative extent " +
+                                      std::to_string(extent) + " in dimension " +
+                                      std::to_string(d + 1) + " for " + values_text(),
+                                  array.where);
+        }
+    }
+    // An empty domain has nothing to count, generate or run: say so rather than answer zeros.
+    if (domain.empty())
+        return;
+    isl::Context ctx;
+    isl::Set set;
+    try {
+        set = isl::read_set(ctx, domain);
+    } catch (const isl::IslError&) {
+        return; // rejected with its position when the file was read
+    }
+    const auto names = isl::dim_names(set.get(), isl_dim_param);
+    for (size_t k = 0; k < names.size(); ++k) {
+        const auto value = lookup(names[k]);
+        if (!value)
+            return;
+        isl_val* fixed = isl_val_int_from_si(ctx.get(), *value);
+        set.reset(isl_set_fix_val(set.release(), isl_dim_param, static_cast<unsigned>(k), fixed));
+    }
+    if (isl_set_is_empty(set.get()) == isl_bool_true)
+        throw_input_error("kernel '" + name + "': the domain " + domain + " is empty for " +
+                              (values.empty() ? std::string("its parameters") : values_text()),
+                          SourceLocation{file, 0, 0, {}, {}},
+                          {"every parameter that sizes the domain must be at least 1"});
 }
 
 } // namespace kerncast::kernel

@@ -91,6 +91,32 @@ parse_parameter_defines(const std::vector<std::string>& defines) {
     return values;
 }
 
+std::string block_limit_violation(const LaunchTriple& block) {
+    const std::array<std::int64_t, axis_count> limits{max_block_x, max_block_y, max_block_z};
+    for (int a = 0; a < axis_count; ++a)
+        if (block[static_cast<size_t>(a)] > limits[static_cast<size_t>(a)])
+            return std::string("block ") + axis_name(a) + " " +
+                   std::to_string(block[static_cast<size_t>(a)]) + " exceeds CUDA's limit of " +
+                   std::to_string(limits[static_cast<size_t>(a)]);
+    const std::int64_t threads = block[0] * block[1] * block[2]; // each <= 1024: no overflow
+    if (threads > max_threads_per_block)
+        return std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" +
+               std::to_string(block[2]) + " is " + std::to_string(threads) +
+               " threads per block, over CUDA's limit of " + std::to_string(max_threads_per_block);
+    return {};
+}
+
+void check_launch_limits(const LaunchConfig& launch, const std::string& option) {
+    const std::string violation = block_limit_violation(launch.block);
+    if (!violation.empty())
+        throw_usage_error(option + ": " + violation);
+    std::int64_t points = 1;
+    for (int a = 0; a < axis_count; ++a)
+        if (__builtin_mul_overflow(points, launch.block[static_cast<size_t>(a)], &points) ||
+            __builtin_mul_overflow(points, launch.fold[static_cast<size_t>(a)], &points))
+            throw_usage_error(option + ": the block x fold product overflows 64 bits");
+}
+
 LaunchConfig override_launch(const LaunchConfig& base, const std::string& block_text,
                              const std::string& fold_text) {
     LaunchConfig launch = base;
@@ -98,6 +124,9 @@ LaunchConfig override_launch(const LaunchConfig& base, const std::string& block_
         launch.block = parse_launch_triple(block_text, "--block");
     if (!fold_text.empty())
         launch.fold = parse_launch_triple(fold_text, "--fold");
+    check_launch_limits(launch, !block_text.empty()  ? "--block"
+                                : !fold_text.empty() ? "--fold"
+                                                     : "the kernel file's launch");
     return launch;
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <numeric>
 #include <tuple>
 
 namespace kerncast::models {
@@ -111,6 +113,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
     // (array, executions per point) -> per warp, the load sectors it requests.
     std::map<std::pair<std::string, double>, std::vector<std::vector<std::int64_t>>> warp_sectors;
     const std::int64_t warps = (threads + layout.warp_size - 1) / layout.warp_size;
+    std::set<std::string> uncollected; // arrays without warp-unique sectors
 
     for (size_t index = 0; index < analysis.accesses.size(); ++index) {
         const analysis::AccessInfo& access = analysis.accesses[index];
@@ -135,6 +138,28 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         cost.direction = access.direction;
         cost.executions_per_point = executions_per_point[index];
         const int bytes = kernel::data_type_bytes(access.dtype);
+        // warp_instruction_cost sees addresses only through sectors, bank units and unit
+        // rows: shifting every lane by a multiple of `period` bytes changes nothing. The
+        // block's cost of one fold instance is therefore computed once per constant modulo
+        // the period, so a long fold costs one map look-up per instance, not a pass over
+        // every warp.
+        const std::int64_t unit = std::max(bytes, layout.bank_width_bytes);
+        const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
+        const std::int64_t period = std::lcm(std::int64_t{layout.sector_bytes},
+                                             unit * std::max<std::int64_t>(1, row_bytes / unit));
+        std::map<std::int64_t, std::pair<double, double>> block_cost; // wavefronts, sector B
+        // Each warp's load sectors over all fold instances, for the warp-unique volume; a fold
+        // longer than warp_unique_fold_limit leaves the array out (its requests count whole).
+        const bool collect_warp_sectors = access.space == kernel::MemorySpace::global &&
+                                          access.direction == analysis::Direction::load &&
+                                          fold_points <= warp_unique_fold_limit &&
+                                          !uncollected.count(access.array);
+        if (access.space == kernel::MemorySpace::global &&
+            access.direction == analysis::Direction::load && !collect_warp_sectors) {
+            uncollected.insert(access.array);
+            for (auto at = warp_sectors.begin(); at != warp_sectors.end();)
+                at = at->first.first == access.array ? warp_sectors.erase(at) : std::next(at);
+        }
         std::vector<std::int64_t> lanes;
         for (std::int64_t fz = 0; fz < fold[2]; ++fz)
             for (std::int64_t fy = 0; fy < fold[1]; ++fy)
@@ -149,6 +174,27 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         loaded[key] = true;
                     }
                     ++cost.instructions_per_thread;
+                    if (collect_warp_sectors) {
+                        auto& per_warp = warp_sectors[{access.array, cost.executions_per_point}];
+                        per_warp.resize(static_cast<size_t>(warps));
+                        for (std::int64_t t = 0; t < threads; ++t) {
+                            const std::int64_t tx = t % block[0], ty = (t / block[0]) % block[1],
+                                               tz = t / (block[0] * block[1]);
+                            const std::int64_t a = constant + tx * thread_coefficient[0] +
+                                                   ty * thread_coefficient[1] +
+                                                   tz * thread_coefficient[2];
+                            auto& mine = per_warp[static_cast<size_t>(t / layout.warp_size)];
+                            mine.push_back(floor_div(a, layout.sector_bytes));
+                            mine.push_back(floor_div(a + bytes - 1, layout.sector_bytes));
+                        }
+                    }
+                    const std::int64_t residue = ((constant % period) + period) % period;
+                    if (const auto known = block_cost.find(residue); known != block_cost.end()) {
+                        cost.wavefronts_per_point += known->second.first;
+                        cost.sector_bytes_per_point += known->second.second;
+                        continue;
+                    }
+                    double wavefronts = 0.0, sector_bytes = 0.0;
                     for (std::int64_t first = 0; first < threads; first += layout.warp_size) {
                         lanes.clear();
                         for (std::int64_t t = first;
@@ -161,21 +207,13 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         }
                         const WarpInstructionCost warp =
                             warp_instruction_cost(lanes, bytes, layout);
-                        if (access.space == kernel::MemorySpace::global &&
-                            access.direction == analysis::Direction::load) {
-                            auto& sectors = warp_sectors[{access.array, cost.executions_per_point}];
-                            sectors.resize(static_cast<size_t>(warps));
-                            auto& mine = sectors[static_cast<size_t>(first / layout.warp_size)];
-                            for (std::int64_t a : lanes) {
-                                mine.push_back(floor_div(a, layout.sector_bytes));
-                                mine.push_back(floor_div(a + bytes - 1, layout.sector_bytes));
-                            }
-                        }
-                        cost.wavefronts_per_point += static_cast<double>(warp.wavefronts);
+                        wavefronts += static_cast<double>(warp.wavefronts);
                         if (access.space == kernel::MemorySpace::global)
-                            cost.sector_bytes_per_point +=
-                                static_cast<double>(warp.sectors * layout.sector_bytes);
+                            sector_bytes += static_cast<double>(warp.sectors * layout.sector_bytes);
                     }
+                    block_cost.emplace(residue, std::pair{wavefronts, sector_bytes});
+                    cost.wavefronts_per_point += wavefronts;
+                    cost.sector_bytes_per_point += sector_bytes;
                 }
         // Per point: block totals times executions of one fold instance, over the points of
         // the block.

@@ -176,12 +176,13 @@ std::vector<WaveSample> sample_waves(const WaveFootprints& footprints,
 }
 
 // Bytes per point that the warps of a block request from L1 for `array`, each warp's
-// repeated sectors counted once (estimate_l1's warp-unique sectors).
-double warp_unique_bytes(const L1Estimate& l1, const std::string& array) {
+// repeated sectors counted once (estimate_l1's warp-unique sectors); all requested bytes
+// where estimate_l1 did not unite them (very long folds).
+double warp_unique_bytes(const L1Estimate& l1, const std::string& array, double requested) {
     for (const auto& [name, bytes] : l1.warp_unique_load_bytes_per_point)
         if (name == array)
             return bytes;
-    return 0;
+    return requested;
 }
 
 } // namespace
@@ -350,7 +351,8 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
             // again itself only once: those are re-read a few instructions later by the same
             // warp and do not wait in L1 long enough to be evicted.
             v.l1_load_request_bytes = request_bytes[a];
-            v.l1_load_warp_unique_bytes = warp_unique_bytes(p.l1, v.array);
+            v.l1_load_warp_unique_bytes =
+                warp_unique_bytes(p.l1, v.array, v.l1_load_request_bytes);
             v.l2_load_compulsory_bytes =
                 static_cast<double>(footprints.count(a, block, sector, AccessFilter::loads) *
                                     sector) /

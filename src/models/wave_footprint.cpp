@@ -62,9 +62,9 @@ isl::Set fix_parameters(isl::Set set, const std::vector<std::string>& names,
     for (size_t k = 0; k < params.size(); ++k) {
         auto at = std::find(names.begin(), names.end(), params[k]);
         KERNCAST_CHECK(at != names.end(), "unknown parameter " + params[k]);
-        set.reset(
-            isl_set_fix_si(set.release(), isl_dim_param, static_cast<unsigned>(k),
-                           static_cast<int>(values[static_cast<size_t>(at - names.begin())])));
+        isl_val* value = isl_val_int_from_si(isl_set_get_ctx(set.get()),
+                                             values[static_cast<size_t>(at - names.begin())]);
+        set.reset(isl_set_fix_val(set.release(), isl_dim_param, static_cast<unsigned>(k), value));
     }
     set.reset(
         isl_set_project_out(set.release(), isl_dim_param, 0, static_cast<unsigned>(params.size())));
@@ -476,8 +476,11 @@ WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
                     dim.constant += c * *value;
                     continue;
                 }
-                auto variable = std::find_if(analysis.variables.begin(), analysis.variables.end(),
-                                             [&](const auto& v) { return v.name == name; });
+                // (a plain reference: clang 14 cannot capture a structured binding)
+                const std::string& variable_name = name;
+                auto variable =
+                    std::find_if(analysis.variables.begin(), analysis.variables.end(),
+                                 [&](const auto& v) { return v.name == variable_name; });
                 if (variable == analysis.variables.end() || variable->axis < 0 ||
                     (dim.axis >= 0 && dim.axis != variable->axis)) {
                     ok = false;

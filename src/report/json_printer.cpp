@@ -46,7 +46,9 @@ void print_json(std::ostream& out, const Document& doc) {
         root["tables"][table.key] = std::move(t);
     }
     root["notes"] = doc.notes;
-    out << root.dump(2) << "\n";
+    // Text from input files (kernel names, descriptions) may hold invalid UTF-8; it is shown
+    // with U+FFFD rather than aborting the report.
+    out << root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 } // namespace kerncast::report

@@ -17,9 +17,15 @@ std::vector<LoadedRecord> load_measurement_directory(const std::string& director
         throw_input_error("'" + directory + "' is not a directory of measurement records",
                           SourceLocation{directory, 0, 0, {}, {}});
     std::vector<std::string> paths;
-    for (const auto& entry : fs::directory_iterator(directory, error))
-        if (entry.is_regular_file() && entry.path().extension() == ".json")
+    for (const auto& entry : fs::directory_iterator(directory, error)) {
+        std::error_code entry_error; // a dangling link or a link loop (ELOOP)
+        const bool regular = entry.is_regular_file(entry_error);
+        if (entry_error && entry.path().extension() == ".json")
+            throw_input_error("cannot read the record: " + entry_error.message(),
+                              SourceLocation{entry.path().string(), 0, 0, {}, {}});
+        if (regular && entry.path().extension() == ".json")
             paths.push_back(entry.path().string());
+    }
     if (error)
         throw_input_error("cannot list '" + directory + "': " + error.message(),
                           SourceLocation{directory, 0, 0, {}, {}});
@@ -126,7 +132,15 @@ ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
     std::vector<double> predicted_times, measured_times;
     for (const auto& record : records) {
         const Measurement& m = record.measurement;
-        const auto prediction = predict(m.kernel);
+        std::optional<Prediction> prediction;
+        try {
+            prediction = predict(m.kernel);
+        } catch (const Error& e) {
+            // Name the record whose configuration could not be predicted.
+            if (e.kind() == ErrorKind::internal)
+                throw;
+            throw_input_error(e.message(), SourceLocation{record.path, 0, 0, {}, {}}, e.notes());
+        }
         if (!prediction) {
             report.unpredicted.push_back(record.path);
             continue;

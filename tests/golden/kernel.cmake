@@ -55,7 +55,7 @@ kerncast_add_cli_test(NAME count_error_rank ARGS count ${bad}/rank_mismatch.yaml
 kerncast_add_cli_test(NAME count_error_dtype ARGS count ${bad}/unknown_dtype.yaml EXIT 1
   STDERR_CONTAINS "unknown_dtype.yaml:4:14: error: unknown dtype 'float128'")
 kerncast_add_cli_test(NAME count_error_axis_twice ARGS count ${bad}/axis_twice.yaml EXIT 1
-  STDERR_CONTAINS "axis_twice.yaml:7:17: error: thread axis x is mapped twice")
+  STDERR_CONTAINS "axis_twice.yaml:7:17: error: key 'x' is given twice")
 kerncast_add_cli_test(NAME count_error_isl_domain ARGS count ${bad}/isl_domain.yaml EXIT 1
   STDERR_CONTAINS "isl_domain.yaml:6:52: error: isl rejects the domain")
 kerncast_add_cli_test(NAME count_error_missing_file ARGS count ${bad}/no_such_kernel.yaml EXIT 1

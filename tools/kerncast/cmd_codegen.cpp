@@ -34,9 +34,8 @@ void run_codegen(const CodegenOptions& o) {
         std::cout << generated.cuda_source;
         return;
     }
-    std::ofstream out(o.output_path, std::ios::binary);
-    if (!(out << generated.cuda_source))
-        throw_input_error("cannot write '" + o.output_path + "'");
+    write_file_safely(o.output_path, "the CUDA source",
+                      [&](std::ostream& out) { out << generated.cuda_source; });
 }
 
 void setup_codegen(CLI::App& app) {
@@ -52,7 +51,10 @@ void setup_codegen(CLI::App& app) {
     cmd->add_option("-o,--output", options->output_path,
                     "Write the source to FILE (default stdout)")
         ->type_name("FILE");
-    cmd->callback([options] { run_codegen(*options); });
+    cmd->callback([options] {
+        refuse_clobbering({{"-o", options->output_path}}, {options->kernel_path});
+        run_codegen(*options);
+    });
 }
 
 } // namespace

@@ -56,6 +56,7 @@ void run_count(const CountCommandOptions& o) {
     const analysis::KernelAnalysis result = analysis::analyze(spec, launch, options);
     const auto params =
         analysis::parameter_values(result, kernel::parse_parameter_defines(o.defines));
+    analysis::check_fold_within_domain(result, params);
     analysis::FootprintOptions footprints;
     for (const auto& size : parse_list(o.granules, "--granules"))
         footprints.granule_bytes.push_back(size);
@@ -86,7 +87,11 @@ void setup_count(CLI::App& app) {
     cmd->add_option("--subgroup-size", options->subgroup_size, "Sub-group (warp) size for counting")
         ->capture_default_str();
     add_output_options(*cmd, options->output);
-    cmd->callback([options] { run_count(*options); });
+    cmd->callback([options] {
+        options->output.inputs = {options->kernel_path};
+        refuse_clobbering(output_paths(options->output), options->output.inputs);
+        run_count(*options);
+    });
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "kerncast/models/register_count.hpp"
 #include "kerncast/models/volume_view.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace kerncast::cli {
@@ -40,6 +41,7 @@ void run_explore(const ExploreCommandOptions& o) {
         options.blocks = kernel::parse_launch_triple_list(o.blocks, "--blocks");
     if (!o.folds.empty())
         options.folds = kernel::parse_launch_triple_list(o.folds, "--folds");
+
     if (options.blocks.empty() && models::default_block_sizes(o.threads).empty())
         throw_usage_error("--threads " + std::to_string(o.threads) +
                           " is not a power of two up to 1024 x 1024 x 64: no block sizes to sweep");
@@ -57,6 +59,13 @@ void run_explore(const ExploreCommandOptions& o) {
     }
     options.jobs = o.jobs;
     const auto result = models::explore(spec, overrides, machine, options);
+    // Every configuration skipped: the table would list only reasons; that is no answer.
+    if (std::none_of(result.rows.begin(), result.rows.end(),
+                     [](const models::ExploreRow& row) { return row.prediction.has_value(); })) {
+        emit(models::explore_view(result, 0), o.output);
+        throw_input_error("no configuration of " + spec.name + " can run on " +
+                          machine.identity.id + " (the table lists why)");
+    }
     // With --json/--csv/--md the whole table goes to the files; --top trims the text table.
     const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
                        !o.output.markdown_path.empty();
@@ -79,6 +88,7 @@ void setup_explore(CLI::App& app) {
                     "Block sizes instead of the sweep: 32x4x4,64x2x8,...");
     cmd->add_option("--folds", options->folds, "Foldings (default none,2y,2z): e.g. none,1x1x2,4z");
     cmd->add_option("--top", options->top, "Show only the N best configurations (0: all)")
+        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->add_option("-j,--jobs", options->jobs, "Worker threads (0: all cores)")
         ->capture_default_str();
@@ -88,7 +98,11 @@ void setup_explore(CLI::App& app) {
                     "configuration (NVRTC)")
         ->type_name("N|auto");
     add_output_options(*cmd, options->output);
-    cmd->callback([options] { run_explore(*options); });
+    cmd->callback([options] {
+        options->output.inputs = {options->kernel_path, options->machine};
+        refuse_clobbering(output_paths(options->output), options->output.inputs);
+        run_explore(*options);
+    });
 }
 
 } // namespace

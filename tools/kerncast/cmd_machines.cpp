@@ -39,12 +39,7 @@ void write_file(const std::string& path, const std::string& what,
         write(std::cout);
         return;
     }
-    std::ofstream file(path);
-    if (!file)
-        throw_input_error("cannot open '" + path + "' for writing " + what);
-    write(file);
-    if (!file)
-        throw_input_error("failed writing " + what + " to '" + path + "'");
+    write_file_safely(path, what, write);
 }
 
 void show(const ShowOptions& options) {
@@ -85,7 +80,13 @@ void setup_machine(CLI::App& app) {
         ->type_name("FILE|-");
     show_cmd->add_option("--csv", options->csv_path, "Also write the report as CSV")
         ->type_name("FILE|-");
-    show_cmd->callback([options] { show(*options); });
+    show_cmd->callback([options] {
+        refuse_clobbering({{"--json", options->json_path},
+                           {"--md", options->markdown_path},
+                           {"--csv", options->csv_path}},
+                          {options->machine});
+        show(*options);
+    });
 }
 
 } // namespace

@@ -36,6 +36,8 @@ void setup_mwp(CLI::App& app) {
                   "Use min(MWP, warps per block) in the synchronisation cost (26)");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
+        options->output.inputs = {options->workload_path, options->machine};
+        refuse_clobbering(output_paths(options->output), options->output.inputs);
         const MachineModel machine = resolve_machine(options->machine);
         const models::Workload workload = models::load_workload_file(options->workload_path);
         emit(models::mwp_view(models::predict_mwp_cwp(workload, machine, options->model)),

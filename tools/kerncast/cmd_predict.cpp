@@ -38,6 +38,7 @@ void run_predict(const PredictOptions& o) {
     const auto overrides = kernel::parse_parameter_defines(o.defines);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
     const auto params = analysis::parameter_values(analysis, overrides);
+    analysis::check_fold_within_domain(analysis, params);
     models::VolumeOptions options;
     if (const auto fixed = models::fixed_register_count(registers, spec))
         options.registers = *fixed;
@@ -69,7 +70,11 @@ void setup_predict(CLI::App& app) {
     cmd->add_flag("--linear-addresses", options->linear,
                   "Count footprints in linear byte addresses");
     add_output_options(*cmd, options->output);
-    cmd->callback([options] { run_predict(*options); });
+    cmd->callback([options] {
+        options->output.inputs = {options->kernel_path, options->machine};
+        refuse_clobbering(output_paths(options->output), options->output.inputs);
+        run_predict(*options);
+    });
 }
 
 } // namespace

@@ -26,12 +26,16 @@ struct ProbeCliOptions {
 };
 
 void write_machine_file(const MachineModel& machine, const std::string& path) {
-    std::ofstream file(path);
-    if (!file)
-        throw_input_error("cannot open '" + path + "' for writing the machine file");
-    file << machine_to_json(machine).dump(2) << "\n";
-    if (!file)
-        throw_input_error("failed writing the machine file '" + path + "'");
+    const std::string text = machine_to_json(machine).dump(2) + "\n";
+    // Never write a machine file that kerncast itself would reject (constant or degenerate
+    // series can yield values the machine-file validation refuses).
+    try {
+        (void)parse_machine_json(text, path);
+    } catch (const Error& e) {
+        throw_input_error("the recorded series do not yield a valid machine file, so '" + path +
+                          "' was not written: " + e.message());
+    }
+    write_file_safely(path, "the machine file", [&](std::ostream& file) { file << text; });
 }
 
 void run(const ProbeCliOptions& options) {
@@ -107,7 +111,18 @@ void setup_probe(CLI::App& app) {
     for (auto* live_only : {raw, device, repetitions, carveout, only})
         replay->excludes(live_only);
     add_output_options(*cmd, options->output);
-    cmd->callback([options] { run(*options); });
+    cmd->callback([options] {
+        // The replay directory (or raw.json) is read; --raw DIR is written by the live run.
+        options->output.input_directories = {options->replay_directory};
+        std::vector<OutputPath> outputs = output_paths(options->output);
+        outputs.push_back({"-o", options->machine_path});
+        if (!options->raw_directory.empty())
+            outputs.push_back({"--raw", (std::filesystem::path(options->raw_directory) /
+                                         probe::probe_raw_file_name)
+                                            .string()});
+        refuse_clobbering(outputs, {}, options->output.input_directories);
+        run(*options);
+    });
 }
 
 } // namespace

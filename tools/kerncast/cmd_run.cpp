@@ -339,7 +339,13 @@ void setup_run(CLI::App& app) {
                     "Write the measurement record (JSON, kerncast.measurement/1) to FILE or -")
         ->type_name("FILE|-");
     add_output_options(*cmd, options->output);
-    cmd->callback([cmd, options] { run_command(*cmd, *options); });
+    cmd->callback([cmd, options] {
+        options->output.inputs = {options->kernel_path, options->cuda_source_path};
+        std::vector<OutputPath> outputs = output_paths(options->output);
+        outputs.push_back({"-o", options->record_path});
+        refuse_clobbering(outputs, options->output.inputs);
+        run_command(*cmd, *options);
+    });
 }
 
 } // namespace

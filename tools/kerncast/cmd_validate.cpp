@@ -134,7 +134,13 @@ void setup_validate(CLI::App& app) {
                     "Live mode: also write each configuration's measurement record to DIR")
         ->type_name("DIR");
     add_output_options(*cmd, options->output);
-    cmd->callback([options] { run_validate(*options); });
+    cmd->callback([options] {
+        options->output.inputs = {options->kernel_path, options->machine, options->sweep};
+        options->output.input_directories = {options->records_directory, options->save_directory};
+        refuse_clobbering(output_paths(options->output), options->output.inputs,
+                          options->output.input_directories);
+        run_validate(*options);
+    });
 }
 
 } // namespace

@@ -5,7 +5,10 @@
 #include "kerncast/report/document.hpp"
 
 #include <CLI/CLI.hpp>
+#include <functional>
+#include <ostream>
 #include <string>
+#include <vector>
 
 namespace kerncast::cli {
 
@@ -22,9 +25,32 @@ struct OutputOptions {
     std::string json_path;
     std::string markdown_path;
     std::string csv_path;
+    // What the command reads: no output may be one of these files or lie in these
+    // directories (refuse_clobbering).
+    std::vector<std::string> inputs;
+    std::vector<std::string> input_directories;
 };
 
 void add_output_options(CLI::App& command, OutputOptions& options);
+
+// An output file and the option that names it ("--json", "-o", ...).
+struct OutputPath {
+    std::string option;
+    std::string path; // "" or "-": not a file
+};
+std::vector<OutputPath> output_paths(const OutputOptions& options);
+
+// Usage error when two outputs name the same file, an output is one of the input files (also
+// through a symbolic or hard link), or an output lies inside one of the input directories
+// (a records or replay folder being read). Runs before any work, so nothing is overwritten.
+void refuse_clobbering(const std::vector<OutputPath>& outputs,
+                       const std::vector<std::string>& input_files,
+                       const std::vector<std::string>& input_directories = {});
+
+// Writes a file under a temporary name beside `path` and renames it over `path` only when
+// complete: a failed run leaves the old file intact. Devices and pipes are written in place.
+void write_file_safely(const std::string& path, const std::string& what,
+                       const std::function<void(std::ostream&)>& write);
 
 // Writes doc in every requested format; the aligned text table goes to stdout unless one of
 // the requested formats already writes to stdout ("-").

@@ -50,5 +50,12 @@ int main(int argc, char** argv) {
         std::cerr << "kerncast: internal error: " << e.what() << "\n";
         return exit_code(ErrorKind::internal);
     }
+    // A report that could not be written (a full disk, a closed pipe) is a failure, not a
+    // success with nothing printed.
+    std::cout.flush();
+    if (!std::cout) {
+        std::cerr << "kerncast: error: cannot write to standard output\n";
+        return exit_code(ErrorKind::input);
+    }
     return 0;
 }

@@ -2,10 +2,15 @@
 #include "kerncast/error.hpp"
 #include "kerncast/report/printers.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <system_error>
+#include <unistd.h>
 
 namespace kerncast::cli {
+
+namespace fs = std::filesystem;
 
 void add_output_options(CLI::App& command, OutputOptions& options) {
     command.add_option("--json", options.json_path, "Also write the report as JSON (FILE or -)")
@@ -17,6 +22,114 @@ void add_output_options(CLI::App& command, OutputOptions& options) {
         ->type_name("FILE|-");
 }
 
+std::vector<OutputPath> output_paths(const OutputOptions& options) {
+    return {{"--json", options.json_path},
+            {"--md", options.markdown_path},
+            {"--csv", options.csv_path}};
+}
+
+namespace {
+
+// The absolute path with every symbolic link of its existing part resolved.
+fs::path resolved(const std::string& path) {
+    std::error_code error;
+    fs::path canonical = fs::weakly_canonical(fs::absolute(path, error), error);
+    if (error)
+        return fs::absolute(path).lexically_normal();
+    return canonical;
+}
+
+// Do a and b name the same file (through links, hard links or different spellings)?
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code error;
+    if (fs::exists(a, error) && fs::exists(b, error)) {
+        const bool same = fs::equivalent(a, b, error);
+        if (!error)
+            return same;
+    }
+    return resolved(a) == resolved(b);
+}
+
+bool inside_directory(const std::string& path, const std::string& directory) {
+    const fs::path relative = resolved(path).lexically_relative(resolved(directory));
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+} // namespace
+
+void refuse_clobbering(const std::vector<OutputPath>& outputs,
+                       const std::vector<std::string>& input_files,
+                       const std::vector<std::string>& input_directories) {
+    std::vector<OutputPath> files;
+    for (const auto& output : outputs)
+        if (!output.path.empty() && output.path != "-")
+            files.push_back(output);
+    std::error_code error;
+    for (size_t k = 0; k < files.size(); ++k) {
+        const OutputPath& output = files[k];
+        for (size_t j = 0; j < k; ++j)
+            if (same_file(files[j].path, output.path))
+                throw_usage_error(files[j].option + " and " + output.option +
+                                  " name the same file '" + output.path +
+                                  "': each output needs its own file");
+        for (const auto& input : input_files)
+            if (!input.empty() && fs::is_regular_file(input, error) &&
+                same_file(input, output.path))
+                throw_usage_error(output.option + " '" + output.path + "' is the input file '" +
+                                  input + "': writing it would destroy the input");
+        for (const auto& directory : input_directories)
+            if (!directory.empty() && fs::is_directory(directory, error) &&
+                inside_directory(output.path, directory))
+                throw_usage_error(output.option + " '" + output.path + "' lies in the directory '" +
+                                  directory + "' that this command reads: write it elsewhere");
+            else if (!directory.empty() && fs::is_regular_file(directory, error) &&
+                     same_file(directory, output.path))
+                throw_usage_error(output.option + " '" + output.path + "' is the input file '" +
+                                  directory + "': writing it would destroy the input");
+    }
+}
+
+void write_file_safely(const std::string& path, const std::string& what,
+                       const std::function<void(std::ostream&)>& write) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    // Devices, pipes and the like are written in place; a regular file (or a new one) is
+    // written under a temporary name beside it and renamed over it only when complete, so a
+    // failed run leaves the old file as it was.
+    if (fs::exists(status) && !fs::is_regular_file(status)) {
+        std::ofstream file(path, std::ios::binary);
+        if (!file)
+            throw_input_error("cannot open '" + path + "' for writing " + what);
+        write(file);
+        file.flush();
+        if (!file)
+            throw_input_error("failed writing " + what + " to '" + path + "'");
+        return;
+    }
+    const fs::path target = resolved(path);
+    const fs::path temporary =
+        target.parent_path() /
+        ("." + target.filename().string() + ".kerncast-" + std::to_string(::getpid()) + ".tmp");
+    {
+        std::ofstream file(temporary, std::ios::binary);
+        if (!file)
+            throw_input_error("cannot open '" + path + "' for writing " + what);
+        write(file);
+        file.flush();
+        if (!file) {
+            file.close();
+            fs::remove(temporary, error);
+            throw_input_error("failed writing " + what + " to '" + path + "'");
+        }
+    }
+    fs::rename(temporary, target, error);
+    if (error) {
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        throw_input_error("cannot replace '" + path + "' with " + what + ": " + error.message());
+    }
+}
+
 using Printer = void (*)(std::ostream&, const report::Document&);
 
 static void write_to(const std::string& path, const report::Document& doc, Printer print) {
@@ -26,12 +139,7 @@ static void write_to(const std::string& path, const report::Document& doc, Print
         print(std::cout, doc);
         return;
     }
-    std::ofstream file(path);
-    if (!file)
-        throw_input_error("cannot open '" + path + "' for writing");
-    print(file, doc);
-    if (!file)
-        throw_input_error("failed writing '" + path + "'");
+    write_file_safely(path, "the report", [&](std::ostream& out) { print(out, doc); });
 }
 
 void emit(const report::Document& doc, const OutputOptions& options) {
@@ -41,6 +149,7 @@ void emit(const report::Document& doc, const OutputOptions& options) {
         (options.json_path == "-") + (options.markdown_path == "-") + (options.csv_path == "-");
     if (to_stdout > 1)
         throw_usage_error("only one of --json, --md, --csv can write to standard output ('-')");
+    refuse_clobbering(output_paths(options), options.inputs, options.input_directories);
     if (!stdout_taken)
         report::print_text(std::cout, doc);
     write_to(options.json_path, doc, report::print_json);

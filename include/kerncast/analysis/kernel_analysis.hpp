@@ -105,6 +105,13 @@ std::vector<std::int64_t>
 parameter_values(const KernelAnalysis& analysis,
                  const std::vector<std::pair<std::string, std::int64_t>>& overrides = {});
 
+// Input error (naming the kernel file) when the launch's fold along an axis is larger than
+// the number of values the index mapped to that axis takes at `params`: every thread but
+// one would idle, and the per-thread work of the models grows with the fold. The commands
+// (count, predict, codegen, validate) check it before any such work; the models accept it.
+void check_fold_within_domain(const KernelAnalysis& analysis,
+                              const std::vector<std::int64_t>& params);
+
 // A byte address that is affine in the launch variables at fixed parameter values:
 // address = constant + sum(coefficients[v] * v), relative to the array's (aligned) base.
 struct ByteAddress {

@@ -120,6 +120,14 @@ struct Expr {
     std::vector<int> reduction_index_offsets;   // where each reduction index is written
 };
 
+// Limits that keep every recursive walk of an expression tree (checks, analysis, code
+// generation, destruction) within the stack: parentheses, unary operators, calls and
+// subscripts nest at most max_expression_nesting levels, and no tree is taller than
+// max_expression_height nodes (a flat sum of N terms is N - 1 levels tall). Over either
+// limit, the parser throws ExpressionError at the token where the limit is passed.
+inline constexpr int max_expression_nesting = 200;
+inline constexpr int max_expression_height = 1000;
+
 // Parses a whole text as one expression; throws ExpressionError (with the offset).
 ExprPtr parse_expression(std::string_view text);
 

@@ -106,6 +106,9 @@ struct KernelSpec {
     // overrides are an input error.
     std::vector<std::pair<std::string, std::int64_t>>
     param_values(const std::vector<std::pair<std::string, std::int64_t>>& overrides = {}) const;
+    // Input error (with the array's or the file's location) when the values make an array
+    // extent negative or the domain empty; param_values calls it.
+    void check_param_values(const std::vector<std::pair<std::string, std::int64_t>>& values) const;
 };
 
 // Names a statement may use that refer to the launch: threadIdx (tx, ty, tz), blockIdx

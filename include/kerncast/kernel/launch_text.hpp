@@ -26,6 +26,21 @@ std::vector<LaunchTriple> parse_launch_triple_list(const std::string& text,
 std::vector<std::pair<std::string, std::int64_t>>
 parse_parameter_defines(const std::vector<std::string>& defines);
 
+// CUDA's limits on a thread block, the same for every compute capability from 2.0 on (CUDA
+// C++ Programming Guide, "Technical Specifications per Compute Capability": maximum x- or
+// y-dimension of a block 1024, z-dimension 64, threads per block 1024).
+inline constexpr std::int64_t max_block_x = 1024;
+inline constexpr std::int64_t max_block_y = 1024;
+inline constexpr std::int64_t max_block_z = 64;
+inline constexpr std::int64_t max_threads_per_block = 1024;
+
+// Empty when `block` fits CUDA's limits, else what is wrong ("block z 128 exceeds 64").
+std::string block_limit_violation(const LaunchTriple& block);
+
+// Usage Error when a block exceeds CUDA's limits or a block x fold product (points per block)
+// overflows 64 bits; `option` names where the launch came from.
+void check_launch_limits(const LaunchConfig& launch, const std::string& option);
+
 // `base` (the kernel file's launch) with the --block / --fold texts applied where non-empty.
 LaunchConfig override_launch(const LaunchConfig& base, const std::string& block_text,
                              const std::string& fold_text);

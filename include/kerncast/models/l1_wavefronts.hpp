@@ -49,13 +49,17 @@ struct L1AccessCost {
     double sector_bytes_per_point = 0; // bytes the warps request from L1 (or write through)
 };
 
+// Fold instances per thread up to which estimate_l1 unites each warp's sectors.
+inline constexpr std::int64_t warp_unique_fold_limit = 1024;
+
 struct L1Estimate {
     std::vector<L1AccessCost> accesses;
     double cycles_per_point = 0;              // all accesses, L1 cycles of one SM per point
     double load_request_bytes_per_point = 0;  // sectors requested by loads (V_up of L1)
     double store_request_bytes_per_point = 0; // sectors written through to L2
     // Per array: load sectors requested by each warp with its own repeats counted once,
-    // summed over the warps (accesses executed equally often are united).
+    // summed over the warps (accesses executed equally often are united). Arrays loaded with
+    // more than warp_unique_fold_limit fold instances per thread are absent (not computed).
     std::vector<std::pair<std::string, double>> warp_unique_load_bytes_per_point;
 };
 

@@ -296,3 +296,18 @@ TEST(JsonReader, DescribesValuesForMessages) {
     EXPECT_EQ(quoted_list({"a", "b"}), "\"a\", \"b\"");
     EXPECT_EQ(quoted_list({}), "");
 }
+
+TEST(JsonParse, NumberBeyondTheRangeOfADoubleIsAnInputErrorAtTheNumber) {
+    // nlohmann throws out_of_range (no position) for 1e400; it used to reach the user as an
+    // internal error.
+    const auto huge = caught_error([] { parse("{\n  \"a\": [1, 1e400]\n}", "t.json"); });
+    ASSERT_TRUE(huge);
+    EXPECT_EQ(huge->kind(), ErrorKind::input);
+    EXPECT_NE(huge->message().find("1e400"), std::string::npos) << huge->message();
+    EXPECT_EQ(huge->where().file, "t.json");
+    EXPECT_EQ(huge->where().line, 2);
+    EXPECT_EQ(huge->where().column, 12);
+    const auto negative = caught_error([] { parse("-1e999", "t.json"); });
+    ASSERT_TRUE(negative);
+    EXPECT_EQ(negative->kind(), ErrorKind::input);
+}

@@ -1,6 +1,7 @@
 #include "kerncast/kernel/expression.hpp"
 
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace kerncast::kernel;
 
@@ -124,4 +125,80 @@ TEST(Expression, CompareAndSwapTakesACompareAndAValue) {
         EXPECT_EQ(e.offset(), 18);
     }
     EXPECT_THROW((void)parse_statement("atomic_cas(flag[i], 1, 2, 3)"), ExpressionError);
+}
+
+// ---- limits that keep recursive walks on the stack (issue 15) -------------------------------
+
+namespace {
+
+std::string error_text(const std::string& text, int* offset = nullptr) {
+    try {
+        (void)parse_expression(text);
+    } catch (const ExpressionError& e) {
+        if (offset)
+            *offset = e.offset();
+        return e.what();
+    }
+    return "";
+}
+
+std::string flat_sum(int terms) {
+    std::string text = "a0";
+    for (int k = 1; k < terms; ++k)
+        text += " + a" + std::to_string(k);
+    return text;
+}
+
+} // namespace
+
+TEST(ExpressionLimits, DeepParenthesesAreAnErrorNotACrash) {
+    const std::string deep = std::string(5000, '(') + "x" + std::string(5000, ')');
+    int offset = -1;
+    const std::string message = error_text(deep, &offset);
+    EXPECT_NE(message.find("nested more than 200 levels"), std::string::npos) << message;
+    EXPECT_EQ(offset, max_expression_nesting); // the first '(' past the limit
+    // At the limit it parses.
+    const int levels = max_expression_nesting - 1;
+    EXPECT_EQ(error_text(std::string(levels, '(') + "x" + std::string(levels, ')')), "");
+}
+
+TEST(ExpressionLimits, UnaryChainsAndSubscriptsCountAsNesting) {
+    EXPECT_NE(error_text(std::string(100000, '-') + "x").find("nested"), std::string::npos);
+    EXPECT_NE(error_text(std::string(100000, '!') + "x").find("nested"), std::string::npos);
+    std::string subscripts = "x";
+    for (int k = 0; k < 1000; ++k)
+        subscripts = "a[" + subscripts + "]";
+    EXPECT_NE(error_text(subscripts).find("nested"), std::string::npos);
+}
+
+TEST(ExpressionLimits, LongFlatSumsAreAnErrorNotACrash) {
+    // 20,000 terms (an 80 KB statement) in an expression and in a statement.
+    const std::string sum = flat_sum(20000);
+    int offset = -1;
+    const std::string message = error_text(sum, &offset);
+    EXPECT_NE(message.find("more than 1000 operators deep"), std::string::npos) << message;
+    EXPECT_EQ(offset, 0); // a left-deep chain starts at its first term
+    try {
+        (void)parse_statement("y[i] = " + sum);
+        ADD_FAILURE() << "no error";
+    } catch (const ExpressionError& e) {
+        EXPECT_NE(std::string(e.what()).find("operators deep"), std::string::npos);
+    }
+    // 1000 terms are 999 levels: within the limit, and evaluated exactly.
+    const ExprPtr ok = parse_expression(flat_sum(max_expression_height));
+    EXPECT_EQ(evaluate_integer(*ok, [](const std::string&) { return std::int64_t{2}; }),
+              2 * max_expression_height);
+}
+
+TEST(ExpressionLimits, IntegerOverflowIsAnError) {
+    auto evaluate = [](const std::string& text) {
+        return evaluate_integer(*parse_expression(text),
+                                [](const std::string&) { return std::int64_t{1} << 62; });
+    };
+    EXPECT_THROW(evaluate("n * 4"), ExpressionError);
+    EXPECT_THROW(evaluate("n + n"), ExpressionError);
+    EXPECT_THROW(evaluate("-n - n - n"), ExpressionError);
+    EXPECT_THROW(evaluate("(-n - n) / -1"), ExpressionError);
+    EXPECT_EQ(evaluate("(-n - n) % -1"), 0);
+    EXPECT_EQ(evaluate("n + (n - 1)"), std::numeric_limits<std::int64_t>::max());
 }

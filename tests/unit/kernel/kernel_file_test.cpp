@@ -123,8 +123,9 @@ TEST(KernelFile, UnknownDtype) {
 }
 
 TEST(KernelFile, ThreadAxisMappedTwice) {
-    expect_error(with("threads: {x: j, y: i}", "threads: {x: j, x: i}"),
-                 "thread axis x is mapped twice", 7, 17);
+    // A key written twice in one mapping is caught as such (every mapping, issue 15).
+    expect_error(with("threads: {x: j, y: i}", "threads: {x: j, x: i}"), "key 'x' is given twice",
+                 7, 17);
     expect_error(with("threads: {x: j, y: i}", "threads: {x: j, y: i}\nlocals: {x: i}"), "mapped",
                  0, 0);
 }
@@ -176,4 +177,80 @@ TEST(KernelFile, RegistersPerThread) {
                  "registers_per_thread must be an integer, got 'many'", 9, 23);
     expect_error(with(launch, launch + "\nregisters_per_thread: [32]"),
                  "registers_per_thread must be a single value", 9, 23);
+}
+
+// ---- bad input found by fuzzing (issue 15) --------------------------------------------------
+
+TEST(KernelFileRobustness, KeyGivenTwiceIsAnError) {
+    // yaml-cpp keeps both; the second params: used to be ignored.
+    expect_error(valid + "params: {n: 8}\n", "key 'params' is given twice", 11, 1);
+    expect_error(with("b: {dtype: f32,", "b: {dtype: f32, dtype: f64,"),
+                 "key 'dtype' is given twice", 5, 19);
+}
+
+TEST(KernelFileRobustness, InvalidUtf8IsAnErrorWithItsPosition) {
+    const Error e = error_of(with("name: t", "name: t\xff\xfe"));
+    EXPECT_EQ(e.kind(), ErrorKind::input);
+    EXPECT_NE(e.message().find("not valid UTF-8"), std::string::npos) << e.describe();
+    EXPECT_EQ(e.where().line, 1);
+    EXPECT_EQ(e.where().column, 8);
+    // An overlong encoding and a lone surrogate are not UTF-8 either.
+    EXPECT_NE(error_of(with("name: t", "name: t\xc0\xaf")).message().find("UTF-8"),
+              std::string::npos);
+    EXPECT_NE(error_of(with("name: t", "name: t\xed\xa0\x80")).message().find("UTF-8"),
+              std::string::npos);
+    EXPECT_NO_THROW(parse_kernel_text(with("name: t", "name: t\xc3\xa9\xe2\x82\xac"), "k.yaml"));
+}
+
+TEST(KernelFileRobustness, DeepExpressionsInStatementsAndAssumptionsAreErrors) {
+    const std::string deep = std::string(5000, '(') + "n" + std::string(5000, ')');
+    expect_error(with("statements:", "assume: [\"" + deep + " > 0\"]\nstatements:"),
+                 "nested more than 200 levels", 9, 0);
+    std::string sum = "a[i, j]";
+    for (int k = 0; k < 20000; ++k)
+        sum += " + a[i, j]";
+    expect_error(with("\"b[i, j] = 2*a[i, j]\"", "\"b[i, j] = " + sum + "\""),
+                 "more than 1000 operators deep", 10, 0);
+}
+
+TEST(KernelFileRobustness, LaunchBlockOverCudaLimitsIsAnError) {
+    expect_error(with("block: [32, 4]", "block: [9223372036854775807, 16]"),
+                 "launch.block: block x 9223372036854775807 exceeds CUDA's limit of 1024", 8, 17);
+    expect_error(with("block: [32, 4]", "block: [64, 32]"),
+                 "2048 threads per block, over CUDA's limit of 1024", 8, 17);
+}
+
+TEST(KernelFileRobustness, ParameterValuesThatEmptyTheDomainOrNegateAnExtent) {
+    const KernelSpec spec = parse_kernel_text(valid, "k.yaml");
+    try {
+        (void)spec.param_values({{"n", -5}});
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(e.message().find("array 'a' has the negative extent -5"), std::string::npos);
+        EXPECT_EQ(e.where().line, 4);
+    }
+    try {
+        (void)spec.param_values({{"n", 0}});
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(e.message().find("is empty for n=0"), std::string::npos) << e.message();
+        EXPECT_EQ(e.where().file, "k.yaml");
+    }
+    EXPECT_EQ(spec.param_values({{"n", std::int64_t{1} << 40}})[0].second, std::int64_t{1} << 40);
+}
+
+TEST(KernelFileRobustness, RealExtentsAndOffsetsAreErrorsAtTheNumber) {
+    // They used to reach codegen and predict and exit 4 ("'0.5' is not an integer").
+    expect_error(with("shape: [n, n]}\n  b:", "shape: [n, n], offset: 0.5}\n  b:"),
+                 "an offset must be an integer expression; '0.5' is not an integer", 4, 42);
+    expect_error(with("shape: [n, n]}\n  b:", "shape: [n, -1e308]}\n  b:"),
+                 "an extent must be an integer expression", 4, 30);
+}
+
+TEST(KernelFileRobustness, DeepYamlNestingIsNamedAsSuch) {
+    expect_error(
+        with("name: t", "name: t\ndescription: " + std::string(5000, '[') + std::string(5000, ']')),
+        "YAML nested too deeply", 2, 0);
 }

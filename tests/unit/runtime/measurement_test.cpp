@@ -331,5 +331,28 @@ TEST(Measurement, NowIsIso8601Utc) {
         std::regex_match(iso8601_utc_now(), std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)")));
 }
 
+// Found by fuzzing (issue 15): equal times have a standard deviation of 0, which a recomputed
+// mean off by rounding (1.1e-5 x 3 / 3 != 1.1e-5) must not turn into a rejection.
+TEST(Measurement, EqualTimesWithZeroDeviationAreAccepted) {
+    nlohmann::json document = nlohmann::json::parse(read_text(sample_path));
+    document["results"]["times_s"] = {1.1e-5, 1.1e-5, 1.1e-5};
+    for (const char* key : {"median_s", "min_s", "max_s", "mean_s"})
+        document["results"][key] = 1.1e-5;
+    document["results"]["stddev_s"] = 0.0;
+    EXPECT_EQ(parse_measurement_json(document.dump(2), "record.json").results.stddev_s, 0.0);
+    // A deviation the times do not have is still refused.
+    document["results"]["stddev_s"] = 1.0e-7;
+    EXPECT_EQ(parse_error(document.dump(2)).where().json_path, "/results/stddev_s");
+}
+
+TEST(Measurement, ImpossibleCalendarDatesAreRejected) {
+    for (const char* date :
+         {"2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T12:00:00Z",
+          "2026-00-10T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T13:60:00Z"})
+        EXPECT_EQ(parse_error(edited("/date", date)).where().json_path, "/date") << date;
+    for (const char* date : {"2024-02-29T00:00:00Z", "2026-12-31T23:59:60Z"})
+        EXPECT_NO_THROW(parse_measurement_json(edited("/date", date), "record.json")) << date;
+}
+
 } // namespace
 } // namespace kerncast::runtime

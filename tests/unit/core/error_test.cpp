@@ -1,0 +1,41 @@
+// Errors as the user sees them: control characters from a bad file never reach the terminal.
+#include "kerncast/checked_arithmetic.hpp"
+#include "kerncast/error.hpp"
+
+#include <gtest/gtest.h>
+#include <limits>
+
+using namespace kerncast;
+
+TEST(Error, ControlCharactersFromTheInputAreNotEchoed) {
+    SourceLocation where;
+    where.file = "k\x1b[2J.yaml";
+    where.line = 3;
+    where.column = 4;
+    where.source_line = "ab\x1b]0;title\x07z\r";
+    const Error e(ErrorKind::input, "unknown key '\x1b[31mred'", where, {"note \x1b[0m"});
+    const std::string text = e.describe();
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    EXPECT_EQ(text.find('\x07'), std::string::npos);
+    EXPECT_EQ(text.find('\r'), std::string::npos);
+    EXPECT_EQ(text, "k?[2J.yaml:3:4: error: unknown key '?[31mred'\n"
+                    "  ab?]0;title?z?\n"
+                    "     ^\n"
+                    "note: note ?[0m\n");
+}
+
+TEST(CheckedArithmetic, OverflowIsAnInputError) {
+    const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+    EXPECT_EQ(checked_add(big - 1, 1, "x"), big);
+    EXPECT_EQ(checked_mul(3037000499, 3037000499, "x"), 9223372030926249001);
+    try {
+        (void)checked_mul(3037000500, 3037000500, "the point count");
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(e.message().find("the point count exceeds the 64-bit integer range"),
+                  std::string::npos);
+    }
+    EXPECT_THROW(checked_add(big, 1, "x"), Error);
+    EXPECT_THROW(checked_add(-big, -2, "x"), Error);
+}
