@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 namespace kerncast::models {

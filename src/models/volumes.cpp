@@ -351,8 +351,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
             // again itself only once: those are re-read a few instructions later by the same
             // warp and do not wait in L1 long enough to be evicted.
             v.l1_load_request_bytes = request_bytes[a];
-            v.l1_load_warp_unique_bytes =
-                warp_unique_bytes(p.l1, v.array, v.l1_load_request_bytes);
+            v.l1_load_warp_unique_bytes = warp_unique_bytes(p.l1, v.array, v.l1_load_request_bytes);
             v.l2_load_compulsory_bytes =
                 static_cast<double>(footprints.count(a, block, sector, AccessFilter::loads) *
                                     sector) /
