@@ -63,10 +63,10 @@ kerncast_add_cli_test(NAME predict_fd5pt_16_block_indices
   ARGS predict examples/kernels/fd5pt_16.yaml -m a100-sxm4-40gb
   STDOUT_CONTAINS "293x293x1")
 # The A100 80 GB takes the 40 GB part's L2 bandwidth (derived: same GA100 configuration):
-# 86.403 B per point at 5000 GB/s bind.
+# 60.670 B per point at 5000 GB/s bind.
 kerncast_add_cli_test(NAME predict_a100_80gb
   ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-80gb --block 16x2x32 --fold z=2
-  STDOUT_CONTAINS "L2          86.403  B                    17.281  yes")
+  STDOUT_CONTAINS "L2          60.670  B                    12.134  yes")
 # Every built-in machine with caches predicts (docs/machine-format.md, "Bandwidths and L2 sizes
 # from published figures"); `machine show --json` gives the L2 bandwidth the limiter model
 # divides by and its source (id|L2 GB/s[|source]; without a source the value is written bare

@@ -367,7 +367,15 @@ void setup_atomics(CLI::App& app) {
         ->type_name("N");
     cmd->add_option("--device", o->device, "CUDA device ordinal (default 0)")->type_name("N");
     add_output_options(*cmd, o->output);
-    cmd->callback([o] { atomics_command(*o); });
+    cmd->callback([o] {
+        o->output.inputs = {o->kernel_path, o->machine, o->ncu_csv_path, o->measurement_path,
+                            o->replay_path};
+        std::vector<OutputPath> outputs = output_paths(o->output);
+        outputs.push_back({"--raw", o->raw_path});
+        outputs.push_back({"-o", o->machine_out_path});
+        refuse_clobbering(outputs, o->output.inputs);
+        atomics_command(*o);
+    });
 }
 
 } // namespace

@@ -227,7 +227,13 @@ void setup_fit_volumes(CLI::App& app) {
                     "Levenberg-Marquardt iterations at most (default 200)")
         ->type_name("N");
     add_output_options(*cmd, options->output);
-    cmd->callback([options] { run_fit_volumes(*options); });
+    cmd->callback([options] {
+        options->output.inputs = options->kernel_paths;
+        options->output.inputs.push_back(options->machine);
+        options->output.input_directories = options->records_directories;
+        options->output.input_directories.push_back(options->kernels_directory);
+        run_fit_volumes(*options);
+    });
 }
 
 } // namespace

@@ -135,7 +135,9 @@ void setup_validate(CLI::App& app) {
         ->type_name("DIR");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
-        options->output.inputs = {options->kernel_path, options->machine, options->sweep};
+        options->output.inputs = options->kernel_paths;
+        options->output.inputs.push_back(options->machine);
+        options->output.inputs.push_back(options->sweep);
         options->output.input_directories = {options->records_directory, options->save_directory};
         refuse_clobbering(output_paths(options->output), options->output.inputs,
                           options->output.input_directories);

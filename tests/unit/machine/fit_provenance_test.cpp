@@ -14,8 +14,8 @@ namespace {
 
 const std::string fitted = R"json({
   "schema": "kerncast.machine/1",
-  "extends": "v100-pcie-32gb",
-  "identity": {"id": "v100-fitted"},
+  "extends": "a100-sxm4-40gb",
+  "identity": {"id": "a100-fitted"},
   "sources": {
     "fit-volumes": {
       "kind": "measured",
@@ -126,7 +126,7 @@ TEST(FitProvenance, MachineShowListsIt) {
     EXPECT_EQ(table.rows[0][6], report::Cell{0.04});
     // Machines without fitted sources have no such table.
     EXPECT_EQ(machine_view(parse_machine_json(R"({"schema": "kerncast.machine/1",
-        "extends": "v100-pcie-32gb", "identity": {"id": "plain"}, "sources": {}})",
+        "extends": "a100-sxm4-40gb", "identity": {"id": "plain"}, "sources": {}})",
                                               "plain.json"))
                   .find_table("fit_provenance"),
               nullptr);
