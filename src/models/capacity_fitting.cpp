@@ -24,23 +24,11 @@ constexpr std::array<CapacityFitKind, capacity_fit_kinds> all_fit_kinds{
     CapacityFitKind::l2_redundant_loads};
 
 std::optional<CapacityFit>& fit_slot(CapacityFits& fits, CapacityFitKind kind) {
-    switch (kind) {
-    case CapacityFitKind::l1_redundant_loads:
-        return fits.l1_redundant_loads;
-    case CapacityFitKind::y_layer_overlap:
-        return fits.y_layer_overlap;
-    case CapacityFitKind::z_layer_overlap:
-        return fits.z_layer_overlap;
-    case CapacityFitKind::l2_redundant_stores:
-        return fits.l2_redundant_stores;
-    case CapacityFitKind::l2_redundant_loads:
-        return fits.l2_redundant_loads;
-    }
-    throw Error(ErrorKind::internal, "unknown capacity fit kind");
+    return capacity_fit_slot(fits, kind);
 }
 
 const std::optional<CapacityFit>& fit_slot(const CapacityFits& fits, CapacityFitKind kind) {
-    return fit_slot(const_cast<CapacityFits&>(fits), kind);
+    return capacity_fit_slot(fits, kind);
 }
 
 // hit(O) = a exp(-b exp(-c O)) (Ernst et al. 2023, sec. 4.5) for doubles and Ceres jets. For

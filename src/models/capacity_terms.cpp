@@ -27,31 +27,35 @@ double capacity_hit_rate(const CapacityFit& fit, double oversubscription) {
     return fit.a.value * std::exp(-fit.b.value * std::exp(-fit.c.value * oversubscription));
 }
 
-const CapacityFit& capacity_fit(const CapacityFits& fits, CapacityFitKind kind,
-                                const std::string& machine_id) {
-    const std::optional<CapacityFit>* fit = nullptr;
+std::optional<CapacityFit>& capacity_fit_slot(CapacityFits& fits, CapacityFitKind kind) {
     switch (kind) {
     case CapacityFitKind::l1_redundant_loads:
-        fit = &fits.l1_redundant_loads;
-        break;
+        return fits.l1_redundant_loads;
     case CapacityFitKind::y_layer_overlap:
-        fit = &fits.y_layer_overlap;
-        break;
+        return fits.y_layer_overlap;
     case CapacityFitKind::z_layer_overlap:
-        fit = &fits.z_layer_overlap;
-        break;
+        return fits.z_layer_overlap;
     case CapacityFitKind::l2_redundant_stores:
-        fit = &fits.l2_redundant_stores;
-        break;
+        return fits.l2_redundant_stores;
     case CapacityFitKind::l2_redundant_loads:
-        fit = &fits.l2_redundant_loads;
-        break;
+        return fits.l2_redundant_loads;
     }
-    if (!fit || !*fit)
+    throw Error(ErrorKind::internal, "unknown capacity fit kind");
+}
+
+const std::optional<CapacityFit>& capacity_fit_slot(const CapacityFits& fits,
+                                                    CapacityFitKind kind) {
+    return capacity_fit_slot(const_cast<CapacityFits&>(fits), kind);
+}
+
+const CapacityFit& capacity_fit(const CapacityFits& fits, CapacityFitKind kind,
+                                const std::string& machine_id) {
+    const std::optional<CapacityFit>& fit = capacity_fit_slot(fits, kind);
+    if (!fit)
         throw_input_error("machine '" + machine_id + "' has no capacity_fits." +
                           std::string(capacity_fit_name(kind)) +
                           " (Ernst et al. 2023, sec. 4.5), which the volume model needs");
-    return **fit;
+    return *fit;
 }
 
 double evaluate_decomposition(const VolumeDecomposition& decomposition, const CapacityFits& fits,

@@ -49,6 +49,10 @@ struct VolumeDecomposition {
     std::vector<CapacityTerm> terms;
 };
 
+// The slot of `kind` in `fits` (absent or present).
+std::optional<CapacityFit>& capacity_fit_slot(CapacityFits& fits, CapacityFitKind kind);
+const std::optional<CapacityFit>& capacity_fit_slot(const CapacityFits& fits, CapacityFitKind kind);
+
 // The fit of `kind` in `fits`; an input Error naming the machine when it is absent.
 const CapacityFit& capacity_fit(const CapacityFits& fits, CapacityFitKind kind,
                                 const std::string& machine_id);

@@ -128,19 +128,7 @@ const std::array<CapacityFitKind, 4> kinds{
     CapacityFitKind::z_layer_overlap, CapacityFitKind::l2_redundant_stores};
 
 const std::optional<CapacityFit>& slot(const CapacityFits& fits, CapacityFitKind kind) {
-    switch (kind) {
-    case CapacityFitKind::l1_redundant_loads:
-        return fits.l1_redundant_loads;
-    case CapacityFitKind::y_layer_overlap:
-        return fits.y_layer_overlap;
-    case CapacityFitKind::z_layer_overlap:
-        return fits.z_layer_overlap;
-    case CapacityFitKind::l2_redundant_stores:
-        return fits.l2_redundant_stores;
-    case CapacityFitKind::l2_redundant_loads:
-        break;
-    }
-    return fits.l2_redundant_loads;
+    return capacity_fit_slot(fits, kind);
 }
 
 TEST(CapacityFitting, RecoversKnownCoefficientsFromNoiseFreeSamples) {
