@@ -565,9 +565,9 @@ TEST(CapacityFitting, FittedMachineCarriesProvenanceAndRoundTrips) {
     // and says how many records were published.
     FitDataset published = dataset;
     published.published_records = 48;
-    const Provenance& derived =
-        machine_with_fits(machine, fit, validation, published, options.source_key)
-            .sources.at("fit-volumes");
+    const MachineModel from_published =
+        machine_with_fits(machine, fit, validation, published, options.source_key);
+    const Provenance& derived = from_published.sources.at("fit-volumes");
     EXPECT_EQ(derived.kind, SourceKind::derived);
     EXPECT_NE(derived.citation.find("48 of the records are published measurements"),
               std::string::npos);

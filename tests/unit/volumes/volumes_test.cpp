@@ -243,7 +243,8 @@ TEST(VolumesPartialStores, EvictedPartialSectorsAreReadAndWrittenTwice) {
     // L1 -> L2: each warp writes 16 rows of 16 B, one sector each: 16 B per point.
     EXPECT_DOUBLE_EQ(dst.l2_store_bytes, 16.0);
     // Whole sectors (x = 4 blocks) are not partial.
-    const ArrayVolumes& wide = array(predict("star3d_r4", {{4, 4, 64}, {1, 1, 1}}), "dst");
+    const VolumePrediction whole = predict("star3d_r4", {{4, 4, 64}, {1, 1, 1}});
+    const ArrayVolumes& wide = array(whole, "dst");
     EXPECT_EQ(wide.dram_partial_store_bytes, 0.0);
     EXPECT_DOUBLE_EQ(wide.dram_store_bytes, 8.0);
 }
