@@ -48,7 +48,8 @@ set_tests_properties(cli.robust.stdout_full PROPERTIES LABELS cli)
 # ---- counts, sizes and launches: checked, never wrapped ------------------------------------
 kerncast_add_cli_test(NAME robust.count_overflow
   ARGS count ${star3d} -D nx=3000000 -D ny=3000000 -D nz=3000000 EXIT 1
-  STDERR_CONTAINS "exceeds the 64-bit integer range")
+  STDERR_CONTAINS "star3d_r4.yaml: error: a count exceeds the 64-bit integer range"
+                  "note: parameters: nx = 3000000, ny = 3000000, nz = 3000000")
 kerncast_add_cli_test(NAME robust.count_overflow_max_parameter
   ARGS count ${star3d} -D nz=9223372036854775807 EXIT 1
   STDERR_CONTAINS "64-bit")

@@ -62,7 +62,21 @@ void run_count(const CountCommandOptions& o) {
         footprints.granule_bytes.push_back(size);
     footprints.warp_size = o.subgroup_size;
     footprints.enabled = !o.no_footprints;
-    emit(analysis::count_view(analysis::evaluate_counts(result, params, footprints)), o.output);
+    try {
+        emit(analysis::count_view(analysis::evaluate_counts(result, params, footprints)), o.output);
+    } catch (const Error& e) {
+        // An error without a place (a count overflowing 64 bits) is about this kernel at
+        // these parameter values: name them.
+        if (e.kind() != ErrorKind::input || !e.where().file.empty())
+            throw;
+        std::string values;
+        for (size_t k = 0; k < result.parameters.size() && k < params.size(); ++k)
+            values += (values.empty() ? "" : ", ") + result.parameters[k] + " = " +
+                      std::to_string(params[k]);
+        std::vector<std::string> notes = e.notes();
+        notes.push_back("parameters: " + values);
+        throw_input_error(e.message(), SourceLocation{o.kernel_path, 0, 0, {}, {}}, notes);
+    }
 }
 
 void setup_count(CLI::App& app) {
