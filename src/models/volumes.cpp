@@ -92,20 +92,17 @@ std::vector<std::int64_t> sampled_wave_numbers(const VolumePrediction& p, int co
             waves.push_back(k);
         return waves;
     }
+    // From wave `first` on, the start phase (k * wave_blocks) mod period grows by wave_blocks
+    // a wave and wraps once within [first, last): the wave nearest to a phase is arithmetic.
+    const double wave = static_cast<double>(p.wave_blocks);
+    const double base = static_cast<double>((first * p.wave_blocks) % period);
     for (std::int64_t i = 0; i < wanted; ++i) {
         const double target = (static_cast<double>(i) + 0.5) * static_cast<double>(period) /
                               static_cast<double>(wanted);
-        std::int64_t best = first;
-        double best_distance = 1e300;
-        for (std::int64_t k = first; k < last; ++k) {
-            const double phase = static_cast<double>((k * p.wave_blocks) % period);
-            const double distance = std::min(
-                std::abs(phase - target), static_cast<double>(period) - std::abs(phase - target));
-            if (distance < best_distance) {
-                best_distance = distance;
-                best = k;
-            }
-        }
+        const double offset =
+            std::fmod(target - base + static_cast<double>(period), static_cast<double>(period));
+        const std::int64_t best =
+            std::min(last - 1, first + static_cast<std::int64_t>(std::llround(offset / wave)));
         if (std::find(waves.begin(), waves.end(), best) == waves.end())
             waves.push_back(best);
     }
