@@ -226,19 +226,21 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
             estimate.store_request_bytes_per_point += cost.sector_bytes_per_point;
         estimate.accesses.push_back(std::move(cost));
     }
-    for (auto& [key, per_warp] : warp_sectors) {
+    for (auto& [array_and_rate, per_warp] : warp_sectors) {
+        const std::string& array = array_and_rate.first; // named: clang 14 lambdas cannot
+        const double executions = array_and_rate.second; // capture structured bindings
         std::int64_t unique = 0;
         for (auto& sectors : per_warp) {
             std::sort(sectors.begin(), sectors.end());
             unique += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
         }
         const double bytes =
-            static_cast<double>(unique * layout.sector_bytes) * key.second / points_per_block;
+            static_cast<double>(unique * layout.sector_bytes) * executions / points_per_block;
         auto at = std::find_if(estimate.warp_unique_load_bytes_per_point.begin(),
                                estimate.warp_unique_load_bytes_per_point.end(),
-                               [&](const auto& entry) { return entry.first == key.first; });
+                               [&](const auto& entry) { return entry.first == array; });
         if (at == estimate.warp_unique_load_bytes_per_point.end())
-            estimate.warp_unique_load_bytes_per_point.emplace_back(key.first, bytes);
+            estimate.warp_unique_load_bytes_per_point.emplace_back(array, bytes);
         else
             at->second += bytes;
     }
