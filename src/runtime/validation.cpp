@@ -94,7 +94,9 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
             *row.measured_flops_per_s > 0 && *row.predicted_flops_per_s > 0)
             groups[row.group].push_back(&row);
     std::vector<ThroughputRanking> rankings;
-    for (const auto& [group, members] : groups) {
+    for (const auto& entry : groups) {
+        const std::string& group = entry.first; // named: clang 14 lambdas cannot capture
+        const auto& members = entry.second;     // structured bindings
         if (members.size() < 2)
             continue;
         std::vector<double> predicted, measured, predicted_time, measured_time;
