@@ -66,9 +66,10 @@ void run_explore(const ExploreCommandOptions& o) {
         throw_input_error("no configuration of " + spec.name + " can run on " +
                           machine.identity.id + " (the table lists why)");
     }
-    // With --json/--csv/--md the whole table goes to the files; --top trims the text table.
+    // With --json/--csv/--md/--report the whole table goes to the files; --top trims the text
+    // table.
     const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
-                       !o.output.markdown_path.empty();
+                       !o.output.markdown_path.empty() || !o.output.report_path.empty();
     emit(models::explore_view(result, files ? 0 : o.top), o.output);
 }
 

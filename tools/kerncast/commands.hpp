@@ -20,11 +20,12 @@ bool register_command(int order, SetupFunction setup);
 #define KERNCAST_REGISTER_COMMAND(order, setup)                                                    \
     static const bool kerncast_registered_##setup = ::kerncast::cli::register_command(order, setup)
 
-// --json/--md/--csv FILE|- on every reporting subcommand, combinable in one run.
+// --json/--md/--csv/--report FILE|- on every reporting subcommand, combinable in one run.
 struct OutputOptions {
     std::string json_path;
     std::string markdown_path;
     std::string csv_path;
+    std::string report_path; // HTML with charts (docs/output.md#html-reports)
     // What the command reads: no output may be one of these files or lie in these
     // directories (refuse_clobbering).
     std::vector<std::string> inputs;
