@@ -64,6 +64,7 @@ ExploreResult explore(const kernel::KernelSpec& spec,
     (void)analysis::parameter_values(analysis::analyze(spec, spec.launch), overrides);
 
     std::atomic<size_t> next{0};
+    std::atomic<size_t> finished{0};
     auto work = [&] {
         for (size_t k = next++; k < result.rows.size(); k = next++) {
             ExploreRow& row = result.rows[k];
@@ -83,6 +84,8 @@ ExploreResult explore(const kernel::KernelSpec& spec,
             } catch (const std::exception& error) { // isl failures: report, keep sweeping
                 row.skipped = std::string("internal error: ") + error.what();
             }
+            if (options.progress)
+                options.progress(++finished, result.rows.size());
         }
     };
     unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());

@@ -58,7 +58,12 @@ void run_explore(const ExploreCommandOptions& o) {
         };
     }
     options.jobs = o.jobs;
+    const auto progress = make_progress_bar("explore", "configurations");
+    options.progress = [&progress](std::size_t done, std::size_t total) {
+        progress->update(done, total);
+    };
     const auto result = models::explore(spec, overrides, machine, options);
+    progress->finish();
     // Every configuration skipped: the table would list only reasons; that is no answer.
     if (std::none_of(result.rows.begin(), result.rows.end(),
                      [](const models::ExploreRow& row) { return row.prediction.has_value(); })) {

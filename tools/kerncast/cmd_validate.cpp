@@ -99,8 +99,16 @@ void run_validate(const ValidateOptions& o) {
                               "--records");
         records = measure_sweep(specs.front(), o);
     }
+    const auto progress = make_progress_bar("validate", "records");
+    const runtime::PredictionSource predict = codegen::volume_model_predictions(specs, machine);
+    std::size_t predicted = 0;
     const runtime::ValidationReport report =
-        runtime::validate_predictions(records, codegen::volume_model_predictions(specs, machine));
+        runtime::validate_predictions(records, [&](const runtime::KernelRecord& record) {
+            auto prediction = predict(record);
+            progress->update(++predicted, records.size());
+            return prediction;
+        });
+    progress->finish();
     emit(runtime::validation_view(report), o.output);
 }
 

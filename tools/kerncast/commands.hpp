@@ -3,9 +3,11 @@
 #pragma once
 
 #include "kerncast/report/document.hpp"
+#include "kerncast/report/progress_bar.hpp"
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -33,6 +35,12 @@ struct OutputOptions {
 };
 
 void add_output_options(CLI::App& command, OutputOptions& options);
+
+// --quiet (before or after the subcommand): no progress bars.
+bool& quiet_requested();
+// A progress bar on stderr for long work, drawn only when stderr is a terminal and --quiet
+// was not given (report/progress_bar.hpp).
+std::unique_ptr<report::ProgressBar> make_progress_bar(std::string label, std::string unit);
 
 // An output file and the option that names it ("--json", "-o", ...).
 struct OutputPath {

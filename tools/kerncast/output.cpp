@@ -12,6 +12,17 @@ namespace kerncast::cli {
 
 namespace fs = std::filesystem;
 
+bool& quiet_requested() {
+    static bool quiet = false;
+    return quiet;
+}
+
+std::unique_ptr<report::ProgressBar> make_progress_bar(std::string label, std::string unit) {
+    const bool terminal = ::isatty(STDERR_FILENO) == 1;
+    return std::make_unique<report::ProgressBar>(std::cerr, std::move(label), std::move(unit),
+                                                 terminal && !quiet_requested());
+}
+
 void add_output_options(CLI::App& command, OutputOptions& options) {
     command.add_option("--json", options.json_path, "Also write the report as JSON (FILE or -)")
         ->type_name("FILE|-");
