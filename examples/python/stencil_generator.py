@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A code generator asking kerncast which variant to emit (docs/python.md).
 
 Generates a 3D star stencil of range R (the kernel family of Ernst et al. 2023, sec. 5.2) as a

@@ -50,7 +50,10 @@ void bind_errors(py::module_& module) {
         } catch (const Error& error) {
             const SourceLocation& where = error.where();
             const py::handle type = error_type;
-            py::object instance = type(error.describe()); // an instance, to set attributes on
+            std::string text = error.describe();
+            while (!text.empty() && text.back() == '\n')
+                text.pop_back();
+            py::object instance = type(text); // an instance, to set attributes on
             instance.attr("message") = error.message();
             instance.attr("kind") = kind_name(error.kind());
             instance.attr("file") = text_or_none(where.file);

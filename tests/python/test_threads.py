@@ -1,6 +1,7 @@
 """The GIL is released while kerncast computes: other Python threads run meanwhile, and
 several threads can predict at once with the results a single thread gets."""
 
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -40,3 +41,18 @@ def test_predictions_from_several_threads_equal_the_serial_ones(star3d):
         parallel = list(pool.map(lambda b: kerncast.predict(kernel, machine, block=b).to_dict(),
                                  blocks))
     assert parallel == serial
+
+
+def test_explore_from_python_runs_a_worker_per_core(star3d):
+    kernel = kerncast.load_kernel(star3d)
+    machine = kerncast.Machine("a100-sxm4-40gb")
+    worker = threading.Thread(target=lambda: kerncast.explore(kernel, machine, jobs=0))
+    threads_seen = 0
+    worker.start()
+    while worker.is_alive():
+        threads_seen = max(threads_seen, len(os.listdir("/proc/self/task")))
+        time.sleep(0.001)
+    worker.join()
+    # This thread, and the Python thread calling explore, which works beside its
+    # os.cpu_count() - 1 C++ workers (jobs=0: every core).
+    assert threads_seen >= 1 + os.cpu_count()
