@@ -2,7 +2,7 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
-#include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/models/predict_launch.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -69,16 +69,8 @@ ExploreResult explore(const kernel::KernelSpec& spec,
         for (size_t k = next++; k < result.rows.size(); k = next++) {
             ExploreRow& row = result.rows[k];
             try {
-                // Limits first: the analysis of a 2^30-thread block or a fold longer than the
-                // domain would take time that grows with it, for a row that is skipped anyway.
-                kernel::check_launch_limits(row.launch, "launch");
-                const analysis::KernelAnalysis analysis = analysis::analyze(spec, row.launch);
-                const auto params = analysis::parameter_values(analysis, overrides);
-                analysis::check_fold_within_domain(analysis, params);
-                VolumeOptions volume = options.volume;
-                if (options.registers_for_launch)
-                    volume.registers = options.registers_for_launch(row.launch);
-                row.prediction = predict_volumes(analysis, params, machine, volume);
+                row.prediction = predict_launch(spec, row.launch, overrides, machine,
+                                                options.volume, options.registers_for_launch);
             } catch (const Error& error) {
                 row.skipped = error.message();
             } catch (const std::exception& error) { // isl failures: report, keep sweeping

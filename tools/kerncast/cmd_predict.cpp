@@ -1,13 +1,12 @@
 // kerncast predict: data volumes, L1 cycles and limiters of one launch configuration
 // (Ernst et al. 2023; docs/volume-model.md).
 #include "commands.hpp"
-#include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/explore.hpp"
+#include "kerncast/models/predict_launch.hpp"
 #include "kerncast/models/register_count.hpp"
 #include "kerncast/models/volume_view.hpp"
 #include "kerncast/models/volumes.hpp"
@@ -36,17 +35,18 @@ void run_predict(const PredictOptions& o) {
     const models::RegisterRequest registers =
         models::parse_register_request(o.registers, "--registers");
     const auto overrides = kernel::parse_parameter_defines(o.defines);
-    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::parameter_values(analysis, overrides);
-    analysis::check_fold_within_domain(analysis, params);
     models::VolumeOptions options;
+    models::RegistersForLaunch ptxas_registers; // compiled only once the launch is valid
     if (const auto fixed = models::fixed_register_count(registers, spec))
         options.registers = *fixed;
     else
-        options.registers = codegen::RegisterCounter(spec, overrides, machine).count(launch);
+        ptxas_registers = [&](const kernel::LaunchConfig& valid_launch) {
+            return codegen::RegisterCounter(spec, overrides, machine).count(valid_launch);
+        };
     options.linear_addresses = o.linear;
-    emit(models::predict_view(models::predict_volumes(analysis, params, machine, options),
-                              spec.name, machine.identity.id),
+    emit(models::predict_view(
+             models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers),
+             spec.name, machine.identity.id),
          o.output);
 }
 
