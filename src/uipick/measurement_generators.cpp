@@ -121,43 +121,55 @@ std::string flops_update(const std::string& op, int k) {
 
 // Arithmetic throughput (sec. 7.1.2, "Arithmetic operations"): 32 private variables, a loop
 // of m iterations each updating every variable `unroll` times with the operation, then the
-// sum of the 32 stored with stride 1 so that nothing is dead code.
+// sum of the 32 stored "according to a user-specified memory access pattern": the work-items
+// form rows of lid_stride_1 elements (lid(0) stride 1, lid(1) stride lid_stride_1), the
+// tags of the paper's example (sec. 2.2: flops_madd_pattern ... lid_stride_1:2048).
 Generator flops_pattern(const std::string& op) {
     Generator g;
     g.name = "flops_" + op + "_pattern";
     g.tags = {g.name, "flops", "microbenchmark"};
     g.description = "arithmetic throughput: 32 independent chains of " + op + ", unrolled";
-    g.source = "Stevens & Klöckner sec. 7.1.2, arithmetic operations (after SHOC MaxFlops)";
+    g.source = "Stevens & Klöckner sec. 2.2, 7.1.2, arithmetic operations (after SHOC MaxFlops)";
     g.arguments = {dtype_argument({"float32", "float64"}),
-                   integer_argument("lsize_0", {"256"}, "work-group size (1D)"),
+                   integer_argument("lsize_0", {"256"}, "work-group size along x"),
+                   integer_argument("lsize_1", {"1"}, "work-group size along y"),
+                   choice_argument("groups_fit", {"True"}, {"True"},
+                                   "work-groups divide the rows (only True is implemented)"),
+                   choice_argument("lid_stride_0", {"1"}, {"1"}, "lid(0) stride of x and y"),
+                   integer_argument("lid_stride_1", {"4096"}, "lid(1) stride: the row length"),
                    integer_argument("nelements", {"1048576"}, "work-items"),
                    integer_argument("m", {"256", "512"}, "loop iterations"),
                    integer_argument("unroll", {"4"}, "updates of each variable per iteration")};
     g.create = [op](const VariantValues& v) -> VariantResult {
-        const auto l0 = integer_value(v, "lsize_0"), n = integer_value(v, "nelements");
+        const auto l0 = integer_value(v, "lsize_0"), l1 = integer_value(v, "lsize_1");
+        const auto row = integer_value(v, "lid_stride_1"), n = integer_value(v, "nelements");
         const auto unroll = integer_value(v, "unroll");
-        if (block_too_large(l0))
+        if (block_too_large(l0 * l1))
             return skip("more than 1024 threads per work-group");
-        if (n % l0 != 0)
-            return skip("nelements is not a multiple of lsize_0 (groups must fit)");
+        if (row % l0 != 0 || n % (row * l1) != 0)
+            return skip("lsize_0 must divide lid_stride_1 and lid_stride_1*lsize_1 nelements "
+                        "(groups must fit)");
         if (unroll > 64)
             return skip("unroll above 64 (the paper's factor) makes huge kernel files");
         const auto dtype = dtype_of(value_of(v, "dtype"));
+        const std::string rows = "nelements / " + str(row);
         KernelBuilder b(variant_kernel_name("flops_" + op + "_pattern", v),
                         "32 independent " + op + " chains per work-item");
         b.param("nelements", n)
             .param("m", integer_value(v, "m"))
-            .assume("nelements % " + str(l0) + " == 0")
-            .assume("nelements >= " + str(l0))
+            .assume("nelements % " + str(row * l1) + " == 0")
+            .assume("nelements >= " + str(row * l1))
             .assume("m >= 1")
-            .array("x", dtype, {"nelements"})
-            .array("y", dtype, {"nelements"})
+            .array("x", dtype, {rows, str(row)})
+            .array("y", dtype, {rows, str(row)})
             .array("s", dtype, {}, MemorySpace::private_)
             .array("v", dtype, {"32"}, MemorySpace::private_)
-            .domain("[nelements, m] -> { [i, it] : 0 <= i < nelements and 0 <= it < m }")
-            .thread(0, "i")
-            .block(l0)
-            .statement("s = x[i]", {}, "load")
+            .domain("[nelements, m] -> { [i, j, it] : 0 <= " + str(row) +
+                    "*i < nelements and 0 <= j < " + str(row) + " and 0 <= it < m }")
+            .thread(0, "j")
+            .thread(1, "i")
+            .block(l0, l1)
+            .statement("s = x[i, j]", {}, "load")
             .statement("v[0] = s");
         for (int k = 1; k < 32; ++k)
             b.statement("v[" + std::to_string(k) + "] = s + " + std::to_string(k));
@@ -167,7 +179,7 @@ Generator flops_pattern(const std::string& op) {
         std::string sum;
         for (int k = 0; k < 32; ++k)
             sum += (k ? " + v[" : "v[") + std::to_string(k) + "]";
-        b.statement("y[i] = " + sum, {}, "store");
+        b.statement("y[i, j] = " + sum, {}, "store");
         return {b.build(), ""};
     };
     return g;

@@ -69,7 +69,10 @@ std::string ast_text(isl_ast_expr* expr) {
     std::vector<std::string> args;
     for (int k = 0; k < isl_ast_expr_op_get_n_arg(expr); ++k) {
         isl_ast_expr* arg = isl_ast_expr_op_get_arg(expr, k);
-        args.push_back("(" + ast_text(arg) + ")");
+        std::string text = "(";
+        text += ast_text(arg);
+        text += ")";
+        args.push_back(std::move(text));
         isl_ast_expr_free(arg);
     }
     auto fold = [&](const char* op) {
@@ -308,7 +311,9 @@ KernelSpec remove_work(const KernelSpec& spec, const std::vector<std::string>& k
         const StatementSpec& statement = spec.statements[s];
         if (statement.kind != StatementKind::compute)
             continue; // barriers order on-chip work, which is gone
-        const std::string label = statement.id.empty() ? "s" + std::to_string(s) : statement.id;
+        std::string label = statement.id;
+        if (label.empty())
+            label = "s" + std::to_string(s);
         const kernel::Statement& parsed = statement.parsed;
         std::vector<std::string> reductions;
         std::vector<FoundLoad> loads;

@@ -244,3 +244,30 @@ TEST(KernelCollection, MicrobenchmarksContainTheirWork) {
         EXPECT_TRUE(a.operations.empty());
     }
 }
+
+// Sec. 2.2's second tag list: peak madd throughput kernels with a 2048-element row store
+// pattern, 4 sizes x 4 iteration counts.
+TEST(KernelCollection, PaperFlopsExample) {
+    const Generation g =
+        generate({"flops_madd_pattern", "dtype:float32", "lsize_0:16", "lsize_1:16",
+                  "groups_fit:True", "lid_stride_0:1", "lid_stride_1:2048",
+                  "nelements:524288,786432,1048576,1310720", "m:1024,1152,1280,1408"});
+    ASSERT_EQ(g.kernels.size(), 16u);
+    EXPECT_TRUE(g.skipped.empty());
+    const auto& last = g.kernels.back();
+    EXPECT_EQ(value_of(last.values, "nelements"), "1310720");
+    EXPECT_EQ(value_of(last.values, "m"), "1408");
+    const analysis::KernelAnalysis a = analysis::analyze(last.spec);
+    const auto params = analysis::parameter_values(a);
+    for (const auto& access : a.accesses) {
+        const auto strides = analysis::access_strides(a, access, params);
+        EXPECT_EQ(strides.thread[0], 1);
+        EXPECT_EQ(strides.thread[1], 2048);
+        EXPECT_EQ(access.count_per_work_item.evaluate(params), 1310720);
+        EXPECT_EQ(access.footprint_elements.evaluate(params), 1310720);
+    }
+    for (const auto& op : a.operations)
+        if (op.operation == "madd") {
+            EXPECT_EQ(op.count.evaluate(params), 1310720LL / 32 * 1408 * 32 * 4);
+        }
+}
