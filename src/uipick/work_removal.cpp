@@ -281,6 +281,31 @@ StatementSpec compute_statement(const std::string& id, const std::string& text,
     return statement;
 }
 
+// The sink: one entry per work-item, indexed by the thread-mapped indices minus their lower
+// bounds, its extents their ranges.
+ArrayDecl sink_array(const KernelSpec& spec, const std::string& name, kernel::DataType dtype) {
+    ArrayDecl sink;
+    sink.name = name;
+    sink.dtype = dtype;
+    for (const auto& index : thread_indices(spec))
+        sink.shape.push_back(kernel::parse_expression(index_range(spec, index).extent));
+    return sink;
+}
+
+std::string sink_subscripts(const KernelSpec& spec) {
+    std::string subscripts;
+    for (const auto& index : thread_indices(spec)) {
+        const std::string lower = index_range(spec, index).lower;
+        const bool simple = std::all_of(lower.begin(), lower.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+        subscripts += std::string(subscripts.empty() ? "" : ", ") + index;
+        if (lower != "0")
+            subscripts += simple ? " - " + lower : " - (" + lower + ")";
+    }
+    return subscripts;
+}
+
 } // namespace
 
 KernelSpec remove_work(const KernelSpec& spec, const std::vector<std::string>& keep) {
@@ -368,23 +393,10 @@ KernelSpec remove_work(const KernelSpec& spec, const std::vector<std::string>& k
         // "If tgt_read is never written to global memory" (here: not after its last
         // update), "create new global variable tgt_read_dest with one entry per work-item"
         // and store tgt_read into it after everything that modifies it.
-        ArrayDecl sink;
-        sink.name = unique_name(spec, read + "_dest");
-        sink.dtype = read_decl.dtype;
-        std::string subscripts;
-        for (const auto& index : threads) {
-            const IndexRange range = index_range(spec, index);
-            sink.shape.push_back(kernel::parse_expression(range.extent));
-            const bool simple = std::all_of(range.lower.begin(), range.lower.end(), [](char c) {
-                return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-            });
-            subscripts += std::string(subscripts.empty() ? "" : ", ") + index;
-            if (range.lower != "0")
-                subscripts += simple ? " - " + range.lower : " - (" + range.lower + ")";
-        }
+        const ArrayDecl sink = sink_array(spec, unique_name(spec, read + "_dest"), read_decl.dtype);
         result.arrays.push_back(sink);
-        statements.push_back(
-            compute_statement("sink", sink.name + "[" + subscripts + "] = " + read, {}, ""));
+        statements.push_back(compute_statement(
+            "sink", sink.name + "[" + sink_subscripts(spec) + "] = " + read, {}, ""));
     }
     result.statements = statements;
     return reparse_generated(kernel::write_kernel_yaml(result), result.name);

@@ -2,11 +2,15 @@
 // counts: the kept global accesses execute exactly as often as in the original kernel, with
 // the same strides, and nothing else but the sink store remains.
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/codegen/schedule.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/uipick/work_removal.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <gtest/gtest.h>
+#include <tuple>
 
 using namespace kerncast;
 using namespace kerncast::uipick;
@@ -149,4 +153,57 @@ TEST(WorkRemoval, ReadTargetTypeFollowsTheKeptLoads) {
     EXPECT_EQ(removed.find_array("read_tgt")->dtype, kernel::DataType::f64);
     EXPECT_EQ(removed.find_array("read_tgt")->space, kernel::MemorySpace::private_);
     EXPECT_EQ(removed.name, "star2d_r1_keep_src");
+}
+
+// Every example kernel, every global or constant array kept alone: the kept array's accesses
+// execute exactly as in the original (count, footprint, strides, direction, tag), the result
+// has no shared accesses and no barriers, and kerncast can generate its CUDA.
+TEST(WorkRemoval, EveryExampleKeepsEveryArrayExactly) {
+    const std::filesystem::path dir = std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels";
+    int checked = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".yaml")
+            continue;
+        const kernel::KernelSpec original = kernel::load_kernel_file(entry.path().string());
+        const auto before = analysis::analyze(original);
+        const auto params_before = analysis::parameter_values(before);
+        for (const auto& array : original.arrays) {
+            if (array.space != kernel::MemorySpace::global &&
+                array.space != kernel::MemorySpace::constant)
+                continue;
+            SCOPED_TRACE(entry.path().filename().string() + " keep " + array.name);
+            const kernel::KernelSpec removed = remove_work(original, {array.name});
+            const auto after = analysis::analyze(removed);
+            const auto params_after = analysis::parameter_values(after);
+            using Row = std::tuple<std::string, std::string, std::int64_t, std::int64_t,
+                                   std::vector<std::int64_t>>;
+            auto rows = [](const analysis::KernelAnalysis& a, const std::vector<std::int64_t>& p,
+                           const std::string& name) {
+                std::vector<Row> out;
+                for (const auto& access : a.accesses) {
+                    if (access.array != name)
+                        continue;
+                    std::vector<std::int64_t> strides;
+                    if (!access.indirect) {
+                        const auto s = analysis::access_strides(a, access, p);
+                        strides.insert(strides.end(), s.thread.begin(), s.thread.end());
+                        strides.insert(strides.end(), s.block.begin(), s.block.end());
+                    }
+                    out.emplace_back(analysis::direction_name(access.direction), access.tag,
+                                     access.count_per_work_item.evaluate(p),
+                                     access.footprint_elements.evaluate(p), strides);
+                }
+                std::sort(out.begin(), out.end());
+                return out;
+            };
+            EXPECT_EQ(rows(before, params_before, array.name),
+                      rows(after, params_after, array.name));
+            EXPECT_TRUE(after.barriers.empty());
+            for (const auto& access : after.accesses)
+                EXPECT_NE(access.space, kernel::MemorySpace::shared) << access.text;
+            EXPECT_NO_THROW((void)codegen::lower_kernel(removed, removed.launch));
+            ++checked;
+        }
+    }
+    EXPECT_GE(checked, 40);
 }
