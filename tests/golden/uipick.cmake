@@ -79,3 +79,14 @@ if(NOT KERNCAST_GPU_PRESENT)
       ARGS run ${uipick_dir} --shard 1/4 -o records EXIT 3 STDERR_CONTAINS "built without CUDA")
   endif()
 endif()
+
+# gen rewrites an identical file but does not overwrite one with other content.
+set(uipick_fd16 finite_diff.dtype-float32.lsize_0-16.lsize_1-16.n-4096.yaml)
+kerncast_add_cli_test(NAME uipick.gen_same_file_again COPY examples/kernels/uipick/${uipick_fd16}
+  ARGS gen finite_diff dtype:float32 lsize_0:16 lsize_1:16 n:4096 -o .
+  STDOUT_CONTAINS "./${uipick_fd16}" UNCHANGED ${uipick_fd16})
+kerncast_add_cli_test(NAME uipick.gen_refuses_other_content
+  COPY examples/kernels/fd5pt_16.yaml SYMLINK ${uipick_fd16}=fd5pt_16.yaml
+  ARGS gen finite_diff dtype:float32 lsize_0:16 lsize_1:16 n:4096 -o . EXIT 2
+  STDERR_CONTAINS "exists with other content; not overwriting it" "--force"
+  UNCHANGED fd5pt_16.yaml)
