@@ -191,6 +191,45 @@ Generator flops_pattern(const std::string& op) {
 // the previous phase: no write races, no value a compiler can forward, lid(0) stride 1 for
 // the stores and -1 for the loads, so a warp touches 32 consecutive words (no bank
 // conflicts for 4-byte elements).
+VariantResult shared_moves(const VariantValues& v, const std::string& generator) {
+    const auto l0 = integer_value(v, "lsize_0"), n = integer_value(v, "nelements");
+    const auto rows = integer_value(v, "rows");
+    const auto dtype = dtype_of(value_of(v, "dtype"));
+    if (block_too_large(l0))
+        return skip("more than 1024 threads per work-group");
+    if (n % l0 != 0)
+        return skip("nelements is not a multiple of lsize_0 (groups must fit)");
+    if (rows * l0 * kernel::data_type_bytes(dtype) > 48 * 1024)
+        return skip("the shared array exceeds 48 KiB");
+    KernelBuilder b(variant_kernel_name(generator, v),
+                    "shared-memory moves, " + str(rows) + " rows");
+    b.param("nelements", n)
+        .param("m", integer_value(v, "m"))
+        .assume("nelements % " + str(l0) + " == 0")
+        .assume("nelements >= " + str(l0))
+        .assume("m >= 1")
+        .array("x", dtype, {"nelements"})
+        .array("y", dtype, {"nelements"})
+        .array("s", dtype, {}, MemorySpace::private_)
+        .array("t", dtype, {str(rows), str(l0)}, MemorySpace::shared)
+        .domain("[nelements, m] -> { [i, it] : 0 <= i < nelements and 0 <= it < m }")
+        .thread(0, "i")
+        .block(l0)
+        .statement("s = x[i]", {}, "load");
+    for (std::int64_t r = 0; r < rows; ++r)
+        b.statement("t[" + str(r) + ", tx] = s");
+    b.barrier();
+    const std::string mirror = str(l0 - 1) + " - tx";
+    for (std::int64_t phase = 0; phase < 2; ++phase) {
+        for (std::int64_t r = phase; r < rows; r += 2)
+            b.statement("t[" + str((r + 1) % rows) + ", tx] = t[" + str(r) + ", " + mirror + "]",
+                        {"it"});
+        b.barrier({"it"});
+    }
+    b.statement("y[i] = t[0, tx]", {}, "store");
+    return {b.build(), ""};
+}
+
 Generator lmem_pattern() {
     Generator g;
     g.name = "lmem_pattern";
@@ -203,45 +242,26 @@ Generator lmem_pattern() {
                    integer_argument("m", {"128", "256"}, "loop iterations"),
                    choice_argument("rows", {"8"}, {"2", "4", "8", "16"},
                                    "shared rows: rows moves and 2 barriers per iteration")};
-    g.create = [](const VariantValues& v) -> VariantResult {
-        const auto l0 = integer_value(v, "lsize_0"), n = integer_value(v, "nelements");
-        const auto rows = integer_value(v, "rows");
-        const auto dtype = dtype_of(value_of(v, "dtype"));
-        if (block_too_large(l0))
-            return skip("more than 1024 threads per work-group");
-        if (n % l0 != 0)
-            return skip("nelements is not a multiple of lsize_0 (groups must fit)");
-        if (rows * l0 * kernel::data_type_bytes(dtype) > 48 * 1024)
-            return skip("the shared array exceeds 48 KiB");
-        KernelBuilder b(variant_kernel_name("lmem_pattern", v),
-                        "shared-memory moves, " + str(rows) + " rows");
-        b.param("nelements", n)
-            .param("m", integer_value(v, "m"))
-            .assume("nelements % " + str(l0) + " == 0")
-            .assume("nelements >= " + str(l0))
-            .assume("m >= 1")
-            .array("x", dtype, {"nelements"})
-            .array("y", dtype, {"nelements"})
-            .array("s", dtype, {}, MemorySpace::private_)
-            .array("t", dtype, {str(rows), str(l0)}, MemorySpace::shared)
-            .domain("[nelements, m] -> { [i, it] : 0 <= i < nelements and 0 <= it < m }")
-            .thread(0, "i")
-            .block(l0)
-            .statement("s = x[i]", {}, "load");
-        for (std::int64_t r = 0; r < rows; ++r)
-            b.statement("t[" + str(r) + ", tx] = s");
-        b.barrier();
-        const std::string mirror = str(l0 - 1) + " - tx";
-        for (std::int64_t phase = 0; phase < 2; ++phase) {
-            for (std::int64_t r = phase; r < rows; r += 2)
-                b.statement("t[" + str((r + 1) % rows) + ", tx] = t[" + str(r) + ", " + mirror +
-                                "]",
-                            {"it"});
-            b.barrier({"it"});
-        }
-        b.statement("y[i] = t[0, tx]", {}, "store");
-        return {b.build(), ""};
-    };
+    g.create = [](const VariantValues& v) { return shared_moves(v, "lmem_pattern"); };
+    return g;
+}
+
+// The overlap kernel of sec. 7.4: one global load, m shared-memory load-store sequences
+// (here: 2 moves and 2 barriers per iteration), one global store; varying m moves the kernel
+// from global-memory bound to on-chip bound, which calibrates the overlap step of eq. (5)-(6).
+Generator lmem_overlap() {
+    Generator g;
+    g.name = "lmem_overlap";
+    g.tags = {"lmem_overlap", "overlap", "microbenchmark"};
+    g.description = "global load, m shared-memory moves, global store (on-chip/global overlap)";
+    g.source = "Stevens & Klöckner sec. 7.4 (Figure 5)";
+    g.arguments = {dtype_argument({"float32"}),
+                   integer_argument("lsize_0", {"256"}, "work-group size (1D)"),
+                   integer_argument("nelements", {"4194304"}, "work-items"),
+                   integer_argument("m", {"1", "2", "4", "6", "8", "12", "16", "24", "32"},
+                                    "loop iterations (2 shared moves each)"),
+                   choice_argument("rows", {"2"}, {"2", "4", "8", "16"}, "shared rows")};
+    g.create = [](const VariantValues& v) { return shared_moves(v, "lmem_overlap"); };
     return g;
 }
 
@@ -313,8 +333,9 @@ Generator empty_kernel() {
 } // namespace
 
 std::vector<Generator> measurement_generators() {
-    return {gmem_pattern(),       flops_pattern("add"), flops_pattern("mul"), flops_pattern("madd"),
-            flops_pattern("div"), lmem_pattern(),       barrier_pattern(),    empty_kernel()};
+    return {gmem_pattern(),        flops_pattern("add"), flops_pattern("mul"),
+            flops_pattern("madd"), flops_pattern("div"), lmem_pattern(),
+            lmem_overlap(),        barrier_pattern(),    empty_kernel()};
 }
 
 } // namespace kerncast::uipick

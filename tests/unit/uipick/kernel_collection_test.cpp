@@ -228,6 +228,17 @@ TEST(KernelCollection, MicrobenchmarksContainTheirWork) {
         EXPECT_EQ(barriers, 1 + 2 * m);
     }
     {
+        // Sec. 7.4's overlap kernel: one global load and store around m iterations.
+        const auto a = only({"lmem_overlap", "nelements:8192", "m:4"});
+        const auto params = analysis::parameter_values(a);
+        std::int64_t shared = 0, global = 0;
+        for (const auto& access : a.accesses)
+            (access.space == kernel::MemorySpace::shared ? shared : global) +=
+                access.count.evaluate(params);
+        EXPECT_EQ(global, 2 * n);                                   // x load, y store
+        EXPECT_EQ(shared, subgroups * ((4 * 2 + 1) + (4 * 2 + 2))); // 2 moves per iteration
+    }
+    {
         const auto a = only({"barrier_pattern", "nelements:8192", "m:10", "unroll:3"});
         const auto params = analysis::parameter_values(a);
         std::int64_t barriers = 0;
