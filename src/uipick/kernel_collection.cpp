@@ -151,9 +151,15 @@ Generation generate_kernels(const std::vector<Generator>& collection, const Filt
     for (const Generator* generator : matched) {
         generation.matched_generators.push_back(generator->name);
         const auto variants = expand_variants(*generator, tags);
-        if (variants.empty())
-            generation.skipped.push_back(
-                {generator->name, {}, "no allowed value for one of its arguments"});
+        for (const auto& argument : generator->arguments)
+            if (allowed_values(argument, tags).empty()) {
+                generation.skipped.push_back({generator->name,
+                                              {},
+                                              "it accepts none of the values given for '" +
+                                                  argument.name + "' (it takes " +
+                                                  argument.accepted + ")"});
+                break;
+            }
         for (const auto& values : variants) {
             VariantResult result = generator->create(values);
             if (!result.spec) {

@@ -173,7 +173,8 @@ std::string unique_name(const KernelSpec& spec, const std::string& base) {
 }
 
 // The sequential indices a new statement must run over to execute as often as `statement`
-// (its `within`, the indices it uses outside reductions) plus `extra`, in domain order.
+// (its `within`, the indices it uses outside reductions and in its guard) plus `extra`, in
+// domain order.
 std::vector<std::string> loops_of(const KernelSpec& spec, const StatementSpec& statement,
                                   const std::vector<std::string>& extra,
                                   const std::vector<std::string>& threads) {
@@ -184,6 +185,8 @@ std::vector<std::string> loops_of(const KernelSpec& spec, const StatementSpec& s
         kernel::collect_variables(*statement.parsed.value, names);
     if (statement.parsed.compare)
         kernel::collect_variables(*statement.parsed.compare, names);
+    if (statement.condition)
+        kernel::collect_variables(*statement.condition, names);
     std::vector<std::string> loops;
     for (const auto& index : spec.indices)
         if (std::find(names.begin(), names.end(), index) != names.end() &&

@@ -116,6 +116,14 @@ TEST(KernelCollection, SkippedVariantsSayWhy) {
     ASSERT_EQ(g.skipped.size(), 1u);
     EXPECT_EQ(value_of(g.skipped[0].values, "lsize_0"), "32");
     EXPECT_NE(g.skipped[0].reason.find("lsize_0 == lsize_1"), std::string::npos);
+    // A whole generator without an accepted value: matmul_sq_gmem keeps a, b or c, not u.
+    const Generation h =
+        generate({"matmul_sq_gmem", "dg_diff_gmem", "keep:u", "variant:1", "nelements:65536"},
+                 MatchCondition::intersect);
+    EXPECT_EQ(h.kernels.size(), 1u);
+    ASSERT_EQ(h.skipped.size(), 1u);
+    EXPECT_EQ(h.skipped[0].generator, "matmul_sq_gmem");
+    EXPECT_NE(h.skipped[0].reason.find("'keep' (it takes a, b, c)"), std::string::npos);
 }
 
 TEST(KernelCollection, DeterministicAndRoundTrips) {
