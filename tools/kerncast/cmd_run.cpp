@@ -8,12 +8,14 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/explore.hpp"
+#include "kerncast/report/table_builder.hpp"
 #include "kerncast/runtime/kernel_arguments.hpp"
 #include "kerncast/runtime/measurement_builder.hpp"
 #include "kerncast/runtime/ncu_command.hpp"
 #include "kerncast/runtime/run_view.hpp"
 #include "kerncast/runtime/timing_harness.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/uipick/campaign_shard.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -43,6 +45,8 @@ struct RunCommandOptions {
     runtime::TimingOptions timing;
     bool counters = false;
     std::string record_path;
+    std::string shard;  // "I/N": with a directory KERNEL, shard I of N of its kernel files
+    bool quiet = false; // no run report (a campaign reports the whole shard)
     OutputOptions output;
 };
 
@@ -263,8 +267,59 @@ void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
 
     if (!options.record_path.empty())
         runtime::write_measurement_file(measurement, options.record_path);
-    if (options.record_path != "-")
+    if (options.record_path != "-" && !options.quiet)
         emit(runtime::run_view(measurement), options.output);
+}
+
+// A campaign: KERNEL is a directory; run shard I/N of its kernel files, one record each in
+// the -o directory, named after the kernel file (unique, so shards never collide and the
+// records of all shards merge by directory). docs/uipick.md, "Measurement campaigns".
+void run_campaign(const CLI::App& cmd, const RunCommandOptions& options) {
+    const uipick::Shard shard =
+        options.shard.empty() ? uipick::Shard{} : uipick::parse_shard(options.shard);
+    if (options.record_path.empty() || options.record_path == "-")
+        throw_usage_error("a directory of kernel files needs -o DIR, the directory for the "
+                          "records (one per kernel file)");
+    if (!options.cuda_source_path.empty())
+        throw_usage_error("give either KERNEL or --cuda-source, not both");
+    if (options.counters)
+        throw_usage_error("--counters runs one kernel under Nsight Compute; use it per kernel "
+                          "file, not on a directory");
+    const std::vector<std::string> files =
+        uipick::shard_files(uipick::kernel_files_in(options.kernel_path), shard);
+    std::filesystem::create_directories(options.record_path);
+    std::vector<std::pair<std::string, std::string>> jobs; // kernel file -> record file
+    for (const auto& file : files) {
+        // Every kernel of the shard is read and lowered before the GPU is touched.
+        RunCommandOptions one = options;
+        one.kernel_path = file;
+        runtime::TimingRequest request;
+        runtime::RunContext context;
+        prepare_kernel_file(one, request, context);
+        jobs.emplace_back(file, (std::filesystem::path(options.record_path) /
+                                 (std::filesystem::path(file).stem().string() + ".json"))
+                                    .string());
+    }
+    report::TableBuilder table("campaign", "Kernel files of shard " + std::to_string(shard.index) +
+                                               "/" + std::to_string(shard.count));
+    table.columns({"kernel_file", "record"});
+    for (size_t k = 0; k < jobs.size(); ++k) {
+        std::cerr << "kerncast: [" << k + 1 << "/" << jobs.size() << "] " << jobs[k].first << "\n";
+        RunCommandOptions one = options;
+        one.kernel_path = jobs[k].first;
+        one.record_path = jobs[k].second;
+        one.output = {};
+        one.quiet = true;
+        run_command(cmd, one);
+        table.row(jobs[k].first, jobs[k].second);
+    }
+    report::Document doc;
+    doc.schema = "kerncast.campaign/1";
+    doc.title = "kerncast run: measurement campaign";
+    doc.tables.push_back(table.build());
+    if (jobs.empty())
+        doc.notes.push_back("this shard has no kernel files");
+    emit(doc, options.output);
 }
 
 void setup_run(CLI::App& app) {
@@ -336,10 +391,25 @@ void setup_run(CLI::App& app) {
                   "Also profile one launch with Nsight Compute (ncu on PATH) and record the "
                   "counters the models need");
     cmd->add_option("-o,--record", options->record_path,
-                    "Write the measurement record (JSON, kerncast.measurement/1) to FILE or -")
-        ->type_name("FILE|-");
+                    "Write the measurement record (JSON, kerncast.measurement/1) to FILE or -; "
+                    "with a directory KERNEL, the directory for the records")
+        ->type_name("FILE|-|DIR");
+    cmd->add_option("--shard", options->shard,
+                    "With a directory KERNEL: run shard I of N of its sorted kernel files "
+                    "(0 <= I < N; a Slurm job array, docs/uipick.md)")
+        ->type_name("I/N");
     add_output_options(*cmd, options->output);
     cmd->callback([cmd, options] {
+        if (!options->kernel_path.empty() && std::filesystem::is_directory(options->kernel_path)) {
+            options->output.input_directories = {options->kernel_path};
+            std::vector<OutputPath> outputs = output_paths(options->output);
+            outputs.push_back({"-o", options->record_path});
+            refuse_clobbering(outputs, {}, {options->kernel_path});
+            run_campaign(*cmd, *options);
+            return;
+        }
+        if (!options->shard.empty())
+            throw_usage_error("--shard needs KERNEL to be a directory of kernel files");
         options->output.inputs = {options->kernel_path, options->cuda_source_path};
         std::vector<OutputPath> outputs = output_paths(options->output);
         outputs.push_back({"-o", options->record_path});
