@@ -15,15 +15,21 @@ namespace kerncast::models::calibrated {
 
 namespace {
 
-// One sample's residual: (g(p) - t) / t, or g(p) - t.
+// One sample's residual: (g(p) - t) / t, or g(p) - t. The solver sees scaled parameters
+// q = p / s, of order one whatever the units (costs of 1e-12 s next to an edge of 1e4 / s):
+// its step and parameter tolerances are relative to the norm of the whole vector.
 class SampleResidual {
 public:
-    SampleResidual(const CostModel& model, const CalibrationSample& sample, bool relative)
+    SampleResidual(const CostModel& model, const CalibrationSample& sample, bool relative,
+                   const std::vector<double>& scales)
         : model_(model), features_(sample.features.data()), measured_(sample.measured),
-          scale_(relative ? 1.0 / sample.measured : 1.0) {}
+          scale_(relative ? 1.0 / sample.measured : 1.0), scales_(scales) {}
 
-    template <class T> bool operator()(T const* const* parameters, T* residual) const {
-        residual[0] = (model_.evaluate(parameters[0], features_) - T(measured_)) * T(scale_);
+    template <class T> bool operator()(T const* const* scaled, T* residual) const {
+        std::vector<T> parameters(scales_.size());
+        for (std::size_t i = 0; i < scales_.size(); ++i)
+            parameters[i] = scaled[0][i] * T(scales_[i]);
+        residual[0] = (model_.evaluate(parameters.data(), features_) - T(measured_)) * T(scale_);
         return true;
     }
 
@@ -32,6 +38,7 @@ private:
     const double* features_;
     double measured_;
     double scale_;
+    const std::vector<double>& scales_;
 };
 
 // Jet width: derivatives of this many parameters per evaluation pass.
@@ -114,6 +121,84 @@ std::optional<Eigen::VectorXd> standard_errors(const Eigen::MatrixXd& jacobian, 
     return errors;
 }
 
+// The problem in scaled parameters q = p / scales (SampleResidual), bounds scaled alike.
+void build_problem(ceres::Problem& problem, const CostModel& model,
+                   const std::vector<CalibrationSample>& samples, bool relative,
+                   const std::vector<double>& scales, std::vector<double>& scaled,
+                   const std::vector<CalibratedParameter>& parameters) {
+    const int m = static_cast<int>(scaled.size());
+    for (const auto& sample : samples) {
+        auto* cost = new ceres::DynamicAutoDiffCostFunction<SampleResidual, jet_stride>(
+            new SampleResidual(model, sample, relative, scales));
+        cost->AddParameterBlock(m);
+        cost->SetNumResiduals(1);
+        problem.AddResidualBlock(cost, nullptr, scaled.data());
+    }
+    for (int i = 0; i < m; ++i) {
+        const auto& p = parameters[static_cast<std::size_t>(i)];
+        const double s = scales[static_cast<std::size_t>(i)];
+        if (p.min)
+            problem.SetParameterLowerBound(scaled.data(), i, *p.min / s);
+        if (p.max)
+            problem.SetParameterUpperBound(scaled.data(), i, *p.max / s);
+    }
+}
+
+// Levenberg-Marquardt from `values` (updated in place); returns the Jacobian of the residuals
+// with respect to the parameters (unscaled) at the solution. Each parameter's scale is its
+// initial magnitude, else the change that moves the residuals by about one (1 / the norm of
+// its Jacobian column at the start), else 1.
+Eigen::MatrixXd solve(const CostModel& model, const std::vector<CalibrationSample>& samples,
+                      const CalibrationOptions& options, CalibrationResult& result,
+                      std::vector<double>& values) {
+    const std::size_t m = values.size();
+    std::vector<double> scales(m, 1.0);
+    {
+        std::vector<double> at = values;
+        ceres::Problem problem;
+        build_problem(problem, model, samples, options.relative_error, scales, at,
+                      result.parameters);
+        const Eigen::MatrixXd start = jacobian_at(problem, at.data());
+        for (std::size_t i = 0; i < m; ++i) {
+            const double norm = start.col(static_cast<Eigen::Index>(i)).norm();
+            if (values[i] != 0)
+                scales[i] = std::abs(values[i]);
+            else if (norm > 0 && std::isfinite(norm))
+                scales[i] = 1.0 / norm;
+        }
+    }
+    std::vector<double> scaled(m);
+    for (std::size_t i = 0; i < m; ++i)
+        scaled[i] = values[i] / scales[i];
+    ceres::Problem problem;
+    build_problem(problem, model, samples, options.relative_error, scales, scaled,
+                  result.parameters);
+    ceres::Solver::Options solver;
+    solver.minimizer_type = ceres::TRUST_REGION;
+    solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
+    solver.linear_solver_type = ceres::DENSE_QR;
+    solver.max_num_iterations = options.max_iterations;
+    solver.function_tolerance = 1e-14;
+    solver.gradient_tolerance = 1e-16;
+    solver.parameter_tolerance = 1e-12;
+    solver.num_threads = 1;
+    solver.logging_type = ceres::SILENT;
+    solver.minimizer_progress_to_stdout = false;
+    ceres::Solver::Summary summary;
+    ceres::Solve(solver, &problem, &summary);
+    result.iterations = static_cast<int>(summary.iterations.size()) - 1;
+    result.termination = ceres::TerminationTypeToString(summary.termination_type);
+    result.message = summary.message;
+    result.converged = summary.termination_type == ceres::CONVERGENCE;
+    result.final_cost = summary.final_cost;
+    for (std::size_t i = 0; i < m; ++i)
+        values[i] = scaled[i] * scales[i];
+    Eigen::MatrixXd jacobian = jacobian_at(problem, scaled.data());
+    for (std::size_t i = 0; i < m; ++i)
+        jacobian.col(static_cast<Eigen::Index>(i)) /= scales[i];
+    return jacobian;
+}
+
 } // namespace
 
 const char* parameter_status_name(ParameterStatus status) {
@@ -192,41 +277,37 @@ CalibrationResult calibrate(const CostModel& model, const std::vector<Calibratio
 
     const int m = static_cast<int>(values.size());
     if (m > 0) {
-        ceres::Problem::Options problem_options;
-        ceres::Problem problem(problem_options);
-        for (const auto& sample : samples) {
-            auto* cost = new ceres::DynamicAutoDiffCostFunction<SampleResidual, jet_stride>(
-                new SampleResidual(model, sample, options.relative_error));
-            cost->AddParameterBlock(m);
-            cost->SetNumResiduals(1);
-            problem.AddResidualBlock(cost, nullptr, values.data());
+        // A nonlinear model (the step of eq. 6) has local minima: from the model's initial
+        // values and from those with every nonzero initial value scaled by 1/10, 10, 1/100
+        // and 100, the lowest cost wins (the first on ties).
+        const std::vector<double> start = values;
+        const bool scalable =
+            std::any_of(start.begin(), start.end(), [](double v) { return v != 0; });
+        Eigen::MatrixXd jacobian;
+        bool have_best = false;
+        for (const double factor : {1.0, 0.1, 10.0, 0.01, 100.0}) {
+            if (factor != 1.0 && (!scalable || !options.multi_start))
+                break;
+            std::vector<double> trial = start;
+            for (std::size_t i = 0; i < trial.size(); ++i) {
+                const auto& p = result.parameters[i];
+                trial[i] = std::clamp(trial[i] * factor, p.min.value_or(-HUGE_VAL),
+                                      p.max.value_or(HUGE_VAL));
+            }
+            CalibrationResult attempt = result;
+            Eigen::MatrixXd trial_jacobian = solve(model, samples, options, attempt, trial);
+            ++result.starts;
+            if (!std::isfinite(attempt.final_cost) ||
+                (have_best && attempt.final_cost >= result.final_cost))
+                continue;
+            const int starts = result.starts;
+            result = std::move(attempt);
+            result.starts = starts;
+            result.best_start_factor = factor;
+            values = trial;
+            jacobian = std::move(trial_jacobian);
+            have_best = true;
         }
-        for (int i = 0; i < m; ++i) {
-            const auto& p = result.parameters[static_cast<std::size_t>(i)];
-            if (p.min)
-                problem.SetParameterLowerBound(values.data(), i, *p.min);
-            if (p.max)
-                problem.SetParameterUpperBound(values.data(), i, *p.max);
-        }
-        ceres::Solver::Options solver;
-        solver.minimizer_type = ceres::TRUST_REGION;
-        solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
-        solver.linear_solver_type = ceres::DENSE_QR;
-        solver.max_num_iterations = options.max_iterations;
-        solver.function_tolerance = 1e-14;
-        solver.gradient_tolerance = 1e-16;
-        solver.parameter_tolerance = 1e-12;
-        solver.num_threads = 1;
-        solver.logging_type = ceres::SILENT;
-        solver.minimizer_progress_to_stdout = false;
-        ceres::Solver::Summary summary;
-        ceres::Solve(solver, &problem, &summary);
-        result.iterations = static_cast<int>(summary.iterations.size()) - 1;
-        result.termination = ceres::TerminationTypeToString(summary.termination_type);
-        result.message = summary.message;
-        result.converged = summary.termination_type == ceres::CONVERGENCE;
-
-        const Eigen::MatrixXd jacobian = jacobian_at(problem, values.data());
         std::vector<Eigen::Index> determined;
         for (int i = 0; i < m; ++i) {
             auto& p = result.parameters[static_cast<std::size_t>(i)];
@@ -242,7 +323,7 @@ CalibrationResult calibrate(const CostModel& model, const std::vector<Calibratio
         const auto n = static_cast<double>(samples.size());
         const auto free = static_cast<double>(determined.size());
         if (n > free && !determined.empty()) {
-            const double variance = 2.0 * summary.final_cost / (n - free);
+            const double variance = 2.0 * result.final_cost / (n - free);
             Eigen::MatrixXd columns(jacobian.rows(), static_cast<Eigen::Index>(determined.size()));
             for (std::size_t j = 0; j < determined.size(); ++j)
                 columns.col(static_cast<Eigen::Index>(j)) = jacobian.col(determined[j]);

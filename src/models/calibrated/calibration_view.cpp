@@ -48,6 +48,10 @@ report::Table solver_table(const CalibrationResult& result) {
     t.row("non_negative", result.non_negative);
     t.row("initial_residual_norm", result.initial_residual_norm);
     t.row("residual_norm", result.residual_norm);
+    t.row("starts", result.starts);
+    t.row("best_start", result.best_start_factor == 1
+                            ? std::string("the model's initial values")
+                            : fmt::format("the initial values x {}", result.best_start_factor));
     t.row("iterations", result.iterations);
     t.row("termination", result.termination);
     t.row("converged", result.converged);

@@ -93,6 +93,23 @@ TEST(Calibration, OverlapModelRecoversCostsAndEdge) {
     EXPECT_LT(result.all.geometric_mean_abs_relative_error, 0.005);
 }
 
+// From an edge 15 times too sharp, one start converges to another local minimum (an almost
+// hard max); the starts scaled by 1/10 and 1/100 find the true one, and win.
+TEST(Calibration, OverlapModelFromAFarEdgeByMultipleStarts) {
+    const synthetic::OverlapCase c = synthetic::twelve_parameter_overlap();
+    auto start = c.model;
+    start.parameters.back().initial = 3e4;
+    const auto samples = synthetic::synthetic_samples(c.model, c.ranges, c.parameters, 300, 0.005);
+    const CalibrationResult single = calibrate(start, samples, {true, true, 200, false});
+    EXPECT_EQ(single.starts, 1);
+    EXPECT_GT(std::abs(single.parameters.back().value - 2e3), 1e3);
+    const CalibrationResult multiple = calibrate(start, samples, {true, true, 200, true});
+    EXPECT_EQ(multiple.starts, 5);
+    EXPECT_LT(multiple.final_cost, single.final_cost);
+    EXPECT_NEAR(multiple.parameters.back().value, 2e3, 200);
+    EXPECT_LT(multiple.all.geometric_mean_abs_relative_error, 0.005);
+}
+
 TEST(Calibration, OverlapModelExactDataIsExact) {
     const synthetic::OverlapCase c = synthetic::twelve_parameter_overlap();
     const auto samples = synthetic::synthetic_samples(c.model, c.ranges, c.parameters, 120, 0.0);

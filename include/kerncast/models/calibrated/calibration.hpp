@@ -30,6 +30,9 @@ struct CalibrationOptions {
     // sec. 4, "interpretability").
     bool non_negative = false;
     int max_iterations = 200;
+    // Also start from the nonzero initial values scaled by 1/10, 10, 1/100, 100 (the lowest
+    // cost wins): a step's edge far off converges to another local minimum.
+    bool multi_start = true;
 };
 
 enum class ParameterStatus {
@@ -76,6 +79,9 @@ struct CalibrationResult {
     bool relative_error = true;
     bool non_negative = false;
     bool covariance_available = false;
+    double final_cost = 0;        // 1/2 ||r||^2 at the solution, as the solver reports it
+    int starts = 0;               // solver runs
+    double best_start_factor = 1; // the initial values' factor of the best run
 
     std::vector<double> values() const; // the fitted parameter values
 };
