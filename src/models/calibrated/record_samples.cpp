@@ -4,7 +4,9 @@
 #include "kerncast/codegen/kernel_validation.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/models/calibrated/feature_values.hpp"
+#include "kerncast/sha256.hpp"
 
+#include <filesystem>
 #include <map>
 #include <tuple>
 
@@ -65,6 +67,20 @@ RecordSamples record_samples(const CostModel& model,
             continue;
         }
         const kernel::KernelSpec& spec = kernels[index];
+        for (const auto& [name, value] : kernel_record.parameters)
+            if (spec.find_param(name) && !std::holds_alternative<std::int64_t>(value))
+                throw_input_error("record gives the integer parameter '" + name + "' of kernel '" +
+                                      spec.name + "' a real value",
+                                  SourceLocation{record.path, 0, 0, {}, {}});
+        std::error_code error;
+        if (!kernel_record.file_sha256.empty() &&
+            std::filesystem::is_regular_file(spec.file, error) &&
+            sha256_file_hex(spec.file) != kernel_record.file_sha256)
+            out.notes.push_back(record.path +
+                                ": measured with a kernel file whose SHA-256 differs "
+                                "from " +
+                                spec.file + "'s (changed since?); its features are those of " +
+                                spec.file);
         const LaunchKey key{index, kernel_record.launch.block, kernel_record.launch.fold};
         auto found = analyses.find(key);
         if (found == analyses.end()) {

@@ -7,6 +7,7 @@
 #include "kerncast/models/calibrated/record_samples.hpp"
 #include "kerncast/runtime/measurement.hpp"
 #include "kerncast/runtime/statistics.hpp"
+#include "kerncast/sha256.hpp"
 #include "synthetic_samples.hpp"
 
 #include <filesystem>
@@ -179,6 +180,7 @@ TEST(Calibration, FromMeasurementRecords) {
                 runtime::Measurement record = base;
                 record.kernel.name = spec.name;
                 record.kernel.file = kernel_path;
+                record.kernel.file_sha256 = sha256_file_hex(kernel_path);
                 record.kernel.parameters = {{"n", n}, {"m", m}, {"l", n / 2}};
                 record.kernel.launch.block = {16, block_y, 1};
                 const auto analysis = analysis::analyze(spec);

@@ -4,6 +4,7 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/models/calibrated/record_samples.hpp"
 #include "kerncast/runtime/measurement.hpp"
+#include "kerncast/sha256.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +21,8 @@ runtime::LoadedRecord record_of(const std::string& kernel, std::int64_t n, runti
         "r" + std::to_string(n) + ".json",
         runtime::load_measurement_file(root + "/tests/unit/runtime/data/saxpy_record.json")};
     r.measurement.kernel.name = kernel;
+    r.measurement.kernel.file_sha256 =
+        sha256_file_hex(root + "/examples/kernels/matmul_naive.yaml");
     r.measurement.kernel.parameters = {{"n", n}};
     r.measurement.kernel.launch.block = block;
     r.measurement.results.median_s = time;
@@ -46,4 +49,13 @@ TEST(RecordSamples, LaunchAndParametersOfEachRecord) {
     ASSERT_EQ(samples.notes.size(), 1u);
     EXPECT_NE(samples.notes[0].find("saxpy"), std::string::npos);
     EXPECT_THROW(record_samples(model, records, {spec, spec}), Error);
+    // A record of another version of the kernel file: a note; a real value of an integer
+    // parameter: an input error.
+    auto changed = records;
+    changed[0].measurement.kernel.file_sha256 = std::string(64, '0');
+    const RecordSamples noted = record_samples(model, changed, {spec});
+    ASSERT_EQ(noted.notes.size(), 2u);
+    EXPECT_NE(noted.notes[0].find("SHA-256 differs"), std::string::npos);
+    changed[0].measurement.kernel.parameters["n"] = 64.0;
+    EXPECT_THROW(record_samples(model, changed, {spec}), Error);
 }
