@@ -51,3 +51,7 @@ kerncast_add_cli_test(NAME calibrate.example_models_parse
   ARGS calibrate examples/models/matmul_overlap.yaml --records ${cal_data}/records
        -m a100-sxm4-40gb --non-negative
   STDOUT_CONTAINS "p_edge" "undetermined")
+kerncast_add_cli_test(NAME predict.model_with_volume_options
+  ARGS predict examples/kernels/matmul_tiled16.yaml --model ${cal_data}/tiled.yaml
+       -m ${cal_data}/truth.json --registers 32
+  EXIT 2 STDERR_CONTAINS "a cost model (--model) does not use them")

@@ -51,6 +51,9 @@ void run_model_predict(const PredictOptions& o) {
 
 void run_predict(const PredictOptions& o) {
     if (!o.model_path.empty()) {
+        if (!o.registers.empty() || o.linear)
+            throw_usage_error("--registers and --linear-addresses are options of the volume "
+                              "model; a cost model (--model) does not use them");
         run_model_predict(o);
         return;
     }
