@@ -70,6 +70,7 @@ TEST(Feature, SynchronisationGroupsAndTime) {
     EXPECT_EQ(parse_feature("f_thread_groups").kind, FeatureKind::thread_group);
     EXPECT_TRUE(parse_feature("f_time").measured());
     EXPECT_EQ(parse_feature("f_time_min").statistic, TimeStatistic::min);
+    EXPECT_EQ(parse_feature("f_cl_wall_time_nvidia_geforce").statistic, TimeStatistic::median);
 }
 
 TEST(Feature, MisspeltDataTypeNamesTheCorrectedFeature) {
