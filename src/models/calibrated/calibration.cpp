@@ -279,7 +279,8 @@ CalibrationResult calibrate(const CostModel& model, const std::vector<Calibratio
     if (m > 0) {
         // A nonlinear model (the step of eq. 6) has local minima: from the model's initial
         // values and from those with every nonzero initial value scaled by 1/10, 10, 1/100
-        // and 100, the lowest cost wins (the first on ties).
+        // and 100, the lowest cost wins (the earlier start unless a later one is lower by more
+        // than rounding, 1e-9 relative).
         const std::vector<double> start = values;
         const bool scalable =
             std::any_of(start.begin(), start.end(), [](double v) { return v != 0; });
@@ -298,7 +299,7 @@ CalibrationResult calibrate(const CostModel& model, const std::vector<Calibratio
             Eigen::MatrixXd trial_jacobian = solve(model, samples, options, attempt, trial);
             ++result.starts;
             if (!std::isfinite(attempt.final_cost) ||
-                (have_best && attempt.final_cost >= result.final_cost))
+                (have_best && attempt.final_cost >= result.final_cost * (1 - 1e-9)))
                 continue;
             const int starts = result.starts;
             result = std::move(attempt);
