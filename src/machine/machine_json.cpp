@@ -337,6 +337,54 @@ FitProvenance read_fit_provenance(const Reader& reader, const json& object,
     return fit;
 }
 
+// {"model": "matmul_overlap", "parameters": [...], "records": 300, ...}: what a calibration
+// rests on (docs/model-format.md); ranges are checked by the validator.
+CalibrationProvenance read_calibration_provenance(const Reader& reader, const json& object,
+                                                  const std::string& path) {
+    reader.expect_object(object, path);
+    reader.check_keys(object, path,
+                      {"model", "model_sha256", "parameters", "records", "records_sha256",
+                       "relative_error", "non_negative", "residual_norm",
+                       "geometric_mean_abs_relative_error", "max_abs_relative_error", "date",
+                       "kerncast_version"});
+    CalibrationProvenance c;
+    auto number = [&](const char* key) {
+        return reader.scalar<double>(reader.required(object, path, key, "a number"),
+                                     child_pointer(path, key));
+    };
+    auto text = [&](const char* key, const char* expected) {
+        return reader.scalar<std::string>(reader.required(object, path, key, expected),
+                                          child_pointer(path, key));
+    };
+    auto flag = [&](const char* key) {
+        const json& value = reader.required(object, path, key, "true or false");
+        if (!value.is_boolean())
+            reader.fail(child_pointer(path, key),
+                        "expected true or false, got " + describe_type(value));
+        return value.get<bool>();
+    };
+    c.model = text("model", "the model's name");
+    c.model_sha256 = text("model_sha256", "64 hexadecimal digits");
+    const std::string parameters_path = child_pointer(path, "parameters");
+    const json& parameters = reader.required(object, path, "parameters",
+                                             "an array of parameter names such as \"p_edge\"");
+    reader.expect_array(parameters, parameters_path);
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        c.parameters.push_back(
+            reader.scalar<std::string>(parameters[i], child_pointer(parameters_path, i)));
+    c.records = reader.scalar<int>(reader.required(object, path, "records", "an integer"),
+                                   child_pointer(path, "records"));
+    c.records_sha256 = text("records_sha256", "64 hexadecimal digits");
+    c.relative_error = flag("relative_error");
+    c.non_negative = flag("non_negative");
+    c.residual_norm = number("residual_norm");
+    c.geometric_mean_abs_relative_error = number("geometric_mean_abs_relative_error");
+    c.max_abs_relative_error = number("max_abs_relative_error");
+    c.date = text("date", "an ISO 8601 UTC date such as \"2026-11-24T21:00:00Z\"");
+    c.kerncast_version = text("kerncast_version", "a string such as \"0.1.0\"");
+    return c;
+}
+
 std::map<std::string, Provenance> read_sources(const Reader& reader, const json& object) {
     const std::string path = "/sources";
     reader.expect_object(object, path);
@@ -344,7 +392,8 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
     for (const auto& [key, entry] : object.items()) {
         const std::string entry_path = child_pointer(path, key);
         reader.expect_object(entry, entry_path);
-        reader.check_keys(entry, entry_path, {"kind", "citation", "run", "uncertainty", "fit"});
+        reader.check_keys(entry, entry_path,
+                          {"kind", "citation", "run", "uncertainty", "fit", "calibration"});
         Provenance provenance;
         const auto kind = reader.scalar<std::string>(
             reader.required(
@@ -385,6 +434,9 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
         if (entry.contains("fit") && !entry.at("fit").is_null())
             provenance.fit =
                 read_fit_provenance(reader, entry.at("fit"), child_pointer(entry_path, "fit"));
+        if (entry.contains("calibration") && !entry.at("calibration").is_null())
+            provenance.calibration = read_calibration_provenance(
+                reader, entry.at("calibration"), child_pointer(entry_path, "calibration"));
         sources.emplace(key, std::move(provenance));
     }
     return sources;
@@ -891,6 +943,20 @@ public:
                 fit["kerncast_version"] = f->kerncast_version;
                 entry["fit"] = fit;
             }
+            if (const auto& c = provenance.calibration)
+                entry["calibration"] = Json{
+                    {"model", c->model},
+                    {"model_sha256", c->model_sha256},
+                    {"parameters", c->parameters},
+                    {"records", c->records},
+                    {"records_sha256", c->records_sha256},
+                    {"relative_error", c->relative_error},
+                    {"non_negative", c->non_negative},
+                    {"residual_norm", c->residual_norm},
+                    {"geometric_mean_abs_relative_error", c->geometric_mean_abs_relative_error},
+                    {"max_abs_relative_error", c->max_abs_relative_error},
+                    {"date", c->date},
+                    {"kerncast_version", c->kerncast_version}};
             sources[key] = entry;
         }
         document["sources"] = sources;
@@ -1021,7 +1087,8 @@ void merge_into(json& base, const json& overlay, const std::string& path,
         const bool named_members = child == "/sources" || child == "/calibrated_costs";
         const bool sourced_value = value.is_object() && value.contains("value") && !named_members;
         const bool whole_source_member =
-            (key == "uncertainty" || key == "fit") && path.rfind("/sources/", 0) == 0;
+            (key == "uncertainty" || key == "fit" || key == "calibration") &&
+            path.rfind("/sources/", 0) == 0;
         const bool replace_whole =
             child == "/atomic_service_times" || sourced_value || whole_source_member;
         if (!replace_whole && base.contains(key) && base[key].is_object() && value.is_object()) {

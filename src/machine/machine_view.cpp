@@ -131,6 +131,32 @@ report::Table fit_provenance_table(const MachineModel& m) {
     return table.build();
 }
 
+// What the calibrated sources rest on (`kerncast calibrate`); empty without them.
+report::Table calibration_provenance_table(const MachineModel& m) {
+    TableBuilder table("calibration_provenance", "Calibrated sources: model, dataset and errors");
+    table.columns({"key",
+                   "model",
+                   "parameters",
+                   "records",
+                   "relative_error",
+                   "non_negative",
+                   {"residual_norm", "||r||", "", 6},
+                   {"geometric_mean_abs_relative_error", "geo. mean |rel. error|", "", 4},
+                   {"max_abs_relative_error", "max |rel. error|", "", 4},
+                   "records_sha256",
+                   "date",
+                   "kerncast_version"});
+    for (const auto& [key, provenance] : m.sources) {
+        if (!provenance.calibration)
+            continue;
+        const CalibrationProvenance& c = *provenance.calibration;
+        table.row(key, c.model, c.parameters.size(), c.records, c.relative_error, c.non_negative,
+                  c.residual_norm, c.geometric_mean_abs_relative_error, c.max_abs_relative_error,
+                  c.records_sha256, c.date, c.kerncast_version);
+    }
+    return table.build();
+}
+
 report::Table capacity_fits_table(const MachineModel& m) {
     TableBuilder table(
         "capacity_fits",
@@ -277,6 +303,7 @@ report::Document machine_view(const MachineModel& m) {
 
     doc.tables.push_back(sources_table(m));
     add_if_rows(doc, fit_provenance_table(m));
+    add_if_rows(doc, calibration_provenance_table(m));
     return doc;
 }
 

@@ -137,7 +137,50 @@ private:
                 uncertainty(*provenance.uncertainty, child_pointer(path, "uncertainty"));
             if (provenance.fit)
                 fit_provenance(*provenance.fit, child_pointer(path, "fit"));
+            if (provenance.calibration)
+                calibration_provenance(*provenance.calibration, child_pointer(path, "calibration"));
         }
+    }
+
+    // `kerncast calibrate`'s provenance (docs/model-format.md, "Calibrated parameters").
+    void calibration_provenance(const CalibrationProvenance& c, const std::string& path) const {
+        if (c.model.empty())
+            fail(child_pointer(path, "model"), "expected the model's name");
+        if (c.parameters.empty())
+            fail(child_pointer(path, "parameters"),
+                 "expected the names of the parameters it calibrated");
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < c.parameters.size(); ++i) {
+            const std::string at = child_pointer(child_pointer(path, "parameters"), i);
+            if (c.parameters[i].rfind("p_", 0) != 0 || c.parameters[i].size() < 3)
+                fail(at, "expected a parameter name (p_...), got \"" + c.parameters[i] + "\"");
+            if (!seen.insert(c.parameters[i]).second)
+                fail(at, "parameter \"" + c.parameters[i] + "\" is listed twice");
+        }
+        if (c.records < 1)
+            fail(child_pointer(path, "records"),
+                 "must be at least 1, got " + std::to_string(c.records));
+        auto non_negative = [&](const char* key, double value) {
+            if (!std::isfinite(value) || value < 0)
+                fail(child_pointer(path, key), "must not be negative, got " + number(value));
+        };
+        non_negative("residual_norm", c.residual_norm);
+        non_negative("geometric_mean_abs_relative_error", c.geometric_mean_abs_relative_error);
+        non_negative("max_abs_relative_error", c.max_abs_relative_error);
+        static const std::regex sha_pattern("^[0-9a-f]{64}$");
+        for (const auto& [key, value] : {std::pair{"model_sha256", &c.model_sha256},
+                                         std::pair{"records_sha256", &c.records_sha256}})
+            if (!std::regex_match(*value, sha_pattern))
+                fail(child_pointer(path, key),
+                     "expected 64 lower-case hexadecimal digits, got \"" + *value + "\"");
+        static const std::regex date_pattern(
+            R"(^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$)");
+        if (!std::regex_match(c.date, date_pattern))
+            fail(child_pointer(path, "date"),
+                 "expected an ISO 8601 UTC date such as \"2026-11-24T21:00:00Z\", got \"" + c.date +
+                     "\"");
+        if (c.kerncast_version.empty())
+            fail(child_pointer(path, "kerncast_version"), "expected the kerncast version");
     }
 
     void fit_provenance(const FitProvenance& f, const std::string& path) const {

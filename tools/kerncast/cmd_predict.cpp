@@ -6,6 +6,10 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/calibrated/calibration_view.hpp"
+#include "kerncast/models/calibrated/cost_model.hpp"
+#include "kerncast/models/calibrated/model_prediction.hpp"
+#include "kerncast/models/explore.hpp"
 #include "kerncast/models/predict_launch.hpp"
 #include "kerncast/models/register_count.hpp"
 #include "kerncast/models/volume_view.hpp"
@@ -25,10 +29,34 @@ struct PredictOptions {
     std::string fold;
     std::string registers;
     bool linear = false;
+    std::string model_path; // --model: a calibrated cost model instead of the volume model
     OutputOptions output;
 };
 
+// --model: the calibrated cost model's prediction (Stevens & Klöckner sec. 7.3) with the
+// machine's calibrated parameters (docs/model-format.md).
+void run_model_predict(const PredictOptions& o) {
+    const models::calibrated::CostModel model = models::calibrated::load_cost_model(o.model_path);
+    const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
+    const MachineModel machine = resolve_machine(o.machine);
+    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
+    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
+    const auto params =
+        analysis::parameter_values(analysis, kernel::parse_parameter_defines(o.defines));
+    analysis::check_fold_within_domain(analysis, params);
+    emit(models::calibrated::model_prediction_view(
+             models::calibrated::predict_with_model(model, analysis, params, machine)),
+         o.output);
+}
+
 void run_predict(const PredictOptions& o) {
+    if (!o.model_path.empty()) {
+        if (!o.registers.empty() || o.linear)
+            throw_usage_error("--registers and --linear-addresses are options of the volume "
+                              "model; a cost model (--model) does not use them");
+        run_model_predict(o);
+        return;
+    }
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
     const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
@@ -69,9 +97,13 @@ void setup_predict(CLI::App& app) {
         ->type_name("N|auto");
     cmd->add_flag("--linear-addresses", options->linear,
                   "Count footprints in linear byte addresses");
+    cmd->add_option("--model", options->model_path,
+                    "Predict with a calibrated cost model (docs/model-format.md) and the "
+                    "machine's calibrated parameters instead of the volume model")
+        ->type_name("MODEL");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
-        options->output.inputs = {options->kernel_path, options->machine};
+        options->output.inputs = {options->kernel_path, options->machine, options->model_path};
         refuse_clobbering(output_paths(options->output), options->output.inputs);
         run_predict(*options);
     });

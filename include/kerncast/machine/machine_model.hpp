@@ -54,12 +54,34 @@ struct FitProvenance {
     bool operator==(const FitProvenance&) const = default;
 };
 
+// What a calibration of a cost model's parameters rests on and how well the model matches the
+// measurements (written by `kerncast calibrate`, Stevens & Klöckner sec. 7.2; the records'
+// directory is the source's `run`; docs/model-format.md).
+struct CalibrationProvenance {
+    std::string model;                   // the model's name: its parameters are "<model>.<p_name>"
+    std::string model_sha256;            // SHA-256 of the model file's bytes
+    std::vector<std::string> parameters; // the parameters calibrated, e.g. "p_edge"
+    std::string records_sha256;          // SHA-256 over the records' file names and contents
+    int records = 0;                     // measurements the fit used; >= 1
+    bool relative_error = true;          // residuals scaled by the measured value (sec. 7.2)
+    bool non_negative = false;           // parameters kept >= 0
+    double residual_norm = 0;            // ||r||_2 at the solution (relative when relative_error)
+    // |(predicted - measured) / measured| over the records: geometric mean and maximum.
+    double geometric_mean_abs_relative_error = 0;
+    double max_abs_relative_error = 0;
+    std::string date; // ISO 8601 UTC
+    std::string kerncast_version;
+    bool operator==(const CalibrationProvenance&) const = default;
+};
+
 struct Provenance {
     SourceKind kind = SourceKind::datasheet;
     std::string citation; // e.g. "NVIDIA A100 Tensor Core GPU Architecture whitepaper, Table 3"
     std::string run;      // for measured values: the run that measured it (record path / id)
     std::optional<Uncertainty> uncertainty{}; // for measured values, when the run reports it
     std::optional<FitProvenance> fit{};       // for fitted values: the fit's dataset and error
+    // For calibrated cost-model parameters: the model, the dataset and the residuals.
+    std::optional<CalibrationProvenance> calibration{};
     bool operator==(const Provenance&) const = default;
 };
 

@@ -1,0 +1,27 @@
+#include "kerncast/models/calibrated/model_prediction.hpp"
+
+#include "kerncast/models/calibrated/record_samples.hpp"
+
+namespace kerncast::models::calibrated {
+
+ModelPrediction predict_with_model(const CostModel& model, const analysis::KernelAnalysis& analysis,
+                                   const std::vector<std::int64_t>& params,
+                                   const MachineModel& machine) {
+    const MachineParameters values = calibrated_parameters(machine, model);
+    const std::vector<double> features = kernel_features(model, analysis, params);
+    ModelPrediction out;
+    out.model = model.name;
+    out.output = model.output.name;
+    out.kernel = analysis.spec.name;
+    out.machine = machine.identity.id;
+    for (std::size_t k = 0; k < analysis.parameters.size(); ++k)
+        out.kernel_parameters.emplace_back(analysis.parameters[k], params[k]);
+    for (std::size_t i = 0; i < model.parameters.size(); ++i)
+        out.parameters.push_back({model.parameters[i].name, values.values[i], values.sources[i]});
+    for (std::size_t i = 0; i < features.size(); ++i)
+        out.features.push_back({model.features()[i].name, features[i], ""});
+    out.predicted = model.evaluate(values.values, features);
+    return out;
+}
+
+} // namespace kerncast::models::calibrated

@@ -1,0 +1,107 @@
+// Calibration samples from measurement records (record_samples.hpp).
+#include "kerncast/models/calibrated/record_samples.hpp"
+
+#include "kerncast/codegen/kernel_validation.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/models/calibrated/feature_values.hpp"
+#include "kerncast/sha256.hpp"
+
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+namespace kerncast::models::calibrated {
+
+std::vector<double> kernel_features(const CostModel& model,
+                                    const analysis::KernelAnalysis& analysis,
+                                    const std::vector<std::int64_t>& params) {
+    std::vector<double> values;
+    values.reserve(model.features().size());
+    for (const auto& feature : model.features())
+        values.push_back(feature_value(analysis, params, feature));
+    return values;
+}
+
+std::optional<double> measured_output(const CostModel& model,
+                                      const runtime::Measurement& measurement) {
+    if (!measurement.has_times())
+        return std::nullopt;
+    switch (model.output.statistic) {
+    case TimeStatistic::median:
+        return measurement.results.median_s;
+    case TimeStatistic::min:
+        return measurement.results.min_s;
+    case TimeStatistic::mean:
+        return measurement.results.mean_s;
+    }
+    return std::nullopt;
+}
+
+RecordSamples record_samples(const CostModel& model,
+                             const std::vector<runtime::LoadedRecord>& records,
+                             const std::vector<kernel::KernelSpec>& kernels) {
+    for (std::size_t a = 0; a < kernels.size(); ++a)
+        for (std::size_t b = a + 1; b < kernels.size(); ++b)
+            if (kernels[a].name == kernels[b].name)
+                throw_input_error("two kernel files name the kernel '" + kernels[a].name +
+                                      "': " + kernels[a].file + " and " + kernels[b].file,
+                                  SourceLocation{kernels[b].file, 0, 0, {}, {}});
+    RecordSamples out;
+    // One analysis per kernel and launch; it evaluates at any parameter values.
+    using LaunchKey = std::tuple<std::size_t, runtime::Dim3, runtime::Dim3>;
+    std::map<LaunchKey, analysis::KernelAnalysis> analyses;
+    for (const auto& record : records) {
+        const auto& kernel_record = record.measurement.kernel;
+        std::size_t index = kernels.size();
+        for (std::size_t k = 0; k < kernels.size(); ++k)
+            if (codegen::record_is_of(kernels[k], kernel_record))
+                index = k;
+        if (index == kernels.size()) {
+            out.notes.push_back(record.path + ": skipped, of kernel '" + kernel_record.name +
+                                "', which no given kernel file defines");
+            continue;
+        }
+        const std::optional<double> measured = measured_output(model, record.measurement);
+        if (!measured) {
+            out.notes.push_back(record.path + ": skipped, the record holds no times");
+            continue;
+        }
+        const kernel::KernelSpec& spec = kernels[index];
+        for (const auto& [name, value] : kernel_record.parameters)
+            if (spec.find_param(name) && !std::holds_alternative<std::int64_t>(value))
+                throw_input_error("record gives the integer parameter '" + name + "' of kernel '" +
+                                      spec.name + "' a real value",
+                                  SourceLocation{record.path, 0, 0, {}, {}});
+        std::error_code error;
+        if (!kernel_record.file_sha256.empty() &&
+            std::filesystem::is_regular_file(spec.file, error) &&
+            sha256_file_hex(spec.file) != kernel_record.file_sha256)
+            out.notes.push_back(record.path +
+                                ": measured with a kernel file whose SHA-256 differs "
+                                "from " +
+                                spec.file + "'s (changed since?); its features are those of " +
+                                spec.file);
+        const LaunchKey key{index, kernel_record.launch.block, kernel_record.launch.fold};
+        auto found = analyses.find(key);
+        if (found == analyses.end()) {
+            kernel::LaunchConfig launch;
+            launch.block = kernel_record.launch.block;
+            launch.fold = kernel_record.launch.fold;
+            found = analyses.emplace(key, analysis::analyze(spec, launch)).first;
+        }
+        const auto params = analysis::parameter_values(
+            found->second, codegen::record_parameter_overrides(spec, kernel_record));
+        CalibrationSample sample;
+        sample.label = record.path;
+        sample.kernel = spec.name;
+        sample.configuration = runtime::configuration_label(kernel_record);
+        sample.features = kernel_features(model, found->second, params);
+        sample.measured = *measured;
+        out.samples.push_back(std::move(sample));
+        out.records.push_back(record.path);
+        out.published_records += record.measurement.published() ? 1 : 0;
+    }
+    return out;
+}
+
+} // namespace kerncast::models::calibrated

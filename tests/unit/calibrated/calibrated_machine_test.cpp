@@ -1,0 +1,97 @@
+// Calibrated parameters in a machine file: written by machine_with_calibration, read back
+// losslessly (calibrated_costs "<model>.<parameter>" and the source's calibration member),
+// validated, shown by `machine show`, and found again for prediction.
+#include "kerncast/error.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
+#include "kerncast/machine/machine_view.hpp"
+#include "kerncast/models/calibrated/calibrated_machine.hpp"
+#include "kerncast/sha256.hpp"
+#include "synthetic_samples.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+using namespace kerncast::models::calibrated;
+
+namespace {
+
+struct Calibrated {
+    CostModel model;
+    CalibrationResult result;
+    MachineModel machine;
+};
+
+Calibrated calibrated_a100() {
+    Calibrated c;
+    c.model = make_cost_model("lin", "f_time",
+                              "p_launch * f_sync_kernel_launch + p_madd * f_op_float32_madd");
+    c.model.text = "name: lin\n";
+    const auto samples =
+        synthetic::synthetic_samples(c.model, {{1, 1}, {1e6, 1e9}}, {1e-5, 3e-12}, 20, 0.01);
+    c.result = calibrate(c.model, samples);
+    CalibrationDataset dataset;
+    dataset.path = "data/records/lin";
+    dataset.records_sha256 = std::string(64, 'a');
+    dataset.records = 20;
+    dataset.date = "2026-11-25T00:00:00Z";
+    dataset.kerncast_version = "0.1.0";
+    c.machine = machine_with_calibration(resolve_machine("a100-sxm4-40gb"), c.model, c.result,
+                                         dataset, "calibrate-lin");
+    return c;
+}
+
+} // namespace
+
+TEST(CalibratedMachine, RoundTripsThroughTheMachineFile) {
+    const Calibrated c = calibrated_a100();
+    EXPECT_EQ(c.machine.calibrated_costs.at("lin.p_madd").value, c.result.parameters[1].value);
+    EXPECT_EQ(c.machine.calibrated_costs.at("lin.p_launch").source, "calibrate-lin");
+    const Provenance& source = c.machine.sources.at("calibrate-lin");
+    EXPECT_EQ(source.kind, SourceKind::measured);
+    EXPECT_EQ(source.run, "data/records/lin");
+    ASSERT_TRUE(source.calibration);
+    EXPECT_EQ(source.calibration->parameters, (std::vector<std::string>{"p_launch", "p_madd"}));
+    EXPECT_EQ(source.calibration->records, 20);
+    EXPECT_EQ(source.calibration->residual_norm, c.result.residual_norm);
+    EXPECT_EQ(source.calibration->model_sha256, sha256_hex("name: lin\n"));
+
+    const std::string text = machine_json_text(c.machine);
+    const MachineModel read = parse_machine_json(text, "calibrated.json");
+    EXPECT_EQ(read, c.machine);
+    EXPECT_EQ(machine_json_text(read), text);
+
+    const MachineParameters parameters = calibrated_parameters(read, c.model);
+    EXPECT_EQ(parameters.values, c.result.values());
+    EXPECT_EQ(parameters.sources, (std::vector<std::string>{"calibrate-lin", "calibrate-lin"}));
+
+    const report::Document shown = machine_view(read);
+    const report::Table& table = shown.table_at("calibration_provenance");
+    ASSERT_EQ(table.rows.size(), 1u);
+    EXPECT_EQ(std::get<std::string>(table.rows[0][1]), "lin");
+}
+
+TEST(CalibratedMachine, InvalidProvenanceAndMissingParametersAreErrors) {
+    const Calibrated c = calibrated_a100();
+    std::string text = machine_json_text(c.machine);
+    const std::string good = "\"records\": 20";
+    ASSERT_NE(text.find(good), std::string::npos);
+    std::string bad = text;
+    bad.replace(bad.find(good), good.size(), "\"records\": 0");
+    try {
+        parse_machine_json(bad, "bad.json");
+        ADD_FAILURE() << "records 0 accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.where().json_path, "/sources/calibrate-lin/calibration/records");
+    }
+    CostModel other = make_cost_model("other", "f_time", "p_launch * f_sync_kernel_launch");
+    try {
+        calibrated_parameters(c.machine, other);
+        ADD_FAILURE() << "missing parameters accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(e.message().find("other.p_launch"), std::string::npos);
+        ASSERT_GE(e.notes().size(), 2u);
+        EXPECT_NE(e.notes()[0].find("lin.p_launch"), std::string::npos);
+        EXPECT_NE(e.notes()[1].find("calibrated models: lin"), std::string::npos);
+    }
+}

@@ -1,0 +1,42 @@
+// Prediction with calibrated parameters: the features of the kernel at its parameters and the
+// machine's "<model>.<parameter>" values, evaluated exactly; the report's tables.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/calibrated/calibration_view.hpp"
+#include "kerncast/models/calibrated/model_prediction.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+using namespace kerncast::models::calibrated;
+
+TEST(ModelPrediction, TiledMatmulWithMachineParameters) {
+    const std::string root = KERNCAST_SOURCE_DIR;
+    const auto spec = kernel::load_kernel_file(root + "/examples/kernels/matmul_tiled16.yaml");
+    const auto analysis = analysis::analyze(spec);
+    const std::int64_t n = 1024, m = 256, l = 128;
+    const auto params = analysis::parameter_values(analysis, {{"n", n}});
+    const CostModel model =
+        make_cost_model("tiled", "f_time",
+                        "p_launch * f_sync_kernel_launch + p_madd * f_op_float32_madd + p_store * "
+                        "f_mem_access_global_float32_store");
+    MachineModel machine = resolve_machine("a100-sxm4-40gb");
+    machine.calibrated_costs["tiled.p_launch"] = {8e-6, "test"};
+    machine.calibrated_costs["tiled.p_madd"] = {3e-12, "test"};
+    machine.calibrated_costs["tiled.p_store"] = {4e-11, "test"};
+    const ModelPrediction p = predict_with_model(model, analysis, params, machine);
+    // madd per sub-group: n l m / 32; stores of c per work-item: n l.
+    const double madds = static_cast<double>(n * l * m / 32), stores = static_cast<double>(n * l);
+    ASSERT_EQ(p.features.size(), 3u);
+    EXPECT_EQ(p.features[1].value, madds);
+    EXPECT_EQ(p.features[2].value, stores);
+    EXPECT_DOUBLE_EQ(p.predicted, 8e-6 + 3e-12 * madds + 4e-11 * stores);
+    EXPECT_EQ(p.parameters[2].source, "test");
+    EXPECT_EQ(p.kernel_parameters[0], (std::pair<std::string, std::int64_t>{"n", n}));
+
+    const report::Document doc = model_prediction_view(p);
+    EXPECT_EQ(doc.schema, "kerncast.model-prediction/1");
+    EXPECT_DOUBLE_EQ(std::get<double>(doc.table_at("prediction").rows[0][3]), p.predicted * 1e6);
+    EXPECT_EQ(doc.table_at("features").rows.size(), 3u);
+}

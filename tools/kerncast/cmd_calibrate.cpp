@@ -1,0 +1,191 @@
+// kerncast calibrate: fit a cost model's parameters (Stevens & Klöckner, sec. 7.2) to the times
+// in a directory of measurement records, report the residual and per-kernel errors, and write
+// the machine with the calibrated parameters and their provenance (docs/model-format.md).
+#include "commands.hpp"
+#include "kerncast/codegen/volume_samples.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
+#include "kerncast/models/calibrated/calibrated_machine.hpp"
+#include "kerncast/models/calibrated/calibration.hpp"
+#include "kerncast/models/calibrated/calibration_view.hpp"
+#include "kerncast/models/calibrated/record_samples.hpp"
+#include "kerncast/models/capacity_fitting.hpp"
+#include "kerncast/runtime/measurement.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <set>
+
+namespace kerncast::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace cal = models::calibrated;
+
+struct CalibrateOptions {
+    std::string model_path;
+    std::vector<std::string> records_directories;
+    std::vector<std::string> kernel_paths;
+    std::string kernels_directory;
+    std::string machine;
+    std::string output_path;
+    bool absolute = false;
+    bool non_negative = false;
+    int max_iterations = 200;
+    OutputOptions output;
+};
+
+// The kernel files: those named, those in --kernels DIR (*.yaml, *.yml), else the kernel
+// files the records name (their /kernel/file, as given or relative to the record's directory).
+std::vector<std::string> kernel_files(const CalibrateOptions& o,
+                                      const std::vector<runtime::LoadedRecord>& records) {
+    std::vector<std::string> paths = o.kernel_paths;
+    if (!o.kernels_directory.empty()) {
+        if (!fs::is_directory(o.kernels_directory))
+            throw_input_error("--kernels: '" + o.kernels_directory + "' is not a directory",
+                              SourceLocation{o.kernels_directory, 0, 0, {}, {}});
+        std::vector<std::string> found;
+        for (const auto& entry : fs::directory_iterator(o.kernels_directory)) {
+            const auto extension = entry.path().extension();
+            if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml"))
+                found.push_back(entry.path().string());
+        }
+        std::sort(found.begin(), found.end());
+        paths.insert(paths.end(), found.begin(), found.end());
+    }
+    if (!paths.empty())
+        return paths;
+    std::set<std::string> named;
+    for (const auto& record : records) {
+        const fs::path file = record.measurement.kernel.file;
+        const auto extension = file.extension();
+        if (extension != ".yaml" && extension != ".yml")
+            continue;
+        const fs::path beside = fs::path(record.path).parent_path() / file;
+        if (fs::is_regular_file(file))
+            named.insert(file.lexically_normal().string());
+        else if (file.is_relative() && fs::is_regular_file(beside))
+            named.insert(beside.lexically_normal().string());
+    }
+    if (named.empty())
+        throw_usage_error("no kernel files: give them (KERNEL... or --kernels DIR); the records "
+                          "name none that exists from here");
+    return {named.begin(), named.end()};
+}
+
+void run_calibrate(const CalibrateOptions& o) {
+    if (o.max_iterations < 1)
+        throw_usage_error("--max-iterations must be at least 1");
+    const cal::CostModel model = cal::load_cost_model(o.model_path);
+    const MachineModel machine = resolve_machine(o.machine);
+    std::vector<runtime::LoadedRecord> records;
+    std::string dataset_path;
+    for (const auto& directory : o.records_directories) {
+        auto loaded = runtime::load_measurement_directory(directory);
+        records.insert(records.end(), std::make_move_iterator(loaded.begin()),
+                       std::make_move_iterator(loaded.end()));
+        dataset_path += (dataset_path.empty() ? "" : ", ") + directory;
+    }
+    const std::vector<std::string> paths = kernel_files(o, records);
+    if (!o.output_path.empty()) {
+        std::vector<std::string> inputs = paths;
+        inputs.push_back(o.model_path);
+        inputs.push_back(o.machine);
+        for (const auto& record : records)
+            inputs.push_back(record.path);
+        refuse_clobbering({{"-o", o.output_path}}, inputs, o.records_directories);
+    }
+    std::vector<kernel::KernelSpec> kernels;
+    for (const auto& path : paths)
+        kernels.push_back(kernel::load_kernel_file(path));
+    const cal::RecordSamples samples = cal::record_samples(model, records, kernels);
+    if (samples.samples.empty())
+        throw_input_error("no record in " + dataset_path +
+                              " gives a measured time of the given kernels",
+                          SourceLocation{}, samples.notes);
+    cal::CalibrationOptions options;
+    options.relative_error = !o.absolute;
+    options.non_negative = o.non_negative;
+    options.max_iterations = o.max_iterations;
+    const cal::CalibrationResult result = cal::calibrate(model, samples.samples, options);
+
+    std::vector<std::string> notes = samples.notes;
+    if (!o.output_path.empty()) {
+        cal::CalibrationDataset dataset;
+        dataset.path = dataset_path;
+        dataset.records_sha256 = codegen::dataset_sha256(records);
+        dataset.records = static_cast<int>(samples.records.size());
+        dataset.published_records = samples.published_records;
+        dataset.date = runtime::iso8601_utc_now();
+        dataset.kerncast_version = KERNCAST_VERSION;
+        const std::string source_key =
+            models::unused_source_key(machine, "calibrate-" + model.name);
+        const MachineModel calibrated =
+            cal::machine_with_calibration(machine, model, result, dataset, source_key);
+        const std::string text = machine_json_text(calibrated);
+        KERNCAST_CHECK(parse_machine_json(text, o.output_path) == calibrated,
+                       "the calibrated machine must read back as written");
+        write_file_safely(o.output_path, "the machine file",
+                          [&](std::ostream& out) { out << text; });
+        notes.push_back("wrote " + o.output_path + ": machine '" + calibrated.identity.id +
+                        "' with the parameters of model '" + model.name + "' as calibrated_costs " +
+                        model.name + ".<parameter> under the source '" + source_key + "'");
+    }
+    emit(cal::calibration_view(model, samples.samples, result, notes), o.output);
+}
+
+void setup_calibrate(CLI::App& app) {
+    auto options = std::make_shared<CalibrateOptions>();
+    auto* cmd = app.add_subcommand(
+        "calibrate", "Calibrate a cost model's parameters to measured times (Stevens & Klöckner)");
+    cmd->add_option("MODEL", options->model_path, "Model file (YAML, docs/model-format.md)")
+        ->required();
+    cmd->add_option("KERNEL", options->kernel_paths,
+                    "Kernel files the records are of (matched by kernel name)")
+        ->type_name("FILE...");
+    cmd->add_option("--records", options->records_directories,
+                    "Measurement records (*.json) with times (repeatable)")
+        ->type_name("DIR")
+        ->required();
+    cmd->add_option("--kernels", options->kernels_directory,
+                    "Also every kernel file (*.yaml, *.yml) in DIR")
+        ->type_name("DIR");
+    cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
+        ->required();
+    cmd->add_option("-o,--output", options->output_path,
+                    "Write the machine with the calibrated parameters and their provenance")
+        ->type_name("FILE");
+    cmd->add_flag("--absolute", options->absolute,
+                  "Minimise absolute errors g - t instead of relative ones (g - t) / t");
+    cmd->add_flag("--non-negative", options->non_negative,
+                  "Keep every parameter without its own min at >= 0 (costs)");
+    cmd->add_option("--max-iterations", options->max_iterations,
+                    "Levenberg-Marquardt iterations at most (default 200)")
+        ->type_name("N");
+    add_output_options(*cmd, options->output);
+    cmd->callback([options] {
+        options->output.inputs = options->kernel_paths;
+        options->output.inputs.push_back(options->model_path);
+        options->output.inputs.push_back(options->machine);
+        options->output.input_directories = options->records_directories;
+        options->output.input_directories.push_back(options->kernels_directory);
+        std::error_code error;
+        if (!options->output_path.empty() && fs::is_directory(options->output_path, error))
+            throw_usage_error("-o: '" + options->output_path +
+                              "' is a directory; give the machine file to write");
+        std::vector<OutputPath> outputs = output_paths(options->output);
+        outputs.push_back({"-o", options->output_path});
+        refuse_clobbering(outputs, options->output.inputs, options->output.input_directories);
+        run_calibrate(*options);
+    });
+}
+
+} // namespace
+
+KERNCAST_REGISTER_COMMAND(745, setup_calibrate);
+
+} // namespace kerncast::cli
