@@ -181,7 +181,12 @@ private:
         int statement_index = 0;
     };
 
-    std::map<std::pair<DataType, std::string>, std::pair<Granularity, SymbolicCount>> operations_;
+    struct OperationTotals {
+        Granularity granularity = Granularity::subgroup;
+        SymbolicCount count;      // in units of granularity
+        SymbolicCount work_items; // per executing work-item
+    };
+    std::map<std::pair<DataType, std::string>, OperationTotals> operations_;
 
     void setup_launch();
     SymbolicCount count_text(const std::string& raw_text) {
@@ -216,9 +221,10 @@ private:
     SymbolicCount per_subgroup(const Scope& scope);
     SymbolicCount per_work_item(const Scope& scope);
     void add_operation(DataType dtype, const std::string& op, Granularity granularity,
-                       const SymbolicCount& count);
+                       const SymbolicCount& count, const SymbolicCount& work_items);
     void add_arith(const Scope& scope, DataType dtype, const std::string& op, int times = 1) {
-        add_operation(dtype, op, Granularity::subgroup, per_subgroup(scope).scaled(times));
+        add_operation(dtype, op, Granularity::subgroup, per_subgroup(scope).scaled(times),
+                      per_work_item(scope).scaled(times));
     }
     ValueType walk(const ExprPtr& e, Scope scope);
     void index_arithmetic(const Expr& e, const Scope& scope);
@@ -564,10 +570,11 @@ SymbolicCount Analyzer::per_work_item(const Scope& scope) {
 }
 
 void Analyzer::add_operation(DataType dtype, const std::string& op, Granularity granularity,
-                             const SymbolicCount& count) {
+                             const SymbolicCount& count, const SymbolicCount& work_items) {
     auto& slot = operations_[{dtype, op}];
-    slot.first = granularity;
-    slot.second = slot.second + count;
+    slot.granularity = granularity;
+    slot.count = slot.count + count;
+    slot.work_items = slot.work_items + work_items;
 }
 
 void Analyzer::index_arithmetic(const Expr& e, const Scope& scope) {
@@ -892,9 +899,10 @@ KernelAnalysis Analyzer::run() {
         }
         const ValueType target_type{target->dtype, false};
         if (parsed.atomic) {
+            const SymbolicCount executions = per_work_item(scope);
             add_operation(target->dtype,
                           std::string("atomic:") + kernel::atomic_kind_name(*parsed.atomic),
-                          Granularity::work_item, per_work_item(scope));
+                          Granularity::work_item, executions, executions);
             record_access(parsed.target, scope, Direction::atomic, parsed.atomic);
             continue;
         }
@@ -919,8 +927,8 @@ KernelAnalysis Analyzer::run() {
         record_access(parsed.target, scope, Direction::store, std::nullopt);
     }
     for (auto& [key, value] : operations_)
-        result_.operations.push_back(
-            OperationCount{key.first, key.second, value.first, value.second});
+        result_.operations.push_back(OperationCount{key.first, key.second, value.granularity,
+                                                    value.count, value.work_items});
     return std::move(result_);
 }
 

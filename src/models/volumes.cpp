@@ -438,10 +438,11 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
         p.arrays.push_back(std::move(v));
     }
 
-    // Floating-point work (sec. 4.1): fused multiply-adds issue once.
+    // Floating-point work (sec. 4.1): fused multiply-adds issue once. Issue cycles count every
+    // lane of the sub-groups that execute an operation (idle lanes of a partly filled warp
+    // take the slot too); flops count the work-items that execute it (useful work).
     const double total_points = static_cast<double>(p.points);
     const int warp = layout.warp_size;
-    std::map<std::string, double> per_dtype_fma;
     for (const auto& op : analysis.operations) {
         if (!kernel::is_floating(op.dtype))
             continue;
@@ -451,9 +452,10 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
         else if (op.granularity == analysis::Granularity::work_group)
             count *= static_cast<double>(analysis.threads_per_block);
         count /= total_points;
+        const double useful = static_cast<double>(op.work_items.evaluate(params)) / total_points;
         const std::string dtype = kernel::data_type_name(op.dtype);
         if (op.operation == "add" || op.operation == "mul") {
-            p.flops_per_point += count;
+            p.flops_per_point += useful;
             const double rate = issue_rate(machine, op.operation, dtype);
             if (rate > 0)
                 p.fp_cycles_per_point += count / rate;
@@ -464,7 +466,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
             if (rate > 0 && add > 0 && mul > 0)
                 p.fp_cycles_per_point += count / rate - count / add - count / mul;
         } else if (op.operation == "div" || op.operation.rfind("func:", 0) == 0) {
-            p.flops_per_point += count;
+            p.flops_per_point += useful;
             const double rate = issue_rate(machine, "special", dtype);
             if (rate > 0)
                 p.fp_cycles_per_point += count / rate;

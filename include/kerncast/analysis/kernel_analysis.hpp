@@ -39,6 +39,11 @@ struct OperationCount {
     std::string operation;
     Granularity granularity = Granularity::subgroup;
     SymbolicCount count; // total over the launch, in units of `granularity`
+    // The same operations counted per work-item (thread) that executes them: the useful work,
+    // without the idle lanes of partly filled sub-groups that `count` (sub-group granularity,
+    // Stevens & Klöckner sec. 5) includes. Flops per point come from this; issue cycles from
+    // `count`.
+    SymbolicCount work_items;
 };
 
 // The analysis space: the variables a thread's work is indexed by. Per mapped axis the block

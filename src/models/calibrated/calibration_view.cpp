@@ -71,6 +71,45 @@ report::Table samples_table(const CostModel& model, const std::vector<Calibratio
     return t.build();
 }
 
+report::ChartSeries& series_of_kernel(report::Chart& chart, const std::string& kernel) {
+    for (auto& series : chart.series)
+        if (series.name == kernel)
+            return series;
+    chart.series.emplace_back().name = kernel;
+    return chart.series.back();
+}
+
+// HTML charts (docs/output.md#html-reports): the residual of each measurement, a series per
+// kernel, and modelled against measured output with the diagonal.
+std::vector<report::Chart> calibration_charts(const CostModel& model,
+                                              const std::vector<CalibrationSample>& samples,
+                                              const CalibrationResult& result) {
+    report::Chart residuals;
+    residuals.key = "residuals";
+    residuals.title = "Relative error of each measurement after calibration, per kernel";
+    residuals.kind = report::ChartKind::scatter;
+    residuals.x_axis = {"measurement", "", false};
+    residuals.y_axis = {"relative error", "%", false};
+    report::Chart fit;
+    fit.key = "modelled";
+    fit.title = "Modelled against measured " + model.output.name;
+    fit.kind = report::ChartKind::scatter;
+    fit.x_axis = {"measured", "us", true};
+    fit.y_axis = {"modelled", "us", true};
+    fit.diagonal = true;
+    for (std::size_t k = 0; k < samples.size(); ++k) {
+        auto& residual = series_of_kernel(residuals, samples[k].kernel);
+        residual.x.push_back(static_cast<double>(k + 1));
+        residual.y.push_back(result.relative_errors[k] * 100);
+        residual.point_labels.push_back(samples[k].configuration);
+        auto& point = series_of_kernel(fit, samples[k].kernel);
+        point.x.push_back(samples[k].measured * 1e6);
+        point.y.push_back(result.predicted[k] * 1e6);
+        point.point_labels.push_back(samples[k].configuration);
+    }
+    return {residuals, fit};
+}
+
 } // namespace
 
 report::Document calibration_view(const CostModel& model,
@@ -100,6 +139,7 @@ report::Document calibration_view(const CostModel& model,
                             "): " + result.message);
     for (const auto& note : notes)
         doc.notes.push_back(note);
+    doc.charts = calibration_charts(model, samples, result);
     return doc;
 }
 

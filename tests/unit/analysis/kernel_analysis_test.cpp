@@ -240,3 +240,29 @@ statements: ["atomic_cas(flag[i], a[i] + 2*b[i], b[i] - 1)"]
     EXPECT_EQ(b_loads, 2); // b[i] in the compare and in the value
     EXPECT_EQ(find_access(a, "flag", Direction::atomic).count.evaluate(p), 1000);
 }
+
+// Operations per work-item beside the sub-group count: the useful work. The 49-point box of
+// range 3 does 48 adds and 1 mul per interior point (14994^2 of them); with 1024-wide blocks the
+// sub-group count also covers the idle lanes of partly filled warps and blocks.
+TEST(KernelAnalysis, OperationsPerWorkItemAreTheUsefulWork) {
+    const auto spec = kerncast::kernel::load_kernel_file(
+        std::string(KERNCAST_SOURCE_DIR) + "/data/published/v100-warpspeed/kernels/box2d_r3.yaml");
+    kerncast::kernel::LaunchConfig launch;
+    launch.block = {1024, 1, 1};
+    launch.fold = {1, 1, 1};
+    const auto analysis = kerncast::analysis::analyze(spec, launch);
+    const auto params = kerncast::analysis::parameter_values(analysis);
+    const std::int64_t points = 14994LL * 14994LL;
+    int found = 0;
+    for (const auto& op : analysis.operations) {
+        if (op.operation == "add") {
+            EXPECT_EQ(op.work_items.evaluate(params), 48 * points);
+            EXPECT_GT(op.count.evaluate(params) * 32, 48 * points);
+            ++found;
+        } else if (op.operation == "mul") {
+            EXPECT_EQ(op.work_items.evaluate(params), points);
+            ++found;
+        }
+    }
+    EXPECT_EQ(found, 2);
+}

@@ -439,4 +439,18 @@ TEST(VolumesPublishedV100, WideBoxStencilsAndDeepBlocks) {
     EXPECT_DOUBLE_EQ(star.l2_store_bytes, 8.0); // aligned as measured (8.00)
 }
 
+// Flops per point are the useful work (work-items that execute), issue cycles every lane of
+// the executing sub-groups (Stevens & Klöckner sec. 5 counts operations per sub-group). A
+// 49-point box sums 49 values (48 adds) and scales once (1 mul): 49 flops per point in every
+// block shape, also where a 1024-wide block runs 15 x 1024 threads per 14994-point row.
+TEST(VolumesFlops, UsefulWorkPerPointIdleLanesOnlyIssue) {
+    const VolumePrediction wide = predict_published("box2d_r3", {{1024, 1, 1}, {1, 1, 1}}, 0);
+    const VolumePrediction fitted = predict_published("box2d_r3", {{64, 8, 1}, {1, 1, 1}}, 0);
+    EXPECT_DOUBLE_EQ(wide.flops_per_point, 49.0);
+    EXPECT_DOUBLE_EQ(fitted.flops_per_point, 49.0);
+    // The idle lanes issue: more of them in the wide block, never fewer cycles than the
+    // useful work needs.
+    EXPECT_GT(wide.fp_cycles_per_point, fitted.fp_cycles_per_point);
+}
+
 } // namespace
