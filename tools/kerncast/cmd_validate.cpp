@@ -8,6 +8,7 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/mwp_cwp/record_predictions.hpp"
 #include "kerncast/sha256.hpp"
 
 #include <filesystem>
@@ -25,6 +26,7 @@ struct ValidateOptions {
     std::string records_directory;
     std::string save_directory;
     std::vector<std::string> defines;
+    std::string mwp_variant; // empty: the volume model predicts
     runtime::TimingOptions timing;
     OutputOptions output;
 };
@@ -99,8 +101,12 @@ void run_validate(const ValidateOptions& o) {
                               "--records");
         records = measure_sweep(specs.front(), o);
     }
-    const runtime::ValidationReport report =
-        runtime::validate_predictions(records, codegen::volume_model_predictions(specs, machine));
+    const runtime::PredictionSource source =
+        o.mwp_variant.empty()
+            ? codegen::volume_model_predictions(specs, machine)
+            : models::mwp_cwp::mwp_record_predictions(
+                  specs, machine, models::mwp_cwp::parse_variant(o.mwp_variant, "--mwp-model"));
+    const runtime::ValidationReport report = runtime::validate_predictions(records, source);
     emit(runtime::validation_view(report), o.output);
 }
 
@@ -133,6 +139,10 @@ void setup_validate(CLI::App& app) {
     cmd->add_option("--save", options->save_directory,
                     "Live mode: also write each configuration's measurement record to DIR")
         ->type_name("DIR");
+    cmd->add_option("--mwp-model", options->mwp_variant,
+                    "Predict with MWP-CWP (Hong & Kim 2009), classic or cache-aware, instead of "
+                    "the volume model: times and throughputs only, no counters")
+        ->type_name("classic|cache-aware");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
         options->output.inputs = options->kernel_paths;

@@ -9,7 +9,8 @@ namespace kerncast::models::mwp_cwp {
 KernelMwpPrediction
 predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
                    const std::vector<std::pair<std::string, std::int64_t>>& overrides,
-                   const MachineModel& machine, const KernelMwpOptions& options) {
+                   const MachineModel& machine, const KernelMwpOptions& options,
+                   const VolumePrediction* volumes) {
     analysis::CountOptions counting;
     counting.count_index_arithmetic = true;
     if (machine.compute.warp_size)
@@ -39,10 +40,14 @@ predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l
     if (options.variant == Variant::classic) {
         p.model = predict_mwp_cwp(p.derived.workload, machine, options.model);
     } else {
-        VolumeOptions volume_options;
-        volume_options.registers = options.registers;
-        const VolumePrediction volumes = predict_volumes(analysis, params, machine, volume_options);
-        p.cache_aware = predict_cache_aware(p.derived, volumes, machine, options.model);
+        std::optional<VolumePrediction> predicted;
+        if (!volumes) {
+            VolumeOptions volume_options;
+            volume_options.registers = options.registers;
+            predicted = predict_volumes(analysis, params, machine, volume_options);
+            volumes = &*predicted;
+        }
+        p.cache_aware = predict_cache_aware(p.derived, *volumes, machine, options.model);
         p.model = p.cache_aware->model;
     }
     return p;

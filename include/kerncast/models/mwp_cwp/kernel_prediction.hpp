@@ -34,10 +34,12 @@ struct KernelMwpPrediction {
 
 // Input Errors: a launch the kernel cannot take, a parameter assumption violated, a machine
 // lacking a value (the classic variant needs mwp_cwp.*, the cache-aware one also the volume
-// model's caches and latencies).
+// model's caches and latencies). `volumes`, when given, is the volume model's prediction of the
+// same launch (the cache-aware variant uses it instead of predicting it again).
 KernelMwpPrediction
 predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
                    const std::vector<std::pair<std::string, std::int64_t>>& overrides,
-                   const MachineModel& machine, const KernelMwpOptions& options = {});
+                   const MachineModel& machine, const KernelMwpOptions& options = {},
+                   const VolumePrediction* volumes = nullptr);
 
 } // namespace kerncast::models::mwp_cwp
