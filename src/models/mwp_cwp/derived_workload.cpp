@@ -240,9 +240,11 @@ DerivedWorkload derive_workload(const KernelAnalysis& a, const std::vector<std::
     for (const auto& barrier : a.barriers)
         d.mix.barriers += static_cast<double>(barrier.per_work_item.evaluate(params));
     d.loops = loop_controls(a, params);
-    for (const auto& loop : d.loops)
-        if (!loop.unrolled)
-            d.mix.loop_control += control_per_iteration * loop.iterations_per_thread;
+    for (auto& loop : d.loops) {
+        loop.control_per_thread =
+            loop.unrolled ? 0 : control_per_iteration * loop.iterations_per_thread;
+        d.mix.loop_control += loop.control_per_thread;
+    }
     int axes = 0;
     for (int axis = 0; axis < kernel::axis_count; ++axis)
         axes += !a.spec.threads.global[axis].empty() || !a.spec.threads.local[axis].empty();
@@ -274,7 +276,6 @@ DerivedWorkload derive_workload(const KernelAnalysis& a, const std::vector<std::
     w.load_bytes_per_warp = executions > 0 ? bytes / executions : 0;
     w.registers_per_thread = options.registers.per_thread;
     w.shared_memory_per_block_bytes = static_cast<int>(shared_memory_bytes(a, params));
-    d.points = static_cast<std::int64_t>(size.threads) * d.points_per_thread;
 
     if (!d.accesses.empty())
         d.notes.push_back("coalescing from the warps of block 0 at the first iteration of the "

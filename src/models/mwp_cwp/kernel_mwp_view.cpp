@@ -54,8 +54,7 @@ report::Table loops_table(const DerivedWorkload& d) {
                "unrolled",
                {"control_per_thread", "control insts/thread", "", 4}});
     for (const auto& l : d.loops)
-        t.row(l.index, l.iterations_per_thread, l.unrolled,
-              l.unrolled ? 0.0 : 2 * l.iterations_per_thread);
+        t.row(l.index, l.iterations_per_thread, l.unrolled, l.control_per_thread);
     return t.build();
 }
 

@@ -59,6 +59,7 @@ struct LoopControl {
     std::string index;
     double iterations_per_thread = 0; // all iterations, enclosing loops included
     bool unrolled = false;            // trip count independent of the parameters
+    double control_per_thread = 0;    // setp + bra per iteration unless unrolled
 };
 
 struct DerivedWorkload {
@@ -68,7 +69,6 @@ struct DerivedWorkload {
     std::vector<LoopControl> loops;
     CoalescingRule rule = CoalescingRule::warp_sectors;
     std::int64_t points_per_thread = 1; // the fold: domain points one thread computes
-    std::int64_t points = 0;            // domain points of the launch
     RegisterCount registers;            // what the occupancy calculation uses
     std::vector<std::string> notes;
 };
