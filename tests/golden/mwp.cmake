@@ -66,7 +66,7 @@ kerncast_add_cli_test(NAME mwp_bad_variant EXIT 2
   STDERR_CONTAINS "--mwp-model: 'cached' is not a variant")
 kerncast_add_cli_test(NAME mwp_cache_aware_without_caches EXIT 1
   ARGS mwp examples/kernels/hk_matmul_table2.yaml -m hk-example --mwp-model cache-aware
-  STDERR_CONTAINS "hk-example")
+  STDERR_CONTAINS "machine 'hk-example' has no L1 or L2 cache" "--mwp-model classic")
 kerncast_add_cli_test(NAME mwp_machine_without_parameters EXIT 1
   ARGS mwp examples/kernels/hk_matmul.yaml -m a100-sxm4-40gb
   STDERR_CONTAINS "lacks mwp_cwp.mem_ld_cycles")

@@ -2,6 +2,7 @@
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/error.hpp"
 #include "kerncast/models/volumes.hpp"
 
 namespace kerncast::models::mwp_cwp {
@@ -40,6 +41,12 @@ predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l
     if (options.variant == Variant::classic) {
         p.model = predict_mwp_cwp(p.derived.workload, machine, options.model);
     } else {
+        if (!machine.level("l1") || !machine.level("l2"))
+            throw_input_error(
+                "machine '" + machine.identity.id +
+                    "' has no L1 or L2 cache, whose traffic the cache-aware MWP-CWP variant "
+                    "needs",
+                {}, {"use --mwp-model classic, Hong & Kim's model without caches"});
         std::optional<VolumePrediction> predicted;
         if (!volumes) {
             VolumeOptions volume_options;
