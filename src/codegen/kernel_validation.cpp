@@ -8,6 +8,7 @@
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/explore.hpp"
 #include "kerncast/models/volumes.hpp"
+#include "kerncast/sha256.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -114,6 +115,21 @@ runtime::PredictionSource volume_model_predictions(const std::vector<kernel::Ker
                 return prediction;
         return std::nullopt;
     };
+}
+
+std::vector<std::string> kernel_file_mismatches(const kernel::KernelSpec& spec,
+                                                const std::string& kernel_path,
+                                                const std::vector<runtime::LoadedRecord>& records) {
+    std::vector<std::string> warnings;
+    const std::string sha = sha256_file_hex(kernel_path);
+    for (const auto& record : records)
+        if (!record.measurement.kernel.file_sha256.empty() &&
+            record.measurement.kernel.file_sha256 != sha &&
+            record.measurement.kernel.name == spec.name)
+            warnings.push_back(record.path +
+                               " was recorded from a kernel file with another SHA-256 than " +
+                               kernel_path);
+    return warnings;
 }
 
 std::vector<kernel::LaunchConfig> default_sweep(const kernel::KernelSpec& spec) {

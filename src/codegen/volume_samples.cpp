@@ -112,7 +112,8 @@ std::string sample_group(const std::string& kernel_name, const runtime::Dim3& bl
 RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& records,
                                     const std::vector<kernel::KernelSpec>& kernels,
                                     const MachineModel& machine,
-                                    const models::RegisterRequest& registers) {
+                                    const models::RegisterRequest& registers,
+                                    const std::function<void(std::size_t, std::size_t)>& progress) {
     for (std::size_t i = 0; i < kernels.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
             if (kernels[i].name == kernels[j].name)
@@ -127,7 +128,10 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
 
     RecordSamples result;
     std::map<std::string, int> counters_used;
+    std::size_t finished = 0;
     for (const auto& record : records) {
+        if (progress)
+            progress(finished++, records.size());
         const runtime::KernelRecord& kernel = record.measurement.kernel;
         std::size_t k = 0;
         while (k < kernels.size() && !record_is_of(kernels[k], kernel))
@@ -196,6 +200,9 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
                                    ": no DRAM or L2 volume counter (dram__bytes_read.sum, "
                                    "lts__t_sectors_op_read.sum, ...)");
     }
+    if (progress)
+        progress(records.size(), records.size());
+
     for (const auto& [counter, count] : counters_used)
         result.notes.push_back(counter + ": " + std::to_string(count) + " records");
     return result;

@@ -2,7 +2,7 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
-#include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/models/predict_launch.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -64,25 +64,20 @@ ExploreResult explore(const kernel::KernelSpec& spec,
     (void)analysis::parameter_values(analysis::analyze(spec, spec.launch), overrides);
 
     std::atomic<size_t> next{0};
+    std::atomic<size_t> finished{0};
     auto work = [&] {
         for (size_t k = next++; k < result.rows.size(); k = next++) {
             ExploreRow& row = result.rows[k];
             try {
-                // Limits first: the analysis of a 2^30-thread block or a fold longer than the
-                // domain would take time that grows with it, for a row that is skipped anyway.
-                kernel::check_launch_limits(row.launch, "launch");
-                const analysis::KernelAnalysis analysis = analysis::analyze(spec, row.launch);
-                const auto params = analysis::parameter_values(analysis, overrides);
-                analysis::check_fold_within_domain(analysis, params);
-                VolumeOptions volume = options.volume;
-                if (options.registers_for_launch)
-                    volume.registers = options.registers_for_launch(row.launch);
-                row.prediction = predict_volumes(analysis, params, machine, volume);
+                row.prediction = predict_launch(spec, row.launch, overrides, machine,
+                                                options.volume, options.registers_for_launch);
             } catch (const Error& error) {
                 row.skipped = error.message();
             } catch (const std::exception& error) { // isl failures: report, keep sweeping
                 row.skipped = std::string("internal error: ") + error.what();
             }
+            if (options.progress)
+                options.progress(++finished, result.rows.size());
         }
     };
     unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());

@@ -38,6 +38,68 @@ std::string registers_note(const ExploreResult& result) {
                        range, count.target, spilling);
 }
 
+std::string configuration_label(const ExploreRow& row) {
+    return fmt::format("block={} fold={}", format_triple(row.launch.block),
+                       format_triple(row.launch.fold));
+}
+
+// Predicted throughput against rank, one series per value of `series_of` (a block shape, a
+// limiter), in order of first appearance.
+template <class SeriesOf>
+report::Chart throughput_chart(const ExploreResult& result, std::string key, std::string title,
+                               SeriesOf series_of) {
+    report::Chart chart;
+    chart.key = std::move(key);
+    chart.title = std::move(title);
+    chart.kind = report::ChartKind::scatter;
+    chart.x_axis = {"rank", "", false};
+    chart.y_axis = {"predicted throughput", "Gpoints/s", false};
+    std::int64_t rank = 0;
+    for (const auto& row : result.rows) {
+        if (!row.prediction)
+            continue;
+        ++rank;
+        const std::string name = series_of(row);
+        auto series = std::find_if(chart.series.begin(), chart.series.end(),
+                                   [&](const report::ChartSeries& s) { return s.name == name; });
+        if (series == chart.series.end()) {
+            chart.series.emplace_back().name = name;
+            series = chart.series.end() - 1;
+        }
+        series->x.push_back(static_cast<double>(rank));
+        series->y.push_back(row.prediction->limiter.points_per_second / 1e9);
+        series->point_labels.push_back(configuration_label(row));
+    }
+    return chart;
+}
+
+// Per-level volumes of each configuration in rank order: DRAM and L2 bars, loads and stores
+// stacked.
+report::Chart volume_chart(const ExploreResult& result) {
+    report::Chart chart;
+    chart.key = "volumes";
+    chart.title = "Predicted data volume per point by level, configurations in rank order";
+    chart.kind = report::ChartKind::stacked_bar;
+    chart.x_axis = {"configuration (rank order)", "", false};
+    chart.y_axis = {"data volume", "B/pt", false};
+    chart.series = {{"DRAM load", {}, {}, {}, "DRAM"},
+                    {"DRAM store", {}, {}, {}, "DRAM"},
+                    {"L2->L1 load", {}, {}, {}, "L2"},
+                    {"L1->L2 store", {}, {}, {}, "L2"}};
+    for (const auto& row : result.rows) {
+        if (!row.prediction)
+            continue;
+        const VolumePrediction& p = *row.prediction;
+        chart.categories.push_back(
+            fmt::format("{} {}", format_triple(row.launch.block), format_triple(row.launch.fold)));
+        const double values[] = {p.dram_load_bytes, p.dram_store_bytes, p.l2_load_bytes,
+                                 p.l2_store_bytes};
+        for (size_t s = 0; s < chart.series.size(); ++s)
+            chart.series[s].y.push_back(values[s]);
+    }
+    return chart;
+}
+
 } // namespace
 
 report::Document explore_view(const ExploreResult& result, std::size_t top) {
@@ -79,6 +141,16 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
     doc.notes.push_back(fmt::format("{} configurations predicted, {} skipped.",
                                     result.rows.size() - skipped, skipped));
     doc.notes.push_back(registers_note(result));
+    doc.charts = {
+        throughput_chart(result, "throughput",
+                         "Predicted throughput per configuration, coloured by block shape",
+                         [](const ExploreRow& row) { return format_triple(row.launch.block); }),
+        volume_chart(result),
+        throughput_chart(result, "limiter",
+                         "Predicted throughput per configuration, coloured by binding limiter",
+                         [](const ExploreRow& row) {
+                             return std::string(limiter_name(row.prediction->limiter.binding));
+                         })};
     return doc;
 }
 

@@ -157,6 +157,45 @@ report::Table result_table(const VolumePrediction& p) {
     return t.build();
 }
 
+// Per-level volumes stacked by array, one bar per level and direction.
+report::Chart volume_chart(const VolumePrediction& p) {
+    report::Chart chart;
+    chart.key = "volumes";
+    chart.title = "Data volume per point by level, stacked by array";
+    chart.kind = report::ChartKind::stacked_bar;
+    chart.categories = {"L2->L1 load", "L1->L2 store", "DRAM->L2 load", "L2->DRAM store"};
+    chart.x_axis = {"level", "", false};
+    chart.y_axis = {"data volume", "B/pt", false};
+    for (const auto& a : p.arrays)
+        chart.series.push_back(
+            {a.array,
+             {},
+             {a.l2_load_bytes, a.l2_store_bytes, a.dram_load_bytes, a.dram_store_bytes},
+             {},
+             ""});
+    return chart;
+}
+
+// The time per point each limiter needs: the tallest binds.
+report::Chart limiter_chart(const VolumePrediction& p) {
+    const auto& l = p.limiter;
+    report::Chart chart;
+    chart.key = "limiters";
+    chart.title = fmt::format("Time per point by limiter ({} binds)", limiter_name(l.binding));
+    chart.kind = report::ChartKind::bar;
+    chart.categories = {limiter_name(Limiter::dram), limiter_name(Limiter::l2),
+                        limiter_name(Limiter::l1), limiter_name(Limiter::fp)};
+    chart.x_axis = {"limiter", "", false};
+    chart.y_axis = {"time per point", "ps", false};
+    chart.series.push_back({"time per point",
+                            {},
+                            {l.dram_seconds_per_point * 1e12, l.l2_seconds_per_point * 1e12,
+                             l.l1_seconds_per_point * 1e12, l.fp_seconds_per_point * 1e12},
+                            {},
+                            ""});
+    return chart;
+}
+
 } // namespace
 
 report::Document predict_view(const VolumePrediction& p, const std::string& kernel_name,
@@ -170,6 +209,7 @@ report::Document predict_view(const VolumePrediction& p, const std::string& kern
     doc.notes = p.notes;
     doc.notes.push_back(
         "Bytes per point: a point is one thread and fold instance of the kernel's domain.");
+    doc.charts = {volume_chart(p), limiter_chart(p)};
     return doc;
 }
 

@@ -153,8 +153,18 @@ private:
                       [](const auto& x, const auto& y) { return x.size_bytes < y.size_bytes; });
             largest_measured = std::max(largest_measured, points.back().size_bytes);
             const auto location = locate_size(points, options_.change_point);
+            LatencyCurve& curve = result_.latency_curves.emplace_back();
+            curve.benchmark = b.name;
+            curve.memory = b.memory;
+            curve.repetition = repetition;
+            curve.unit = b.unit;
+            for (const auto& point : points) {
+                curve.footprint_bytes.push_back(static_cast<double>(point.size_bytes));
+                curve.median_latency.push_back(point.timings.empty() ? 0.0 : median(point.timings));
+            }
             if (!location)
                 continue;
+            curve.change_point_bytes = static_cast<double>(location->size_bytes);
             sizes.push_back(static_cast<double>(location->size_bytes));
             worst_p = std::max(worst_p, location->change.test.p_value);
             lower = location->size_bytes;

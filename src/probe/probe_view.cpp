@@ -1,11 +1,45 @@
 #include "kerncast/probe/analysis.hpp"
 #include "kerncast/report/table_builder.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace kerncast::probe {
 
 using report::cell_if;
+
+namespace {
+
+// One chart per size search: median latency against footprint (log scale), a series per
+// repetition, the located change points as vertical lines.
+std::vector<report::Chart> latency_charts(const ProbeAnalysis& analysis) {
+    std::vector<report::Chart> charts;
+    for (const auto& curve : analysis.latency_curves) {
+        auto chart = std::find_if(charts.begin(), charts.end(),
+                                  [&](const report::Chart& c) { return c.key == curve.benchmark; });
+        if (chart == charts.end()) {
+            report::Chart& c = charts.emplace_back();
+            c.key = curve.benchmark;
+            c.title = fmt::format("{}: latency against footprint, detected change points",
+                                  curve.benchmark);
+            c.kind = report::ChartKind::scatter;
+            c.x_axis = {"footprint", "B", true};
+            c.y_axis = {"median latency", curve.unit, false};
+            chart = charts.end() - 1;
+        }
+        report::ChartSeries& series = chart->series.emplace_back();
+        series.name = fmt::format("repetition {}", curve.repetition);
+        series.x = curve.footprint_bytes;
+        series.y = curve.median_latency;
+        if (curve.change_point_bytes &&
+            std::find(chart->x_markers.begin(), chart->x_markers.end(),
+                      *curve.change_point_bytes) == chart->x_markers.end())
+            chart->x_markers.push_back(*curve.change_point_bytes);
+    }
+    return charts;
+}
+
+} // namespace
 
 report::Document probe_view(const ProbeAnalysis& analysis) {
     report::Document doc;
@@ -56,6 +90,7 @@ report::Document probe_view(const ProbeAnalysis& analysis) {
         if (!v.estimate.within_bounds)
             doc.notes.push_back(v.benchmark + ": " + v.estimate.note +
                                 "; not written to the machine file");
+    doc.charts = latency_charts(analysis);
     return doc;
 }
 

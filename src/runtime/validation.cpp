@@ -366,6 +366,7 @@ report::Document validation_view(const ValidationReport& report) {
                         "throughput), as a fraction of the best measured one");
     for (const auto& path : report.unpredicted)
         doc.notes.push_back("no prediction for " + path);
+    doc.charts = validation_charts(report);
     return doc;
 }
 

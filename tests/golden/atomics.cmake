@@ -60,3 +60,21 @@ if(NOT KERNCAST_GPU_PRESENT)
     ARGS atomics examples/kernels/histogram.yaml -m h100-sxm5-80gb --run
     STDERR_CONTAINS "error:")
 endif()
+
+# --sweep: one forecast per value of a parameter (golden table), and its usage errors.
+kerncast_add_cli_test(NAME atomics_sweep
+  ARGS atomics examples/kernels/histogram.yaml -m tests/unit/models/atomics/data/hand-table-machine.json
+       --operation add --block 32 --sweep n=32,128,1024 --kernel-cycles 100000
+  STDOUT ${atomics_expected}/atomics_sweep.txt)
+kerncast_add_cli_test(NAME atomics_sweep_no_values EXIT 2
+  ARGS atomics examples/kernels/histogram.yaml -m a100-sxm4-40gb --sweep n
+  STDERR_CONTAINS "--sweep must be NAME=V1,V2,...")
+kerncast_add_cli_test(NAME atomics_sweep_not_integer EXIT 2
+  ARGS atomics examples/kernels/histogram.yaml -m a100-sxm4-40gb --sweep n=1,x
+  STDERR_CONTAINS "--sweep n: 'x' is not an integer")
+kerncast_add_cli_test(NAME atomics_sweep_with_counters EXIT 2
+  ARGS atomics --ncu-csv tests/unit/models/atomics/data/ncu_atomics.csv -m a100-sxm4-40gb --sweep n=1
+  STDERR_CONTAINS "--sweep belongs to the static forecast")
+kerncast_add_cli_test(NAME atomics_sweep_unknown_parameter EXIT 1
+  ARGS atomics examples/kernels/histogram.yaml -m a100-sxm4-40gb --sweep pixels=1,2
+  STDERR_CONTAINS "pixels")

@@ -13,3 +13,11 @@ if(NOT KERNCAST_GPU_PRESENT)
                           STDERR_CONTAINS "built without CUDA")
   endif()
 endif()
+
+# --quiet is accepted before and after the subcommand (the progress bar itself draws only on a
+# terminal: tests/unit/report/progress_bar_test.cpp).
+kerncast_add_cli_test(NAME quiet_before_subcommand
+  ARGS --quiet machines STDOUT_CONTAINS "v100-pcie-32gb")
+kerncast_add_cli_test(NAME quiet_after_subcommand
+  ARGS explore examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --blocks 32x4x4 --folds none -q
+  STDOUT_CONTAINS "32x4x4")

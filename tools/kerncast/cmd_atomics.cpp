@@ -16,6 +16,7 @@
 #include "kerncast/runtime/ncu_command.hpp"
 #include "kerncast/runtime/ncu_csv.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -39,6 +40,7 @@ struct AtomicsCommandOptions {
     std::string raw_path;
     std::string machine_out_path;
     std::vector<std::string> defines;
+    std::string sweep; // NAME=V1,V2,...: one forecast per value
     std::string block;
     std::string fold;
     std::string input = "solid";
@@ -177,6 +179,27 @@ void run_on_gpu(const AtomicsCommandOptions& o, const MachineModel& machine) {
     from_measurement(m, o.kernel_path + " (profiled with ncu)", o, machine);
 }
 
+// --sweep NAME=V1,V2,...: the parameter and its values (integers, at least one).
+std::pair<std::string, std::vector<std::int64_t>> parse_sweep(const std::string& text) {
+    const auto equals = text.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
+        throw_usage_error("--sweep must be NAME=V1,V2,... (e.g. n=1024,4096), got '" + text + "'");
+    const std::string name = text.substr(0, equals);
+    std::vector<std::int64_t> values;
+    std::stringstream list(text.substr(equals + 1));
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        std::int64_t value = 0;
+        const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (error != std::errc{} || end != item.data() + item.size())
+            throw_usage_error("--sweep " + name + ": '" + item + "' is not an integer");
+        values.push_back(value);
+    }
+    if (values.empty())
+        throw_usage_error("--sweep " + name + " has no values");
+    return {name, values};
+}
+
 void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
     const auto distribution = ma::parse_distribution(o.input);
     if (!distribution)
@@ -191,6 +214,24 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
     options.operation = o.operation;
     options.kernel_cycles = o.kernel_cycles;
     options.registers_per_thread = o.registers;
+    if (!o.sweep.empty()) {
+        const auto parsed = parse_sweep(o.sweep);
+        const std::string& name = parsed.first;
+        std::vector<ma::SweepForecast> sweep;
+        for (const std::int64_t value : parsed.second) {
+            auto defines = kernel::parse_parameter_defines(o.defines);
+            std::erase_if(defines, [&](const auto& define) { return define.first == name; });
+            defines.emplace_back(name, value);
+            const auto swept = analysis::parameter_values(analysis, defines);
+            ma::SweepForecast entry{value, ma::forecast_atomics(analysis, swept, machine, options),
+                                    std::nullopt};
+            entry.utilization = utilization_if_table(machine, entry.forecast.input);
+            sweep.push_back(std::move(entry));
+        }
+        emit(ma::forecast_sweep_view(name, sweep, machine_label(machine), table_note(machine)),
+             o.output);
+        return;
+    }
     const ma::AtomicForecast f = ma::forecast_atomics(analysis, params, machine, options);
     emit(ma::forecast_view(f, utilization_if_table(machine, f.input), machine_label(machine),
                            table_note(machine)),
@@ -280,6 +321,8 @@ void atomics_command(const AtomicsCommandOptions& o) {
                           "--replay RAW, --measure-table");
     if (o.run && o.kernel_path.empty())
         throw_usage_error("--run needs KERNEL");
+    if (!o.sweep.empty() && (o.kernel_path.empty() || o.run))
+        throw_usage_error("--sweep belongs to the static forecast (KERNEL without --run)");
     if (!o.operation.empty() && o.operation != "add" && o.operation != "popc_inc")
         throw_usage_error("--operation must be add or popc_inc, got '" + o.operation + "'");
     if (!o.machine_out_path.empty() && o.replay_path.empty() && !o.measure_table)
@@ -342,6 +385,10 @@ void setup_atomics(CLI::App& app) {
         ->type_name("N");
     cmd->add_option("-D,--define", o->defines, "With KERNEL: set a parameter, -D name=value")
         ->type_name("NAME=VALUE");
+    cmd->add_option("--sweep", o->sweep,
+                    "With KERNEL: one forecast per value of a parameter, e.g. --sweep "
+                    "n=65536,1048576 (a table and charts against it)")
+        ->type_name("NAME=V1,V2,...");
     cmd->add_option("--block", o->block, "With KERNEL: threads per block (overrides the file)")
         ->type_name("XxYxZ");
     cmd->add_option("--fold", o->fold, "With KERNEL: points per thread (overrides the file)")

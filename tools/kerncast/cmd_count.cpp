@@ -1,5 +1,6 @@
 // kerncast count: operation counts, access patterns and footprints of a kernel file.
 #include "commands.hpp"
+#include "kerncast/analysis/count_kernel.hpp"
 #include "kerncast/analysis/count_view.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -53,30 +54,14 @@ void run_count(const CountCommandOptions& o) {
     if (o.subgroup_size < 1)
         throw_usage_error("--subgroup-size must be positive");
     options.subgroup_size = o.subgroup_size;
-    const analysis::KernelAnalysis result = analysis::analyze(spec, launch, options);
-    const auto params =
-        analysis::parameter_values(result, kernel::parse_parameter_defines(o.defines));
-    analysis::check_fold_within_domain(result, params);
     analysis::FootprintOptions footprints;
     for (const auto& size : parse_list(o.granules, "--granules"))
         footprints.granule_bytes.push_back(size);
     footprints.warp_size = o.subgroup_size;
     footprints.enabled = !o.no_footprints;
-    try {
-        emit(analysis::count_view(analysis::evaluate_counts(result, params, footprints)), o.output);
-    } catch (const Error& e) {
-        // An error without a place (a count overflowing 64 bits) is about this kernel at
-        // these parameter values: name them.
-        if (e.kind() != ErrorKind::input || !e.where().file.empty())
-            throw;
-        std::string values;
-        for (size_t k = 0; k < result.parameters.size() && k < params.size(); ++k)
-            values += (values.empty() ? "" : ", ") + result.parameters[k] + " = " +
-                      std::to_string(params[k]);
-        std::vector<std::string> notes = e.notes();
-        notes.push_back("parameters: " + values);
-        throw_input_error(e.message(), SourceLocation{o.kernel_path, 0, 0, {}, {}}, notes);
-    }
+    emit(analysis::count_view(analysis::count_kernel(
+             spec, launch, kernel::parse_parameter_defines(o.defines), options, footprints)),
+         o.output);
 }
 
 void setup_count(CLI::App& app) {

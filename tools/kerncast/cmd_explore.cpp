@@ -58,7 +58,12 @@ void run_explore(const ExploreCommandOptions& o) {
         };
     }
     options.jobs = o.jobs;
+    const auto progress = make_progress_bar("explore", "configurations");
+    options.progress = [&progress](std::size_t done, std::size_t total) {
+        progress->update(done, total);
+    };
     const auto result = models::explore(spec, overrides, machine, options);
+    progress->finish();
     // Every configuration skipped: the table would list only reasons; that is no answer.
     if (std::none_of(result.rows.begin(), result.rows.end(),
                      [](const models::ExploreRow& row) { return row.prediction.has_value(); })) {
@@ -66,9 +71,10 @@ void run_explore(const ExploreCommandOptions& o) {
         throw_input_error("no configuration of " + spec.name + " can run on " +
                           machine.identity.id + " (the table lists why)");
     }
-    // With --json/--csv/--md the whole table goes to the files; --top trims the text table.
+    // With --json/--csv/--md/--report the whole table goes to the files; --top trims the text
+    // table.
     const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
-                       !o.output.markdown_path.empty();
+                       !o.output.markdown_path.empty() || !o.output.report_path.empty();
     emit(models::explore_view(result, files ? 0 : o.top), o.output);
 }
 

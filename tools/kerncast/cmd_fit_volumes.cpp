@@ -155,8 +155,11 @@ void run_fit_volumes(const FitVolumesOptions& o) {
     for (const auto& path : paths)
         kernels.push_back(kernel::load_kernel_file(path));
 
-    const codegen::RecordSamples samples =
-        codegen::record_volume_samples(records, kernels, machine, registers);
+    const auto progress = make_progress_bar("fit-volumes: analysing", "records");
+    const codegen::RecordSamples samples = codegen::record_volume_samples(
+        records, kernels, machine, registers,
+        [&progress](std::size_t done, std::size_t total) { progress->update(done, total); });
+    progress->finish();
     if (samples.samples.empty()) {
         std::vector<std::string> notes = samples.notes;
         throw_input_error("no record in " + dataset_path +

@@ -1,15 +1,14 @@
 // kerncast predict: data volumes, L1 cycles and limiters of one launch configuration
 // (Ernst et al. 2023; docs/volume-model.md).
 #include "commands.hpp"
-#include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/explore.hpp"
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
-#include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
+#include "kerncast/models/mwp_cwp/model_times.hpp"
+#include "kerncast/models/predict_launch.hpp"
 #include "kerncast/models/register_count.hpp"
 #include "kerncast/models/volume_view.hpp"
 #include "kerncast/models/volumes.hpp"
@@ -31,34 +30,6 @@ struct PredictOptions {
     OutputOptions output;
 };
 
-// The limiter model's time beside both MWP-CWP variants (Hong & Kim 2009; docs/mwp-cwp.md); a
-// variant the machine cannot feed says why.
-std::vector<models::mwp_cwp::ModelTime>
-model_times(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
-            const std::vector<std::pair<std::string, std::int64_t>>& overrides,
-            const MachineModel& machine, const models::VolumePrediction& volumes) {
-    std::vector<models::mwp_cwp::ModelTime> times;
-    times.push_back({"limiter (Ernst et al. 2023)", volumes.limiter.seconds_per_launch,
-                     std::string(models::limiter_name(volumes.limiter.binding)) + " binds"});
-    for (const auto variant :
-         {models::mwp_cwp::Variant::classic, models::mwp_cwp::Variant::cache_aware}) {
-        models::mwp_cwp::ModelTime time{"MWP-CWP " + models::mwp_cwp::to_string(variant), {}, ""};
-        try {
-            models::mwp_cwp::KernelMwpOptions mwp;
-            mwp.variant = variant;
-            mwp.registers = volumes.registers;
-            const auto p = models::mwp_cwp::predict_kernel_mwp(spec, launch, overrides, machine,
-                                                               mwp, &volumes);
-            time.seconds = p.model.time_seconds;
-            time.detail = "case (" + models::equation_number(p.model.execution_case) + ")";
-        } catch (const Error& e) {
-            time.detail = "not available: " + e.message();
-        }
-        times.push_back(time);
-    }
-    return times;
-}
-
 void run_predict(const PredictOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
@@ -66,20 +37,20 @@ void run_predict(const PredictOptions& o) {
     const models::RegisterRequest registers =
         models::parse_register_request(o.registers, "--registers");
     const auto overrides = kernel::parse_parameter_defines(o.defines);
-    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::parameter_values(analysis, overrides);
-    analysis::check_fold_within_domain(analysis, params);
     models::VolumeOptions options;
+    models::RegistersForLaunch ptxas_registers; // compiled only once the launch is valid
     if (const auto fixed = models::fixed_register_count(registers, spec))
         options.registers = *fixed;
     else
-        options.registers = codegen::RegisterCounter(spec, overrides, machine).count(launch);
+        ptxas_registers = [&](const kernel::LaunchConfig& valid_launch) {
+            return codegen::RegisterCounter(spec, overrides, machine).count(valid_launch);
+        };
     options.linear_addresses = o.linear;
     const models::VolumePrediction volumes =
-        models::predict_volumes(analysis, params, machine, options);
+        models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
     report::Document document = models::predict_view(volumes, spec.name, machine.identity.id);
-    document.tables.push_back(
-        models::mwp_cwp::model_times_table(model_times(spec, launch, overrides, machine, volumes)));
+    document.tables.push_back(models::mwp_cwp::model_times_table(
+        models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
     emit(document, o.output);
 }
 

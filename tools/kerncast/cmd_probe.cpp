@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <unistd.h>
 
 namespace kerncast::cli {
 namespace {
@@ -58,9 +59,11 @@ void run(const ProbeCliOptions& options) {
                                 " --repetitions " + std::to_string(options.repetitions) +
                                 " --carveout " + std::to_string(options.carveout_percent) +
                                 (options.only.empty() ? "" : " --only " + options.only);
-        probe_options.progress = [](const std::string& line) {
-            std::cerr << "kerncast probe: " << line << std::endl;
-        };
+        // One line per step (a run takes minutes), on a terminal and without --quiet.
+        if (::isatty(STDERR_FILENO) == 1 && !quiet_requested())
+            probe_options.progress = [](const std::string& line) {
+                std::cerr << "kerncast probe: " << line << std::endl;
+            };
         record = probe::run_probe(probe_options);
         if (!options.raw_directory.empty()) {
             probe::write_probe_record(record, options.raw_directory);

@@ -85,28 +85,30 @@ void run_validate(const ValidateOptions& o) {
             throw_usage_error("--records replays recorded runs: -D, --sweep and --save belong to "
                               "the live mode");
         records = runtime::load_measurement_directory(o.records_directory);
-        for (std::size_t i = 0; i < specs.size(); ++i) {
-            const std::string sha = sha256_file_hex(o.kernel_paths[i]);
-            for (const auto& record : records)
-                if (!record.measurement.kernel.file_sha256.empty() &&
-                    record.measurement.kernel.file_sha256 != sha &&
-                    record.measurement.kernel.name == specs[i].name)
-                    std::cerr << "kerncast: warning: " << record.path
-                              << " was recorded from a kernel file with another SHA-256 than "
-                              << o.kernel_paths[i] << "\n";
-        }
+        for (std::size_t i = 0; i < specs.size(); ++i)
+            for (const auto& warning :
+                 codegen::kernel_file_mismatches(specs[i], o.kernel_paths[i], records))
+                std::cerr << "kerncast: warning: " << warning << "\n";
     } else {
         if (specs.size() != 1)
             throw_usage_error("the live mode runs one kernel file; several kernel files need "
                               "--records");
         records = measure_sweep(specs.front(), o);
     }
-    const runtime::PredictionSource source =
+    const auto progress = make_progress_bar("validate", "records");
+    const runtime::PredictionSource predict =
         o.mwp_variant.empty()
             ? codegen::volume_model_predictions(specs, machine)
             : models::mwp_cwp::mwp_record_predictions(
                   specs, machine, models::mwp_cwp::parse_variant(o.mwp_variant, "--mwp-model"));
-    const runtime::ValidationReport report = runtime::validate_predictions(records, source);
+    std::size_t predicted = 0;
+    const runtime::ValidationReport report =
+        runtime::validate_predictions(records, [&](const runtime::KernelRecord& record) {
+            auto prediction = predict(record);
+            progress->update(++predicted, records.size());
+            return prediction;
+        });
+    progress->finish();
     emit(runtime::validation_view(report), o.output);
 }
 

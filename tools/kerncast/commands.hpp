@@ -3,9 +3,11 @@
 #pragma once
 
 #include "kerncast/report/document.hpp"
+#include "kerncast/report/progress_bar.hpp"
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,11 +22,12 @@ bool register_command(int order, SetupFunction setup);
 #define KERNCAST_REGISTER_COMMAND(order, setup)                                                    \
     static const bool kerncast_registered_##setup = ::kerncast::cli::register_command(order, setup)
 
-// --json/--md/--csv FILE|- on every reporting subcommand, combinable in one run.
+// --json/--md/--csv/--report FILE|- on every reporting subcommand, combinable in one run.
 struct OutputOptions {
     std::string json_path;
     std::string markdown_path;
     std::string csv_path;
+    std::string report_path; // HTML with charts (docs/output.md#html-reports)
     // What the command reads: no output may be one of these files or lie in these
     // directories (refuse_clobbering).
     std::vector<std::string> inputs;
@@ -32,6 +35,12 @@ struct OutputOptions {
 };
 
 void add_output_options(CLI::App& command, OutputOptions& options);
+
+// --quiet (before or after the subcommand): no progress bars.
+bool& quiet_requested();
+// A progress bar on stderr for long work, drawn only when stderr is a terminal and --quiet
+// was not given (report/progress_bar.hpp).
+std::unique_ptr<report::ProgressBar> make_progress_bar(std::string label, std::string unit);
 
 // An output file and the option that names it ("--json", "-o", ...).
 struct OutputPath {

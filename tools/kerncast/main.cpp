@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
                  "kerncast"};
     app.set_version_flag("--version", std::string("kerncast ") + KERNCAST_VERSION);
     app.require_subcommand(1);
+    app.add_flag("-q,--quiet", cli::quiet_requested(),
+                 "No progress bars on stderr (they show only on a terminal)");
+    // Options of the app (--quiet) may also follow the subcommand.
+    app.fallthrough();
     app.footer("Exit codes: 0 success, 1 bad input, 2 bad usage, 3 unavailable (no GPU / "
                "built without CUDA), 4 internal error. See docs/cli.md.");
 

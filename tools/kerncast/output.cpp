@@ -12,6 +12,17 @@ namespace kerncast::cli {
 
 namespace fs = std::filesystem;
 
+bool& quiet_requested() {
+    static bool quiet = false;
+    return quiet;
+}
+
+std::unique_ptr<report::ProgressBar> make_progress_bar(std::string label, std::string unit) {
+    const bool terminal = ::isatty(STDERR_FILENO) == 1;
+    return std::make_unique<report::ProgressBar>(std::cerr, std::move(label), std::move(unit),
+                                                 terminal && !quiet_requested());
+}
+
 void add_output_options(CLI::App& command, OutputOptions& options) {
     command.add_option("--json", options.json_path, "Also write the report as JSON (FILE or -)")
         ->type_name("FILE|-");
@@ -20,12 +31,17 @@ void add_output_options(CLI::App& command, OutputOptions& options) {
         ->type_name("FILE|-");
     command.add_option("--csv", options.csv_path, "Also write the report as CSV (FILE or -)")
         ->type_name("FILE|-");
+    command
+        .add_option("--report", options.report_path,
+                    "Also write the report as one self-contained HTML page with charts (FILE or -)")
+        ->type_name("FILE.html|-");
 }
 
 std::vector<OutputPath> output_paths(const OutputOptions& options) {
     return {{"--json", options.json_path},
             {"--md", options.markdown_path},
-            {"--csv", options.csv_path}};
+            {"--csv", options.csv_path},
+            {"--report", options.report_path}};
 }
 
 namespace {
@@ -143,18 +159,19 @@ static void write_to(const std::string& path, const report::Document& doc, Print
 }
 
 void emit(const report::Document& doc, const OutputOptions& options) {
-    const bool stdout_taken =
-        options.json_path == "-" || options.markdown_path == "-" || options.csv_path == "-";
-    const int to_stdout =
-        (options.json_path == "-") + (options.markdown_path == "-") + (options.csv_path == "-");
+    const int to_stdout = (options.json_path == "-") + (options.markdown_path == "-") +
+                          (options.csv_path == "-") + (options.report_path == "-");
+    const bool stdout_taken = to_stdout > 0;
     if (to_stdout > 1)
-        throw_usage_error("only one of --json, --md, --csv can write to standard output ('-')");
+        throw_usage_error(
+            "only one of --json, --md, --csv, --report can write to standard output ('-')");
     refuse_clobbering(output_paths(options), options.inputs, options.input_directories);
     if (!stdout_taken)
         report::print_text(std::cout, doc);
     write_to(options.json_path, doc, report::print_json);
     write_to(options.markdown_path, doc, report::print_markdown);
     write_to(options.csv_path, doc, report::print_csv);
+    write_to(options.report_path, doc, report::print_html);
 }
 
 } // namespace kerncast::cli

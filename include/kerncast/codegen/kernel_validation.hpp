@@ -69,6 +69,14 @@ runtime::PredictionSource volume_model_predictions(const kernel::KernelSpec& spe
 runtime::PredictionSource volume_model_predictions(const std::vector<kernel::KernelSpec>& specs,
                                                    const MachineModel& machine);
 
+// Records of `spec` (by kernel name) that were recorded from a kernel file with another SHA-256
+// than the file at `kernel_path`: their predictions may be of a different kernel. One warning
+// per record: "<record path> was recorded from a kernel file with another SHA-256 than
+// <kernel_path>". Records without a file_sha256 are not compared.
+std::vector<std::string> kernel_file_mismatches(const kernel::KernelSpec& spec,
+                                                const std::string& kernel_path,
+                                                const std::vector<runtime::LoadedRecord>& records);
+
 // The live sweep. "default": the block sizes of Ernst et al. sec. 5.1 with 256 threads
 // (models::default_block_sizes) x no folding, 2x in y, 2x in z (models::default_folds), where
 // the kernel can take them; a FILE lists one configuration per line, "BLOCK [FOLD]" in the

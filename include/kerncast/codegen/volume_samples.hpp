@@ -11,6 +11,7 @@
 #include "kerncast/runtime/validation.hpp"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,10 +63,11 @@ struct RecordSamples {
 // sample per metric the record measured
 // (> 0). Records of no given kernel, and without any of the counters, are skipped with a
 // note. Two kernel files of one name are an input Error.
-RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& records,
-                                    const std::vector<kernel::KernelSpec>& kernels,
-                                    const MachineModel& machine,
-                                    const models::RegisterRequest& registers = {});
+RecordSamples record_volume_samples(
+    const std::vector<runtime::LoadedRecord>& records,
+    const std::vector<kernel::KernelSpec>& kernels, const MachineModel& machine,
+    const models::RegisterRequest& registers = {},
+    const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 // SHA-256 of a set of records, as `sha256sum` lists them: the hash of the lines
 // "<SHA-256 of the file>  <file name>\n" in the records' order (load_measurement_directory:

@@ -33,6 +33,9 @@ struct ExploreOptions {
     // threads at once; an input Error skips the launch with its message.
     std::function<RegisterCount(const kernel::LaunchConfig&)> registers_for_launch;
     unsigned jobs = 0; // worker threads; 0: all hardware threads
+    // Called after each configuration (predicted or skipped) with the number finished and the
+    // total; from several worker threads at once (e.g. a report::ProgressBar).
+    std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 struct ExploreRow {

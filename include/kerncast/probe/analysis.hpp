@@ -12,6 +12,7 @@
 #include "kerncast/probe/statistics.hpp"
 #include "kerncast/report/document.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,18 @@ struct ProbeValue {
     int carveout_shared_kib = -1;
 };
 
+// The latency-versus-footprint curve of one repetition of a size search, for the report's
+// chart: the median timing of each footprint and the located change point, if verified.
+struct LatencyCurve {
+    std::string benchmark;
+    std::string memory;
+    int repetition = 0;
+    std::vector<double> footprint_bytes;
+    std::vector<double> median_latency;       // in `unit`
+    std::string unit;                         // the benchmark's unit ("cycles")
+    std::optional<double> change_point_bytes; // SizeLocation::size_bytes
+};
+
 struct ProbeAnalysis {
     gpu::DeviceInfo device;
     double sm_clock_measured_mhz = 0;
@@ -39,7 +52,8 @@ struct ProbeAnalysis {
     std::string command;
     std::string tool_version;
     std::vector<ProbeValue> values;
-    std::vector<std::string> notes; // benchmarks without a value, and why
+    std::vector<std::string> notes;           // benchmarks without a value, and why
+    std::vector<LatencyCurve> latency_curves; // every size search, by repetition
 
     const ProbeValue* find(const std::string& memory, const std::string& quantity) const;
 };

@@ -31,11 +31,49 @@ struct Table {
     bool operator==(const Table&) const = default;
 };
 
+// A chart of a report (docs/output.md#html-reports): drawn only by the HTML printer; the text,
+// Markdown, JSON and CSV printers carry the same numbers in the tables. A view fills it from
+// the same result struct as its tables.
+enum class ChartKind {
+    scatter,     // points (x, y); a series per colour
+    bar,         // one bar per category and series, side by side
+    stacked_bar, // one bar per category, the series stacked
+};
+
+struct ChartAxis {
+    std::string label;        // "measured L2->L1 load"
+    std::string unit;         // "B/pt"; "" for dimensionless
+    bool logarithmic = false; // log10 scale (positive values only)
+    bool operator==(const ChartAxis&) const = default;
+};
+
+struct ChartSeries {
+    std::string name;      // legend entry: a block shape, a limiter, a level
+    std::vector<double> x; // scatter: x of each point; bar charts: unused
+    std::vector<double> y; // scatter: y of each point; bar charts: one value per category
+    std::vector<std::string> point_labels; // optional tooltip per point ("block=32x8x1 fold=...")
+    std::string stack; // stacked_bar: series with the same stack share a bar ("" = one stack)
+    bool operator==(const ChartSeries&) const = default;
+};
+
+struct Chart {
+    std::string key;   // machine-readable name, unique in the document: "throughput"
+    std::string title; // "Predicted throughput per configuration, coloured by block shape"
+    ChartKind kind = ChartKind::scatter;
+    ChartAxis x_axis, y_axis;
+    std::vector<std::string> categories; // bar charts: the label of each bar (group)
+    std::vector<ChartSeries> series;
+    bool diagonal = false;         // scatter: draw the reference line y = x
+    std::vector<double> x_markers; // scatter: vertical reference lines at these x (change points)
+    bool operator==(const Chart&) const = default;
+};
+
 struct Document {
     std::string schema; // "kerncast.<what>/<version>", e.g. "kerncast.mwp/1"
     std::string title;
     std::vector<Table> tables;
     std::vector<std::string> notes; // free-text remarks printed after the tables
+    std::vector<Chart> charts;      // drawn by print_html only
     bool operator==(const Document&) const = default;
 
     // The table with this key, or nullptr.

@@ -108,4 +108,9 @@ ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
 // statistics and the per-counter accuracy.
 report::Document validation_view(const ValidationReport& report);
 
+// Its charts (drawn in HTML reports): predicted against measured time, each measured counter
+// (with the peer's predictions) and throughput per ranking group, each with the diagonal; the
+// distribution of the signed relative errors in 5 % bins.
+std::vector<report::Chart> validation_charts(const ValidationReport& report);
+
 } // namespace kerncast::runtime

@@ -145,6 +145,89 @@ report::Document forecast_view(const AtomicForecast& f,
     return doc;
 }
 
+report::Document forecast_sweep_view(const std::string& parameter,
+                                     const std::vector<SweepForecast>& sweep,
+                                     const std::string& machine_label,
+                                     const std::string& table_note) {
+    report::Document doc;
+    doc.schema = atomics_schema;
+    const AtomicForecast* first = sweep.empty() ? nullptr : &sweep.front().forecast;
+    doc.title = fmt::format("Shared-memory atomic forecast (Dong & Pai) against {}: {} on {}, {} "
+                            "input",
+                            parameter, first ? first->kernel : "", machine_label,
+                            first ? first->distribution : "");
+    TableBuilder t("sweep", "The average SM (Dong & Pai Table 2) for each " + parameter);
+    t.columns({{"value", parameter},
+               {"jobs", "N", "warp-instr."},
+               {"active_threads", "e"},
+               {"average_warps", "n^", "warps"},
+               {"total_cycles", "T(n,e,c)", "cycles"},
+               {"service_cycles", "S", "cycles"},
+               {"busy_cycles", "B", "cycles"},
+               {"kernel_cycles", "T", "cycles"},
+               {"utilization", "U"}});
+    report::Chart jobs, busy, utilization;
+    jobs.key = "jobs";
+    jobs.title = "Atomic warp-instructions per SM (N) against " + parameter;
+    busy.key = "busy_cycles";
+    busy.title = "Busy cycles of the atomic unit per SM (B) against " + parameter;
+    utilization.key = "utilization";
+    utilization.title = "Utilization of the atomic unit (U) against " + parameter;
+    for (report::Chart* chart : {&jobs, &busy, &utilization}) {
+        chart->kind = report::ChartKind::scatter;
+        chart->x_axis = {parameter, "", false};
+        chart->series.emplace_back().name = first ? first->distribution + " input" : "";
+    }
+    jobs.y_axis = {"N", "warp-instr.", false};
+    busy.y_axis = {"B", "cycles", false};
+    utilization.y_axis = {"U", "", false};
+    bool all_busy = !sweep.empty(), all_utilization = !sweep.empty();
+    double smallest = 0, largest = 0;
+    for (const auto& entry : sweep) {
+        const auto& sm = entry.forecast.input.sms.front();
+        const SmUtilization* u = entry.utilization ? &entry.utilization->sms.front() : nullptr;
+        const double n = sm.fetch_and_op_warps + sm.cas_warps;
+        t.row(entry.value, n, entry.forecast.input.active_threads, sm.average_warps,
+              value_if(u != nullptr, u ? u->service.total_cycles : 0),
+              value_if(u != nullptr, u ? u->service.service_cycles : 0),
+              value_if(u != nullptr, u ? u->busy_cycles : 0),
+              value_if(sm.active_cycles > 0, sm.active_cycles), u ? u->utilization : std::nullopt);
+        const auto x = static_cast<double>(entry.value);
+        smallest = &entry == &sweep.front() ? x : std::min(smallest, x);
+        largest = std::max(largest, x);
+        jobs.series[0].x.push_back(x);
+        jobs.series[0].y.push_back(n);
+        all_busy = all_busy && u != nullptr;
+        all_utilization = all_utilization && u && u->utilization;
+        if (u) {
+            busy.series[0].x.push_back(x);
+            busy.series[0].y.push_back(u->busy_cycles);
+        }
+        if (u && u->utilization) {
+            utilization.series[0].x.push_back(x);
+            utilization.series[0].y.push_back(*u->utilization);
+        }
+    }
+    doc.tables.push_back(t.build());
+    // Sizes that span decades read best on a log axis.
+    const bool logarithmic = smallest > 0 && largest / smallest >= 100;
+    for (report::Chart* chart : {&jobs, &busy, &utilization})
+        chart->x_axis.logarithmic = logarithmic;
+    doc.charts.push_back(std::move(jobs));
+    if (all_busy)
+        doc.charts.push_back(std::move(busy));
+    if (all_utilization)
+        doc.charts.push_back(std::move(utilization));
+    if (!all_busy)
+        doc.notes.push_back("B and U need the machine's measured service-time table; U also "
+                            "--kernel-cycles (docs/atomics.md)");
+    if (first)
+        for (const auto& note : first->notes)
+            doc.notes.push_back(note);
+    doc.notes.push_back(table_note);
+    return doc;
+}
+
 report::Document service_table_view(const ServiceRecord& record, const AtomicServiceTable& table) {
     report::Document doc;
     doc.schema = atomics_schema;

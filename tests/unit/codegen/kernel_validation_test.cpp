@@ -5,6 +5,7 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/volumes.hpp"
+#include "kerncast/sha256.hpp"
 
 #include <gtest/gtest.h>
 
@@ -156,4 +157,24 @@ TEST(KernelValidation, SweepFileLinesAndErrors) {
         EXPECT_EQ(e.where().line, 3);
         EXPECT_NE(e.message().find("BLOCK [FOLD]"), std::string::npos);
     }
+}
+
+TEST(KernelValidation, RecordsFromAnotherKernelFileAreNamed) {
+    const std::string path = KERNCAST_SOURCE_DIR "/examples/kernels/star3d_r4.yaml";
+    const auto spec = kernel::load_kernel_file(path);
+    std::vector<runtime::LoadedRecord> records(4);
+    records[0].path = "same.json"; // recorded from this very file
+    records[0].measurement.kernel.name = "star3d_r4";
+    records[0].measurement.kernel.file_sha256 = sha256_file_hex(path);
+    records[1].path = "other.json"; // same kernel name, another file
+    records[1].measurement.kernel.name = "star3d_r4";
+    records[1].measurement.kernel.file_sha256 = std::string(64, '0');
+    records[2].path = "unhashed.json"; // no hash recorded: not compared
+    records[2].measurement.kernel.name = "star3d_r4";
+    records[3].path = "another_kernel.json";
+    records[3].measurement.kernel.name = "box2d_r1";
+    records[3].measurement.kernel.file_sha256 = std::string(64, '0');
+    EXPECT_EQ(kernel_file_mismatches(spec, path, records),
+              std::vector<std::string>{
+                  "other.json was recorded from a kernel file with another SHA-256 than " + path});
 }

@@ -8,6 +8,7 @@
 #include "kerncast/models/atomics/utilization.hpp"
 #include "kerncast/report/document.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,21 @@ report::Document counters_view(const std::vector<LaunchUtilization>& launches,
 report::Document forecast_view(const AtomicForecast& forecast,
                                const std::optional<AtomicUtilization>& utilization,
                                const std::string& machine_label, const std::string& table_note);
+
+// One forecast of a sweep over a kernel parameter (`kerncast atomics KERNEL --sweep n=...`).
+struct SweepForecast {
+    std::int64_t value = 0; // the swept parameter's value
+    AtomicForecast forecast;
+    std::optional<AtomicUtilization> utilization; // with the machine's table
+};
+
+// `kerncast atomics KERNEL --sweep NAME=V1,V2,...`: table "sweep" (one row per value: N, e,
+// n^, T(n,e,c), S, B, T, U) and charts against the parameter: the atomic warp-instructions per
+// SM, and the busy cycles B and utilization U where the table (and --kernel-cycles) give them.
+report::Document forecast_sweep_view(const std::string& parameter,
+                                     const std::vector<SweepForecast>& sweep,
+                                     const std::string& machine_label,
+                                     const std::string& table_note);
 
 // `kerncast atomics --replay`: the table built from a record, per (operation, n, e) row.
 report::Document service_table_view(const ServiceRecord& record, const AtomicServiceTable& table);

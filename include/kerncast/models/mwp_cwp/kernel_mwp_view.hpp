@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
+#include "kerncast/models/mwp_cwp/model_times.hpp"
 #include "kerncast/report/document.hpp"
 
 #include <optional>
@@ -14,13 +15,6 @@ namespace kerncast::models::mwp_cwp {
 // Schema "kerncast.mwp/1" (as for workload files) with the tables "instructions", "accesses",
 // "loops", "levels" (cache-aware only) before those of mwp_view.
 report::Document kernel_mwp_view(const KernelMwpPrediction& prediction);
-
-// One model's line for `kerncast predict`: either a prediction or why there is none.
-struct ModelTime {
-    std::string model;             // "limiter (Ernst et al. 2023)", "MWP-CWP classic", ...
-    std::optional<double> seconds; // per launch
-    std::string detail;            // binding limiter / case of (22)-(24), or why unavailable
-};
 
 // Table "models": each model's time per launch side by side.
 report::Table model_times_table(const std::vector<ModelTime>& times);

@@ -1,0 +1,303 @@
+"""kerncast for Python: model GPU kernels and forecast their performance from a code generator.
+
+The same library as the ``kerncast`` command line (docs/python.md)::
+
+    import kerncast
+    report = kerncast.predict("examples/kernels/star3d_r4.yaml", "a100-sxm4-40gb",
+                              block=(32, 4, 4), fold=(1, 1, 2))
+    report["prediction"].rows[0]["throughput"]   # Gpoints/s, as in the CLI's --json
+
+Every command returns a :class:`Report`: the tables of the CLI's ``--json`` document with the
+same keys and values; :meth:`Table.__getitem__` gives a column as a NumPy array. Errors raise
+:class:`kerncast.Error` (a ``ValueError``) with the CLI's message and its file, line and column.
+The work runs with the GIL released; ``explore`` uses every core.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import os
+import warnings
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _kerncast
+from ._kerncast import Error, Kernel, Machine, machines
+
+__version__ = _kerncast.__version__
+
+__all__ = [
+    "Column",
+    "Error",
+    "Kernel",
+    "KerncastWarning",
+    "Machine",
+    "Report",
+    "Table",
+    "count",
+    "explore",
+    "load_kernel",
+    "machines",
+    "mwp",
+    "parse_kernel",
+    "predict",
+    "validate",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+KernelLike = Union[Kernel, PathLike]
+MachineLike = Union[Machine, PathLike]
+TripleLike = Union[str, Sequence[int]]
+
+
+class KerncastWarning(UserWarning):
+    """What the CLI prints as ``kerncast: warning: ...``."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: ``key`` names it in rows, ``unit`` is "" when dimensionless."""
+
+    key: str
+    header: str
+    unit: str
+
+
+@dataclass
+class Table:
+    """One table of a report: ``rows`` are dicts keyed by column key (None: blank)."""
+
+    key: str
+    title: str
+    columns: list[Column]
+    rows: list[dict[str, Any]]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.rows)
+
+    def keys(self) -> list[str]:
+        """The column keys, in order."""
+        return [column.key for column in self.columns]
+
+    def __getitem__(self, column_key: str) -> np.ndarray:
+        """One column as a NumPy array: int64 when every value is an integer, float64 for
+        numbers (a blank is NaN), bool for flags, else an object array (str or None)."""
+        if column_key not in self.keys():
+            raise KeyError(f"table '{self.key}' has no column '{column_key}' "
+                           f"(columns: {', '.join(self.keys())})")
+        return _column_array([row[column_key] for row in self.rows])
+
+    def to_numpy(self) -> np.recarray:
+        """The whole table as a NumPy record array, one field per column."""
+        keys = self.keys()
+        return np.rec.fromarrays([self[key] for key in keys], names=keys)
+
+    def as_mapping(self, key_column: str = "quantity", value_column: str = "value") -> dict:
+        """A two-column table (quantity, value) as a dict: {quantity: value}."""
+        return {row[key_column]: row[value_column] for row in self.rows}
+
+
+@dataclass
+class Report:
+    """A command's result: the CLI's ``--json`` document as Python objects."""
+
+    schema: str
+    title: str
+    tables: dict[str, Table]
+    notes: list[str]
+
+    def __getitem__(self, table_key: str) -> Table:
+        if table_key not in self.tables:
+            raise KeyError(f"report '{self.schema}' has no table '{table_key}' "
+                           f"(tables: {', '.join(self.tables)})")
+        return self.tables[table_key]
+
+    def __repr__(self) -> str:
+        tables = ", ".join(f"{key} ({len(table)} rows)" for key, table in self.tables.items())
+        return f"<kerncast.Report {self.schema}: {tables}>"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The document in the shape of the CLI's --json (non-finite numbers stay floats)."""
+        return {
+            "schema": self.schema,
+            "title": self.title,
+            "tables": {
+                key: {
+                    "title": table.title,
+                    "columns": [vars(column).copy() for column in table.columns],
+                    "rows": [dict(row) for row in table.rows],
+                }
+                for key, table in self.tables.items()
+            },
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def _from_native(cls, document: dict[str, Any]) -> "Report":
+        tables = {
+            key: Table(key, table["title"], [Column(**c) for c in table["columns"]], table["rows"])
+            for key, table in document["tables"].items()
+        }
+        return cls(document["schema"], document["title"], tables, document["notes"])
+
+
+def _column_array(values: list[Any]) -> np.ndarray:
+    present = [v for v in values if v is not None]
+    complete = len(present) == len(values)
+    if present and all(isinstance(v, bool) for v in present):
+        return np.array(values, dtype=bool if complete else object)
+    if present and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        if complete and all(isinstance(v, int) for v in present):
+            return np.array(values, dtype=np.int64)
+        return np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
+    return np.array(values, dtype=object)
+
+
+# --- inputs ----------------------------------------------------------------------------------
+
+
+def load_kernel(path: PathLike) -> Kernel:
+    """Reads a kernel file (YAML, docs/kernel-format.md)."""
+    return Kernel.from_file(os.fspath(path))
+
+
+def parse_kernel(text: str, name: str = "<string>") -> Kernel:
+    """Parses kernel YAML text, as a code generator writes it; `name` appears in errors."""
+    return Kernel.from_yaml(text, name)
+
+
+def _kernel(kernel: KernelLike) -> Kernel:
+    if isinstance(kernel, Kernel):
+        return kernel
+    if isinstance(kernel, (str, os.PathLike)):
+        return load_kernel(kernel)
+    raise TypeError(f"kernel: a kerncast.Kernel or a kernel file path, not {type(kernel).__name__}")
+
+
+def _machine(machine: MachineLike) -> Machine:
+    if isinstance(machine, Machine):
+        return machine
+    if isinstance(machine, (str, os.PathLike)):
+        return Machine(os.fspath(machine))
+    raise TypeError(f"machine: a kerncast.Machine, a built-in id or a machine file path, "
+                    f"not {type(machine).__name__}")
+
+
+def _triple(value: Optional[TripleLike], what: str) -> str:
+    """(32, 4, 4) or "32x4x4" -> the CLI's text; None -> "" (the kernel file's)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    parts = [operator.index(v) for v in value]
+    if not 1 <= len(parts) <= 3:
+        raise ValueError(f"{what}: one to three integers (x, y, z), got {value!r}")
+    return "x".join(str(p) for p in parts)
+
+
+def _triples(values: Union[None, str, Iterable[TripleLike]], what: str) -> str:
+    if values is None:
+        return ""
+    if isinstance(values, str):
+        return values
+    texts = [_triple(v, what) for v in values]
+    if not texts:
+        raise ValueError(f"{what}: an empty list (None sweeps the default ones)")
+    return ",".join(texts)
+
+
+def _overrides(params: Optional[Mapping[str, int]]) -> list[tuple[str, int]]:
+    if params is None:
+        return []
+    return [(str(name), operator.index(value)) for name, value in params.items()]
+
+
+def _registers(registers: Union[None, int, str]) -> str:
+    if registers is None:
+        return ""
+    if isinstance(registers, str):
+        return registers
+    return str(operator.index(registers))
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+def count(kernel: KernelLike, *, block: Optional[TripleLike] = None,
+          fold: Optional[TripleLike] = None, params: Optional[Mapping[str, int]] = None,
+          index_arithmetic: bool = False, granules: Sequence[int] = (32, 128),
+          footprints: bool = True, subgroup_size: int = 32) -> Report:
+    """Operation counts, access patterns and footprints (``kerncast count``)."""
+    document = _kerncast.count(_kernel(kernel), _triple(block, "block"), _triple(fold, "fold"),
+                               _overrides(params), bool(index_arithmetic),
+                               [operator.index(g) for g in granules], bool(footprints),
+                               operator.index(subgroup_size))
+    return Report._from_native(document)
+
+
+def predict(kernel: KernelLike, machine: MachineLike, *, block: Optional[TripleLike] = None,
+            fold: Optional[TripleLike] = None, params: Optional[Mapping[str, int]] = None,
+            registers: Union[None, int, str] = None, linear_addresses: bool = False) -> Report:
+    """Data volumes, L1 cycles and limiters of one launch (``kerncast predict``).
+
+    registers: None (the kernel file's registers_per_thread, else not limiting), a count, or
+    "auto" (ptxas's count; needs a build with CUDA)."""
+    document = _kerncast.predict(_kernel(kernel), _machine(machine), _triple(block, "block"),
+                                 _triple(fold, "fold"), _overrides(params),
+                                 _registers(registers), bool(linear_addresses))
+    return Report._from_native(document)
+
+
+def explore(kernel: KernelLike, machine: MachineLike, *,
+            blocks: Union[None, str, Iterable[TripleLike]] = None,
+            folds: Union[None, str, Iterable[TripleLike]] = None, threads: int = 1024,
+            params: Optional[Mapping[str, int]] = None, registers: Union[None, int, str] = None,
+            jobs: int = 0) -> Report:
+    """Ranks block sizes and foldings by predicted throughput (``kerncast explore``): the
+    "ranking" table, best first, then the skipped configurations. jobs=0 uses every core."""
+    jobs = operator.index(jobs)
+    if jobs < 0:
+        raise ValueError("jobs: a worker count, 0 for all cores")
+    document = _kerncast.explore(_kernel(kernel), _machine(machine), _triples(blocks, "blocks"),
+                                 _triples(folds, "folds"), operator.index(threads),
+                                 _overrides(params), _registers(registers), jobs)
+    return Report._from_native(document)
+
+
+def mwp(workload: Union[PathLike, Mapping[str, Any]], machine: MachineLike, *,
+        paper_rounding: bool = False, rep_ceiling: bool = False,
+        synch_bounded: bool = False) -> Report:
+    """The MWP-CWP model (Hong & Kim 2009; ``kerncast mwp``). workload: a workload file
+    (kerncast.workload/1, docs/mwp-cwp.md), its JSON text, or the document as a dict."""
+    if isinstance(workload, Mapping):
+        text, is_text = json.dumps(workload), True
+    elif isinstance(workload, str) and workload.lstrip().startswith("{"):
+        text, is_text = workload, True
+    elif isinstance(workload, (str, os.PathLike)):
+        text, is_text = os.fspath(workload), False
+    else:
+        raise TypeError(f"workload: a file path, JSON text or a dict, "
+                        f"not {type(workload).__name__}")
+    document = _kerncast.mwp(text, is_text, _machine(machine), bool(paper_rounding),
+                             bool(rep_ceiling), bool(synch_bounded))
+    return Report._from_native(document)
+
+
+def validate(kernels: Union[KernelLike, Sequence[KernelLike]], machine: MachineLike, *,
+             records: PathLike) -> Report:
+    """Predictions against recorded measurements (``kerncast validate --records``): every
+    *.json record in the directory, each predicted by the kernel whose name it has. A record
+    made from a kernel file other than the one given warns (KerncastWarning)."""
+    if isinstance(kernels, (Kernel, str, os.PathLike)):
+        kernels = [kernels]
+    document, notices = _kerncast.validate([_kernel(k) for k in kernels], _machine(machine),
+                                           os.fspath(records))
+    for notice in notices:
+        warnings.warn(notice, KerncastWarning, stacklevel=2)
+    return Report._from_native(document)

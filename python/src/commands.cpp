@@ -1,0 +1,193 @@
+// count, predict, explore, mwp and validate: the library calls of the CLI's cmd_<name>.cpp,
+// with the GIL released while they compute (explore's workers use every core), returning the
+// report as plain Python objects (document_to_python). Arguments arrive normalised by the
+// kerncast package (python/kerncast/__init__.py): launch triples as "32x4x4" text, registers as
+// the CLI's --registers text.
+#include "bindings.hpp"
+#include "kerncast/analysis/count_kernel.hpp"
+#include "kerncast/analysis/count_view.hpp"
+#include "kerncast/codegen/kernel_validation.hpp"
+#include "kerncast/codegen/register_usage.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/models/explore.hpp"
+#include "kerncast/models/mwp_cwp.hpp"
+#include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
+#include "kerncast/models/mwp_cwp/model_times.hpp"
+#include "kerncast/models/mwp_view.hpp"
+#include "kerncast/models/predict_launch.hpp"
+#include "kerncast/models/register_count.hpp"
+#include "kerncast/models/volume_view.hpp"
+#include "kerncast/models/workload.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <pybind11/stl.h>
+#include <set>
+
+namespace py = pybind11;
+
+namespace kerncast::python {
+
+namespace {
+
+using Overrides = std::vector<std::pair<std::string, std::int64_t>>;
+
+py::dict count(const kernel::KernelSpec& spec, const std::string& block, const std::string& fold,
+               const Overrides& overrides, bool index_arithmetic,
+               const std::vector<std::int64_t>& granule_bytes, bool footprints,
+               std::int64_t subgroup_size) {
+    if (subgroup_size < 1)
+        throw_usage_error("subgroup_size must be positive");
+    for (const auto size : granule_bytes)
+        if (size < 1)
+            throw_usage_error("granules must be positive byte counts");
+    report::Document document;
+    {
+        py::gil_scoped_release released;
+        const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, block, fold);
+        analysis::CountOptions options;
+        options.count_index_arithmetic = index_arithmetic;
+        options.subgroup_size = subgroup_size;
+        analysis::FootprintOptions footprint_options;
+        footprint_options.granule_bytes = granule_bytes;
+        footprint_options.warp_size = subgroup_size;
+        footprint_options.enabled = footprints;
+        document = analysis::count_view(
+            analysis::count_kernel(spec, launch, overrides, options, footprint_options));
+    }
+    return document_to_python(document);
+}
+
+py::dict predict(const kernel::KernelSpec& spec, const MachineModel& machine,
+                 const std::string& block, const std::string& fold, const Overrides& overrides,
+                 const std::string& registers_text, bool linear_addresses) {
+    report::Document document;
+    {
+        py::gil_scoped_release released;
+        const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, block, fold);
+        const models::RegisterRequest registers =
+            models::parse_register_request(registers_text, "registers");
+        models::VolumeOptions options;
+        models::RegistersForLaunch ptxas_registers; // compiled only once the launch is valid
+        if (const auto fixed = models::fixed_register_count(registers, spec))
+            options.registers = *fixed;
+        else
+            ptxas_registers = [&](const kernel::LaunchConfig& valid_launch) {
+                return codegen::RegisterCounter(spec, overrides, machine).count(valid_launch);
+            };
+        options.linear_addresses = linear_addresses;
+        const models::VolumePrediction volumes =
+            models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
+        document = models::predict_view(volumes, spec.name, machine.identity.id);
+        document.tables.push_back(models::mwp_cwp::model_times_table(
+            models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
+    }
+    return document_to_python(document);
+}
+
+// The CLI's explore: the same option checks and messages (tools/kerncast/cmd_explore.cpp).
+py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
+                 const std::string& blocks, const std::string& folds, std::int64_t threads,
+                 const Overrides& overrides, const std::string& registers_text, unsigned jobs) {
+    report::Document document;
+    {
+        py::gil_scoped_release released;
+        models::ExploreOptions options;
+        if (threads < 1)
+            throw_usage_error("threads must be positive");
+        options.threads_per_block = threads;
+        if (!blocks.empty())
+            options.blocks = kernel::parse_launch_triple_list(blocks, "blocks");
+        if (!folds.empty())
+            options.folds = kernel::parse_launch_triple_list(folds, "folds");
+        if (options.blocks.empty() && models::default_block_sizes(threads).empty())
+            throw_usage_error("threads " + std::to_string(threads) +
+                              " is not a power of two up to 1024 x 1024 x 64: no block sizes "
+                              "to sweep");
+        const models::RegisterRequest registers =
+            models::parse_register_request(registers_text, "registers");
+        std::unique_ptr<codegen::RegisterCounter> counter; // ptxas, one compile per launch
+        if (const auto fixed = models::fixed_register_count(registers, spec)) {
+            options.volume.registers = *fixed;
+        } else {
+            counter = std::make_unique<codegen::RegisterCounter>(spec, overrides, machine);
+            options.registers_for_launch = [&counter](const kernel::LaunchConfig& launch) {
+                return counter->count(launch);
+            };
+        }
+        options.jobs = jobs;
+        const models::ExploreResult result = models::explore(spec, overrides, machine, options);
+        if (std::none_of(result.rows.begin(), result.rows.end(), [](const models::ExploreRow& row) {
+                return row.prediction.has_value();
+            })) {
+            std::set<std::string> reasons;
+            for (const auto& row : result.rows)
+                reasons.insert(models::format_triple(row.launch.block) + " fold " +
+                               models::format_triple(row.launch.fold) + ": " + row.skipped);
+            throw_input_error("no configuration of " + spec.name + " can run on " +
+                                  machine.identity.id,
+                              {}, std::vector<std::string>(reasons.begin(), reasons.end()));
+        }
+        document = models::explore_view(result, 0);
+    }
+    return document_to_python(document);
+}
+
+// `workload` is a file path, or JSON text when `is_text`.
+py::dict mwp(const std::string& workload, bool is_text, const MachineModel& machine,
+             bool paper_rounding, bool rep_ceiling, bool synch_bounded) {
+    report::Document document;
+    {
+        py::gil_scoped_release released;
+        const models::Workload parsed = is_text ? models::parse_workload_json(workload, "<string>")
+                                                : models::load_workload_file(workload);
+        models::MwpCwpOptions options;
+        options.paper_rounding = paper_rounding;
+        options.rep_ceiling = rep_ceiling;
+        options.synch_bounded_by_block_warps = synch_bounded;
+        document = models::mwp_view(models::predict_mwp_cwp(parsed, machine, options));
+    }
+    return document_to_python(document);
+}
+
+// Records mode of `kerncast validate`: (report, warnings about records of another kernel file).
+std::pair<py::dict, std::vector<std::string>>
+validate(const std::vector<std::shared_ptr<kernel::KernelSpec>>& kernels,
+         const MachineModel& machine, const std::string& records_directory) {
+    report::Document document;
+    std::vector<std::string> warnings;
+    {
+        py::gil_scoped_release released;
+        std::vector<kernel::KernelSpec> specs;
+        for (const auto& kernel : kernels)
+            specs.push_back(*kernel);
+        const auto records = runtime::load_measurement_directory(records_directory);
+        for (const auto& spec : specs)
+            if (std::filesystem::is_regular_file(spec.file)) // not for YAML text
+                for (auto& warning : codegen::kernel_file_mismatches(spec, spec.file, records))
+                    warnings.push_back(std::move(warning));
+        document = runtime::validation_view(runtime::validate_predictions(
+            records, codegen::volume_model_predictions(specs, machine)));
+    }
+    return {document_to_python(document), warnings};
+}
+
+} // namespace
+
+void bind_commands(py::module_& module) {
+    using py::arg;
+    module.def("count", &count, arg("kernel"), arg("block"), arg("fold"), arg("overrides"),
+               arg("index_arithmetic"), arg("granule_bytes"), arg("footprints"),
+               arg("subgroup_size"));
+    module.def("predict", &predict, arg("kernel"), arg("machine"), arg("block"), arg("fold"),
+               arg("overrides"), arg("registers"), arg("linear_addresses"));
+    module.def("explore", &explore, arg("kernel"), arg("machine"), arg("blocks"), arg("folds"),
+               arg("threads"), arg("overrides"), arg("registers"), arg("jobs"));
+    module.def("mwp", &mwp, arg("workload"), arg("is_text"), arg("machine"), arg("paper_rounding"),
+               arg("rep_ceiling"), arg("synch_bounded"));
+    module.def("validate", &validate, arg("kernels"), arg("machine"), arg("records"));
+}
+
+} // namespace kerncast::python

@@ -1,0 +1,84 @@
+"""Kernels from files and YAML text, machines from ids and files, and kerncast.Error."""
+
+import pytest
+
+import kerncast
+
+STAR2D = """\
+name: star2d_gen
+params: {nx: 1024, ny: 1024}
+arrays:
+  src: {dtype: f32, shape: [ny, nx]}
+  dst: {dtype: f32, shape: [ny, nx]}
+domain: "[nx, ny] -> { [y, x] : 1 <= x < nx - 1 and 1 <= y < ny - 1 }"
+threads: {x: x, y: y}
+statements:
+  - "dst[y, x] = 0.25*(src[y, x-1] + src[y, x+1] + src[y-1, x] + src[y+1, x])"
+launch: {block: [32, 8], fold: [1, 2]}
+"""
+
+
+def test_kernel_from_file(star3d):
+    kernel = kerncast.load_kernel(star3d)
+    assert kernel.name == "star3d_r4"
+    assert kernel.file == str(star3d)
+    assert kernel.params == {"nx": 640, "ny": 512, "nz": 512}
+    assert kernel.block == (32, 4, 4)
+    assert kernel.fold == (1, 1, 2)
+    assert kernel.registers_per_thread is None
+
+
+def test_kernel_from_yaml_text():
+    kernel = kerncast.parse_kernel(STAR2D, "star2d_gen.yaml")
+    assert kernel.name == "star2d_gen"
+    assert kernel.params == {"nx": 1024, "ny": 1024}
+    assert kernel.block == (32, 8, 1)
+    assert kernel.fold == (1, 2, 1)
+
+
+def test_machine_from_id_and_file(source_dir):
+    assert "a100-sxm4-40gb" in kerncast.machines()
+    a100 = kerncast.Machine("a100-sxm4-40gb")
+    assert a100.id == "a100-sxm4-40gb"
+    assert a100.compute_capability == (8, 0)
+    from_file = kerncast.Machine(str(source_dir / "machines" / "a100-sxm4-40gb.json"))
+    assert from_file.id == a100.id
+    assert kerncast.Machine.from_json(a100.to_json()).to_json() == a100.to_json()
+
+
+def test_yaml_error_carries_the_position():
+    broken = STAR2D.replace("src[y, x-1]", "src[y, x-1")
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.parse_kernel(broken, "gen.yaml")
+    error = caught.value
+    assert isinstance(error, ValueError)
+    assert error.kind == "input"
+    assert error.file == "gen.yaml"
+    assert error.line == 9  # the statement's line
+    assert error.column is not None and error.column > 1
+    assert str(error).startswith(f"gen.yaml:9:{error.column}: error: ")
+    assert error.message in str(error)
+    assert "src[y, x-1" in error.source_line
+
+
+def test_missing_file_and_unknown_machine(tmp_path):
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.load_kernel(tmp_path / "missing.yaml")
+    assert caught.value.kind == "input"
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.Machine("a100-sxm4-40")
+    assert "a100-sxm4-40gb" in str(caught.value)  # the closest ids are named
+
+
+def test_bad_arguments_are_usage_errors(star3d):
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.predict(star3d, "a100-sxm4-40gb", block="0x4x4")
+    assert caught.value.kind == "usage"
+    assert caught.value.line is None and caught.value.file is None
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.predict(star3d, "a100-sxm4-40gb", params={"nq": 3})
+    assert caught.value.kind == "input"
+    with pytest.raises(TypeError):
+        kerncast.predict(42, "a100-sxm4-40gb")
+    with pytest.raises(ValueError):
+        kerncast.predict(star3d, "a100-sxm4-40gb", block=(1, 2, 3, 4))
