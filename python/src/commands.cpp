@@ -12,6 +12,8 @@
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/explore.hpp"
 #include "kerncast/models/mwp_cwp.hpp"
+#include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
+#include "kerncast/models/mwp_cwp/model_times.hpp"
 #include "kerncast/models/mwp_view.hpp"
 #include "kerncast/models/predict_launch.hpp"
 #include "kerncast/models/register_count.hpp"
@@ -76,9 +78,11 @@ py::dict predict(const kernel::KernelSpec& spec, const MachineModel& machine,
                 return codegen::RegisterCounter(spec, overrides, machine).count(valid_launch);
             };
         options.linear_addresses = linear_addresses;
-        document = models::predict_view(
-            models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers),
-            spec.name, machine.identity.id);
+        const models::VolumePrediction volumes =
+            models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
+        document = models::predict_view(volumes, spec.name, machine.identity.id);
+        document.tables.push_back(models::mwp_cwp::model_times_table(
+            models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
     }
     return document_to_python(document);
 }

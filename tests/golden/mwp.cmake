@@ -42,3 +42,40 @@ kerncast_add_cli_test(NAME mwp_missing_workload_option EXIT 2
 kerncast_add_cli_test(NAME mwp_missing_machine_option EXIT 2
   ARGS mwp --workload examples/workloads/hk-table2.json
   STDERR_CONTAINS "--machine")
+
+# Workloads derived from kernel files (docs/mwp-cwp.md, "Workloads from kernel files").
+kerncast_add_cli_test(NAME mwp_kernel_table2
+  ARGS mwp examples/kernels/hk_matmul_table2.yaml -m hk-example
+  STDOUT ${mwp_expected}/mwp_kernel_table2.txt)
+kerncast_add_cli_test(NAME mwp_kernel_micro_gtx280_json
+  ARGS mwp examples/kernels/hk_micro_mb4_uc.yaml -m gtx280 --block 256 --json -
+  STDOUT ${mwp_expected}/mwp_kernel_micro_gtx280.json)
+kerncast_add_cli_test(NAME mwp_kernel_cache_aware_v100
+  ARGS mwp data/published/v100-warpspeed/kernels/box2d_r1.yaml -m v100-pcie-32gb
+       --mwp-model cache-aware --block 64x4
+  STDOUT ${mwp_expected}/mwp_kernel_cache_aware_v100.txt)
+kerncast_add_cli_test(NAME mwp_kernel_and_workload EXIT 2
+  ARGS mwp examples/kernels/hk_matmul_table2.yaml --workload examples/workloads/hk-table2.json
+       -m hk-example
+  STDERR_CONTAINS "give a kernel file or --workload FILE")
+kerncast_add_cli_test(NAME mwp_workload_with_block EXIT 2
+  ARGS mwp --workload examples/workloads/hk-table2.json -m hk-example --block 64
+  STDERR_CONTAINS "apply to a kernel file")
+kerncast_add_cli_test(NAME mwp_bad_variant EXIT 2
+  ARGS mwp examples/kernels/hk_matmul_table2.yaml -m hk-example --mwp-model cached
+  STDERR_CONTAINS "--mwp-model: 'cached' is not a variant")
+kerncast_add_cli_test(NAME mwp_cache_aware_without_caches EXIT 1
+  ARGS mwp examples/kernels/hk_matmul_table2.yaml -m hk-example --mwp-model cache-aware
+  STDERR_CONTAINS "machine 'hk-example' has no L1 or L2 cache" "--mwp-model classic")
+kerncast_add_cli_test(NAME mwp_machine_without_parameters EXIT 1
+  ARGS mwp examples/kernels/hk_matmul.yaml -m a100-sxm4-40gb
+  STDERR_CONTAINS "lacks mwp_cwp.mem_ld_cycles")
+
+# Fitting Mem_LD and the departure delays (sec. 5.1) to SYNTHETIC records made from the model's
+# own FX5600 predictions (tests/golden/data/mwp_fit_synthetic/generate.py): it gives 420, 10, 4.
+kerncast_add_cli_test(NAME mwp_fit_synthetic
+  ARGS mwp-fit --records tests/golden/data/mwp_fit_synthetic -m fx5600
+  STDOUT ${mwp_expected}/mwp_fit_synthetic.txt)
+kerncast_add_cli_test(NAME mwp_fit_no_records EXIT 1
+  ARGS mwp-fit --records does-not-exist -m fx5600
+  STDERR_CONTAINS "does-not-exist")

@@ -10,6 +10,8 @@
 #include "kerncast/models/calibrated/cost_model.hpp"
 #include "kerncast/models/calibrated/model_prediction.hpp"
 #include "kerncast/models/explore.hpp"
+#include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
+#include "kerncast/models/mwp_cwp/model_times.hpp"
 #include "kerncast/models/predict_launch.hpp"
 #include "kerncast/models/register_count.hpp"
 #include "kerncast/models/volume_view.hpp"
@@ -72,10 +74,12 @@ void run_predict(const PredictOptions& o) {
             return codegen::RegisterCounter(spec, overrides, machine).count(valid_launch);
         };
     options.linear_addresses = o.linear;
-    emit(models::predict_view(
-             models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers),
-             spec.name, machine.identity.id),
-         o.output);
+    const models::VolumePrediction volumes =
+        models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
+    report::Document document = models::predict_view(volumes, spec.name, machine.identity.id);
+    document.tables.push_back(models::mwp_cwp::model_times_table(
+        models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
+    emit(document, o.output);
 }
 
 void setup_predict(CLI::App& app) {

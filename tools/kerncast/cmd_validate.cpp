@@ -8,6 +8,7 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/mwp_cwp/record_predictions.hpp"
 #include "kerncast/sha256.hpp"
 
 #include <filesystem>
@@ -25,6 +26,7 @@ struct ValidateOptions {
     std::string records_directory;
     std::string save_directory;
     std::vector<std::string> defines;
+    std::string mwp_variant; // empty: the volume model predicts
     runtime::TimingOptions timing;
     OutputOptions output;
 };
@@ -94,7 +96,11 @@ void run_validate(const ValidateOptions& o) {
         records = measure_sweep(specs.front(), o);
     }
     const auto progress = make_progress_bar("validate", "records");
-    const runtime::PredictionSource predict = codegen::volume_model_predictions(specs, machine);
+    const runtime::PredictionSource predict =
+        o.mwp_variant.empty()
+            ? codegen::volume_model_predictions(specs, machine)
+            : models::mwp_cwp::mwp_record_predictions(
+                  specs, machine, models::mwp_cwp::parse_variant(o.mwp_variant, "--mwp-model"));
     std::size_t predicted = 0;
     const runtime::ValidationReport report =
         runtime::validate_predictions(records, [&](const runtime::KernelRecord& record) {
@@ -135,6 +141,10 @@ void setup_validate(CLI::App& app) {
     cmd->add_option("--save", options->save_directory,
                     "Live mode: also write each configuration's measurement record to DIR")
         ->type_name("DIR");
+    cmd->add_option("--mwp-model", options->mwp_variant,
+                    "Predict with MWP-CWP (Hong & Kim 2009), classic or cache-aware, instead of "
+                    "the volume model: times and throughputs only, no counters")
+        ->type_name("classic|cache-aware");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
         options->output.inputs = options->kernel_paths;

@@ -82,7 +82,7 @@ TEST(KernelFile, EveryExampleParses) {
         EXPECT_EQ(spec.name, entry.path().stem().string());
         ++count;
     }
-    EXPECT_EQ(count, 19);
+    EXPECT_EQ(count, 38);
 }
 
 TEST(KernelFile, YamlSyntaxError) {

@@ -1,0 +1,66 @@
+// Fitting the memory-model parameters of MWP-CWP (Mem_LD, Departure_del_uncoal,
+// Departure_del_coal) to timed runs of micro-benchmarks, as Hong & Kim 2009 sec. 5.1 do: "We vary
+// three parameters ... for each GPU to find the best fitting values". Levenberg-Marquardt
+// (Ceres Solver) on the relative time errors; the model's derivatives are numerical (it is
+// piecewise: min() and the case split of (22)-(24)). Pure.
+#pragma once
+
+#include "kerncast/kernel/kernel_spec.hpp"
+#include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/workload.hpp"
+#include "kerncast/runtime/validation.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace kerncast::models::mwp_cwp {
+
+// One timed run: the workload derived from its kernel file and launch, and its measured time.
+struct FitSample {
+    std::string record;        // the record's path
+    std::string configuration; // "block=128x1x1 ..."
+    Workload workload;
+    double measured_s = 0; // the record's median
+};
+
+// The records with times that one of `specs` describes (by kernel name), their workloads
+// derived for `machine`. Records of other kernels and records without times are skipped and
+// listed in `skipped`.
+std::vector<FitSample> fit_samples(const std::vector<runtime::LoadedRecord>& records,
+                                   const std::vector<kernel::KernelSpec>& specs,
+                                   const MachineModel& machine, std::vector<std::string>& skipped);
+
+// Mem_LD, Departure_del_uncoal, Departure_del_coal in cycles.
+using MemoryParameters = std::array<double, 3>;
+
+struct MwpFitOptions {
+    // Starting points; the lowest final cost wins. Empty: a grid over typical values.
+    std::vector<MemoryParameters> starts;
+    int max_iterations = 200;
+};
+
+struct FitRow {
+    std::string record;
+    std::string configuration;
+    double measured_s = 0;
+    double predicted_s = 0; // with the fitted parameters
+};
+
+struct MwpFit {
+    MemoryParameters parameters{0, 0, 0};
+    MemoryParameters start{0, 0, 0}; // the start that won
+    std::vector<FitRow> rows;
+    double median_abs_relative_error = 0;
+    double max_abs_relative_error = 0;
+    bool converged = false;
+    std::string termination; // Ceres' termination type
+    int iterations = 0;
+};
+
+// Input Error when there are fewer samples than parameters or the machine lacks what MWP-CWP
+// needs besides the three fitted values (Issue_cycles, clocks, bandwidth, occupancy limits).
+MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineModel& machine,
+                          const MwpFitOptions& options = {});
+
+} // namespace kerncast::models::mwp_cwp

@@ -1,0 +1,28 @@
+// MWP-CWP predictions for recorded configurations (`kerncast validate --mwp-model`, `kerncast
+// mwp-fit`): a record's block, fold and integer parameters bound to the kernel file of its name.
+#pragma once
+
+#include "kerncast/kernel/kernel_spec.hpp"
+#include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
+#include "kerncast/runtime/validation.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace kerncast::models::mwp_cwp {
+
+// The MWP-CWP prediction of the configuration a record describes; nullopt when the record is
+// of another kernel. Registers: the record's, else the kernel file's, else not limiting.
+std::optional<KernelMwpPrediction> predict_record_mwp(const kernel::KernelSpec& spec,
+                                                      const MachineModel& machine,
+                                                      const runtime::KernelRecord& record,
+                                                      const KernelMwpOptions& options = {});
+
+// For validate: time per launch and flops per launch (the volume model's flop count, so that
+// throughputs rank like the volume model's), no counters. Each record is predicted by the first
+// spec whose name it has.
+runtime::PredictionSource mwp_record_predictions(const std::vector<kernel::KernelSpec>& specs,
+                                                 const MachineModel& machine, Variant variant);
+
+} // namespace kerncast::models::mwp_cwp

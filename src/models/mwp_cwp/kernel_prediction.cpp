@@ -1,0 +1,63 @@
+// MWP-CWP for a kernel file (kernel_prediction.hpp).
+#include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
+
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/models/volumes.hpp"
+
+namespace kerncast::models::mwp_cwp {
+
+KernelMwpPrediction
+predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
+                   const std::vector<std::pair<std::string, std::int64_t>>& overrides,
+                   const MachineModel& machine, const KernelMwpOptions& options,
+                   const VolumePrediction* volumes) {
+    analysis::CountOptions counting;
+    counting.count_index_arithmetic = true;
+    if (machine.compute.warp_size)
+        counting.subgroup_size = machine.compute.warp_size->value;
+    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch, counting);
+    const auto params = analysis::parameter_values(analysis, overrides);
+    analysis::check_fold_within_domain(analysis, params);
+
+    KernelMwpPrediction p;
+    p.kernel = spec.name;
+    p.variant = options.variant;
+    p.derived = derive_workload(analysis, params, machine, {options.registers});
+    // Flops as the volume model counts them (add, mul, div, special functions; Ernst et al.
+    // sec. 4.1), so that throughputs of the two models divide the same work.
+    for (const auto& op : analysis.operations) {
+        const bool flop = op.operation == "add" || op.operation == "mul" || op.operation == "div" ||
+                          op.operation.rfind("func:", 0) == 0;
+        if (!kernel::is_floating(op.dtype) || !flop)
+            continue;
+        double count = static_cast<double>(op.count.evaluate(params));
+        if (op.granularity == analysis::Granularity::subgroup)
+            count *= static_cast<double>(counting.subgroup_size);
+        else if (op.granularity == analysis::Granularity::work_group)
+            count *= static_cast<double>(analysis.threads_per_block);
+        p.flops += count;
+    }
+    if (options.variant == Variant::classic) {
+        p.model = predict_mwp_cwp(p.derived.workload, machine, options.model);
+    } else {
+        if (!machine.level("l1") || !machine.level("l2"))
+            throw_input_error(
+                "machine '" + machine.identity.id +
+                    "' has no L1 or L2 cache, whose traffic the cache-aware MWP-CWP variant "
+                    "needs",
+                {}, {"use --mwp-model classic, Hong & Kim's model without caches"});
+        std::optional<VolumePrediction> predicted;
+        if (!volumes) {
+            VolumeOptions volume_options;
+            volume_options.registers = options.registers;
+            predicted = predict_volumes(analysis, params, machine, volume_options);
+            volumes = &*predicted;
+        }
+        p.cache_aware = predict_cache_aware(p.derived, *volumes, machine, options.model);
+        p.model = p.cache_aware->model;
+    }
+    return p;
+}
+
+} // namespace kerncast::models::mwp_cwp

@@ -1,0 +1,140 @@
+// MWP-CWP memory parameters from timed micro-benchmarks (parameter_fit.hpp; Hong & Kim 2009,
+// sec. 5.1 and Table 6).
+#include "kerncast/models/mwp_cwp/parameter_fit.hpp"
+
+#include "kerncast/error.hpp"
+#include "kerncast/models/mwp_cwp.hpp"
+#include "kerncast/models/mwp_cwp/record_predictions.hpp"
+
+#include <algorithm>
+#include <ceres/ceres.h>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace kerncast::models::mwp_cwp {
+
+std::vector<FitSample> fit_samples(const std::vector<runtime::LoadedRecord>& records,
+                                   const std::vector<kernel::KernelSpec>& specs,
+                                   const MachineModel& machine, std::vector<std::string>& skipped) {
+    std::vector<FitSample> samples;
+    for (const auto& record : records) {
+        const runtime::Measurement& m = record.measurement;
+        if (!m.has_times() || !(m.results.median_s > 0)) {
+            skipped.push_back(record.path + ": no times");
+            continue;
+        }
+        bool found = false;
+        for (const auto& spec : specs) {
+            std::optional<KernelMwpPrediction> p;
+            try {
+                p = predict_record_mwp(spec, machine, m.kernel);
+            } catch (const Error& e) {
+                throw_input_error(record.path + ": " + e.message());
+            }
+            if (!p)
+                continue;
+            samples.push_back({record.path, runtime::configuration_label(m.kernel),
+                               p->derived.workload, m.results.median_s});
+            found = true;
+            break;
+        }
+        if (!found)
+            skipped.push_back(record.path + ": no kernel file named '" + m.kernel.name + "'");
+    }
+    return samples;
+}
+
+namespace {
+
+// The machine with the three memory parameters set (cycles); the fit varies their logarithms so
+// that they stay positive.
+MachineModel with_parameters(MachineModel machine, const double* log_parameters) {
+    auto& m = machine.mwp_cwp;
+    m.mem_ld_cycles = Sourced<double>{std::exp(log_parameters[0]), "mwp-fit"};
+    m.departure_del_uncoal_cycles = Sourced<double>{std::exp(log_parameters[1]), "mwp-fit"};
+    m.departure_del_coal_cycles = Sourced<double>{std::exp(log_parameters[2]), "mwp-fit"};
+    return machine;
+}
+
+// Residual of one sample: (predicted - measured) / measured.
+struct SampleCost {
+    const FitSample* sample;
+    const MachineModel* machine;
+    bool operator()(const double* log_parameters, double* residual) const {
+        const MwpCwpResult r =
+            predict_mwp_cwp(sample->workload, with_parameters(*machine, log_parameters));
+        residual[0] = (r.time_seconds - sample->measured_s) / sample->measured_s;
+        return std::isfinite(residual[0]);
+    }
+};
+
+std::vector<MemoryParameters> default_starts() {
+    std::vector<MemoryParameters> starts;
+    for (double mem_ld : {200.0, 600.0})
+        for (double uncoal : {5.0, 40.0})
+            for (double coal : {2.0, 8.0})
+                starts.push_back({mem_ld, uncoal, coal});
+    return starts;
+}
+
+} // namespace
+
+MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineModel& machine,
+                          const MwpFitOptions& options) {
+    if (samples.size() < 3)
+        throw_input_error(fmt::format("{} timed run(s) fit no 3 parameters: Mem_LD and the two "
+                                      "departure delays need at least 3 (better: the coalesced and "
+                                      "uncoalesced micro-benchmarks at several block sizes)",
+                                      samples.size()));
+    MwpFit fit;
+    double best_cost = std::numeric_limits<double>::infinity();
+    const auto starts = options.starts.empty() ? default_starts() : options.starts;
+    for (const auto& start : starts) {
+        double x[3] = {std::log(start[0]), std::log(start[1]), std::log(start[2])};
+        // The machine must hold every other parameter: check it once with the start values.
+        (void)predict_mwp_cwp(samples.front().workload, with_parameters(machine, x));
+        ceres::Problem problem;
+        for (const auto& sample : samples)
+            problem.AddResidualBlock(
+                new ceres::NumericDiffCostFunction<SampleCost, ceres::CENTRAL, 1, 3>(
+                    new SampleCost{&sample, &machine}),
+                nullptr, x);
+        ceres::Solver::Options solver;
+        solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
+        solver.linear_solver_type = ceres::DENSE_QR;
+        solver.max_num_iterations = options.max_iterations;
+        solver.function_tolerance = 1e-14;
+        solver.gradient_tolerance = 1e-14;
+        solver.parameter_tolerance = 1e-12;
+        solver.num_threads = 1;
+        solver.logging_type = ceres::SILENT;
+        ceres::Solver::Summary summary;
+        ceres::Solve(solver, &problem, &summary);
+        if (!summary.IsSolutionUsable() || !(summary.final_cost < best_cost * (1 - 1e-12)))
+            continue;
+        best_cost = summary.final_cost;
+        fit.parameters = {std::exp(x[0]), std::exp(x[1]), std::exp(x[2])};
+        fit.start = start;
+        fit.converged = summary.termination_type == ceres::CONVERGENCE;
+        fit.termination = ceres::TerminationTypeToString(summary.termination_type);
+        fit.iterations = static_cast<int>(summary.iterations.size());
+    }
+    if (!std::isfinite(best_cost))
+        throw_input_error("the MWP-CWP fit found no usable solution from any start");
+    const double log_fitted[3] = {std::log(fit.parameters[0]), std::log(fit.parameters[1]),
+                                  std::log(fit.parameters[2])};
+    const MachineModel fitted = with_parameters(machine, log_fitted);
+    std::vector<double> errors;
+    for (const auto& sample : samples) {
+        const double predicted = predict_mwp_cwp(sample.workload, fitted).time_seconds;
+        fit.rows.push_back({sample.record, sample.configuration, sample.measured_s, predicted});
+        errors.push_back(std::abs(predicted - sample.measured_s) / sample.measured_s);
+    }
+    std::sort(errors.begin(), errors.end());
+    const std::size_t n = errors.size();
+    fit.median_abs_relative_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    fit.max_abs_relative_error = errors.back();
+    return fit;
+}
+
+} // namespace kerncast::models::mwp_cwp

@@ -1,0 +1,79 @@
+// The MWP-CWP parameter fit (Hong & Kim 2009, sec. 5.1) recovers known parameters from
+// synthetic timed runs: times predicted with the GTX280's Table 6 values (450, 40, 4), then
+// fitted from other starts.
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/mwp_cwp.hpp"
+#include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
+#include "kerncast/models/mwp_cwp/parameter_fit.hpp"
+#include "kerncast/runtime/validation.hpp"
+
+#include <gtest/gtest.h>
+
+namespace kerncast::models::mwp_cwp {
+namespace {
+
+// Synthetic samples: each micro-benchmark at three block sizes and the tiled matmul (barriers,
+// coalesced loads) at three widths, timed by the model itself on `machine`.
+std::vector<FitSample> synthetic_samples(const MachineModel& machine) {
+    std::vector<FitSample> samples;
+    auto add = [&](const std::string& kernel, const kernel::LaunchConfig& launch,
+                   const std::vector<std::pair<std::string, std::int64_t>>& params) {
+        const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                                   "/examples/kernels/" + kernel + ".yaml");
+        const auto p = predict_kernel_mwp(spec, launch, params, machine);
+        samples.push_back({kernel, kernel, p.derived.workload, p.model.time_seconds});
+    };
+    for (const char* kernel : {"hk_micro_mb1", "hk_micro_mb2_c", "hk_micro_mb2_uc",
+                               "hk_micro_mb5_c", "hk_micro_mb5_uc", "hk_micro_mb7_uc"})
+        for (std::int64_t block : {32, 128, 512})
+            add(kernel, {{block, 1, 1}, {1, 1, 1}}, {});
+    for (std::int64_t width : {48, 480, 4800})
+        add("hk_matmul", {{16, 16, 1}, {1, 1, 1}}, {{"wM", width}});
+    return samples;
+}
+
+TEST(MwpParameterFit, RecoversTheGtx280Parameters) {
+    const MachineModel machine = resolve_machine("gtx280");
+    const auto samples = synthetic_samples(machine);
+    MwpFitOptions options;
+    options.starts = {{300, 10, 8}, {800, 80, 2}};
+    const MwpFit fit = fit_mwp_parameters(samples, machine, options);
+    EXPECT_TRUE(fit.converged) << fit.termination;
+    EXPECT_NEAR(fit.parameters[0], 450, 450 * 1e-4);
+    EXPECT_NEAR(fit.parameters[1], 40, 40 * 1e-4);
+    EXPECT_NEAR(fit.parameters[2], 4, 4 * 1e-4);
+    EXPECT_LT(fit.max_abs_relative_error, 1e-6);
+    EXPECT_EQ(fit.rows.size(), samples.size());
+}
+
+TEST(MwpParameterFit, DefaultStartsRecoverTheFx5600Parameters) {
+    const MachineModel machine = resolve_machine("fx5600");
+    const MwpFit fit = fit_mwp_parameters(synthetic_samples(machine), machine);
+    EXPECT_NEAR(fit.parameters[0], 420, 420 * 1e-4);
+    EXPECT_NEAR(fit.parameters[1], 10, 10 * 1e-4);
+    EXPECT_NEAR(fit.parameters[2], 4, 4 * 1e-4);
+}
+
+TEST(MwpParameterFit, TooFewSamplesIsAnInputError) {
+    const MachineModel machine = resolve_machine("fx5600");
+    auto samples = synthetic_samples(machine);
+    samples.resize(2);
+    EXPECT_THROW(fit_mwp_parameters(samples, machine), Error);
+}
+
+TEST(MwpParameterFit, SamplesFromRecords) {
+    const auto records = runtime::load_measurement_directory(
+        std::string(KERNCAST_SOURCE_DIR) + "/tests/golden/data/mwp_fit_synthetic");
+    std::vector<kernel::KernelSpec> specs = {kernel::load_kernel_file(
+        std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/hk_micro_mb2_uc.yaml")};
+    std::vector<std::string> skipped;
+    const auto samples = fit_samples(records, specs, resolve_machine("fx5600"), skipped);
+    ASSERT_EQ(samples.size(), 3u); // the three block sizes of Mb2_UC
+    EXPECT_EQ(skipped.size(), records.size() - 3);
+    EXPECT_DOUBLE_EQ(samples[0].workload.uncoal_per_mw, 32);
+}
+
+} // namespace
+} // namespace kerncast::models::mwp_cwp
