@@ -59,16 +59,10 @@ report::Chart throughput_chart(const ExploreResult& result, std::string key, std
         if (!row.prediction)
             continue;
         ++rank;
-        const std::string name = series_of(row);
-        auto series = std::find_if(chart.series.begin(), chart.series.end(),
-                                   [&](const report::ChartSeries& s) { return s.name == name; });
-        if (series == chart.series.end()) {
-            chart.series.emplace_back().name = name;
-            series = chart.series.end() - 1;
-        }
-        series->x.push_back(static_cast<double>(rank));
-        series->y.push_back(row.prediction->limiter.points_per_second / 1e9);
-        series->point_labels.push_back(configuration_label(row));
+        report::ChartSeries& series = chart.series_named(series_of(row));
+        series.x.push_back(static_cast<double>(rank));
+        series.y.push_back(row.prediction->limiter.points_per_second / 1e9);
+        series.point_labels.push_back(configuration_label(row));
     }
     return chart;
 }

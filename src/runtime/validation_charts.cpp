@@ -14,14 +14,6 @@ namespace kerncast::runtime {
 
 namespace {
 
-report::ChartSeries& series_named(report::Chart& chart, const std::string& name) {
-    for (auto& series : chart.series)
-        if (series.name == name)
-            return series;
-    chart.series.emplace_back().name = name;
-    return chart.series.back();
-}
-
 void add_point(report::ChartSeries& series, double x, double y, const std::string& label) {
     series.x.push_back(x);
     series.y.push_back(y);
@@ -89,7 +81,7 @@ std::vector<report::Chart> validation_charts(const ValidationReport& report) {
     errors.y_axis = {"configurations", "", false};
     errors.categories = error_bin_labels();
     const auto count_error = [&](const std::string& name, double predicted, double measured) {
-        auto& series = series_named(errors, name);
+        auto& series = errors.series_named(name);
         if (series.y.empty())
             series.y.assign(error_bins, 0.0);
         series.y[static_cast<size_t>(error_bin(relative_error(predicted, measured)))] += 1;
@@ -98,7 +90,7 @@ std::vector<report::Chart> validation_charts(const ValidationReport& report) {
     report::Chart times = comparison_chart("time", "Predicted against measured time", "time", "us");
     for (const auto& row : report.rows)
         if (row.measured_time_s && *row.measured_time_s > 0) {
-            add_point(series_named(times, "kerncast"), *row.measured_time_s * 1e6,
+            add_point(times.series_named("kerncast"), *row.measured_time_s * 1e6,
                       row.predicted_time_s * 1e6, row.configuration);
             count_error("time", row.predicted_time_s, *row.measured_time_s);
         }
@@ -116,11 +108,11 @@ std::vector<report::Chart> validation_charts(const ValidationReport& report) {
                 *found->second.measured <= 0)
                 continue;
             const double measured = *found->second.measured;
-            add_point(series_named(chart, "kerncast"), measured, found->second.predicted,
+            add_point(chart.series_named("kerncast"), measured, found->second.predicted,
                       row.configuration);
             count_error(metric, found->second.predicted, measured);
             if (found->second.peer_predicted)
-                add_point(series_named(chart, "peer (published prediction)"), measured,
+                add_point(chart.series_named("peer (published prediction)"), measured,
                           *found->second.peer_predicted, row.configuration);
         }
         choose_scales(chart);
@@ -132,7 +124,7 @@ std::vector<report::Chart> validation_charts(const ValidationReport& report) {
                          "throughput", "GFlop/s");
     for (const auto& row : report.rows)
         if (row.predicted_flops_per_s && row.measured_flops_per_s)
-            add_point(series_named(throughput, row.group), *row.measured_flops_per_s / 1e9,
+            add_point(throughput.series_named(row.group), *row.measured_flops_per_s / 1e9,
                       *row.predicted_flops_per_s / 1e9, row.configuration);
     if (!throughput.series.empty()) {
         choose_scales(throughput);

@@ -66,6 +66,16 @@ struct Chart {
     bool diagonal = false;         // scatter: draw the reference line y = x
     std::vector<double> x_markers; // scatter: vertical reference lines at these x (change points)
     bool operator==(const Chart&) const = default;
+
+    // The series of this name, added (empty) at the end when there is none: views that colour
+    // points by a category (block shape, kernel, limiter) add each point to its category.
+    ChartSeries& series_named(const std::string& name) {
+        for (auto& s : series)
+            if (s.name == name)
+                return s;
+        series.emplace_back().name = name;
+        return series.back();
+    }
 };
 
 struct Document {

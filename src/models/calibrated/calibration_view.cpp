@@ -71,14 +71,6 @@ report::Table samples_table(const CostModel& model, const std::vector<Calibratio
     return t.build();
 }
 
-report::ChartSeries& series_of_kernel(report::Chart& chart, const std::string& kernel) {
-    for (auto& series : chart.series)
-        if (series.name == kernel)
-            return series;
-    chart.series.emplace_back().name = kernel;
-    return chart.series.back();
-}
-
 // HTML charts (docs/output.md#html-reports): the residual of each measurement, a series per
 // kernel, and modelled against measured output with the diagonal.
 std::vector<report::Chart> calibration_charts(const CostModel& model,
@@ -98,11 +90,11 @@ std::vector<report::Chart> calibration_charts(const CostModel& model,
     fit.y_axis = {"modelled", "us", true};
     fit.diagonal = true;
     for (std::size_t k = 0; k < samples.size(); ++k) {
-        auto& residual = series_of_kernel(residuals, samples[k].kernel);
+        auto& residual = residuals.series_named(samples[k].kernel);
         residual.x.push_back(static_cast<double>(k + 1));
         residual.y.push_back(result.relative_errors[k] * 100);
         residual.point_labels.push_back(samples[k].configuration);
-        auto& point = series_of_kernel(fit, samples[k].kernel);
+        auto& point = fit.series_named(samples[k].kernel);
         point.x.push_back(samples[k].measured * 1e6);
         point.y.push_back(result.predicted[k] * 1e6);
         point.point_labels.push_back(samples[k].configuration);
