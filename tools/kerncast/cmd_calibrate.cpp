@@ -102,7 +102,11 @@ void run_calibrate(const CalibrateOptions& o) {
     std::vector<kernel::KernelSpec> kernels;
     for (const auto& path : paths)
         kernels.push_back(kernel::load_kernel_file(path));
-    const cal::RecordSamples samples = cal::record_samples(model, records, kernels);
+    const auto progress = make_progress_bar("calibrate: features", "records");
+    const cal::RecordSamples samples = cal::record_samples(
+        model, records, kernels,
+        [&progress](std::size_t done, std::size_t total) { progress->update(done, total); });
+    progress->finish();
     if (samples.samples.empty())
         throw_input_error("no record in " + dataset_path +
                               " gives a measured time of the given kernels",

@@ -34,7 +34,11 @@ void run_mwp_fit(const MwpFitCommandOptions& o) {
     for (const auto& path : paths)
         specs.push_back(kernel::load_kernel_file(path));
     std::vector<std::string> skipped;
-    const auto samples = models::mwp_cwp::fit_samples(records, specs, machine, skipped);
+    const auto progress = make_progress_bar("mwp-fit: predicting", "records");
+    const auto samples = models::mwp_cwp::fit_samples(
+        records, specs, machine, skipped,
+        [&progress](std::size_t done, std::size_t total) { progress->update(done, total); });
+    progress->finish();
     emit(models::mwp_cwp::mwp_fit_view(models::mwp_cwp::fit_mwp_parameters(samples, machine),
                                        machine.identity.id, skipped),
          o.output);

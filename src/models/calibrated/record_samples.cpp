@@ -39,7 +39,8 @@ std::optional<double> measured_output(const CostModel& model,
 
 RecordSamples record_samples(const CostModel& model,
                              const std::vector<runtime::LoadedRecord>& records,
-                             const std::vector<kernel::KernelSpec>& kernels) {
+                             const std::vector<kernel::KernelSpec>& kernels,
+                             const std::function<void(std::size_t, std::size_t)>& progress) {
     for (std::size_t a = 0; a < kernels.size(); ++a)
         for (std::size_t b = a + 1; b < kernels.size(); ++b)
             if (kernels[a].name == kernels[b].name)
@@ -50,7 +51,10 @@ RecordSamples record_samples(const CostModel& model,
     // One analysis per kernel and launch; it evaluates at any parameter values.
     using LaunchKey = std::tuple<std::size_t, runtime::Dim3, runtime::Dim3>;
     std::map<LaunchKey, analysis::KernelAnalysis> analyses;
+    std::size_t finished = 0;
     for (const auto& record : records) {
+        if (progress)
+            progress(finished++, records.size());
         const auto& kernel_record = record.measurement.kernel;
         std::size_t index = kernels.size();
         for (std::size_t k = 0; k < kernels.size(); ++k)
@@ -101,6 +105,9 @@ RecordSamples record_samples(const CostModel& model,
         out.records.push_back(record.path);
         out.published_records += record.measurement.published() ? 1 : 0;
     }
+    if (progress)
+        progress(records.size(), records.size());
+
     return out;
 }
 

@@ -15,9 +15,13 @@ namespace kerncast::models::mwp_cwp {
 
 std::vector<FitSample> fit_samples(const std::vector<runtime::LoadedRecord>& records,
                                    const std::vector<kernel::KernelSpec>& specs,
-                                   const MachineModel& machine, std::vector<std::string>& skipped) {
+                                   const MachineModel& machine, std::vector<std::string>& skipped,
+                                   const std::function<void(std::size_t, std::size_t)>& progress) {
     std::vector<FitSample> samples;
+    std::size_t finished = 0;
     for (const auto& record : records) {
+        if (progress)
+            progress(finished++, records.size());
         const runtime::Measurement& m = record.measurement;
         if (!m.has_times() || !(m.results.median_s > 0)) {
             skipped.push_back(record.path + ": no times");
@@ -41,6 +45,9 @@ std::vector<FitSample> fit_samples(const std::vector<runtime::LoadedRecord>& rec
         if (!found)
             skipped.push_back(record.path + ": no kernel file named '" + m.kernel.name + "'");
     }
+    if (progress)
+        progress(records.size(), records.size());
+
     return samples;
 }
 

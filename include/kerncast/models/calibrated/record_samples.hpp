@@ -9,6 +9,7 @@
 #include "kerncast/models/calibrated/cost_model.hpp"
 #include "kerncast/runtime/validation.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,10 @@ struct RecordSamples {
 // time: the kernel analysed under the record's launch (block, fold), its integer parameters,
 // the features at them. Records of no given kernel, or without times, are skipped with a
 // note; two kernel files of one name are an input Error.
-RecordSamples record_samples(const CostModel& model,
-                             const std::vector<runtime::LoadedRecord>& records,
-                             const std::vector<kernel::KernelSpec>& kernels);
+// `progress`, when set, hears how many records are done (a progress bar in the CLI).
+RecordSamples
+record_samples(const CostModel& model, const std::vector<runtime::LoadedRecord>& records,
+               const std::vector<kernel::KernelSpec>& kernels,
+               const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 } // namespace kerncast::models::calibrated

@@ -11,6 +11,7 @@
 #include "kerncast/runtime/validation.hpp"
 
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,11 @@ struct FitSample {
 // The records with times that one of `specs` describes (by kernel name), their workloads
 // derived for `machine`. Records of other kernels and records without times are skipped and
 // listed in `skipped`.
-std::vector<FitSample> fit_samples(const std::vector<runtime::LoadedRecord>& records,
-                                   const std::vector<kernel::KernelSpec>& specs,
-                                   const MachineModel& machine, std::vector<std::string>& skipped);
+std::vector<FitSample>
+fit_samples(const std::vector<runtime::LoadedRecord>& records,
+            const std::vector<kernel::KernelSpec>& specs, const MachineModel& machine,
+            std::vector<std::string>& skipped,
+            const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 // Mem_LD, Departure_del_uncoal, Departure_del_coal in cycles.
 using MemoryParameters = std::array<double, 3>;
