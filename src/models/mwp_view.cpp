@@ -109,6 +109,27 @@ report::Table result_table(const MwpCwpResult& r) {
 
 } // namespace
 
+// The cycle terms of eqs. (18), (19) and (22)-(27), for the HTML report's chart.
+static report::Chart cycles_chart(const MwpCwpResult& r) {
+    report::Chart chart;
+    chart.key = "cycles";
+    chart.title = fmt::format("Cycles per SM (Hong & Kim 2009, eqs. 18-27); Exec_cycles_app by "
+                              "eq. ({})",
+                              equation_number(r.execution_case));
+    chart.kind = report::ChartKind::bar;
+    chart.categories = {"Mem_cycles (18)", "Comp_cycles (19)", "Exec_cycles_app (22-24)",
+                        "Synch_cost (26)", "Exec_cycles_with_synch (27)"};
+    chart.x_axis = {"term", "", false};
+    chart.y_axis = {"cycles", "cycles", false};
+    chart.series.push_back({"cycles",
+                            {},
+                            {r.mem_cycles, r.comp_cycles, r.exec_cycles_app, r.synch_cost_cycles,
+                             r.exec_cycles_with_synch},
+                            {},
+                            ""});
+    return chart;
+}
+
 report::Document mwp_view(const MwpCwpResult& r) {
     report::Document doc;
     doc.schema = mwp_schema;
@@ -143,6 +164,7 @@ report::Document mwp_view(const MwpCwpResult& r) {
         doc.notes.push_back("warning: " + warning);
     if (!r.workload.comment.empty())
         doc.notes.push_back("workload comment: " + r.workload.comment);
+    doc.charts.push_back(cycles_chart(r));
     return doc;
 }
 

@@ -104,6 +104,7 @@ report::Document kernel_mwp_view(const KernelMwpPrediction& p) {
             p.cache_aware->binding_level, p.cache_aware->departure_scale));
     for (auto& note : model.notes)
         doc.notes.push_back(std::move(note));
+    doc.charts = std::move(model.charts);
     return doc;
 }
 
