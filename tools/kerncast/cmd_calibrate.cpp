@@ -13,11 +13,11 @@
 #include "kerncast/models/calibrated/record_samples.hpp"
 #include "kerncast/models/capacity_fitting.hpp"
 #include "kerncast/runtime/measurement.hpp"
+#include "kerncast/runtime/record_kernel_files.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <memory>
-#include <set>
 
 namespace kerncast::cli {
 
@@ -39,44 +39,6 @@ struct CalibrateOptions {
     OutputOptions output;
 };
 
-// The kernel files: those named, those in --kernels DIR (*.yaml, *.yml), else the kernel
-// files the records name (their /kernel/file, as given or relative to the record's directory).
-std::vector<std::string> kernel_files(const CalibrateOptions& o,
-                                      const std::vector<runtime::LoadedRecord>& records) {
-    std::vector<std::string> paths = o.kernel_paths;
-    if (!o.kernels_directory.empty()) {
-        if (!fs::is_directory(o.kernels_directory))
-            throw_input_error("--kernels: '" + o.kernels_directory + "' is not a directory",
-                              SourceLocation{o.kernels_directory, 0, 0, {}, {}});
-        std::vector<std::string> found;
-        for (const auto& entry : fs::directory_iterator(o.kernels_directory)) {
-            const auto extension = entry.path().extension();
-            if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml"))
-                found.push_back(entry.path().string());
-        }
-        std::sort(found.begin(), found.end());
-        paths.insert(paths.end(), found.begin(), found.end());
-    }
-    if (!paths.empty())
-        return paths;
-    std::set<std::string> named;
-    for (const auto& record : records) {
-        const fs::path file = record.measurement.kernel.file;
-        const auto extension = file.extension();
-        if (extension != ".yaml" && extension != ".yml")
-            continue;
-        const fs::path beside = fs::path(record.path).parent_path() / file;
-        if (fs::is_regular_file(file))
-            named.insert(file.lexically_normal().string());
-        else if (file.is_relative() && fs::is_regular_file(beside))
-            named.insert(beside.lexically_normal().string());
-    }
-    if (named.empty())
-        throw_usage_error("no kernel files: give them (KERNEL... or --kernels DIR); the records "
-                          "name none that exists from here");
-    return {named.begin(), named.end()};
-}
-
 void run_calibrate(const CalibrateOptions& o) {
     if (o.max_iterations < 1)
         throw_usage_error("--max-iterations must be at least 1");
@@ -90,7 +52,8 @@ void run_calibrate(const CalibrateOptions& o) {
                        std::make_move_iterator(loaded.end()));
         dataset_path += (dataset_path.empty() ? "" : ", ") + directory;
     }
-    const std::vector<std::string> paths = kernel_files(o, records);
+    const std::vector<std::string> paths =
+        runtime::record_kernel_files(o.kernel_paths, o.kernels_directory, records);
     if (!o.output_path.empty()) {
         std::vector<std::string> inputs = paths;
         inputs.push_back(o.model_path);

@@ -13,12 +13,12 @@
 #include "kerncast/models/capacity_fitting_view.hpp"
 #include "kerncast/models/register_count.hpp"
 #include "kerncast/runtime/measurement.hpp"
+#include "kerncast/runtime/record_kernel_files.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <set>
 #include <sstream>
 
 namespace kerncast::cli {
@@ -67,43 +67,6 @@ std::vector<models::CapacityFitKind> parse_fits(const std::string& text) {
     return kinds;
 }
 
-// The kernel files: those named, those in --kernels DIR (*.yaml, *.yml), or else the kernel
-// files the records name (their /kernel/file) where they exist.
-std::vector<std::string> kernel_files(const FitVolumesOptions& o,
-                                      const std::vector<runtime::LoadedRecord>& records) {
-    std::vector<std::string> paths = o.kernel_paths;
-    if (!o.kernels_directory.empty()) {
-        if (!fs::is_directory(o.kernels_directory))
-            throw_input_error("--kernels: '" + o.kernels_directory + "' is not a directory",
-                              SourceLocation{o.kernels_directory, 0, 0, {}, {}});
-        std::vector<std::string> found;
-        for (const auto& entry : fs::directory_iterator(o.kernels_directory)) {
-            const auto extension = entry.path().extension();
-            if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml"))
-                found.push_back(entry.path().string());
-        }
-        if (found.empty())
-            throw_input_error("--kernels: '" + o.kernels_directory +
-                                  "' holds no kernel files (*.yaml, *.yml)",
-                              SourceLocation{o.kernels_directory, 0, 0, {}, {}});
-        std::sort(found.begin(), found.end());
-        paths.insert(paths.end(), found.begin(), found.end());
-    }
-    if (!paths.empty())
-        return paths;
-    std::set<std::string> named;
-    for (const auto& record : records) {
-        const std::string& file = record.measurement.kernel.file;
-        const auto extension = fs::path(file).extension();
-        if ((extension == ".yaml" || extension == ".yml") && fs::is_regular_file(file))
-            named.insert(file);
-    }
-    if (named.empty())
-        throw_usage_error("no kernel files: give them (KERNEL... or --kernels DIR); the records "
-                          "name none that exists from here");
-    return {named.begin(), named.end()};
-}
-
 // -o must not name one of the inputs.
 void refuse_overwriting_inputs(const std::string& output, const std::vector<std::string>& inputs) {
     std::error_code error;
@@ -142,7 +105,8 @@ void run_fit_volumes(const FitVolumesOptions& o) {
                        std::make_move_iterator(loaded.end()));
         dataset_path += (dataset_path.empty() ? "" : ", ") + directory;
     }
-    const std::vector<std::string> paths = kernel_files(o, records);
+    const std::vector<std::string> paths =
+        runtime::record_kernel_files(o.kernel_paths, o.kernels_directory, records);
     if (!o.output_path.empty()) {
         std::vector<std::string> inputs = paths;
         for (const auto& record : records)

@@ -5,9 +5,9 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/mwp_cwp/parameter_fit.hpp"
 #include "kerncast/models/mwp_cwp/parameter_fit_view.hpp"
+#include "kerncast/runtime/record_kernel_files.hpp"
 #include "kerncast/runtime/validation.hpp"
 
-#include <algorithm>
 #include <memory>
 
 namespace kerncast::cli {
@@ -23,13 +23,8 @@ struct MwpFitCommandOptions {
 void run_mwp_fit(const MwpFitCommandOptions& o) {
     const MachineModel machine = resolve_machine(o.machine);
     const auto records = runtime::load_measurement_directory(o.records_directory);
-    std::vector<std::string> paths = o.kernel_paths;
-    if (paths.empty())
-        for (const auto& record : records)
-            if (!record.measurement.kernel.file.empty() &&
-                std::find(paths.begin(), paths.end(), record.measurement.kernel.file) ==
-                    paths.end())
-                paths.push_back(record.measurement.kernel.file);
+    const std::vector<std::string> paths =
+        runtime::record_kernel_files(o.kernel_paths, "", records);
     std::vector<kernel::KernelSpec> specs;
     for (const auto& path : paths)
         specs.push_back(kernel::load_kernel_file(path));
