@@ -300,16 +300,11 @@ std::string_view fit_status_name(FitStatus status) {
 }
 
 ErrorSummary summarize_relative_errors(const std::vector<double>& relative_errors) {
+    const runtime::AbsErrorSummary errors = runtime::summarize_abs_errors(relative_errors);
     ErrorSummary summary;
-    summary.samples = relative_errors.size();
-    if (relative_errors.empty())
-        return summary;
-    std::vector<double> magnitudes;
-    magnitudes.reserve(relative_errors.size());
-    for (double error : relative_errors)
-        magnitudes.push_back(std::abs(error));
-    summary.median_abs_relative_error = runtime::median(magnitudes);
-    summary.p90_abs_relative_error = runtime::percentile(magnitudes, 90);
+    summary.samples = errors.samples;
+    summary.median_abs_relative_error = errors.median;
+    summary.p90_abs_relative_error = errors.p90;
     return summary;
 }
 

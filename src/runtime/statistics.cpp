@@ -109,17 +109,40 @@ double predicted_best_fraction(std::span<const double> predicted_times,
     return best_measured / measured_of_pick;
 }
 
+AbsErrorSummary summarize_abs_errors(std::span<const double> relative_errors) {
+    AbsErrorSummary summary;
+    summary.samples = relative_errors.size();
+    if (relative_errors.empty())
+        return summary;
+    std::vector<double> magnitudes;
+    magnitudes.reserve(relative_errors.size());
+    double log_sum = 0;
+    bool zero = false;
+    for (double error : relative_errors) {
+        magnitudes.push_back(std::abs(error));
+        zero = zero || error == 0;
+        log_sum += error == 0 ? 0 : std::log(std::abs(error));
+    }
+    summary.median = median(magnitudes);
+    summary.p90 = percentile(magnitudes, 90);
+    summary.max = *std::max_element(magnitudes.begin(), magnitudes.end());
+    summary.geometric_mean =
+        zero ? 0.0 : std::exp(log_sum / static_cast<double>(magnitudes.size()));
+    return summary;
+}
+
 ValidationStatistics validation_statistics(std::span<const double> predicted_times,
                                            std::span<const double> measured_times) {
     KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
                    "validation needs equally many predictions and measurements");
-    std::vector<double> abs_errors;
+    std::vector<double> errors;
     for (std::size_t i = 0; i < predicted_times.size(); ++i)
-        abs_errors.push_back(std::abs(relative_error(predicted_times[i], measured_times[i])));
+        errors.push_back(relative_error(predicted_times[i], measured_times[i]));
+    const AbsErrorSummary summary = summarize_abs_errors(errors);
     ValidationStatistics stats;
     stats.configurations = predicted_times.size();
-    stats.median_abs_relative_error = median(abs_errors);
-    stats.p90_abs_relative_error = percentile(abs_errors, 90);
+    stats.median_abs_relative_error = summary.median;
+    stats.p90_abs_relative_error = summary.p90;
     stats.spearman = spearman_rank_correlation(predicted_times, measured_times);
     stats.predicted_best_fraction = predicted_best_fraction(predicted_times, measured_times);
     return stats;

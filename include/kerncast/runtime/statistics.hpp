@@ -48,6 +48,18 @@ std::optional<double> spearman_rank_correlation(std::span<const double> x,
 double predicted_best_fraction(std::span<const double> predicted_times,
                                std::span<const double> measured_times);
 
+// Summary of |relative error| over a set of predictions (model fits and validation share it).
+struct AbsErrorSummary {
+    std::size_t samples = 0;
+    double median = 0;
+    double p90 = 0; // percentile(|e|, 90), definition above
+    double max = 0;
+    double geometric_mean = 0; // exp(mean log |e|) (Fleming & Wallace 1986); 0 if any e is 0
+};
+
+// Of relative errors (signed); all zero for none.
+AbsErrorSummary summarize_abs_errors(std::span<const double> relative_errors);
+
 struct ValidationStatistics {
     std::size_t configurations = 0;
     double median_abs_relative_error = 0; // median of |relative_error|

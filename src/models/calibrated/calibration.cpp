@@ -214,23 +214,12 @@ const char* parameter_status_name(ParameterStatus status) {
 }
 
 ErrorStatistics error_statistics(const std::vector<double>& relative_errors) {
+    const runtime::AbsErrorSummary summary = runtime::summarize_abs_errors(relative_errors);
     ErrorStatistics s;
-    s.samples = relative_errors.size();
-    if (relative_errors.empty())
-        return s;
-    std::vector<double> magnitudes;
-    double log_sum = 0;
-    bool zero = false;
-    for (double e : relative_errors) {
-        magnitudes.push_back(std::abs(e));
-        zero = zero || e == 0;
-        log_sum += e == 0 ? 0 : std::log(std::abs(e));
-    }
-    // Fleming and Wallace 1986: the geometric mean; 0 when any error is exactly 0.
-    s.geometric_mean_abs_relative_error =
-        zero ? 0.0 : std::exp(log_sum / static_cast<double>(magnitudes.size()));
-    s.median_abs_relative_error = runtime::median(magnitudes);
-    s.max_abs_relative_error = *std::max_element(magnitudes.begin(), magnitudes.end());
+    s.samples = summary.samples;
+    s.geometric_mean_abs_relative_error = summary.geometric_mean;
+    s.median_abs_relative_error = summary.median;
+    s.max_abs_relative_error = summary.max;
     return s;
 }
 

@@ -5,6 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/models/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/record_predictions.hpp"
+#include "kerncast/runtime/statistics.hpp"
 
 #include <algorithm>
 #include <ceres/ceres.h>
@@ -135,12 +136,11 @@ MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineMo
     for (const auto& sample : samples) {
         const double predicted = predict_mwp_cwp(sample.workload, fitted).time_seconds;
         fit.rows.push_back({sample.record, sample.configuration, sample.measured_s, predicted});
-        errors.push_back(std::abs(predicted - sample.measured_s) / sample.measured_s);
+        errors.push_back(runtime::relative_error(predicted, sample.measured_s));
     }
-    std::sort(errors.begin(), errors.end());
-    const std::size_t n = errors.size();
-    fit.median_abs_relative_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-    fit.max_abs_relative_error = errors.back();
+    const runtime::AbsErrorSummary summary = runtime::summarize_abs_errors(errors);
+    fit.median_abs_relative_error = summary.median;
+    fit.max_abs_relative_error = summary.max;
     return fit;
 }
 

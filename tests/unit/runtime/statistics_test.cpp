@@ -162,3 +162,17 @@ TEST(RuntimeStatistics, ValidationStatistics) {
 
 } // namespace
 } // namespace kerncast::runtime
+
+// |relative error| summary shared by validate, fit-volumes, calibrate and mwp-fit: hand values.
+TEST(RuntimeStatistics, SummarizeAbsErrors) {
+    const std::vector<double> errors{-0.1, 0.2, 0.05, -0.4};
+    const auto s = kerncast::runtime::summarize_abs_errors(errors);
+    EXPECT_EQ(s.samples, 4u);
+    EXPECT_DOUBLE_EQ(s.median, (0.1 + 0.2) / 2);      // |e| sorted 0.05 0.1 0.2 0.4
+    EXPECT_DOUBLE_EQ(s.p90, 0.2 + 0.7 * (0.4 - 0.2)); // h = 3 * 0.9 = 2.7
+    EXPECT_DOUBLE_EQ(s.max, 0.4);
+    EXPECT_NEAR(s.geometric_mean, std::pow(0.1 * 0.2 * 0.05 * 0.4, 0.25), 1e-15);
+    const std::vector<double> with_zero{0.0, 0.3};
+    EXPECT_DOUBLE_EQ(kerncast::runtime::summarize_abs_errors(with_zero).geometric_mean, 0.0);
+    EXPECT_EQ(kerncast::runtime::summarize_abs_errors({}).samples, 0u);
+}
