@@ -3,7 +3,7 @@
 // from p_edge a factor 4 off and all costs at 0 — target: under 0.5 s. Arg 1: the five
 // starts of the default (calibration.hpp, multi_start); arg 0: the model's start only. Also
 // one evaluation of the model.
-#include "../tests/unit/calibrated/synthetic_samples.hpp"
+#include "../tests/unit/models/calibrated/synthetic_samples.hpp"
 #include "kerncast/models/calibrated/calibration.hpp"
 
 #include <benchmark/benchmark.h>

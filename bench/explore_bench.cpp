@@ -2,8 +2,8 @@
 // star3d_r4 on a100-sxm4-40gb (configurations per second in the counters).
 #include "bench_inputs.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
-#include "kerncast/models/explore.hpp"
-#include "kerncast/models/volumes.hpp"
+#include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -4,9 +4,9 @@
 // bench/python_predict_overhead.py runs this and times the same call through Python.
 #include "bench_inputs.hpp"
 #include "kerncast/kernel/launch_text.hpp"
-#include "kerncast/models/predict_launch.hpp"
-#include "kerncast/models/register_count.hpp"
-#include "kerncast/models/volume_view.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/predict_launch.hpp"
+#include "kerncast/models/volumes/volume_view.hpp"
 
 #include <benchmark/benchmark.h>
 

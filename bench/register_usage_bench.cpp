@@ -5,7 +5,7 @@
 #include "bench_inputs.hpp"
 #include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
-#include "kerncast/models/explore.hpp"
+#include "kerncast/models/volumes/explore.hpp"
 
 #include <benchmark/benchmark.h>
 #include <memory>

@@ -4,21 +4,21 @@
 // kerncast package (python/kerncast/__init__.py): launch triples as "32x4x4" text, registers as
 // the CLI's --registers text.
 #include "bindings.hpp"
-#include "kerncast/analysis/count_kernel.hpp"
-#include "kerncast/analysis/count_view.hpp"
 #include "kerncast/codegen/kernel_validation.hpp"
 #include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/launch_text.hpp"
-#include "kerncast/models/explore.hpp"
-#include "kerncast/models/mwp_cwp.hpp"
+#include "kerncast/models/counts/count_kernel.hpp"
+#include "kerncast/models/counts/count_view.hpp"
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
 #include "kerncast/models/mwp_cwp/model_times.hpp"
-#include "kerncast/models/mwp_view.hpp"
-#include "kerncast/models/predict_launch.hpp"
-#include "kerncast/models/register_count.hpp"
-#include "kerncast/models/volume_view.hpp"
-#include "kerncast/models/workload.hpp"
+#include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
+#include "kerncast/models/mwp_cwp/mwp_view.hpp"
+#include "kerncast/models/mwp_cwp/workload.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/predict_launch.hpp"
+#include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/volume_view.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -50,12 +50,12 @@ py::dict count(const kernel::KernelSpec& spec, const std::string& block, const s
         analysis::CountOptions options;
         options.count_index_arithmetic = index_arithmetic;
         options.subgroup_size = subgroup_size;
-        analysis::FootprintOptions footprint_options;
+        models::counts::FootprintOptions footprint_options;
         footprint_options.granule_bytes = granule_bytes;
         footprint_options.warp_size = subgroup_size;
         footprint_options.enabled = footprints;
-        document = analysis::count_view(
-            analysis::count_kernel(spec, launch, overrides, options, footprint_options));
+        document = models::counts::count_view(
+            models::counts::count_kernel(spec, launch, overrides, options, footprint_options));
     }
     return document_to_python(document);
 }

@@ -6,8 +6,8 @@
 #include "kerncast/codegen/cuda_codegen.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/launch_text.hpp"
-#include "kerncast/models/explore.hpp"
-#include "kerncast/models/volumes.hpp"
+#include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 #include "kerncast/sha256.hpp"
 
 #include <algorithm>

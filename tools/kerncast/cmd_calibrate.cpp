@@ -11,7 +11,7 @@
 #include "kerncast/models/calibrated/calibration.hpp"
 #include "kerncast/models/calibrated/calibration_view.hpp"
 #include "kerncast/models/calibrated/record_samples.hpp"
-#include "kerncast/models/capacity_fitting.hpp"
+#include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/runtime/measurement.hpp"
 #include "kerncast/runtime/record_kernel_files.hpp"
 

@@ -4,7 +4,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
-#include "kerncast/models/explore.hpp"
+#include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/sha256.hpp"
 
 #include <fstream>

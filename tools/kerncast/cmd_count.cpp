@@ -1,10 +1,10 @@
 // kerncast count: operation counts, access patterns and footprints of a kernel file.
 #include "commands.hpp"
-#include "kerncast/analysis/count_kernel.hpp"
-#include "kerncast/analysis/count_view.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/models/counts/count_kernel.hpp"
+#include "kerncast/models/counts/count_view.hpp"
 
 #include <memory>
 
@@ -54,12 +54,12 @@ void run_count(const CountCommandOptions& o) {
     if (o.subgroup_size < 1)
         throw_usage_error("--subgroup-size must be positive");
     options.subgroup_size = o.subgroup_size;
-    analysis::FootprintOptions footprints;
+    models::counts::FootprintOptions footprints;
     for (const auto& size : parse_list(o.granules, "--granules"))
         footprints.granule_bytes.push_back(size);
     footprints.warp_size = o.subgroup_size;
     footprints.enabled = !o.no_footprints;
-    emit(analysis::count_view(analysis::count_kernel(
+    emit(models::counts::count_view(models::counts::count_kernel(
              spec, launch, kernel::parse_parameter_defines(o.defines), options, footprints)),
          o.output);
 }

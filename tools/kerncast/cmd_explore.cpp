@@ -6,9 +6,9 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/explore.hpp"
-#include "kerncast/models/register_count.hpp"
-#include "kerncast/models/volume_view.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/volume_view.hpp"
 
 #include <algorithm>
 #include <memory>

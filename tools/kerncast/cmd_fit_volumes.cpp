@@ -9,9 +9,9 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/machine/machine_json.hpp"
-#include "kerncast/models/capacity_fitting.hpp"
-#include "kerncast/models/capacity_fitting_view.hpp"
-#include "kerncast/models/register_count.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/volumes/capacity_fitting.hpp"
+#include "kerncast/models/volumes/capacity_fitting_view.hpp"
 #include "kerncast/runtime/measurement.hpp"
 #include "kerncast/runtime/record_kernel_files.hpp"
 

@@ -6,12 +6,12 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
-#include "kerncast/models/mwp_view.hpp"
-#include "kerncast/models/register_count.hpp"
-#include "kerncast/models/workload.hpp"
+#include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
+#include "kerncast/models/mwp_cwp/mwp_view.hpp"
+#include "kerncast/models/mwp_cwp/workload.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
 
 #include <memory>
 

@@ -9,13 +9,13 @@
 #include "kerncast/models/calibrated/calibration_view.hpp"
 #include "kerncast/models/calibrated/cost_model.hpp"
 #include "kerncast/models/calibrated/model_prediction.hpp"
-#include "kerncast/models/explore.hpp"
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
 #include "kerncast/models/mwp_cwp/model_times.hpp"
-#include "kerncast/models/predict_launch.hpp"
-#include "kerncast/models/register_count.hpp"
-#include "kerncast/models/volume_view.hpp"
-#include "kerncast/models/volumes.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/predict_launch.hpp"
+#include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/volume_view.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 
 #include <memory>
 

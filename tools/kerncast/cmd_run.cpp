@@ -7,7 +7,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
-#include "kerncast/models/explore.hpp"
+#include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/report/table_builder.hpp"
 #include "kerncast/runtime/kernel_arguments.hpp"
 #include "kerncast/runtime/measurement_builder.hpp"

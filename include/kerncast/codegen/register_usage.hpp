@@ -7,7 +7,7 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
-#include "kerncast/models/register_count.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
 
 #include <cstdint>
 #include <map>

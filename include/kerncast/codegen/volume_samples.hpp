@@ -5,9 +5,9 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
-#include "kerncast/models/capacity_fitting.hpp"
-#include "kerncast/models/register_count.hpp"
-#include "kerncast/models/volumes.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/volumes/capacity_fitting.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 #include "kerncast/runtime/validation.hpp"
 
 #include <array>

@@ -1,6 +1,6 @@
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
 
-#include "kerncast/models/mwp_view.hpp"
+#include "kerncast/models/mwp_cwp/mwp_view.hpp"
 #include "kerncast/report/table_builder.hpp"
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
-#include "kerncast/models/volumes.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 
 namespace kerncast::models::mwp_cwp {
 

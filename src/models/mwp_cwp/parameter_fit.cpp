@@ -3,7 +3,7 @@
 #include "kerncast/models/mwp_cwp/parameter_fit.hpp"
 
 #include "kerncast/error.hpp"
-#include "kerncast/models/mwp_cwp.hpp"
+#include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/record_predictions.hpp"
 #include "kerncast/runtime/statistics.hpp"
 

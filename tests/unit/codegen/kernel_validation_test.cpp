@@ -4,7 +4,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/volumes.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 #include "kerncast/sha256.hpp"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/atomics/utilization.hpp"
-#include "kerncast/models/occupancy.hpp"
+#include "kerncast/models/occupancy/occupancy.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "kerncast/machine/machine_model.hpp"
-#include "kerncast/models/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/derived_workload.hpp"
-#include "kerncast/models/volumes.hpp"
+#include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 
 #include <string>
 #include <vector>

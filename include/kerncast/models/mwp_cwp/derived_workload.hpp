@@ -8,8 +8,8 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/mwp_cwp/coalescing.hpp"
-#include "kerncast/models/register_count.hpp"
-#include "kerncast/models/workload.hpp"
+#include "kerncast/models/mwp_cwp/workload.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
 
 #include <cstdint>
 #include <string>

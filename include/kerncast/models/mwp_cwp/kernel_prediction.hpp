@@ -5,9 +5,9 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
-#include "kerncast/models/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/cache_aware.hpp"
 #include "kerncast/models/mwp_cwp/derived_workload.hpp"
+#include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 
 #include <cstdint>
 #include <optional>

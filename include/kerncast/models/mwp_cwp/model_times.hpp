@@ -5,7 +5,7 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
-#include "kerncast/models/volumes.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 
 #include <cstdint>
 #include <optional>

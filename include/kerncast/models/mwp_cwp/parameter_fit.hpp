@@ -7,7 +7,7 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
-#include "kerncast/models/workload.hpp"
+#include "kerncast/models/mwp_cwp/workload.hpp"
 #include "kerncast/runtime/validation.hpp"
 
 #include <array>

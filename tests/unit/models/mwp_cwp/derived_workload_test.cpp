@@ -3,8 +3,8 @@
 // coalescing of the micro-benchmarks (Table 4) on each compute-capability family.
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
+#include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 
 #include <gtest/gtest.h>
 

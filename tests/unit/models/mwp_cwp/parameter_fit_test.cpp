@@ -4,8 +4,8 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
+#include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/parameter_fit.hpp"
 #include "kerncast/runtime/validation.hpp"
 

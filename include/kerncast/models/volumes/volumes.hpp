@@ -1,0 +1,115 @@
+// Data volumes of a kernel launch through the memory hierarchy and the throughput they allow:
+// the Warpspeed estimator of Ernst et al. 2023 (sec. 2-4). Pure function of (analysed kernel,
+// parameter values, machine model); everything per array and per level.
+#pragma once
+
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/occupancy/occupancy.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/volumes/capacity_terms.hpp"
+#include "kerncast/models/volumes/l1_wavefronts.hpp"
+#include "kerncast/models/volumes/limiter.hpp"
+#include "kerncast/models/volumes/wave_footprint.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kerncast::models {
+
+struct VolumeOptions {
+    RegisterCount registers;       // per_thread 0: registers do not limit occupancy
+    bool linear_addresses = false; // count every array in linear byte addresses
+    // Waves the DRAM volumes average over (sec. 4.4): evenly spaced over the launch, every
+    // wave when the launch has no more. 1 = the paper's single wave in the middle.
+    int sampled_waves = 16;
+};
+
+// Bytes per point of one array at each level.
+struct ArrayVolumes {
+    std::string array;
+    double l1_load_request_bytes = 0;     // sectors the warps request from L1 (V_up of L1)
+    double l1_load_warp_unique_bytes = 0; // the same, each warp's repeats counted once
+    double l2_load_compulsory_bytes = 0;  // unique sectors of one block (sec. 4.3)
+    double l2_load_capacity_bytes = 0;    // capacity misses of the L1 (eq. 5)
+    double l2_load_bytes = 0;             // L2 -> L1
+    double l2_store_bytes = 0;            // L1 -> L2, write-through: every store
+    double dram_load_wave_bytes = 0;      // unique sectors of the wave (sec. 4.4)
+    std::array<double, 3> dram_layer_hit_bytes{0, 0, 0}; // reuse from the x/y/z layer sets
+    double dram_l2_capacity_bytes = 0;   // redundant L2 loads of the wave that miss L2
+    double dram_partial_store_bytes = 0; // reads that complete partly written sectors
+    double dram_load_bytes = 0;          // DRAM -> L2
+    double dram_store_bytes = 0;         // L2 -> DRAM (write-back of the wave's sectors)
+};
+
+// The blocks one reuse distance back along an axis (sec. 4.4.1, fig. 10): everything that
+// ran since the wave's neighbour along that axis; its data has to stay in L2 for the reuse.
+// In a prediction: averages over the sampled waves (hit_rate = hits / overlap).
+struct LayerSet {
+    std::int64_t first_block = 0; // linear block id; the set is [first_block, wave start)
+    std::int64_t blocks = 0;
+    double overlap_bytes_per_point = 0; // wave sectors first touched by this layer set
+    double allocated_bytes = 0;         // 128 B lines of the layer set and the wave
+    double oversubscription = 0;        // allocated / effective L2 (eq. 4)
+    double hit_rate = 0;                // capacity fit at that oversubscription
+};
+
+struct VolumePrediction {
+    kernel::LaunchConfig launch;
+    BlockIndex grid{1, 1, 1};
+    std::int64_t blocks = 0;
+    std::int64_t points = 0;
+    RegisterCount registers; // what the occupancy calculation used (VolumeOptions::registers)
+    OccupancyResult occupancy;
+    std::int64_t wave_blocks = 0; // resident at once: blocks per SM x SMs
+    std::int64_t waves = 0;
+    std::int64_t sampled_waves = 0;    // waves the DRAM volumes average over
+    std::int64_t wave_first_block = 0; // the middle one of the sampled waves
+    std::int64_t wave_points = 0;
+    BlockIndex representative_block{0, 0, 0};
+    std::int64_t block_points = 0;
+
+    L1Estimate l1;
+    double l1_capacity_bytes = 0;  // L1 size minus the shared memory of resident blocks
+    double l1_allocated_bytes = 0; // 128 B lines of the resident blocks
+    double l1_oversubscription = 0;
+    double l1_hit_rate = 0;
+    double l2_capacity_bytes = 0; // effective L2 (near partition on A100/H100, sec. 3)
+    double wave_allocated_bytes = 0;
+    double wave_oversubscription = 0;
+    double store_hit_rate = 0;
+    std::array<LayerSet, 3> layers; // x, y, z
+    std::vector<ArrayVolumes> arrays;
+
+    double flops_per_point = 0;
+    double fp_cycles_per_point = 0;
+    // Totals over arrays, bytes per point.
+    double l2_load_bytes = 0;
+    double l2_store_bytes = 0;
+    double dram_load_bytes = 0;
+    double dram_store_bytes = 0;
+    // The four totals as capacity-independent parts plus capacity-miss terms (sec. 4.5):
+    // evaluate_decomposition(x, machine.capacity_fits) reproduces the total above.
+    struct Decompositions {
+        VolumeDecomposition l2_load, l2_store, dram_load, dram_store;
+    } decompositions;
+    LimiterResult limiter;
+    std::vector<std::string> notes; // assumptions that applied to this launch
+};
+
+// Checks, without a kernel, that `machine` has every value the volume and limiter models need:
+// L1 and L2 cache levels with sizes, the L1 bank layout, the SM count, the four capacity fits
+// and the DRAM and L2 bandwidths. Throws an input Error naming the first missing value (a
+// machine without caches, such as compute capability 1.x, is told to use the MWP-CWP model).
+// predict_volumes runs it first; explore runs it once before its sweep.
+void check_volume_machine(const MachineModel& machine);
+
+// `analysis` fixes the launch (block, fold); `params` are its parameter values. Input Errors
+// name what the machine lacks (banks, capacity fits, bandwidths) or why the launch cannot run.
+VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
+                                 const std::vector<std::int64_t>& params,
+                                 const MachineModel& machine, const VolumeOptions& options = {});
+
+} // namespace kerncast::models

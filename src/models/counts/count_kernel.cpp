@@ -1,0 +1,33 @@
+#include "kerncast/models/counts/count_kernel.hpp"
+
+#include "kerncast/error.hpp"
+
+namespace kerncast::models::counts {
+
+using namespace kerncast::analysis;
+
+CountReport count_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
+                         const std::vector<std::pair<std::string, std::int64_t>>& overrides,
+                         const analysis::CountOptions& options,
+                         const FootprintOptions& footprints) {
+    const KernelAnalysis result = analyze(spec, launch, options);
+    const auto params = parameter_values(result, overrides);
+    check_fold_within_domain(result, params);
+    try {
+        return evaluate_counts(result, params, footprints);
+    } catch (const Error& e) {
+        // An error without a place (a count overflowing 64 bits) is about this kernel at
+        // these parameter values: name them.
+        if (e.kind() != ErrorKind::input || !e.where().file.empty())
+            throw;
+        std::string values;
+        for (size_t k = 0; k < result.parameters.size() && k < params.size(); ++k)
+            values += (values.empty() ? "" : ", ") + result.parameters[k] + " = " +
+                      std::to_string(params[k]);
+        std::vector<std::string> notes = e.notes();
+        notes.push_back("parameters: " + values);
+        throw_input_error(e.message(), SourceLocation{spec.file, 0, 0, {}, {}}, notes);
+    }
+}
+
+} // namespace kerncast::models::counts

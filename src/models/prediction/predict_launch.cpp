@@ -1,0 +1,25 @@
+#include "kerncast/models/prediction/predict_launch.hpp"
+
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/launch_text.hpp"
+
+namespace kerncast::models {
+
+VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
+                                const std::vector<std::pair<std::string, std::int64_t>>& overrides,
+                                const MachineModel& machine, const VolumeOptions& options,
+                                const RegistersForLaunch& registers_for_launch) {
+    // Limits first: the analysis of a 2^30-thread block or a fold longer than the domain would
+    // take time that grows with it, for a launch that cannot run anyway.
+    kernel::check_launch_limits(launch, "launch");
+    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
+    const auto params = analysis::parameter_values(analysis, overrides);
+    analysis::check_fold_within_domain(analysis, params);
+    if (!registers_for_launch)
+        return predict_volumes(analysis, params, machine, options);
+    VolumeOptions with_registers = options;
+    with_registers.registers = registers_for_launch(launch);
+    return predict_volumes(analysis, params, machine, with_registers);
+}
+
+} // namespace kerncast::models

@@ -1,0 +1,104 @@
+#include "kerncast/models/volumes/explore.hpp"
+
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/models/prediction/predict_launch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace kerncast::models {
+
+std::vector<Triple> default_block_sizes(std::int64_t threads_per_block) {
+    std::vector<Triple> sizes;
+    for (std::int64_t z = 1; z <= 64; z *= 2)
+        for (std::int64_t y = 1; y <= 1024; y *= 2)
+            for (std::int64_t x = 1; x <= 1024; x *= 2)
+                if (x * y * z == threads_per_block)
+                    sizes.push_back({x, y, z});
+    return sizes;
+}
+
+std::vector<Triple> default_folds() {
+    return {{1, 1, 1}, {1, 2, 1}, {1, 1, 2}};
+}
+
+ExploreResult explore(const kernel::KernelSpec& spec,
+                      const std::vector<std::pair<std::string, std::int64_t>>& overrides,
+                      const MachineModel& machine, const ExploreOptions& options) {
+    // A machine the models cannot use fails the command once, not every configuration.
+    check_volume_machine(machine);
+    ExploreResult result;
+    result.kernel = spec.name;
+    result.machine = machine.identity.id;
+    // The default sweep varies only the axes the kernel maps to global thread indices; a
+    // kernel that fixes its block (threadIdx used as an index) keeps the file's launch.
+    bool fixed_block = false;
+    std::array<bool, 3> mapped{false, false, false};
+    for (size_t a = 0; a < 3; ++a) {
+        mapped[a] = !spec.threads.global[a].empty();
+        fixed_block = fixed_block || !spec.threads.local[a].empty();
+    }
+    std::vector<Triple> blocks = options.blocks, folds = options.folds;
+    if (blocks.empty()) {
+        if (fixed_block)
+            blocks = {spec.launch.block};
+        else
+            for (const auto& size : default_block_sizes(options.threads_per_block))
+                if ((mapped[1] || size[1] == 1) && (mapped[2] || size[2] == 1))
+                    blocks.push_back(size);
+    }
+    if (folds.empty())
+        for (const auto& fold : default_folds())
+            if ((mapped[1] || fold[1] == 1) && (mapped[2] || fold[2] == 1))
+                folds.push_back(fold);
+    for (const auto& fold : folds)
+        for (const auto& block : blocks) {
+            ExploreRow row;
+            row.launch.block = block;
+            row.launch.fold = fold;
+            result.rows.push_back(row);
+        }
+    // Parameter values are checked once, up front, so that a bad -D fails the command.
+    (void)analysis::parameter_values(analysis::analyze(spec, spec.launch), overrides);
+
+    std::atomic<size_t> next{0};
+    std::atomic<size_t> finished{0};
+    auto work = [&] {
+        for (size_t k = next++; k < result.rows.size(); k = next++) {
+            ExploreRow& row = result.rows[k];
+            try {
+                row.prediction = predict_launch(spec, row.launch, overrides, machine,
+                                                options.volume, options.registers_for_launch);
+            } catch (const Error& error) {
+                row.skipped = error.message();
+            } catch (const std::exception& error) { // isl failures: report, keep sweeping
+                row.skipped = std::string("internal error: ") + error.what();
+            }
+            if (options.progress)
+                options.progress(++finished, result.rows.size());
+        }
+    };
+    unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+    jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, result.rows.size())));
+    std::vector<std::thread> workers;
+    for (unsigned j = 1; j < jobs; ++j)
+        workers.emplace_back(work);
+    work();
+    for (auto& worker : workers)
+        worker.join();
+
+    std::stable_sort(result.rows.begin(), result.rows.end(),
+                     [](const ExploreRow& a, const ExploreRow& b) {
+                         if (a.prediction.has_value() != b.prediction.has_value())
+                             return a.prediction.has_value();
+                         if (!a.prediction)
+                             return false;
+                         return a.prediction->limiter.points_per_second >
+                                b.prediction->limiter.points_per_second;
+                     });
+    return result;
+}
+
+} // namespace kerncast::models

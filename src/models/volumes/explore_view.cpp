@@ -1,0 +1,151 @@
+#include "kerncast/models/volumes/volume_view.hpp"
+#include "kerncast/report/table_builder.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace kerncast::models {
+
+namespace {
+
+// Where the registers column comes from: one source for the whole sweep.
+std::string registers_note(const ExploreResult& result) {
+    const VolumePrediction* first = nullptr;
+    std::size_t spilling = 0;
+    int fewest = 0, most = 0;
+    for (const auto& row : result.rows) {
+        if (!row.prediction)
+            continue;
+        const RegisterCount& count = row.prediction->registers;
+        if (!first) {
+            first = &*row.prediction;
+            fewest = most = count.per_thread;
+        }
+        fewest = std::min(fewest, count.per_thread);
+        most = std::max(most, count.per_thread);
+        if (count.spill_store_bytes > 0 || count.spill_load_bytes > 0)
+            ++spilling;
+    }
+    if (!first)
+        return "No configuration was predicted.";
+    const RegisterCount& count = first->registers;
+    if (count.source != RegisterSource::ptxas)
+        return register_count_note(count);
+    const std::string range =
+        fewest == most ? std::to_string(fewest) : fmt::format("{} to {}", fewest, most);
+    return fmt::format("Registers per thread: {}, from ptxas (NVRTC, {}) compiling kerncast's "
+                       "generated CUDA for each configuration; {} of them spill.",
+                       range, count.target, spilling);
+}
+
+std::string configuration_label(const ExploreRow& row) {
+    return fmt::format("block={} fold={}", format_triple(row.launch.block),
+                       format_triple(row.launch.fold));
+}
+
+// Predicted throughput against rank, one series per value of `series_of` (a block shape, a
+// limiter), in order of first appearance.
+template <class SeriesOf>
+report::Chart throughput_chart(const ExploreResult& result, std::string key, std::string title,
+                               SeriesOf series_of) {
+    report::Chart chart;
+    chart.key = std::move(key);
+    chart.title = std::move(title);
+    chart.kind = report::ChartKind::scatter;
+    chart.x_axis = {"rank", "", false};
+    chart.y_axis = {"predicted throughput", "Gpoints/s", false};
+    std::int64_t rank = 0;
+    for (const auto& row : result.rows) {
+        if (!row.prediction)
+            continue;
+        ++rank;
+        report::ChartSeries& series = chart.series_named(series_of(row));
+        series.x.push_back(static_cast<double>(rank));
+        series.y.push_back(row.prediction->limiter.points_per_second / 1e9);
+        series.point_labels.push_back(configuration_label(row));
+    }
+    return chart;
+}
+
+// Per-level volumes of each configuration in rank order: DRAM and L2 bars, loads and stores
+// stacked.
+report::Chart volume_chart(const ExploreResult& result) {
+    report::Chart chart;
+    chart.key = "volumes";
+    chart.title = "Predicted data volume per point by level, configurations in rank order";
+    chart.kind = report::ChartKind::stacked_bar;
+    chart.x_axis = {"configuration (rank order)", "", false};
+    chart.y_axis = {"data volume", "B/pt", false};
+    chart.series = {{"DRAM load", {}, {}, {}, "DRAM"},
+                    {"DRAM store", {}, {}, {}, "DRAM"},
+                    {"L2->L1 load", {}, {}, {}, "L2"},
+                    {"L1->L2 store", {}, {}, {}, "L2"}};
+    for (const auto& row : result.rows) {
+        if (!row.prediction)
+            continue;
+        const VolumePrediction& p = *row.prediction;
+        chart.categories.push_back(
+            fmt::format("{} {}", format_triple(row.launch.block), format_triple(row.launch.fold)));
+        const double values[] = {p.dram_load_bytes, p.dram_store_bytes, p.l2_load_bytes,
+                                 p.l2_store_bytes};
+        for (size_t s = 0; s < chart.series.size(); ++s)
+            chart.series[s].y.push_back(values[s]);
+    }
+    return chart;
+}
+
+} // namespace
+
+report::Document explore_view(const ExploreResult& result, std::size_t top) {
+    report::Document doc;
+    doc.schema = "kerncast.explore/1";
+    doc.title = fmt::format("Launch configurations of {} on {}, ranked by predicted throughput",
+                            result.kernel, result.machine);
+    report::TableBuilder t("ranking", "Ranking (Ernst et al. 2023, sec. 5.8)");
+    t.columns({"rank", "block", "fold", {"throughput", "throughput", "Gpoints/s", 2}, "limiter"});
+    t.columns_in_unit("B/pt", 2,
+                      {{"dram_load", "DRAM load"},
+                       {"dram_store", "DRAM store"},
+                       {"l2_load", "L2->L1"},
+                       {"l2_store", "L1->L2"}});
+    t.columns({{"l1_cycles", "L1", "cycles/pt", 3},
+               {"blocks_per_sm", "blocks/SM"},
+               "registers",
+               "skipped"});
+    const std::vector<report::Cell> no_prediction(9, report::blank); // throughput .. registers
+    std::size_t shown = 0, skipped = 0;
+    for (const auto& row : result.rows) {
+        if (!row.prediction) {
+            ++skipped;
+            t.row(report::blank, format_triple(row.launch.block), format_triple(row.launch.fold),
+                  no_prediction, row.skipped);
+            continue;
+        }
+        if (top && shown >= top)
+            continue;
+        ++shown;
+        const VolumePrediction& p = *row.prediction;
+        t.row(shown, format_triple(row.launch.block), format_triple(row.launch.fold),
+              p.limiter.points_per_second / 1e9, limiter_name(p.limiter.binding), p.dram_load_bytes,
+              p.dram_store_bytes, p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,
+              p.occupancy.active_blocks_per_sm,
+              report::cell_if(p.registers.per_thread > 0, p.registers.per_thread), report::blank);
+    }
+    doc.tables.push_back(t.build());
+    doc.notes.push_back(fmt::format("{} configurations predicted, {} skipped.",
+                                    result.rows.size() - skipped, skipped));
+    doc.notes.push_back(registers_note(result));
+    doc.charts = {
+        throughput_chart(result, "throughput",
+                         "Predicted throughput per configuration, coloured by block shape",
+                         [](const ExploreRow& row) { return format_triple(row.launch.block); }),
+        volume_chart(result),
+        throughput_chart(result, "limiter",
+                         "Predicted throughput per configuration, coloured by binding limiter",
+                         [](const ExploreRow& row) {
+                             return std::string(limiter_name(row.prediction->limiter.binding));
+                         })};
+    return doc;
+}
+
+} // namespace kerncast::models

@@ -1,0 +1,250 @@
+#include "kerncast/models/volumes/l1_wavefronts.hpp"
+
+#include "kerncast/error.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <tuple>
+
+namespace kerncast::models {
+
+namespace {
+
+template <class T>
+T required(const Known<T>& value, const MachineModel& machine, const std::string& field) {
+    if (!value)
+        throw_input_error("machine '" + machine.identity.id + "' has no " + field +
+                          ", which the L1 wavefront model needs");
+    return value->value;
+}
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+} // namespace
+
+L1BankLayout l1_bank_layout(const MachineModel& machine) {
+    L1BankLayout layout;
+    layout.banks =
+        required(machine.shared_memory_banks.banks, machine, "shared_memory_banks.banks");
+    layout.bank_width_bytes = required(machine.shared_memory_banks.bank_width_bytes, machine,
+                                       "shared_memory_banks.bank_width_bytes");
+    layout.wavefront_window_bytes = required(machine.shared_memory_banks.wavefront_window_bytes,
+                                             machine, "shared_memory_banks.wavefront_window_bytes");
+    layout.warp_size = required(machine.compute.warp_size, machine, "compute.warp_size");
+    const MemoryLevel* l1 = machine.level("l1");
+    if (!l1)
+        throw_input_error("machine '" + machine.identity.id + "' has no memory level l1");
+    layout.sector_bytes = required(l1->sector_bytes, machine, "memory l1 sector_bytes");
+    return layout;
+}
+
+WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_addresses,
+                                          int access_bytes, const L1BankLayout& layout) {
+    KERNCAST_CHECK(layout.banks > 0 && layout.bank_width_bytes > 0 && layout.sector_bytes > 0,
+                   "bank layout must be positive");
+    WarpInstructionCost cost;
+    if (lane_addresses.empty())
+        return cost;
+    // A value wider than a bank occupies several adjacent banks: model it as one bank of the
+    // value's width (sec. 4.2: 16 banks of 8 B for doubles on 32 x 4 B banks).
+    const std::int64_t unit = std::max(access_bytes, layout.bank_width_bytes);
+    const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
+    const std::int64_t unit_banks = std::max<std::int64_t>(1, row_bytes / unit);
+    const std::int64_t group_lanes =
+        std::clamp<std::int64_t>(row_bytes / access_bytes, 1, layout.warp_size);
+    const std::int64_t window_units =
+        std::max<std::int64_t>(1, layout.wavefront_window_bytes / unit);
+
+    std::vector<std::int64_t> sectors;
+    for (const std::int64_t a : lane_addresses) {
+        sectors.push_back(floor_div(a, layout.sector_bytes));
+        sectors.push_back(floor_div(a + access_bytes - 1, layout.sector_bytes));
+    }
+    std::sort(sectors.begin(), sectors.end());
+    cost.sectors = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+
+    std::vector<std::int64_t> units;
+    std::vector<std::int64_t> per_bank(static_cast<size_t>(unit_banks));
+    for (size_t first = 0; first < lane_addresses.size();
+         first += static_cast<size_t>(group_lanes)) {
+        const size_t end =
+            std::min(lane_addresses.size(), first + static_cast<size_t>(group_lanes));
+        units.clear();
+        for (size_t k = first; k < end; ++k)
+            units.push_back(floor_div(lane_addresses[k], unit));
+        std::sort(units.begin(), units.end());
+        units.erase(std::unique(units.begin(), units.end()), units.end());
+        size_t start = 0;
+        while (start < units.size()) {
+            size_t stop = start;
+            while (stop < units.size() && units[stop] - units[start] < window_units)
+                ++stop;
+            std::fill(per_bank.begin(), per_bank.end(), 0);
+            std::int64_t most = 0;
+            for (size_t k = start; k < stop; ++k) {
+                auto& n = per_bank[static_cast<size_t>(((units[k] % unit_banks) + unit_banks) %
+                                                       unit_banks)];
+                most = std::max(most, ++n);
+            }
+            cost.wavefronts += most;
+            start = stop;
+        }
+    }
+    return cost;
+}
+
+L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
+                       const std::vector<std::int64_t>& params, const L1BankLayout& layout,
+                       const std::vector<double>& executions_per_point) {
+    KERNCAST_CHECK(executions_per_point.size() == analysis.accesses.size(),
+                   "one execution rate per access");
+    const auto& block = analysis.launch.block;
+    const auto& fold = analysis.launch.fold;
+    const std::int64_t threads = block[0] * block[1] * block[2];
+    const std::int64_t fold_points = fold[0] * fold[1] * fold[2];
+    const double points_per_block = static_cast<double>(threads * fold_points);
+    L1Estimate estimate;
+    // Loads already issued: (array, thread coefficients, constant) -> seen.
+    std::map<std::tuple<std::string, std::array<std::int64_t, 3>, std::int64_t>, bool> loaded;
+    // (array, executions per point) -> per warp, the load sectors it requests.
+    std::map<std::pair<std::string, double>, std::vector<std::vector<std::int64_t>>> warp_sectors;
+    const std::int64_t warps = (threads + layout.warp_size - 1) / layout.warp_size;
+    std::set<std::string> uncollected; // arrays without warp-unique sectors
+
+    for (size_t index = 0; index < analysis.accesses.size(); ++index) {
+        const analysis::AccessInfo& access = analysis.accesses[index];
+        if (access.indirect || (access.space != kernel::MemorySpace::global &&
+                                access.space != kernel::MemorySpace::shared))
+            continue;
+        const analysis::ByteAddress address = analysis::byte_address(analysis, access, params);
+        std::array<std::int64_t, 3> thread_coefficient{0, 0, 0};
+        std::array<std::int64_t, 3> fold_coefficient{0, 0, 0};
+        for (const auto& variable : analysis.variables) {
+            auto at = address.coefficients.find(variable.name);
+            if (at == address.coefficients.end() || variable.axis < 0)
+                continue;
+            if (variable.kind == analysis::LaunchVariable::Kind::thread)
+                thread_coefficient[static_cast<size_t>(variable.axis)] = at->second;
+            if (variable.kind == analysis::LaunchVariable::Kind::fold)
+                fold_coefficient[static_cast<size_t>(variable.axis)] = at->second;
+        }
+        L1AccessCost cost;
+        cost.array = access.array;
+        cost.text = access.text;
+        cost.direction = access.direction;
+        cost.executions_per_point = executions_per_point[index];
+        const int bytes = kernel::data_type_bytes(access.dtype);
+        // warp_instruction_cost sees addresses only through sectors, bank units and unit
+        // rows: shifting every lane by a multiple of `period` bytes changes nothing. The
+        // block's cost of one fold instance is therefore computed once per constant modulo
+        // the period, so a long fold costs one map look-up per instance, not a pass over
+        // every warp.
+        const std::int64_t unit = std::max(bytes, layout.bank_width_bytes);
+        const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
+        const std::int64_t period = std::lcm(std::int64_t{layout.sector_bytes},
+                                             unit * std::max<std::int64_t>(1, row_bytes / unit));
+        std::map<std::int64_t, std::pair<double, double>> block_cost; // wavefronts, sector B
+        // Each warp's load sectors over all fold instances, for the warp-unique volume; a fold
+        // longer than warp_unique_fold_limit leaves the array out (its requests count whole).
+        const bool collect_warp_sectors = access.space == kernel::MemorySpace::global &&
+                                          access.direction == analysis::Direction::load &&
+                                          fold_points <= warp_unique_fold_limit &&
+                                          !uncollected.count(access.array);
+        if (access.space == kernel::MemorySpace::global &&
+            access.direction == analysis::Direction::load && !collect_warp_sectors) {
+            uncollected.insert(access.array);
+            for (auto at = warp_sectors.begin(); at != warp_sectors.end();)
+                at = at->first.first == access.array ? warp_sectors.erase(at) : std::next(at);
+        }
+        std::vector<std::int64_t> lanes;
+        for (std::int64_t fz = 0; fz < fold[2]; ++fz)
+            for (std::int64_t fy = 0; fy < fold[1]; ++fy)
+                for (std::int64_t fx = 0; fx < fold[0]; ++fx) {
+                    const std::int64_t constant = address.constant + fx * fold_coefficient[0] +
+                                                  fy * fold_coefficient[1] +
+                                                  fz * fold_coefficient[2];
+                    if (access.direction == analysis::Direction::load) {
+                        auto key = std::tuple{access.array, thread_coefficient, constant};
+                        if (loaded.count(key))
+                            continue; // reused from a register
+                        loaded[key] = true;
+                    }
+                    ++cost.instructions_per_thread;
+                    if (collect_warp_sectors) {
+                        auto& per_warp = warp_sectors[{access.array, cost.executions_per_point}];
+                        per_warp.resize(static_cast<size_t>(warps));
+                        for (std::int64_t t = 0; t < threads; ++t) {
+                            const std::int64_t tx = t % block[0], ty = (t / block[0]) % block[1],
+                                               tz = t / (block[0] * block[1]);
+                            const std::int64_t a = constant + tx * thread_coefficient[0] +
+                                                   ty * thread_coefficient[1] +
+                                                   tz * thread_coefficient[2];
+                            auto& mine = per_warp[static_cast<size_t>(t / layout.warp_size)];
+                            mine.push_back(floor_div(a, layout.sector_bytes));
+                            mine.push_back(floor_div(a + bytes - 1, layout.sector_bytes));
+                        }
+                    }
+                    const std::int64_t residue = ((constant % period) + period) % period;
+                    if (const auto known = block_cost.find(residue); known != block_cost.end()) {
+                        cost.wavefronts_per_point += known->second.first;
+                        cost.sector_bytes_per_point += known->second.second;
+                        continue;
+                    }
+                    double wavefronts = 0.0, sector_bytes = 0.0;
+                    for (std::int64_t first = 0; first < threads; first += layout.warp_size) {
+                        lanes.clear();
+                        for (std::int64_t t = first;
+                             t < std::min(threads, first + layout.warp_size); ++t) {
+                            const std::int64_t tx = t % block[0], ty = (t / block[0]) % block[1],
+                                               tz = t / (block[0] * block[1]);
+                            lanes.push_back(constant + tx * thread_coefficient[0] +
+                                            ty * thread_coefficient[1] +
+                                            tz * thread_coefficient[2]);
+                        }
+                        const WarpInstructionCost warp =
+                            warp_instruction_cost(lanes, bytes, layout);
+                        wavefronts += static_cast<double>(warp.wavefronts);
+                        if (access.space == kernel::MemorySpace::global)
+                            sector_bytes += static_cast<double>(warp.sectors * layout.sector_bytes);
+                    }
+                    block_cost.emplace(residue, std::pair{wavefronts, sector_bytes});
+                    cost.wavefronts_per_point += wavefronts;
+                    cost.sector_bytes_per_point += sector_bytes;
+                }
+        // Per point: block totals times executions of one fold instance, over the points of
+        // the block.
+        cost.wavefronts_per_point *= cost.executions_per_point / points_per_block;
+        cost.sector_bytes_per_point *= cost.executions_per_point / points_per_block;
+        estimate.cycles_per_point += cost.wavefronts_per_point;
+        if (access.direction == analysis::Direction::load)
+            estimate.load_request_bytes_per_point += cost.sector_bytes_per_point;
+        else
+            estimate.store_request_bytes_per_point += cost.sector_bytes_per_point;
+        estimate.accesses.push_back(std::move(cost));
+    }
+    for (auto& [array_and_rate, per_warp] : warp_sectors) {
+        const std::string& array = array_and_rate.first; // named: clang 14 lambdas cannot
+        const double executions = array_and_rate.second; // capture structured bindings
+        std::int64_t unique = 0;
+        for (auto& sectors : per_warp) {
+            std::sort(sectors.begin(), sectors.end());
+            unique += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+        }
+        const double bytes =
+            static_cast<double>(unique * layout.sector_bytes) * executions / points_per_block;
+        auto at = std::find_if(estimate.warp_unique_load_bytes_per_point.begin(),
+                               estimate.warp_unique_load_bytes_per_point.end(),
+                               [&](const auto& entry) { return entry.first == array; });
+        if (at == estimate.warp_unique_load_bytes_per_point.end())
+            estimate.warp_unique_load_bytes_per_point.emplace_back(array, bytes);
+        else
+            at->second += bytes;
+    }
+    return estimate;
+}
+
+} // namespace kerncast::models

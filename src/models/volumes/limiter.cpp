@@ -1,0 +1,73 @@
+#include "kerncast/models/volumes/limiter.hpp"
+
+#include "kerncast/error.hpp"
+
+namespace kerncast::models {
+
+const char* limiter_name(Limiter limiter) {
+    switch (limiter) {
+    case Limiter::dram:
+        return "DRAM";
+    case Limiter::l2:
+        return "L2";
+    case Limiter::l1:
+        return "L1";
+    case Limiter::fp:
+        return "FP";
+    }
+    return "?";
+}
+
+namespace {
+
+double bandwidth(const MachineModel& machine, const char* level_name) {
+    const MemoryLevel* level = machine.level(level_name);
+    if (level && level->sustained_bandwidth_gbs)
+        return level->sustained_bandwidth_gbs->value * 1e9;
+    if (level && level->peak_bandwidth_gbs)
+        return level->peak_bandwidth_gbs->value * 1e9;
+    throw_input_error("machine '" + machine.identity.id + "' has no bandwidth for memory level " +
+                      level_name +
+                      " (sustained_bandwidth_gbs or peak_bandwidth_gbs), which the limiter model "
+                      "needs; measure it (`kerncast probe`) or give it in a machine file that "
+                      "extends this one (docs/machine-format.md)");
+}
+
+} // namespace
+
+LimiterMachine limiter_machine(const MachineModel& machine) {
+    LimiterMachine m;
+    m.dram_bandwidth_bytes_per_s = bandwidth(machine, "dram");
+    m.l2_bandwidth_bytes_per_s = bandwidth(machine, "l2");
+    const auto& clock = machine.compute.boost_clock_mhz ? machine.compute.boost_clock_mhz
+                                                        : machine.compute.base_clock_mhz;
+    if (!clock || !machine.compute.sm_count)
+        throw_input_error("machine '" + machine.identity.id +
+                          "' needs compute.sm_count and a clock for the L1 and FP limiters");
+    m.sm_cycles_per_s = clock->value * 1e6 * machine.compute.sm_count->value;
+    return m;
+}
+
+LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachine& machine,
+                                std::int64_t points_per_launch) {
+    LimiterResult r;
+    // Ernst et al. 2023, sec. 2: each limiter is a volume (or cycle count) over a rate.
+    r.dram_seconds_per_point = inputs.dram_bytes_per_point / machine.dram_bandwidth_bytes_per_s;
+    r.l2_seconds_per_point = inputs.l2_bytes_per_point / machine.l2_bandwidth_bytes_per_s;
+    r.l1_seconds_per_point = inputs.l1_cycles_per_point / machine.sm_cycles_per_s;
+    r.fp_seconds_per_point = inputs.fp_cycles_per_point / machine.sm_cycles_per_s;
+    r.binding = Limiter::dram;
+    r.seconds_per_point = r.dram_seconds_per_point;
+    for (auto [limiter, seconds] : {std::pair{Limiter::l2, r.l2_seconds_per_point},
+                                    std::pair{Limiter::l1, r.l1_seconds_per_point},
+                                    std::pair{Limiter::fp, r.fp_seconds_per_point}})
+        if (seconds > r.seconds_per_point) {
+            r.binding = limiter;
+            r.seconds_per_point = seconds;
+        }
+    r.points_per_second = r.seconds_per_point > 0 ? 1.0 / r.seconds_per_point : 0.0;
+    r.seconds_per_launch = r.seconds_per_point * static_cast<double>(points_per_launch);
+    return r;
+}
+
+} // namespace kerncast::models

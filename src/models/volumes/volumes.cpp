@@ -1,0 +1,498 @@
+#include "kerncast/models/volumes/volumes.hpp"
+
+#include "kerncast/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace kerncast::models {
+
+namespace {
+
+const CapacityFit& required_fit(const std::optional<CapacityFit>& fit, const MachineModel& machine,
+                                const char* name) {
+    if (!fit)
+        throw_input_error("machine '" + machine.identity.id + "' has no capacity_fits." + name +
+                          " (Ernst et al. 2023, sec. 4.5), which the volume model needs");
+    return *fit;
+}
+
+std::int64_t required_int(const Known<int>& value, const MachineModel& machine,
+                          const std::string& field) {
+    if (!value)
+        throw_input_error("machine '" + machine.identity.id + "' has no " + field +
+                          ", which the volume model needs");
+    return value->value;
+}
+
+const MemoryLevel& required_level(const MachineModel& machine, const char* name) {
+    const MemoryLevel* level = machine.level(name);
+    if (!machine.level("l1") && !machine.level("l2"))
+        throw_input_error("machine '" + machine.identity.id +
+                          "' has no L1 or L2 cache: the volume model (Ernst et al. 2023) "
+                          "estimates the traffic of a GPU whose global loads pass through L1 and "
+                          "L2 caches (Volta and later); `kerncast mwp` models GPUs without them "
+                          "(Hong & Kim 2009)");
+    if (!level || !level->size_bytes)
+        throw_input_error("machine '" + machine.identity.id + "' has no size for memory level " +
+                          name + ", which the volume model needs");
+    return *level;
+}
+
+// Issue rate (results per cycle per SM) of op/dtype, 0 when the machine has none.
+double issue_rate(const MachineModel& machine, const std::string& op, const std::string& dtype) {
+    for (const auto& rate : machine.compute.issue_rates)
+        if (rate.op == op && rate.dtype == dtype)
+            return rate.per_cycle_per_sm.value;
+    return 0;
+}
+
+// One wave of the launch with what it shares with the blocks before it (sec. 4.4.1).
+struct WaveSample {
+    std::int64_t first_block = 0;
+    std::int64_t points = 0;
+    double allocated_bytes = 0; // 128 B lines of the wave, all arrays
+    struct Layer {
+        std::int64_t blocks = 0;
+        double allocated_bytes = 0;        // lines of layer set and wave, all arrays
+        std::vector<double> overlap_bytes; // per array: wave sectors first found here
+    };
+    std::array<Layer, 3> layers;
+    struct Array {
+        double load_bytes = 0;  // unique load sectors of the wave
+        double store_bytes = 0; // unique store sectors of the wave
+    };
+    std::vector<Array> arrays;
+};
+
+// The waves of the launch to average over. One wave is a sample of a periodic pattern: where a
+// wave starts relative to the planes (3D) or rows (2D) of blocks decides which neighbours it
+// can reuse — a wave that starts on a plane of blocks finds no y reuse, its successors do. The
+// waves of the period around the middle of the launch step through that pattern; when there
+// are more than `count` of them, the ones whose starting phase in the period is nearest to
+// `count` evenly spaced phases stand for it. Evenly spaced wave numbers would alias with the
+// period (e.g. every other plane starting at the same row).
+std::vector<std::int64_t> sampled_wave_numbers(const VolumePrediction& p, int count) {
+    const std::int64_t wanted = std::max(1, count);
+    std::vector<std::int64_t> waves;
+    if (p.waves <= wanted) {
+        for (std::int64_t k = 0; k < p.waves; ++k)
+            waves.push_back(k);
+        return waves;
+    }
+    const std::int64_t period = p.grid[2] > 1 ? p.grid[0] * p.grid[1] : p.grid[0];
+    const std::int64_t per_period = (period + p.wave_blocks - 1) / p.wave_blocks + 1;
+    // Whole waves of the middle of the launch, away from the first and the last one.
+    const std::int64_t first = std::clamp<std::int64_t>(
+        p.waves / 2 - per_period / 2, 1, std::max<std::int64_t>(1, p.waves - 1 - per_period));
+    const std::int64_t last = std::min(p.waves - 1, first + per_period); // exclusive
+    if (last - first <= wanted) {
+        for (std::int64_t k = first; k < last; ++k)
+            waves.push_back(k);
+        return waves;
+    }
+    // From wave `first` on, the start phase (k * wave_blocks) mod period grows by wave_blocks
+    // a wave and wraps once within [first, last): the wave nearest to a phase is arithmetic.
+    const double wave = static_cast<double>(p.wave_blocks);
+    const double base = static_cast<double>((first * p.wave_blocks) % period);
+    for (std::int64_t i = 0; i < wanted; ++i) {
+        const double target = (static_cast<double>(i) + 0.5) * static_cast<double>(period) /
+                              static_cast<double>(wanted);
+        const double offset =
+            std::fmod(target - base + static_cast<double>(period), static_cast<double>(period));
+        const std::int64_t best =
+            std::min(last - 1, first + static_cast<std::int64_t>(std::llround(offset / wave)));
+        if (std::find(waves.begin(), waves.end(), best) == waves.end())
+            waves.push_back(best);
+    }
+    std::sort(waves.begin(), waves.end());
+    return waves;
+}
+
+std::vector<WaveSample> sample_waves(const WaveFootprints& footprints,
+                                     const analysis::KernelAnalysis& analysis,
+                                     const VolumePrediction& p, std::int64_t l2_line,
+                                     std::int64_t l2_sector, int count) {
+    const auto& arrays = footprints.arrays();
+    const std::array<std::int64_t, 3> distance{1, p.grid[0], p.grid[0] * p.grid[1]};
+    std::vector<WaveSample> result;
+    for (const std::int64_t wave : sampled_wave_numbers(p, count)) {
+        WaveSample sample;
+        sample.first_block = wave * p.wave_blocks;
+        const std::int64_t end = std::min(p.blocks, sample.first_block + p.wave_blocks);
+        const std::vector<BlockBox> boxes = block_boxes(sample.first_block, end, p.grid);
+        sample.points = footprints.points(boxes);
+        if (sample.points <= 0)
+            continue;
+        sample.arrays.resize(arrays.size());
+        for (size_t a = 0; a < arrays.size(); ++a) {
+            sample.allocated_bytes += static_cast<double>(
+                footprints.count(a, boxes, l2_line, AccessFilter::all) * l2_line);
+            if (arrays[a].loaded)
+                sample.arrays[a].load_bytes = static_cast<double>(
+                    footprints.count(a, boxes, l2_sector, AccessFilter::loads) * l2_sector);
+            if (arrays[a].stored)
+                sample.arrays[a].store_bytes = static_cast<double>(
+                    footprints.count(a, boxes, l2_sector, AccessFilter::stores) * l2_sector);
+        }
+        std::vector<std::int64_t> shared_before(arrays.size(), 0);
+        for (size_t d = 0; d < 3; ++d) {
+            WaveSample::Layer& layer = sample.layers[d];
+            layer.overlap_bytes.assign(arrays.size(), 0.0);
+            // No layer along an axis the kernel does not map to threads (a 2D kernel has no z).
+            if (analysis.spec.threads.global[d].empty() && analysis.spec.threads.block[d].empty())
+                continue;
+            const std::int64_t first = std::max<std::int64_t>(0, sample.first_block - distance[d]);
+            layer.blocks = sample.first_block - first;
+            if (layer.blocks == 0)
+                continue;
+            const std::vector<BlockBox> before = block_boxes(first, sample.first_block, p.grid);
+            const std::vector<BlockBox> with_wave = block_boxes(first, end, p.grid);
+            for (size_t a = 0; a < arrays.size(); ++a) {
+                layer.allocated_bytes += static_cast<double>(
+                    footprints.count(a, with_wave, l2_line, AccessFilter::all) * l2_line);
+                if (!arrays[a].loaded)
+                    continue;
+                // The wave's sectors the x, then y, then z layer set also touched: each
+                // layer counts only what the ones before it did not.
+                const std::int64_t shared =
+                    footprints.count_shared(a, boxes, before, l2_sector, AccessFilter::loads);
+                if (shared > shared_before[a]) {
+                    layer.overlap_bytes[a] =
+                        static_cast<double>((shared - shared_before[a]) * l2_sector);
+                    shared_before[a] = shared;
+                }
+            }
+        }
+        result.push_back(std::move(sample));
+    }
+    if (result.empty())
+        throw_input_error("the sampled waves have no points inside the domain");
+    return result;
+}
+
+// Bytes per point that the warps of a block request from L1 for `array`, each warp's
+// repeated sectors counted once (estimate_l1's warp-unique sectors); all requested bytes
+// where estimate_l1 did not unite them (very long folds).
+double warp_unique_bytes(const L1Estimate& l1, const std::string& array, double requested) {
+    for (const auto& [name, bytes] : l1.warp_unique_load_bytes_per_point)
+        if (name == array)
+            return bytes;
+    return requested;
+}
+
+} // namespace
+
+void check_volume_machine(const MachineModel& machine) {
+    required_level(machine, "l1");
+    required_level(machine, "l2");
+    (void)l1_bank_layout(machine);
+    required_int(machine.compute.sm_count, machine, "compute.sm_count");
+    const CapacityFits& fits = machine.capacity_fits;
+    required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
+    required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
+    required_fit(fits.z_layer_overlap, machine, "z_layer_overlap");
+    required_fit(fits.l2_redundant_stores, machine, "l2_redundant_stores");
+    (void)limiter_machine(machine);
+}
+
+VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
+                                 const std::vector<std::int64_t>& params,
+                                 const MachineModel& machine, const VolumeOptions& options) {
+    check_volume_machine(machine);
+    VolumePrediction p;
+    p.launch = analysis.launch;
+    const L1BankLayout layout = l1_bank_layout(machine);
+    const MemoryLevel& l1 = required_level(machine, "l1");
+    const MemoryLevel& l2 = required_level(machine, "l2");
+    const std::int64_t sector = layout.sector_bytes;
+    const std::int64_t line = l1.line_bytes ? l1.line_bytes->value : sector;
+    const std::int64_t l2_sector = l2.sector_bytes ? l2.sector_bytes->value : sector;
+    const std::int64_t l2_line = l2.line_bytes ? l2.line_bytes->value : line;
+    const std::int64_t sms = required_int(machine.compute.sm_count, machine, "compute.sm_count");
+    const auto& fits = machine.capacity_fits;
+    const CapacityFit& l1_fit =
+        required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
+    const CapacityFit& y_fit = required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
+    const CapacityFit& z_fit = required_fit(fits.z_layer_overlap, machine, "z_layer_overlap");
+    const CapacityFit& store_fit =
+        required_fit(fits.l2_redundant_stores, machine, "l2_redundant_stores");
+    const std::optional<CapacityFit>& l2_load_fit = fits.l2_redundant_loads; // optional
+
+    const WaveFootprints footprints(analysis, params, std::max(line, l2_line),
+                                    options.linear_addresses);
+    p.grid = footprints.grid();
+    p.blocks = p.grid[0] * p.grid[1] * p.grid[2];
+    p.points = footprints.points({BlockBox{{0, 0, 0}, p.grid}});
+    if (p.points <= 0)
+        throw_input_error("the kernel's domain is empty at these parameters: nothing to predict");
+
+    // L1 wavefronts (sec. 4.2).
+    std::vector<double> executions;
+    for (const auto& access : analysis.accesses)
+        executions.push_back(static_cast<double>(access.count_per_work_item.evaluate(params)) /
+                             static_cast<double>(p.points));
+    p.l1 = estimate_l1(analysis, params, layout, executions);
+
+    // Occupancy -> the wave (sec. 4.4).
+    LaunchResources resources;
+    resources.threads_per_block = static_cast<int>(analysis.threads_per_block);
+    p.registers = options.registers;
+    resources.registers_per_thread = options.registers.per_thread;
+    std::int64_t shared_bytes = 0;
+    for (const auto& array : analysis.spec.arrays) {
+        if (array.space != kernel::MemorySpace::shared)
+            continue;
+        std::int64_t elements = 1;
+        for (const auto& extent : array.shape)
+            elements *= kernel::evaluate_integer(
+                *extent, [&](const std::string& name) -> std::optional<std::int64_t> {
+                    auto at =
+                        std::find(analysis.parameters.begin(), analysis.parameters.end(), name);
+                    if (at == analysis.parameters.end())
+                        return std::nullopt;
+                    return params[static_cast<size_t>(at - analysis.parameters.begin())];
+                });
+        shared_bytes += elements * kernel::data_type_bytes(array.dtype);
+    }
+    resources.shared_memory_per_block_bytes = static_cast<int>(shared_bytes);
+    p.occupancy = compute_occupancy(resources, machine);
+    p.wave_blocks =
+        std::min<std::int64_t>(p.blocks, std::int64_t{p.occupancy.active_blocks_per_sm} * sms);
+    p.waves = (p.blocks + p.wave_blocks - 1) / p.wave_blocks;
+
+    // One representative block in the middle of the grid (sec. 4.3).
+    p.representative_block = {p.grid[0] / 2, p.grid[1] / 2, p.grid[2] / 2};
+    const std::vector<BlockBox> block{
+        BlockBox{p.representative_block,
+                 {p.representative_block[0] + 1, p.representative_block[1] + 1,
+                  p.representative_block[2] + 1}}};
+    p.block_points = footprints.points(block);
+    if (p.block_points <= 0)
+        throw_input_error("the representative block has no points inside the domain");
+
+    const auto& arrays = footprints.arrays();
+    // L1 capacity (eq. 4 for L1): 128 B lines of every resident block against the L1 left
+    // over by shared memory.
+    double block_line_bytes = 0;
+    for (size_t a = 0; a < arrays.size(); ++a)
+        block_line_bytes +=
+            static_cast<double>(footprints.count(a, block, line, AccessFilter::all) * line);
+    p.l1_capacity_bytes =
+        static_cast<double>(l1.size_bytes->value) -
+        static_cast<double>(p.occupancy.active_blocks_per_sm) * static_cast<double>(shared_bytes);
+    p.l1_allocated_bytes = block_line_bytes * p.occupancy.active_blocks_per_sm;
+    p.l1_oversubscription =
+        p.l1_capacity_bytes > 0 ? p.l1_allocated_bytes / p.l1_capacity_bytes : 1e9;
+    p.l1_hit_rate = capacity_hit_rate(l1_fit, p.l1_oversubscription);
+
+    // L2 capacity and the waves (sec. 4.4, 4.4.1, 4.4.2).
+    p.l2_capacity_bytes = static_cast<double>(
+        l2.effective_size_bytes ? l2.effective_size_bytes->value : l2.size_bytes->value);
+    const std::vector<WaveSample> samples =
+        sample_waves(footprints, analysis, p, l2_line, l2_sector, options.sampled_waves);
+    p.sampled_waves = static_cast<std::int64_t>(samples.size());
+    const WaveSample& middle = samples[samples.size() / 2];
+    p.wave_first_block = middle.first_block;
+    p.wave_points = middle.points;
+    double sampled_points = 0;
+    for (const auto& sample : samples)
+        sampled_points += static_cast<double>(sample.points);
+    // Averages over the sampled waves, weighted by their points.
+    std::array<double, 3> layer_hit_bytes{0, 0, 0};
+    for (const auto& sample : samples) {
+        const double weight = static_cast<double>(sample.points) / sampled_points;
+        p.wave_allocated_bytes += weight * sample.allocated_bytes;
+        for (size_t d = 0; d < 3; ++d) {
+            LayerSet& layer = p.layers[d];
+            const WaveSample::Layer& s = sample.layers[d];
+            layer.blocks += s.blocks; // divided below: the mean over samples
+            layer.allocated_bytes += weight * s.allocated_bytes;
+            double overlap = 0;
+            for (double bytes : s.overlap_bytes)
+                overlap += bytes;
+            layer.overlap_bytes_per_point += overlap / sampled_points;
+            layer_hit_bytes[d] +=
+                capacity_hit_rate(d == 2 ? z_fit : y_fit, s.allocated_bytes / p.l2_capacity_bytes) *
+                overlap / sampled_points;
+        }
+    }
+    p.wave_oversubscription = p.wave_allocated_bytes / p.l2_capacity_bytes;
+    p.store_hit_rate = capacity_hit_rate(store_fit, p.wave_oversubscription);
+    for (size_t d = 0; d < 3; ++d) {
+        LayerSet& layer = p.layers[d];
+        layer.blocks /= static_cast<std::int64_t>(samples.size());
+        layer.first_block = middle.first_block - layer.blocks;
+        layer.oversubscription = layer.allocated_bytes / p.l2_capacity_bytes;
+        layer.hit_rate = layer.overlap_bytes_per_point > 0
+                             ? layer_hit_bytes[d] / layer.overlap_bytes_per_point
+                             : capacity_hit_rate(d == 2 ? z_fit : y_fit, layer.oversubscription);
+    }
+
+    const double block_points = static_cast<double>(p.block_points);
+    std::vector<double> request_bytes(arrays.size(), 0.0), store_bytes(arrays.size(), 0.0);
+    for (const auto& cost : p.l1.accesses)
+        for (size_t a = 0; a < arrays.size(); ++a)
+            if (arrays[a].name == cost.array)
+                (cost.direction == analysis::Direction::load ? request_bytes : store_bytes)[a] +=
+                    cost.sector_bytes_per_point;
+    auto& decomposition = p.decompositions;
+
+    for (size_t a = 0; a < arrays.size(); ++a) {
+        ArrayVolumes v;
+        v.array = arrays[a].name;
+        if (arrays[a].loaded) {
+            // L2 -> L1 (sec. 4.3, eq. 5). The redundant volume that can miss is what the warps
+            // request beyond the block's unique sectors, counting the sectors one warp requests
+            // again itself only once: those are re-read a few instructions later by the same
+            // warp and do not wait in L1 long enough to be evicted.
+            v.l1_load_request_bytes = request_bytes[a];
+            v.l1_load_warp_unique_bytes = warp_unique_bytes(p.l1, v.array, v.l1_load_request_bytes);
+            v.l2_load_compulsory_bytes =
+                static_cast<double>(footprints.count(a, block, sector, AccessFilter::loads) *
+                                    sector) /
+                block_points;
+            const double redundant =
+                std::max(0.0, std::min(v.l1_load_request_bytes, v.l1_load_warp_unique_bytes) -
+                                  v.l2_load_compulsory_bytes);
+            v.l2_load_capacity_bytes = (1.0 - p.l1_hit_rate) * redundant;
+            v.l2_load_bytes = v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
+            decomposition.l2_load.base_bytes_per_point += v.l2_load_compulsory_bytes;
+            decomposition.l2_load.terms.push_back(
+                {CapacityFitKind::l1_redundant_loads, p.l1_oversubscription, redundant});
+            // DRAM -> L2: each sampled wave's unique sectors minus what its layer sets left in
+            // L2 (eq. 5 per layer), averaged over the samples.
+            double load = 0;
+            for (const auto& sample : samples) {
+                v.dram_load_wave_bytes += sample.arrays[a].load_bytes / sampled_points;
+                load += sample.arrays[a].load_bytes / sampled_points;
+                for (size_t d = 0; d < 3; ++d) {
+                    const double overlap = sample.layers[d].overlap_bytes[a] / sampled_points;
+                    if (overlap == 0)
+                        continue;
+                    const double oversubscription =
+                        sample.layers[d].allocated_bytes / p.l2_capacity_bytes;
+                    const double hit =
+                        capacity_hit_rate(d == 2 ? z_fit : y_fit, oversubscription) * overlap;
+                    v.dram_layer_hit_bytes[d] += hit;
+                    load -= hit;
+                    decomposition.dram_load.base_bytes_per_point -= overlap;
+                    decomposition.dram_load.terms.push_back({d == 2
+                                                                 ? CapacityFitKind::z_layer_overlap
+                                                                 : CapacityFitKind::y_layer_overlap,
+                                                             oversubscription, overlap});
+                }
+            }
+            decomposition.dram_load.base_bytes_per_point += v.dram_load_wave_bytes;
+            // Eq. (5) for the L2 with one wave as the group (kerncast's extension): what L1
+            // requests from L2 beyond the wave's unique sectors — halos shared by blocks of the
+            // wave, L1 capacity misses — hits in L2 unless the wave itself oversubscribes it.
+            // The paper treats every wave as fitting in L2; deep folded waves do not.
+            // Two parts: the block's compulsory sectors beyond the wave's, and the L1 capacity
+            // misses (those miss in L2 only if they missed in L1 first).
+            if (l2_load_fit) {
+                const double miss = 1.0 - capacity_hit_rate(*l2_load_fit, p.wave_oversubscription);
+                const double shared =
+                    std::max(0.0, v.l2_load_compulsory_bytes - v.dram_load_wave_bytes);
+                v.dram_l2_capacity_bytes = miss * (shared + v.l2_load_capacity_bytes);
+                load += v.dram_l2_capacity_bytes;
+                if (shared > 0)
+                    decomposition.dram_load.terms.push_back(
+                        {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, shared});
+                if (redundant > 0)
+                    decomposition.dram_load.terms.push_back(
+                        {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, redundant,
+                         CapacityFitKind::l1_redundant_loads, p.l1_oversubscription});
+            }
+            v.dram_load_bytes = load;
+        }
+        if (arrays[a].stored) {
+            v.l2_store_bytes = store_bytes[a];
+            decomposition.l2_store.base_bytes_per_point += v.l2_store_bytes;
+            for (const auto& sample : samples)
+                v.dram_store_bytes += sample.arrays[a].store_bytes / sampled_points;
+            decomposition.dram_store.base_bytes_per_point += v.dram_store_bytes;
+            // Partly written sectors of a block are completed in L2 by the neighbouring blocks
+            // unless evicted first (sec. 4.4, fig. 18). An evicted part costs twice: DRAM
+            // supplies the unwritten rest of the sector (a read), and the sector is written
+            // back once more when the neighbour's part arrives (a second write).
+            const double partial =
+                static_cast<double>(footprints.partial_store_granules(a, block, l2_sector) *
+                                    l2_sector) /
+                block_points;
+            v.dram_partial_store_bytes = (1.0 - p.store_hit_rate) * partial;
+            v.dram_load_bytes += v.dram_partial_store_bytes;
+            v.dram_store_bytes += v.dram_partial_store_bytes;
+            if (partial > 0) {
+                decomposition.dram_load.terms.push_back(
+                    {CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial});
+                decomposition.dram_store.terms.push_back(
+                    {CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial});
+            }
+        }
+        p.l2_load_bytes += v.l2_load_bytes;
+        p.l2_store_bytes += v.l2_store_bytes;
+        p.dram_load_bytes += v.dram_load_bytes;
+        p.dram_store_bytes += v.dram_store_bytes;
+        p.arrays.push_back(std::move(v));
+    }
+
+    // Floating-point work (sec. 4.1): fused multiply-adds issue once. Issue cycles count every
+    // lane of the sub-groups that execute an operation (idle lanes of a partly filled warp
+    // take the slot too); flops count the work-items that execute it (useful work).
+    const double total_points = static_cast<double>(p.points);
+    const int warp = layout.warp_size;
+    for (const auto& op : analysis.operations) {
+        if (!kernel::is_floating(op.dtype))
+            continue;
+        double count = static_cast<double>(op.count.evaluate(params));
+        if (op.granularity == analysis::Granularity::subgroup)
+            count *= warp;
+        else if (op.granularity == analysis::Granularity::work_group)
+            count *= static_cast<double>(analysis.threads_per_block);
+        count /= total_points;
+        const double useful = static_cast<double>(op.work_items.evaluate(params)) / total_points;
+        const std::string dtype = kernel::data_type_name(op.dtype);
+        if (op.operation == "add" || op.operation == "mul") {
+            p.flops_per_point += useful;
+            const double rate = issue_rate(machine, op.operation, dtype);
+            if (rate > 0)
+                p.fp_cycles_per_point += count / rate;
+        } else if (op.operation == "madd") {
+            const double rate = issue_rate(machine, "fma", dtype);
+            const double add = issue_rate(machine, "add", dtype),
+                         mul = issue_rate(machine, "mul", dtype);
+            if (rate > 0 && add > 0 && mul > 0)
+                p.fp_cycles_per_point += count / rate - count / add - count / mul;
+        } else if (op.operation == "div" || op.operation.rfind("func:", 0) == 0) {
+            p.flops_per_point += useful;
+            const double rate = issue_rate(machine, "special", dtype);
+            if (rate > 0)
+                p.fp_cycles_per_point += count / rate;
+        }
+    }
+    p.fp_cycles_per_point = std::max(0.0, p.fp_cycles_per_point);
+
+    for (const auto& access : analysis.accesses)
+        if (access.indirect && access.space == kernel::MemorySpace::global)
+            p.notes.push_back(
+                "'" + access.text +
+                "' has a data-dependent address and is not part of the volumes or L1 cycles.");
+    p.notes.push_back(register_count_note(options.registers));
+    if (!l2_load_fit)
+        p.notes.push_back("The machine has no capacity_fits.l2_redundant_loads: redundant L2 "
+                          "loads within a wave are assumed to hit (the paper's assumption).");
+    if (p.waves == 1)
+        p.notes.push_back("The launch fits in one wave: no reuse from earlier blocks is possible.");
+
+    LimiterInputs inputs;
+    inputs.dram_bytes_per_point = p.dram_load_bytes + p.dram_store_bytes;
+    inputs.l2_bytes_per_point = p.l2_load_bytes + p.l2_store_bytes;
+    inputs.l1_cycles_per_point = p.l1.cycles_per_point;
+    inputs.fp_cycles_per_point = p.fp_cycles_per_point;
+    p.limiter = evaluate_limiters(inputs, limiter_machine(machine), p.points);
+    return p;
+}
+
+} // namespace kerncast::models

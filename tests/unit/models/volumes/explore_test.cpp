@@ -1,0 +1,80 @@
+// The sweep of Ernst et al. 2023, sec. 5.1, the triple parser and the ranking.
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes/explore.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+using namespace kerncast::models;
+
+TEST(Explore, DefaultSweepOfSection51) {
+    const auto sizes = default_block_sizes(1024);
+    // X, Y in 1..1024, Z in 1..64, all powers of two, X*Y*Z = 1024: 2^10 split in three with
+    // z <= 2^6: sum over z = 0..6 of (11 - z) = 56.
+    EXPECT_EQ(sizes.size(), 56u);
+    for (const auto& s : sizes) {
+        EXPECT_EQ(s[0] * s[1] * s[2], 1024);
+        EXPECT_LE(s[2], 64);
+    }
+    EXPECT_EQ(default_block_sizes(512).size(), 49u); // 10 + 9 + ... + 4
+    EXPECT_EQ(default_folds().size(), 3u);
+    EXPECT_TRUE(default_block_sizes(1000).empty());
+}
+
+TEST(Explore, RanksByThroughputAndReportsSkippedConfigurations) {
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/kernels/star3d_r4.yaml");
+    ExploreOptions options;
+    options.blocks = {{32, 2, 16}, {1024, 1, 1}, {2, 512, 1}, {2048, 1, 1}};
+    options.folds = {{1, 1, 1}};
+    options.jobs = 2;
+    const ExploreResult result = explore(spec, {}, resolve_machine("a100-sxm4-40gb"), options);
+    ASSERT_EQ(result.rows.size(), 4u);
+    EXPECT_EQ(result.rows[0].launch.block, (Triple{32, 2, 16}));
+    for (size_t k = 1; k < 3; ++k) {
+        ASSERT_TRUE(result.rows[k].prediction);
+        EXPECT_GE(result.rows[k - 1].prediction->limiter.points_per_second,
+                  result.rows[k].prediction->limiter.points_per_second);
+    }
+    EXPECT_FALSE(result.rows[3].prediction); // 2048 threads do not fit a block
+    EXPECT_FALSE(result.rows[3].skipped.empty());
+}
+
+TEST(Explore, AMachineTheModelsCannotUseFailsOnceNotPerConfiguration) {
+    // Without an L2 bandwidth no configuration can be ranked: the sweep stops with the reason
+    // instead of skipping every configuration.
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/kernels/star3d_r4.yaml");
+    const MachineModel machine = resolve_machine(std::string(KERNCAST_SOURCE_DIR) +
+                                                 "/tests/unit/machine/data/no_l2_bandwidth.json");
+    try {
+        explore(spec, {}, machine, ExploreOptions{});
+        FAIL() << "expected an input error";
+    } catch (const Error& error) {
+        EXPECT_EQ(error.kind(), ErrorKind::input);
+        EXPECT_NE(error.message().find("has no bandwidth for memory level l2"), std::string::npos)
+            << error.message();
+    }
+}
+
+TEST(Explore, SweepsOnlyTheAxesTheKernelMaps) {
+    const auto machine = resolve_machine("a100-sxm4-40gb");
+    const auto star2d = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                                 "/examples/kernels/star2d_r1.yaml");
+    ExploreOptions options;
+    options.jobs = 2;
+    const ExploreResult plane = explore(star2d, {}, machine, options);
+    EXPECT_EQ(plane.rows.size(), 11u * 2); // X*Y = 1024 with Z = 1; folds none and 2y
+    for (const auto& row : plane.rows) {
+        EXPECT_EQ(row.launch.block[2], 1);
+        EXPECT_EQ(row.launch.fold[2], 1);
+        EXPECT_TRUE(row.prediction) << row.skipped;
+    }
+    const auto fd5pt = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                                "/examples/kernels/fd5pt_16.yaml");
+    const ExploreResult fixed = explore(fd5pt, {}, machine, options);
+    ASSERT_EQ(fixed.rows.size(), 1u); // the file's 16x16 block; folding needs a global index
+    EXPECT_EQ(fixed.rows[0].launch.block, (Triple{16, 16, 1}));
+}

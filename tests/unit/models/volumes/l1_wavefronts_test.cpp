@@ -1,0 +1,131 @@
+// L1 wavefront model (Ernst et al. 2023, sec. 4.2, fig. 4) on hand-made warp address sets and
+// on the star stencil, against values worked out by hand.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes/l1_wavefronts.hpp"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace kerncast;
+using namespace kerncast::models;
+
+namespace {
+
+L1BankLayout a100_layout() {
+    return l1_bank_layout(resolve_machine("a100-sxm4-40gb"));
+}
+
+std::vector<std::int64_t> lanes(std::int64_t stride_bytes, std::int64_t base = 0, int count = 32) {
+    std::vector<std::int64_t> addresses;
+    for (int lane = 0; lane < count; ++lane)
+        addresses.push_back(base + lane * stride_bytes);
+    return addresses;
+}
+
+TEST(L1Wavefronts, LayoutComesFromTheMachine) {
+    const L1BankLayout layout = a100_layout();
+    EXPECT_EQ(layout.banks, 32);
+    EXPECT_EQ(layout.bank_width_bytes, 4);
+    EXPECT_EQ(layout.wavefront_window_bytes, 1024);
+    EXPECT_EQ(layout.warp_size, 32);
+    EXPECT_EQ(layout.sector_bytes, 32);
+}
+
+TEST(L1Wavefronts, PaperFigure4Loads) {
+    const L1BankLayout layout = a100_layout();
+    // double a = A[threadIdx.x]: one wavefront per half-warp.
+    EXPECT_EQ(warp_instruction_cost(lanes(8), 8, layout).wavefronts, 2);
+    EXPECT_EQ(warp_instruction_cost(lanes(8), 8, layout).sectors, 8);
+    // double b = B[threadIdx.x*2]: two addresses per bank, two wavefronts per half-warp.
+    EXPECT_EQ(warp_instruction_cost(lanes(16), 8, layout).wavefronts, 4);
+    // double d = D[threadIdx.x*16]: all in one bank, 16 per half-warp ("far apart" too).
+    EXPECT_EQ(warp_instruction_cost(lanes(128), 8, layout).wavefronts, 32);
+}
+
+TEST(L1Wavefronts, FloatsFillAWholeWarpPerWavefront) {
+    const L1BankLayout layout = a100_layout();
+    EXPECT_EQ(warp_instruction_cost(lanes(4), 4, layout).wavefronts, 1);
+    EXPECT_EQ(warp_instruction_cost(lanes(0), 4, layout).wavefronts, 1); // broadcast
+    EXPECT_EQ(warp_instruction_cost(lanes(0), 4, layout).sectors, 1);
+}
+
+TEST(L1Wavefronts, MisalignedRowsStillOneWavefrontPerHalfWarp) {
+    const L1BankLayout layout = a100_layout();
+    EXPECT_EQ(warp_instruction_cost(lanes(8, -8), 8, layout).wavefronts, 2);
+    EXPECT_EQ(warp_instruction_cost(lanes(8, -8), 8, layout).sectors, 9);
+}
+
+TEST(L1Wavefronts, FarApartAddressesDoNotPair) {
+    const L1BankLayout layout = a100_layout();
+    // Two lanes in different banks: close -> one wavefront, far -> two.
+    const std::vector<std::int64_t> close{0, 8};
+    const std::vector<std::int64_t> far{0, 4096 + 8};
+    EXPECT_EQ(warp_instruction_cost(close, 8, layout).wavefronts, 1);
+    EXPECT_EQ(warp_instruction_cost(far, 8, layout).wavefronts, 2);
+    // Two xy-planes of a stencil apart, eight lanes each: one wavefront per plane.
+    std::vector<std::int64_t> planes = lanes(8, 0, 8);
+    for (auto a : lanes(8, 640 * 512 * 8, 8))
+        planes.push_back(a);
+    EXPECT_EQ(warp_instruction_cost(planes, 8, layout).wavefronts, 2);
+}
+
+TEST(L1Wavefronts, InvariantUnderLanePermutationInsideAGroupAndLineShifts) {
+    const L1BankLayout layout = a100_layout();
+    std::mt19937 random(7);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<std::int64_t> addresses;
+        for (int lane = 0; lane < 16; ++lane)
+            addresses.push_back(8 * std::uniform_int_distribution<std::int64_t>(0, 300)(random));
+        const auto cost = warp_instruction_cost(addresses, 8, layout);
+        auto shuffled = addresses;
+        std::shuffle(shuffled.begin(), shuffled.end(), random);
+        EXPECT_EQ(warp_instruction_cost(shuffled, 8, layout).wavefronts, cost.wavefronts);
+        for (auto& a : shuffled)
+            a += 128 * 1000;
+        EXPECT_EQ(warp_instruction_cost(shuffled, 8, layout).wavefronts, cost.wavefronts);
+        // Never fewer wavefronts than the most-used bank, never more than distinct values.
+        std::vector<std::int64_t> distinct = addresses;
+        std::sort(distinct.begin(), distinct.end());
+        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        std::array<int, 16> per_bank{};
+        for (auto a : distinct)
+            ++per_bank[static_cast<size_t>((a / 8) % 16)];
+        EXPECT_GE(cost.wavefronts, *std::max_element(per_bank.begin(), per_bank.end()));
+        EXPECT_LE(cost.wavefronts, static_cast<std::int64_t>(distinct.size()));
+    }
+}
+
+analysis::KernelAnalysis star(const kernel::LaunchConfig& launch) {
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/kernels/star3d_r4.yaml");
+    return analysis::analyze(spec, launch);
+}
+
+double star_cycles(const kernel::LaunchConfig& launch) {
+    const auto analysis = star(launch);
+    const auto params = analysis::parameter_values(analysis);
+    std::vector<double> once(analysis.accesses.size(), 1.0);
+    return estimate_l1(analysis, params, a100_layout(), once).cycles_per_point;
+}
+
+TEST(L1Wavefronts, StarStencilWideBlocks) {
+    // 25 loads + 1 store, each one wavefront per half-warp: 26 * 2 / 32 cycles per point.
+    EXPECT_DOUBLE_EQ(star_cycles({{32, 4, 4}, {1, 1, 1}}), 26.0 * 2 / 32);
+}
+
+TEST(L1Wavefronts, FoldingReusesLoadsFromRegisters) {
+    // Fold z=2: the z column z-4..z+5 is loaded once (10), plus 16 x/y neighbours per point,
+    // plus 2 stores: 44 instructions per 64 points, 2 wavefronts each.
+    EXPECT_DOUBLE_EQ(star_cycles({{32, 4, 4}, {1, 1, 2}}), 44.0 * 2 / 64);
+}
+
+TEST(L1Wavefronts, NarrowBlocksCostMore) {
+    // x = 1: a half-warp spans 16 different y rows 5 KiB apart: 16 wavefronts per half-warp.
+    EXPECT_DOUBLE_EQ(star_cycles({{1, 32, 1}, {1, 1, 1}}), 26.0 * 32 / 32);
+    EXPECT_GT(star_cycles({{4, 8, 1}, {1, 1, 1}}), star_cycles({{16, 2, 1}, {1, 1, 1}}));
+}
+
+} // namespace

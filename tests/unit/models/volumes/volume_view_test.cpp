@@ -1,0 +1,63 @@
+// The predict and explore views arrange the prediction's numbers without computing.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes/volume_view.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+using namespace kerncast::models;
+
+namespace {
+
+TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/kernels/star3d_r4.yaml");
+    const auto analysis = analysis::analyze(spec);
+    const auto p = predict_volumes(analysis, analysis::parameter_values(analysis),
+                                   resolve_machine("a100-sxm4-40gb"));
+    const report::Document doc = predict_view(p, spec.name, "a100-sxm4-40gb");
+    EXPECT_EQ(doc.schema, "kerncast.predict/1");
+    const auto& volumes = doc.table_at("volumes");
+    ASSERT_EQ(volumes.rows.size(), p.arrays.size() + 1);
+    for (const auto& row : volumes.rows)
+        EXPECT_EQ(row.size(), volumes.columns.size());
+    size_t dram_load = 0;
+    while (dram_load < volumes.columns.size() && volumes.columns[dram_load].key != "dram_load")
+        ++dram_load;
+    ASSERT_LT(dram_load, volumes.columns.size());
+    EXPECT_EQ(std::get<double>(volumes.rows.back()[dram_load]), p.dram_load_bytes);
+    const auto& limiters = doc.table_at("limiters");
+    ASSERT_EQ(limiters.rows.size(), 4u);
+    int binding = 0;
+    for (const auto& row : limiters.rows)
+        binding += std::get<bool>(row[4]) ? 1 : 0;
+    EXPECT_EQ(binding, 1);
+    EXPECT_EQ(std::get<std::string>(doc.table_at("prediction").rows[0][0]),
+              limiter_name(p.limiter.binding));
+}
+
+TEST(VolumeView, ExploreTopTrimsPredictedRowsButKeepsSkippedOnes) {
+    ExploreResult result;
+    result.kernel = "k";
+    result.machine = "m";
+    for (int k = 0; k < 3; ++k) {
+        ExploreRow row;
+        row.prediction = VolumePrediction{};
+        row.prediction->limiter.points_per_second = 3e9 - k * 1e9;
+        result.rows.push_back(row);
+    }
+    ExploreRow skipped;
+    skipped.skipped = "too many threads";
+    result.rows.push_back(skipped);
+    const auto doc = explore_view(result, 2);
+    const auto& ranking = doc.table_at("ranking");
+    ASSERT_EQ(ranking.rows.size(), 3u);
+    EXPECT_EQ(std::get<std::int64_t>(ranking.rows[1][0]), 2);
+    EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][3]), 3.0);
+    EXPECT_EQ(std::get<std::string>(ranking.rows[2][12]), "too many threads");
+    EXPECT_EQ(explore_view(result).tables[0].rows.size(), 4u);
+}
+
+} // namespace

@@ -1,0 +1,241 @@
+// Brute-force oracle for the isl footprints of block sets (Ernst et al. 2023, sec. 4.4.1):
+// random small stencil-like kernels, block sizes, foldings, alignments and block ranges; every
+// thread of the set is enumerated explicitly and its accesses' sectors/lines counted.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/models/volumes/wave_footprint.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <random>
+#include <set>
+#include <tuple>
+
+using namespace kerncast;
+using namespace kerncast::models;
+
+namespace {
+
+TEST(BlockBoxes, CoverExactlyTheRangeInLaunchOrder) {
+    std::mt19937 random(3);
+    for (int trial = 0; trial < 300; ++trial) {
+        const BlockIndex grid{std::uniform_int_distribution<std::int64_t>(1, 7)(random),
+                              std::uniform_int_distribution<std::int64_t>(1, 6)(random),
+                              std::uniform_int_distribution<std::int64_t>(1, 5)(random)};
+        const std::int64_t total = grid[0] * grid[1] * grid[2];
+        std::int64_t first = std::uniform_int_distribution<std::int64_t>(0, total)(random);
+        std::int64_t end = std::uniform_int_distribution<std::int64_t>(0, total)(random);
+        if (first > end)
+            std::swap(first, end);
+        const auto boxes = block_boxes(first, end, grid);
+        EXPECT_LE(boxes.size(), 5u);
+        std::multiset<std::int64_t> ids;
+        for (const auto& box : boxes)
+            for (std::int64_t z = box.first[2]; z < box.end[2]; ++z)
+                for (std::int64_t y = box.first[1]; y < box.end[1]; ++y)
+                    for (std::int64_t x = box.first[0]; x < box.end[0]; ++x)
+                        ids.insert(x + grid[0] * (y + grid[1] * z));
+        std::multiset<std::int64_t> expected;
+        for (std::int64_t id = first; id < end; ++id)
+            expected.insert(id);
+        EXPECT_EQ(ids, expected) << "grid " << grid[0] << "x" << grid[1] << "x" << grid[2] << " ["
+                                 << first << ", " << end << ")";
+    }
+}
+
+struct Access {
+    int array = 0;                     // 0: a (f64), 1: b (f32), 2: out (f64, stored)
+    std::array<int, 3> shift{0, 0, 0}; // z, y, x
+};
+
+struct RandomKernel {
+    std::int64_t nx = 0, ny = 0, nz = 0, halo = 3; // x keeps 8 at the top: rows never wrap
+    std::array<std::int64_t, 3> offset{0, 0, 0};   // per array, elements
+    std::vector<Access> accesses;
+    kernel::LaunchConfig launch;
+    std::string yaml;
+};
+
+RandomKernel make_kernel(std::mt19937& random) {
+    RandomKernel k;
+    auto pick = [&](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(random);
+    };
+    k.nx = 32 * pick(1, 2);
+    k.ny = pick(8, 20);
+    k.nz = pick(8, 14);
+    for (auto& o : k.offset)
+        o = pick(0, 5);
+    const int loads = static_cast<int>(pick(1, 6));
+    for (int n = 0; n < loads; ++n)
+        k.accesses.push_back({static_cast<int>(pick(0, 1)),
+                              {static_cast<int>(pick(-3, 3)), static_cast<int>(pick(-3, 3)),
+                               static_cast<int>(pick(-3, 3))}});
+    const std::array<std::int64_t, 3> choices{1, 2, 4};
+    std::int64_t threads = 1;
+    for (size_t a = 0; a < 3; ++a) {
+        k.launch.block[a] = std::int64_t{1} << pick(0, a == 0 ? 5 : 3);
+        threads *= k.launch.block[a];
+        k.launch.fold[a] = choices[static_cast<size_t>(pick(0, 2))];
+    }
+    if (threads > 256)
+        k.launch.block[0] = 1;
+    std::string rhs;
+    const char* names[] = {"a", "b"};
+    for (const auto& access : k.accesses)
+        rhs += fmt::format("{}{}[z + {}, y + {}, x + {}]", rhs.empty() ? "" : " + ",
+                           names[access.array], access.shift[0], access.shift[1], access.shift[2]);
+    const std::array<int, 3> store_shift{0, static_cast<int>(pick(0, 1)),
+                                         static_cast<int>(pick(-1, 1))};
+    k.accesses.push_back({2, store_shift});
+    k.yaml = fmt::format(R"(name: random
+params: {{nx: {}, ny: {}, nz: {}}}
+arrays:
+  a: {{dtype: f64, shape: [nz, ny, nx], offset: {}}}
+  b: {{dtype: f32, shape: [nz, ny, nx], offset: {}}}
+  out: {{dtype: f64, shape: [nz, ny, nx], offset: {}}}
+domain: "[nx, ny, nz] -> {{ [z, y, x] : 3 <= x < nx - 8 and 3 <= y < ny - 3 and 3 <= z < nz - 3 }}"
+threads: {{x: x, y: y, z: z}}
+statements:
+  - "out[z + {}, y + {}, x + {}] = {}"
+)",
+                         k.nx, k.ny, k.nz, k.offset[0], k.offset[1], k.offset[2], store_shift[0],
+                         store_shift[1], store_shift[2], rhs);
+    return k;
+}
+
+// Granules of every array touched by the blocks [first, end), by explicit enumeration of
+// every thread and fold instance; index 3 holds partly written granules of `out`.
+struct Oracle {
+    std::array<std::set<std::int64_t>, 3> loads, stores;
+    std::set<std::int64_t> written_elements;
+    std::int64_t points = 0;
+};
+
+Oracle brute_force(const RandomKernel& k, const BlockIndex& grid, std::int64_t first,
+                   std::int64_t end, std::int64_t granule) {
+    Oracle o;
+    const std::array<int, 3> bytes{8, 4, 8};
+    const std::array<std::int64_t, 3> n{k.nx, k.ny, k.nz}; // x, y, z
+    const auto& B = k.launch.block;
+    const auto& F = k.launch.fold;
+    for (std::int64_t id = first; id < end; ++id) {
+        const BlockIndex b{id % grid[0], (id / grid[0]) % grid[1], id / (grid[0] * grid[1])};
+        for (std::int64_t tz = 0; tz < B[2]; ++tz)
+            for (std::int64_t ty = 0; ty < B[1]; ++ty)
+                for (std::int64_t tx = 0; tx < B[0]; ++tx)
+                    for (std::int64_t fz = 0; fz < F[2]; ++fz)
+                        for (std::int64_t fy = 0; fy < F[1]; ++fy)
+                            for (std::int64_t fx = 0; fx < F[0]; ++fx) {
+                                const std::array<std::int64_t, 3> t{tx, ty, tz}, f{fx, fy, fz};
+                                std::array<std::int64_t, 3> index{};
+                                bool inside = true;
+                                for (size_t a = 0; a < 3; ++a) {
+                                    index[a] = k.halo + (b[a] * B[a] + t[a]) * F[a] + f[a];
+                                    inside = inside && index[a] < n[a] - (a == 0 ? 8 : k.halo);
+                                }
+                                if (!inside)
+                                    continue;
+                                ++o.points;
+                                for (const auto& access : k.accesses) {
+                                    const std::int64_t element =
+                                        ((index[2] + access.shift[0]) * k.ny + index[1] +
+                                         access.shift[1]) *
+                                            k.nx +
+                                        index[0] + access.shift[2] +
+                                        k.offset[static_cast<size_t>(access.array)];
+                                    const std::int64_t g =
+                                        element * bytes[static_cast<size_t>(access.array)] /
+                                        granule;
+                                    if (access.array == 2) {
+                                        o.stores[2].insert(g);
+                                        o.written_elements.insert(element);
+                                    } else {
+                                        o.loads[static_cast<size_t>(access.array)].insert(g);
+                                    }
+                                }
+                            }
+    }
+    return o;
+}
+
+std::int64_t partial_granules(const Oracle& o, std::int64_t granule) {
+    std::int64_t partial = 0;
+    for (const std::int64_t g : o.stores[2]) {
+        bool full = true;
+        for (std::int64_t e = g * granule / 8; e < (g + 1) * granule / 8; ++e)
+            full = full && o.written_elements.count(e) > 0;
+        partial += full ? 0 : 1;
+    }
+    return partial;
+}
+
+class WaveFootprintOracle : public ::testing::TestWithParam<std::tuple<bool, bool>> {};
+
+TEST_P(WaveFootprintOracle, RandomKernelsAgreeExactlyWithEnumeration) {
+    const auto [linear, isl_only] = GetParam();
+    std::mt19937 random(linear ? 11 : 29);
+    for (int trial = 0; trial < 40; ++trial) {
+        const RandomKernel k = make_kernel(random);
+        const auto spec = kernel::parse_kernel_text(k.yaml, "random.yaml");
+        const auto analysis = analysis::analyze(spec, k.launch);
+        const auto params = analysis::parameter_values(analysis);
+        const WaveFootprints footprints(analysis, params, 128, linear, isl_only);
+        for (size_t array = 0; array < footprints.arrays().size(); ++array)
+            ASSERT_EQ(footprints.counts_boxes(array), !isl_only) << k.yaml;
+        const BlockIndex grid = footprints.grid();
+        for (size_t a = 0; a < 3; ++a)
+            ASSERT_EQ(grid[a], (std::array{k.nx, k.ny, k.nz}[a] - k.halo - (a == 0 ? 8 : k.halo) +
+                                k.launch.block[a] * k.launch.fold[a] - 1) /
+                                   (k.launch.block[a] * k.launch.fold[a]));
+        const std::int64_t total = grid[0] * grid[1] * grid[2];
+        std::int64_t first = std::uniform_int_distribution<std::int64_t>(0, total - 1)(random);
+        std::int64_t end = std::uniform_int_distribution<std::int64_t>(first + 1, total)(random);
+        const auto boxes = block_boxes(first, end, grid);
+        // A second, earlier range for the shared (layer-overlap) count.
+        const std::int64_t earlier = std::uniform_int_distribution<std::int64_t>(0, first)(random);
+        const auto earlier_boxes = block_boxes(earlier, first, grid);
+        const std::string what =
+            fmt::format("trial {} block {}x{}x{} fold {}x{}x{} blocks [{}, {})\n{}", trial,
+                        k.launch.block[0], k.launch.block[1], k.launch.block[2], k.launch.fold[0],
+                        k.launch.fold[1], k.launch.fold[2], first, end, k.yaml);
+        for (const std::int64_t granule : {32, 128}) {
+            const Oracle o = brute_force(k, grid, first, end, granule);
+            const Oracle before = brute_force(k, grid, earlier, first, granule);
+            EXPECT_EQ(footprints.points(boxes), o.points) << what;
+            for (size_t array = 0; array < footprints.arrays().size(); ++array) {
+                const std::string& name = footprints.arrays()[array].name;
+                const size_t slot = name == "a" ? 0 : name == "b" ? 1 : 2;
+                const auto& expected = slot == 2 ? o.stores[2] : o.loads[slot];
+                const AccessFilter filter = slot == 2 ? AccessFilter::stores : AccessFilter::loads;
+                EXPECT_EQ(footprints.count(array, boxes, granule, filter),
+                          static_cast<std::int64_t>(expected.size()))
+                    << name << " granule " << granule << " " << what;
+                EXPECT_EQ(footprints.count(array, boxes, granule, AccessFilter::all),
+                          static_cast<std::int64_t>(expected.size()))
+                    << what;
+                const auto& previous = slot == 2 ? before.stores[2] : before.loads[slot];
+                std::int64_t shared = 0;
+                for (const auto g : expected)
+                    shared += previous.count(g) ? 1 : 0;
+                EXPECT_EQ(footprints.count_shared(array, boxes, earlier_boxes, granule, filter),
+                          shared)
+                    << name << " shared, granule " << granule << " " << what;
+                if (slot == 2) {
+                    EXPECT_EQ(footprints.partial_store_granules(array, boxes, granule),
+                              partial_granules(o, granule))
+                        << "partial, granule " << granule << " " << what;
+                }
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, WaveFootprintOracle,
+                         ::testing::Combine(::testing::Bool(), ::testing::Bool()),
+                         [](const auto& test) {
+                             return std::string(std::get<0>(test.param) ? "linear" : "rows") +
+                                    (std::get<1>(test.param) ? "_isl" : "_boxes");
+                         });
+
+} // namespace
