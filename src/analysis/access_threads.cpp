@@ -1,5 +1,5 @@
 // The threads that execute an access: distinct (block, thread) index tuples of its domain.
-#include "isl_support.hpp"
+#include "../support/isl_support.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
 

@@ -11,7 +11,7 @@
 // is reported as "no closed form" and the caller falls back to isl_set_count_val.
 #pragma once
 
-#include "isl_support.hpp"
+#include "../support/isl_support.hpp"
 
 #include <cstdint>
 #include <map>

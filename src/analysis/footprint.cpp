@@ -1,6 +1,6 @@
 #include "kerncast/analysis/footprint.hpp"
 
-#include "isl_support.hpp"
+#include "../support/isl_support.hpp"
 
 namespace kerncast::analysis {
 

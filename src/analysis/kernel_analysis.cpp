@@ -10,7 +10,7 @@
 // - barriers count per work-item: the trip count of their enclosing sequential loops.
 #include "kerncast/analysis/kernel_analysis.hpp"
 
-#include "isl_support.hpp"
+#include "../support/isl_support.hpp"
 
 #include <algorithm>
 #include <functional>

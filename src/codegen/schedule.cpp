@@ -5,7 +5,7 @@
 // the loops and the grid already guarantee, and printed through isl's AST expression builder.
 #include "kerncast/codegen/schedule.hpp"
 
-#include "../analysis/isl_support.hpp"
+#include "../support/isl_support.hpp"
 #include "expr_build.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"

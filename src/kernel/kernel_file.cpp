@@ -2,7 +2,7 @@
 // validation of every name, rank, subscript, thread mapping and the isl domain.
 #include "kerncast/kernel/kernel_file.hpp"
 
-#include "../analysis/isl_support.hpp"
+#include "../support/isl_support.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 
 #include <algorithm>

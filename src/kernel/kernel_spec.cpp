@@ -1,6 +1,6 @@
 #include "kerncast/kernel/kernel_spec.hpp"
 
-#include "../analysis/isl_support.hpp"
+#include "../support/isl_support.hpp"
 #include "kerncast/error.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Algorithm 3 of Stevens & Klöckner (sec. 7.1.1) on KernelSpec statements.
 #include "kerncast/uipick/work_removal.hpp"
 
-#include "../analysis/isl_support.hpp"
+#include "../support/isl_support.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_writer.hpp"
 #include "kernel_builder.hpp"

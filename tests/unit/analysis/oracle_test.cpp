@@ -2,7 +2,7 @@
 // by explicit integer arithmetic (not isl), and check the analysis' counts, byte addresses,
 // whole-launch footprints and warp/block footprints. Runs on every example kernel and on
 // randomly generated small kernels.
-#include "../../../src/analysis/isl_support.hpp"
+#include "../../../src/support/isl_support.hpp"
 #include "kerncast/analysis/footprint.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/kernel/kernel_file.hpp"

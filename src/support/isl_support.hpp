@@ -1,5 +1,5 @@
-// Private: small RAII wrappers around isl objects and isl error handling. isl stays out of
-// public headers; only src/kernel and src/analysis include this.
+// Private support layer: small RAII wrappers around isl objects and isl error handling. isl stays
+// out of public headers; the kernel reader, the analysis, the models and codegen include this.
 #pragma once
 
 #include <cstdint>
