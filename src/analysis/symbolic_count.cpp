@@ -1,7 +1,7 @@
 #include "kerncast/analysis/symbolic_count.hpp"
 
-#include "closed_form.hpp"
 #include "../support/isl_support.hpp"
+#include "closed_form.hpp"
 #include "kerncast/checked_arithmetic.hpp"
 #include "kerncast/error.hpp"
 
