@@ -1,4 +1,5 @@
 // Whether L1 caches global loads: .ca against .cg timings (thesis sec. 4.2.1).
+#include "benchmark_plans.hpp"
 #include "benchmark_support.hpp"
 #include "kerncast/probe/sharing.hpp"
 #include "kerncast/probe/statistics.hpp"
@@ -39,6 +40,29 @@ void analyse_caching(const RawBenchmark& b, AnalysisContext& context) {
 }
 
 } // namespace
+
+// ---- device plans ----
+
+// .ca against .cg over 4 KiB: does L1 cache global loads?
+void record_caching(ProbeSession& session) {
+    session.progress("l1: does L1 cache global loads (.ca vs .cg)?");
+    auto& b = session.add_benchmark("l1.caching", "caching", "l1");
+    b.chain = "sequential";
+    for (auto [label, load] :
+         {std::pair{"ca", ProbeLoad::global_ca}, std::pair{"cg", ProbeLoad::global_cg}}) {
+        const auto r = session.fine_grained(load, {4 * KiB}, 128, 256, true, false, 0,
+                                            ProbeSession::batch_region_bytes);
+        RawSeries s;
+        s.label = label;
+        s.size_bytes = 4 * KiB;
+        s.stride_bytes = 128;
+        s.sm_clock_mhz = r[0].sm_clock_mhz;
+        s.values = r[0].times;
+        b.series.push_back(std::move(s));
+    }
+}
+
+// ---- registration ----
 
 std::vector<BenchmarkKind> caching_kinds() {
     return {

@@ -1,5 +1,6 @@
 // Calibration kinds: the SM clock (clock64 against cudaEvent) and the chase overhead that
 // latencies subtract (thesis sec. 4.4).
+#include "benchmark_plans.hpp"
 #include "benchmark_support.hpp"
 #include "kerncast/probe/statistics.hpp"
 
@@ -38,6 +39,37 @@ void analyse_overhead(const RawBenchmark& b, AnalysisContext& context) {
 }
 
 } // namespace
+
+// ---- device plans ----
+
+// clock64 against cudaEvent: every other timing is interpreted with the clock.
+void record_clock(ProbeSession& session) {
+    session.progress("clock: clock64 against cudaEvent");
+    auto& b = session.add_benchmark("clock", "clock", "");
+    for (int rep = 0; rep < 3; ++rep) {
+        const auto spin = session.device.spin(40'000'000); // ~20 ms at 2 GHz
+        RawSeries s;
+        s.repetition = rep;
+        s.values = {spin.cycles, spin.milliseconds};
+        b.series.push_back(std::move(s));
+        session.record.sm_clock_measured_mhz = spin.cycles / (spin.milliseconds * 1e3);
+    }
+}
+
+// The chase loop without its load. The shared chase has no address multiply (32-bit shared
+// addresses): its overhead is the same loop's, recorded as the "shared" overhead.
+void record_overhead(ProbeSession& session, const std::string& name, const std::string& memory,
+                     int repetitions) {
+    auto& b = session.add_benchmark(name, "overhead", memory);
+    for (int rep = 0; rep < repetitions; ++rep) {
+        RawSeries s;
+        s.repetition = rep;
+        s.values = {session.device.chase_overhead(0, 4096)};
+        b.series.push_back(std::move(s));
+    }
+}
+
+// ---- registration ----
 
 std::vector<BenchmarkKind> clock_kinds() {
     return {

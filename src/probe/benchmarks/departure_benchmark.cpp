@@ -1,5 +1,7 @@
 // MWP-CWP departure delays (Hong & Kim 2009 sec. 3.3.1, 5.1) and Mem_LD.
+#include "benchmark_plans.hpp"
 #include "benchmark_support.hpp"
+#include "kerncast/error.hpp"
 #include "kerncast/probe/statistics.hpp"
 
 #include <algorithm>
@@ -45,6 +47,36 @@ void analyse_departure(const RawBenchmark& b, AnalysisContext& context) {
 }
 
 } // namespace
+
+// ---- device plans ----
+
+// W warps load lines never touched before (Hong & Kim sec. 5.1), W = 1, 2, ..., 32.
+void record_departures(ProbeSession& session) {
+    session.progress("mwp: departure delays (Hong & Kim sec. 5.1)");
+    std::size_t next_element = session.cold_first;
+    for (bool coalesced : {true, false}) {
+        auto& b = session.add_benchmark(std::string("dram.departure.") +
+                                            (coalesced ? "coalesced" : "uncoalesced"),
+                                        "departure", "dram");
+        b.direction = coalesced ? "coalesced" : "uncoalesced";
+        b.note = "loads to lines never touched before (DRAM), ld.global.cg";
+        for (int warps = 1; warps <= 32; warps *= 2) {
+            RawSeries s;
+            s.blocks = 1;
+            s.threads = 32 * warps;
+            for (int rep = 0; rep < 5; ++rep) {
+                s.values.push_back(session.device.departure(coalesced, next_element, 32 * warps));
+                // Fresh lines every launch, one DRAM page apart from the last ones.
+                next_element += static_cast<std::size_t>(32 * warps) * (coalesced ? 1 : 32) + 2048;
+                KERNCAST_CHECK(next_element < session.cold_first + ProbeSession::cold_bytes / 8,
+                               "cold region exhausted");
+            }
+            b.series.push_back(std::move(s));
+        }
+    }
+}
+
+// ---- registration ----
 
 std::vector<BenchmarkKind> departure_kinds() {
     return {

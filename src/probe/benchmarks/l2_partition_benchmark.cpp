@@ -1,4 +1,5 @@
 // L2 partitions: near and far hit latencies seen from every SM.
+#include "benchmark_plans.hpp"
 #include "benchmark_support.hpp"
 #include "kerncast/probe/change_point.hpp"
 #include "kerncast/probe/statistics.hpp"
@@ -42,6 +43,37 @@ void analyse_l2_partition(const RawBenchmark& b, AnalysisContext& context) {
 }
 
 } // namespace
+
+// ---- device plans ----
+
+// Every SM chases the same 4 MiB random chain in L2 (.cg skips L1): the per-load times split
+// by the partition each line lives in.
+void record_l2_partition(ProbeSession& session) {
+    session.progress("l2: near/far latency from every SM");
+    auto& b = session.add_benchmark("l2.partition", "l2_partition", "l2");
+    b.chain = "random";
+    const std::int64_t bytes = 4 * MiB;
+    session.build_chain(session.sweep_first, bytes, 128, true);
+    const auto blocks = static_cast<std::size_t>(session.sm_count);
+    FineChase chase;
+    chase.load = ProbeLoad::global_cg;
+    chase.starts.assign(blocks, session.sweep_first);
+    chase.lengths.assign(blocks, static_cast<std::uint32_t>(bytes / 128));
+    chase.measure_count = 256;
+    chase.warm = true;
+    chase.dynamic_shared_bytes = chase.measure_count * 4;
+    for (const BlockTimes& block : session.device.fine_grained_chase(chase)) {
+        RawSeries s;
+        s.label = "sm " + std::to_string(block.sm);
+        s.size_bytes = bytes;
+        s.stride_bytes = 128;
+        s.sm_clock_mhz = block.sm_clock_mhz;
+        s.values = block.times;
+        b.series.push_back(std::move(s));
+    }
+}
+
+// ---- registration ----
 
 std::vector<BenchmarkKind> l2_partition_kinds() {
     return {

@@ -1,4 +1,5 @@
 // Cache sharing between memories and cache instances per SM (thesis sec. 4.5, 4.6).
+#include "benchmark_plans.hpp"
 #include "benchmark_support.hpp"
 #include "kerncast/probe/sharing.hpp"
 #include "kerncast/probe/statistics.hpp"
@@ -79,6 +80,62 @@ void analyse_count_per_sm(const RawBenchmark& b, AnalysisContext& context) {
 }
 
 } // namespace
+
+// ---- device plans ----
+
+// Each array 3/4 of its cache: both fit when the caches are separate (sec. 4.5).
+void record_sharing(ProbeSession& session, const std::string& a, ProbeLoad a_load,
+                    const std::string& b, ProbeLoad b_load) {
+    session.progress(fmt::format("sharing: {} and {}", a, b));
+    auto& bench = session.add_benchmark("sharing." + a + "." + b, "sharing", a);
+    bench.other_memory = b;
+    bench.chain = "sequential";
+    const std::int64_t a_bytes = session.size_or(a, 16 * KiB) * 3 / 4 / 128 * 128;
+    const std::int64_t b_bytes = session.size_or(b, 16 * KiB) * 3 / 4 / 128 * 128;
+    const std::uint32_t a_first = 0;
+    const auto b_first = static_cast<std::uint32_t>(ProbeSession::batch_region_bytes / 4);
+    session.build_chain(a_first, a_bytes, 128, false);
+    session.build_chain(b_first, b_bytes, 128, false);
+    for (int rep = 0; rep < std::max(1, session.options.repetitions); ++rep) {
+        for (auto [label, other] : {std::pair{"reference", -1}, std::pair{"interfered", 1}}) {
+            RawSeries s;
+            s.label = label;
+            s.repetition = rep;
+            s.size_bytes = a_bytes;
+            s.stride_bytes = 128;
+            s.values = session.device.interference(
+                a_load, b_load, a_first, static_cast<std::uint32_t>(a_bytes / 128), b_first,
+                static_cast<std::uint32_t>(b_bytes / 128), other, 32, 256);
+            bench.series.push_back(std::move(s));
+        }
+    }
+}
+
+// Thread T of the largest block disturbs thread 0: the texture caches per SM (sec. 4.6).
+void record_count_per_sm(ProbeSession& session) {
+    const int threads = session.device.attribute(ProbeAttribute::max_threads_per_block);
+    session.progress(fmt::format("texture: caches per SM ({} thread pairs)", threads - 1));
+    auto& bench = session.add_benchmark("texture.count_per_sm", "count_per_sm", "texture");
+    bench.chain = "sequential";
+    const std::int64_t bytes = session.size_or("texture", 16 * KiB) * 3 / 4 / 128 * 128;
+    const auto length = static_cast<std::uint32_t>(bytes / 128);
+    const std::uint32_t a_first = 0;
+    const auto b_first = static_cast<std::uint32_t>(ProbeSession::batch_region_bytes / 4);
+    session.build_chain(a_first, bytes, 128, false);
+    session.build_chain(b_first, bytes, 128, false);
+    for (int t = 0; t < threads; ++t) {
+        RawSeries s;
+        s.label = t == 0 ? "reference" : "thread " + std::to_string(t);
+        s.size_bytes = bytes;
+        s.stride_bytes = 128;
+        s.values =
+            session.device.interference(ProbeLoad::texture, ProbeLoad::texture, a_first, length,
+                                        b_first, length, t == 0 ? -1 : t, threads, 128);
+        bench.series.push_back(std::move(s));
+    }
+}
+
+// ---- registration ----
 
 std::vector<BenchmarkKind> sharing_kinds() {
     return {

@@ -1,5 +1,7 @@
 // TLB levels, page size and miss latencies from a stride sweep (tlb.hpp).
+#include "benchmark_plans.hpp"
 #include "benchmark_support.hpp"
+#include "kerncast/probe/chain_layout.hpp"
 #include "kerncast/probe/size_search.hpp"
 #include "kerncast/probe/statistics.hpp"
 #include "kerncast/probe/tlb.hpp"
@@ -165,6 +167,91 @@ void analyse_tlb(const RawBenchmark& b, AnalysisContext& context) {
 }
 
 } // namespace
+
+// ---- device plans ----
+
+namespace {
+
+// The chain length at `stride`: at most max_pages pointers, and the chain within `bytes`.
+std::int64_t tlb_chain_count(std::int64_t max_pages, std::int64_t bytes, std::int64_t stride) {
+    std::int64_t built = std::min<std::int64_t>(max_pages, bytes / stride);
+    while (built > 0 && chain::tlb_chain_bytes(static_cast<std::uint64_t>(built),
+                                               static_cast<std::uint64_t>(stride)) >
+                            static_cast<std::uint64_t>(bytes))
+        --built;
+    return built;
+}
+
+// Per repetition a coarse curve of footprints in one launch, then refinement launches around
+// each step (tlb.hpp, measure_tlb_curve); one series per footprint.
+void record_tlb_stride(ProbeSession& session, RawBenchmark& b, std::int64_t stride,
+                       std::int64_t built) {
+    const std::uint32_t measure_count = 256;
+    TlbCurveOptions curve_options;
+    for (int rep = 0; rep < std::max(1, session.options.repetitions); ++rep) {
+        session.progress(fmt::format("tlb: stride {} KiB, footprints up to {} MiB, repetition "
+                                     "{}/{}",
+                                     stride / KiB, built * stride / MiB, rep + 1,
+                                     session.options.repetitions));
+        double mhz = 0;
+        const TlbCurve curve = measure_tlb_curve(
+            [&](const std::vector<std::int64_t>& footprints) {
+                std::vector<std::uint64_t> counts;
+                for (std::int64_t f : footprints)
+                    counts.push_back(static_cast<std::uint64_t>(std::min(built, f / stride)));
+                return session.device.tlb_chase(counts, static_cast<std::uint64_t>(built),
+                                                static_cast<std::uint64_t>(stride), measure_count,
+                                                mhz);
+            },
+            stride, built * stride, curve_options);
+        for (const auto& point : curve.points) {
+            RawSeries s;
+            s.repetition = rep;
+            s.size_bytes = point.size_bytes;
+            s.stride_bytes = static_cast<int>(stride);
+            s.sm_clock_mhz = mhz;
+            s.values = point.timings;
+            b.series.push_back(std::move(s));
+        }
+    }
+}
+
+} // namespace
+
+// TLB reach, page size, miss latency (docs/probe.md, "TLB"). Its own allocation, as large as
+// free memory allows (reaches beyond it are reported as "at least"); per stride one chain of
+// 8-byte pointers, one per stride slot, built on the device.
+void record_tlb(ProbeSession& session) {
+    const std::int64_t free_bytes = session.device.free_memory_bytes();
+    const std::int64_t bytes =
+        (static_cast<std::int64_t>(0.8 * static_cast<double>(free_bytes)) - 256 * MiB) /
+        (32 * MiB) * (32 * MiB);
+    if (bytes < 64 * MiB) {
+        session.progress("tlb: less than 64 MiB of device memory free; skipped");
+        return;
+    }
+    session.device.allocate_tlb_region(bytes);
+    session.progress(fmt::format("tlb: {} MiB allocated (80 % of {} MiB free): TLB levels "
+                                 "reaching beyond that are reported as at least that large",
+                                 bytes / MiB, free_bytes / MiB));
+    // One 128-byte line per page touched: the data must stay in L2 (a quarter of it), so
+    // only translations miss.
+    const std::int64_t max_pages = std::min<std::int64_t>(65536, session.l2_bytes / (4 * 128));
+    auto& b = session.add_benchmark("tlb", "tlb", "tlb");
+    b.chain = "sequential";
+    b.note = "one ld.global.cg per stride, pointer chain cut at each footprint";
+    for (std::int64_t stride = 32 * KiB; stride <= 32 * MiB; stride *= 2) {
+        const std::int64_t built = tlb_chain_count(max_pages, bytes, stride);
+        if (built < 4)
+            break;
+        session.device.build_tlb_chain(static_cast<std::uint64_t>(built),
+                                       static_cast<std::uint64_t>(stride));
+        record_tlb_stride(session, b, stride, built);
+    }
+    session.device.release_tlb_region();
+}
+
+// ---- registration ----
 
 std::vector<BenchmarkKind> tlb_kinds() {
     return {
