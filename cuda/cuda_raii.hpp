@@ -1,13 +1,14 @@
 // Owners of CUDA runtime resources, shared by every file under cuda/ (.cu and host .cpp):
 // device buffers, pinned host buffers, events, streams, loaded libraries (modules) and texture
-// objects. Creation failures go through cuda_check (an `unavailable` Error naming the call,
-// file and line); destruction never throws. Plain C++: no device code, no fmt.
+// objects, NVRTC programs. Creation failures go through cuda_check (an `unavailable` Error naming
+// the call, file and line); destruction never throws. Plain C++: no device code, no fmt.
 #pragma once
 
 #include "cuda_check.cuh"
 
 #include <cstddef>
 #include <cuda_runtime.h>
+#include <nvrtc.h>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,7 +16,7 @@
 namespace kerncast::gpu {
 
 // One owned handle: `destroy` runs once on the held value unless it is the empty value.
-template <class Handle, cudaError_t (*destroy)(Handle)> class UniqueHandle {
+template <class Handle, auto destroy> class UniqueHandle {
 public:
     UniqueHandle() = default;
     explicit UniqueHandle(Handle handle) : handle_(handle) {}
@@ -175,6 +176,18 @@ public:
 private:
     using Handle = UniqueHandle<cudaTextureObject_t, cudaDestroyTextureObject>;
     Handle texture_;
+};
+
+// An NVRTC program, created by the caller (whose error check names NVRTC's status).
+class NvrtcProgram {
+public:
+    explicit NvrtcProgram(nvrtcProgram program) : program_(program) {}
+    nvrtcProgram get() const { return program_.get(); }
+
+private:
+    static nvrtcResult destroy(nvrtcProgram program) { return nvrtcDestroyProgram(&program); }
+    using Handle = UniqueHandle<nvrtcProgram, &NvrtcProgram::destroy>;
+    Handle program_;
 };
 
 } // namespace kerncast::gpu
