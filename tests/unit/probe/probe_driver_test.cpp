@@ -3,6 +3,7 @@
 #include "simulated_probe_device.hpp"
 
 #include <gtest/gtest.h>
+#include <set>
 
 namespace kerncast::probe {
 namespace {
@@ -92,6 +93,18 @@ TEST(ProbeDriver, CarveoutSearchesOnePerDistinctCarveoutAndRestoreTheRequestedOn
         if (b.kind == "size")
             EXPECT_GE(b.carveout_percent, 0) << b.name;
     EXPECT_EQ(device.carveout_percent, 25);
+}
+
+TEST(ProbeDriver, EveryGroupRunsAndItsRecordIsAnalysed) {
+    testing::SimulatedProbeDevice device;
+    const ProbeRecord record = run_probe_on(device, options_for(probe_groups()));
+    std::set<std::string> kinds;
+    for (const auto& b : record.benchmarks)
+        kinds.insert(b.kind);
+    EXPECT_EQ(kinds, (std::set<std::string>{"clock", "overhead", "caching", "size", "line",
+                                            "latency", "sharing", "count_per_sm", "departure",
+                                            "l2_partition", "bandwidth", "tlb"}));
+    EXPECT_NO_THROW(analyse_probe_record(record));
 }
 
 TEST(ProbeDriver, TlbSkippedWithoutFreeMemory) {
