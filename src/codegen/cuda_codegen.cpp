@@ -110,7 +110,7 @@ public:
         case ExprKind::real:
             return real_literal(expr.real_value, !hint.literal && hint.dtype == DataType::f32);
         case ExprKind::variable:
-            if (const ArrayLayout* array = schedule_.find_array(expr.name))
+            if (const ArrayStorage* array = schedule_.find_array(expr.name))
                 return load(*array, {});
             return expr.name;
         case ExprKind::array_ref:
@@ -135,7 +135,7 @@ public:
         return "";
     }
 
-    std::string array_element(const ArrayLayout& array,
+    std::string array_element(const ArrayStorage& array,
                               const std::vector<ExprPtr>& subscripts) const {
         if (array.decl.shape.empty() && array.offset == 0 &&
             array.decl.space == kernel::MemorySpace::private_)
@@ -151,13 +151,13 @@ public:
 
 private:
     // An element read: f16 elements become float, in which kernels compute.
-    std::string load(const ArrayLayout& array, const std::vector<ExprPtr>& subscripts) const {
+    std::string load(const ArrayStorage& array, const std::vector<ExprPtr>& subscripts) const {
         const std::string element = array_element(array, subscripts);
         return array.decl.dtype == DataType::f16 ? "__half2float(" + element + ")" : element;
     }
 
     // For arrays beyond 2^31 elements: the outermost subscript is widened first.
-    std::string print_wide(const ArrayLayout& array, const std::vector<ExprPtr>& subscripts) const {
+    std::string print_wide(const ArrayStorage& array, const std::vector<ExprPtr>& subscripts) const {
         std::vector<ExprPtr> wide = subscripts;
         wide[0] = make_call("kc_wide", {subscripts[0]});
         ValueType index_type;
@@ -317,7 +317,7 @@ public:
     explicit Emitter(const Schedule& schedule) : schedule_(schedule), printer_(schedule) {}
 
     std::string statement(const kernel::Statement& s) const {
-        const ArrayLayout& target = *schedule_.find_array(s.target->name);
+        const ArrayStorage& target = *schedule_.find_array(s.target->name);
         const DataType dtype = target.decl.dtype;
         const bool half = dtype == DataType::f16;
         ValueType target_type; // f16 targets take float values
@@ -490,7 +490,7 @@ runtime::DType buffer_dtype(DataType type, bool& packed) {
 }
 
 // The device buffer of a global or constant array (deterministic hash contents).
-runtime::BufferSpec device_buffer_spec(const ArrayLayout& array, bool& packed) {
+runtime::BufferSpec device_buffer_spec(const ArrayStorage& array, bool& packed) {
     runtime::BufferSpec buffer;
     buffer.name = array.decl.name;
     buffer.dtype = buffer_dtype(array.decl.dtype, packed);
