@@ -5,6 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 #include "kerncast/runtime/half.hpp"
+#include "kerncast/support/integer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,14 +56,12 @@ double to_dtype(DataType type, double value) {
     return value;
 }
 
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-    const std::int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
+using support::floor_div;
 
-std::int64_t floor_mod(std::int64_t a, std::int64_t b) {
-    const std::int64_t r = a % b;
-    return r < 0 ? r + (b < 0 ? -b : b) : r;
+// The kernel language's `%`: the remainder in [0, |b|) (docs/kernel-format.md), whatever the
+// sign of b (unlike support::floor_mod, which takes the sign of b).
+std::int64_t nonnegative_mod(std::int64_t a, std::int64_t b) {
+    return support::floor_mod(a, b < 0 ? -b : b);
 }
 
 double initial_private(const ArrayStorage& array, std::int64_t element) {
@@ -329,7 +328,7 @@ private:
                     throw_input_error("kernel '" + schedule_.spec.name +
                                       "': remainder by zero in " + to_string(e));
                 return static_cast<double>(
-                    floor_mod(static_cast<std::int64_t>(a), static_cast<std::int64_t>(b)));
+                    nonnegative_mod(static_cast<std::int64_t>(a), static_cast<std::int64_t>(b)));
             }
             return std::fmod(a, b);
         case BinaryOp::less:
