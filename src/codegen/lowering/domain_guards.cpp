@@ -138,9 +138,8 @@ DomainGuards::DomainGuards(const kernel::KernelSpec& spec,
     : state_(std::make_unique<State>()) {
     state_->indices = spec.indices;
     isl_step("fixing the kernel parameters", [&] {
-        // The support layer's parser turns isl's parse diagnostics into IslError.
-        ::isl::set domain =
-            ::isl::manage(kerncast::isl::read_set(state_->ctx, spec.domain).release());
+        // The kernel reader has parsed this text already (and reported its errors).
+        ::isl::set domain = state_->read(spec.domain);
         std::vector<std::string> names, values;
         for (const auto& [name, value] : params) {
             names.push_back(name);
@@ -199,6 +198,7 @@ ExprPtr DomainGuards::guard(const std::set<std::string>& keep) {
             "[{}] -> {{ : {} }}", fmt::join(params, ", "),
             facts.empty() ? std::string("true") : fmt::format("{}", fmt::join(facts, " and "))));
         set = set.gist(context);
+        // "Plainly" universe (no constraints left): the binding has no plain_is_universe.
         if (isl_set_plain_is_universe(set.get()) == isl_bool_true)
             return nullptr;
         if (set.is_empty())
