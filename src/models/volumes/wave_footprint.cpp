@@ -184,7 +184,7 @@ struct WaveFootprints::State {
         isl::Map elements;                           // variables -> element address tuple
     };
     mutable isl::Context ctx;
-    std::vector<ArrayLayout> arrays;
+    std::vector<FootprintArray> arrays;
     std::vector<Access> accesses;
     BlockIndex grid{1, 1, 1};
     isl::Set points_domain; // mapped indices only
@@ -217,7 +217,7 @@ struct WaveFootprints::State {
     std::vector<Box> granule_boxes(size_t array, const std::vector<BlockBox>& blocks,
                                    std::int64_t granule_bytes, AccessFilter filter) const {
         std::vector<Box> boxes;
-        const ArrayLayout& layout = arrays[array];
+        const FootprintArray& layout = arrays[array];
         for (const auto& block : blocks) {
             std::array<std::pair<std::int64_t, std::int64_t>, 3> index{};
             bool empty = false;
@@ -377,9 +377,9 @@ WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
         const kernel::ArrayDecl* decl = spec.find_array(access.array);
         KERNCAST_CHECK(decl != nullptr, "access to an undeclared array " + access.array);
         auto known = std::find_if(s.arrays.begin(), s.arrays.end(),
-                                  [&](const ArrayLayout& a) { return a.name == access.array; });
+                                  [&](const FootprintArray& a) { return a.name == access.array; });
         if (known == s.arrays.end()) {
-            ArrayLayout layout;
+            FootprintArray layout;
             layout.name = access.array;
             layout.element_bytes = kernel::data_type_bytes(decl->dtype);
             for (const auto& extent : decl->shape)
@@ -543,7 +543,7 @@ WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
             }
             subscripts.push_back(numeric.to_string());
         }
-        const ArrayLayout& layout = *known;
+        const FootprintArray& layout = *known;
         std::vector<std::string> out;
         const std::string offset = std::to_string(layout.offset_elements);
         if (layout.space == AddressSpace::rows) {
@@ -566,7 +566,7 @@ WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
 
 WaveFootprints::~WaveFootprints() = default;
 
-const std::vector<ArrayLayout>& WaveFootprints::arrays() const {
+const std::vector<FootprintArray>& WaveFootprints::arrays() const {
     return state_->arrays;
 }
 const BlockIndex& WaveFootprints::grid() const {
