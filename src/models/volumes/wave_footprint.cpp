@@ -623,11 +623,8 @@ WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
     const ParameterValues values(analysis.parameters, params);
     const std::vector<State::Candidate> candidates =
         s.collect_arrays(analysis, values, row_alignment_bytes, force_linear);
-    checked("reading the kernel's domain", [&] {
-        const std::vector<std::string> kept = s.read_points_domain(analysis, values);
-        s.check_box_domain(kept);
-        return 0;
-    });
+    checked("reading the kernel's domain",
+            [&] { s.check_box_domain(s.read_points_domain(analysis, values)); });
     s.array_uses_boxes.assign(s.arrays.size(), s.domain_is_box && !force_isl);
     for (const auto& candidate : candidates) {
         if (!s.array_uses_boxes[candidate.array])
