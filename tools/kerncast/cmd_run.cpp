@@ -16,6 +16,7 @@
 #include "kerncast/runtime/timing_harness.hpp"
 #include "kerncast/sha256.hpp"
 #include "kerncast/uipick/campaign_shard.hpp"
+#include "launch_options.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -30,12 +31,10 @@ namespace {
 
 struct RunCommandOptions {
     std::string kernel_path; // the kernel-file form
-    std::vector<std::string> defines;
-    std::string fold;
+    LaunchOptions launch;    // its block is also the --cuda-source form's
     std::string cuda_source_path;
     std::string kernel_name;
     std::string grid;
-    std::string block;
     std::int64_t shared_bytes = 0;
     std::optional<std::int64_t> bytes_moved;
     std::vector<std::string> buffers;
@@ -111,12 +110,8 @@ std::vector<std::string> profiled_child(const RunCommandOptions& options,
                                          "0",
                                          "--repeat",
                                          "1"};
-        for (const auto& define : options.defines)
-            argv.insert(argv.end(), {"-D", define});
-        if (!options.block.empty())
-            argv.insert(argv.end(), {"--block", options.block});
-        if (!options.fold.empty())
-            argv.insert(argv.end(), {"--fold", options.fold});
+        for (auto& argument : launch_arguments(options.launch))
+            argv.push_back(std::move(argument));
         for (const auto& option : options.nvrtc_options)
             argv.push_back("--nvrtc-option=" + option);
         return argv;
@@ -130,7 +125,7 @@ std::vector<std::string> profiled_child(const RunCommandOptions& options,
                                      "--grid",
                                      options.grid,
                                      "--block",
-                                     options.block,
+                                     options.launch.block,
                                      "--shared-bytes",
                                      std::to_string(options.shared_bytes),
                                      "--device",
@@ -164,10 +159,9 @@ void prepare_kernel_file(const RunCommandOptions& options, runtime::TimingReques
                           "belong to the --cuda-source form; with KERNEL the launch and buffers "
                           "come from the kernel file (--block, --fold, -D)");
     const kernel::KernelSpec spec = kernel::load_kernel_file(options.kernel_path);
-    const kernel::LaunchConfig launch =
-        kernel::override_launch(spec.launch, options.block, options.fold);
+    const kernel::LaunchConfig launch = launch_of(spec, options.launch);
     const codegen::Schedule schedule =
-        codegen::lower_kernel(spec, launch, kernel::parse_parameter_defines(options.defines));
+        codegen::lower_kernel(spec, launch, parameter_overrides(options.launch));
     const codegen::SourceOrigin origin{options.kernel_path, sha256_file_hex(options.kernel_path)};
     // The constant bank of the GPU that will run it (64 KiB when there is none to ask).
     codegen::CodegenTarget target;
@@ -191,17 +185,17 @@ void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
             throw_usage_error("give a kernel file (KERNEL) or --cuda-source FILE");
         for (const auto& [value, name] :
              {std::pair{&options.kernel_name, "--kernel"}, std::pair{&options.grid, "--grid"},
-              std::pair{&options.block, "--block"}})
+              std::pair{&options.launch.block, "--block"}})
             if (value->empty())
                 throw_usage_error(std::string("--cuda-source needs ") + name);
-        if (!options.defines.empty() || !options.fold.empty())
+        if (!options.launch.defines.empty() || !options.launch.fold.empty())
             throw_usage_error("-D and --fold belong to the kernel-file form (KERNEL)");
     }
     if (!from_kernel_file) {
         request.source_name = std::filesystem::path(options.cuda_source_path).filename().string();
         request.kernel_name = options.kernel_name;
         request.grid = parse_launch_dimensions(options.grid, "--grid");
-        request.block = parse_launch_dimensions(options.block, "--block");
+        request.block = parse_launch_dimensions(options.launch.block, "--block");
     }
     if (options.shared_bytes < 0)
         throw_usage_error("--shared-bytes must not be negative");
@@ -331,12 +325,8 @@ void setup_run(CLI::App& app) {
                     "Kernel file (YAML, docs/kernel-format.md): run the CUDA that kerncast "
                     "codegen generates for it (docs/codegen.md)")
         ->type_name("KERNEL");
-    cmd->add_option("-D,--define", options->defines,
-                    "With KERNEL: set a parameter, -D name=value (repeatable)")
-        ->type_name("NAME=VALUE");
-    cmd->add_option("--fold", options->fold,
-                    "With KERNEL: points per thread, 1x1x2, z=2 or 2z (overrides the file's)")
-        ->type_name("FOLD");
+    add_define_option(*cmd, options->launch.defines, "With KERNEL");
+    add_fold_option(*cmd, options->launch.fold, "With KERNEL");
     cmd->add_option("--cuda-source", options->cuda_source_path,
                     "CUDA C++ file with the kernel (instead of KERNEL)")
         ->type_name("FILE");
@@ -347,7 +337,7 @@ void setup_run(CLI::App& app) {
     cmd->add_option("--grid", options->grid,
                     "With --cuda-source: grid size in blocks, 4096x2x1, 4096,2 or 4096")
         ->type_name("XxYxZ");
-    cmd->add_option("--block", options->block,
+    cmd->add_option("--block", options->launch.block,
                     "Block size in threads, 32x4x4, 32,4,4 or 256 (with KERNEL: overrides the "
                     "file's)")
         ->type_name("XxYxZ");
