@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -51,10 +53,7 @@ std::vector<models::CapacityFitKind> parse_fits(const std::string& text) {
             const auto close = closest_names(name, names, 1);
             if (!close.empty())
                 notes.push_back("did you mean '" + close.front() + "'?");
-            std::string all;
-            for (const auto& n : names)
-                all += (all.empty() ? "" : ", ") + n;
-            notes.push_back("fits: " + all);
+            notes.push_back(fmt::format("fits: {}", fmt::join(names, ", ")));
             throw_usage_error("--fits: unknown capacity fit '" + name + "'", notes);
         }
         if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())

@@ -6,6 +6,8 @@
 #include "kerncast/validate/record_kernel_files.hpp"
 
 #include <cctype>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iterator>
 
 namespace kerncast::cli {
@@ -113,8 +115,8 @@ ReplayedRecords load_replayed_records(const RecordReplayOptions& options) {
         auto loaded = runtime::load_measurement_directory(directory);
         replayed.records.insert(replayed.records.end(), std::make_move_iterator(loaded.begin()),
                                 std::make_move_iterator(loaded.end()));
-        replayed.dataset_path += (replayed.dataset_path.empty() ? "" : ", ") + directory;
     }
+    replayed.dataset_path = fmt::format("{}", fmt::join(options.records_directories, ", "));
     replayed.kernel_paths = validate::record_kernel_files(
         options.kernel_paths, options.kernels_directory, replayed.records);
     return replayed;
