@@ -1,9 +1,11 @@
-// Predictions against measurements: loading a directory of measurement records, pairing each
-// with a prediction for the same configuration, and the accuracy report.
+// Predictions against measurements: pairing each measurement record with a model's prediction
+// (models::Prediction) of the same configuration, and the accuracy report.
 #pragma once
 
+#include "kerncast/models/prediction/prediction.hpp"
 #include "kerncast/report/document.hpp"
 #include "kerncast/runtime/measurement.hpp"
+#include "kerncast/runtime/measurement_records.hpp"
 #include "kerncast/runtime/statistics.hpp"
 
 #include <functional>
@@ -12,33 +14,12 @@
 #include <string>
 #include <vector>
 
-namespace kerncast::runtime {
+namespace kerncast::validate {
 
-struct LoadedRecord {
-    std::string path;
-    Measurement measurement;
-};
-
-// Every *.json file directly in `directory`, in file-name order, read strictly. A missing
-// directory, one without records, or a bad record is an input Error naming the file.
-std::vector<LoadedRecord> load_measurement_directory(const std::string& directory);
-
-// "block=32x4x4 fold=1x1x2 nx=640 ny=512": identifies a configuration of one kernel.
-std::string configuration_label(const KernelRecord& kernel);
-
-// What a model predicts for one configuration.
-struct Prediction {
-    double time_s = 0;
-    // Predicted values of counters, keyed by the Nsight Compute metric they are compared with
-    // and in that metric's unit (e.g. "dram__bytes_read.sum" in bytes).
-    std::map<std::string, double> counters;
-    // Floating-point operations per launch, when the model counts them (predicted throughput =
-    // flops / time_s, ranked against a measured "flop/s" throughput).
-    std::optional<double> flops;
-};
-
-// A model: the prediction for a recorded configuration, or nothing when it cannot predict it.
-using PredictionSource = std::function<std::optional<Prediction>(const KernelRecord&)>;
+// A model: the prediction (models::Prediction) for a recorded configuration, or nothing when
+// it cannot predict it.
+using PredictionSource =
+    std::function<std::optional<models::Prediction>(const runtime::KernelRecord&)>;
 
 struct CounterComparison {
     double predicted = 0;
@@ -58,7 +39,7 @@ struct ValidationRow {
     std::string group;
     double predicted_time_s = 0;
     std::optional<double> measured_time_s;       // the record's median; absent: no times recorded
-    std::optional<double> predicted_flops_per_s; // Prediction::flops / time_s
+    std::optional<double> predicted_flops_per_s; // models::Prediction::flops / time_s
     std::optional<double> measured_flops_per_s;  // a "flop/s" entry of results.throughput
     std::map<std::string, CounterComparison> counters;
 };
@@ -91,17 +72,17 @@ struct ValidationReport {
     std::vector<ValidationRow> rows;
     std::vector<std::string> unpredicted; // record paths the source had no prediction for
     std::size_t published_rows = 0;
-    std::optional<ValidationStatistics> time_statistics; // absent without any timed row
+    std::optional<runtime::ValidationStatistics> time_statistics; // absent without any timed row
     std::map<std::string, CounterAccuracy> counter_accuracy;
     std::vector<ThroughputRanking> throughput_rankings; // in group-name order
 };
 
 // The peer prediction of every counter a published record allows (published_volume_columns:
 // peer_pred_<column> x normalisation_points / bytes per unit), keyed by metric.
-std::map<std::string, double> peer_counter_predictions(const Measurement& measurement);
+std::map<std::string, double> peer_counter_predictions(const runtime::Measurement& measurement);
 
 // Pairs every record with its prediction and computes the statistics (statistics.hpp).
-ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
+ValidationReport validate_predictions(const std::vector<runtime::LoadedRecord>& records,
                                       const PredictionSource& predict);
 
 // Schema "kerncast.validation/1": predicted vs measured per configuration, the time
@@ -113,4 +94,4 @@ report::Document validation_view(const ValidationReport& report);
 // distribution of the signed relative errors in 5 % bins.
 std::vector<report::Chart> validation_charts(const ValidationReport& report);
 
-} // namespace kerncast::runtime
+} // namespace kerncast::validate

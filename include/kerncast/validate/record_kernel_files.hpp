@@ -3,12 +3,12 @@
 // the kernel files the records name.
 #pragma once
 
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/runtime/measurement_records.hpp"
 
 #include <string>
 #include <vector>
 
-namespace kerncast::runtime {
+namespace kerncast::validate {
 
 // `given` followed by the sorted *.yaml / *.yml files of `kernels_directory` (when not empty;
 // an input Error when it is not a directory or holds none). When both give nothing: the
@@ -16,6 +16,6 @@ namespace kerncast::runtime {
 // directory, where they exist (sorted, each once); a usage Error when none does.
 std::vector<std::string> record_kernel_files(const std::vector<std::string>& given,
                                              const std::string& kernels_directory,
-                                             const std::vector<LoadedRecord>& records);
+                                             const std::vector<runtime::LoadedRecord>& records);
 
-} // namespace kerncast::runtime
+} // namespace kerncast::validate

@@ -1,5 +1,5 @@
 #include "kerncast/error.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/validate/validation.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,12 +9,33 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-namespace kerncast::runtime {
+namespace kerncast::validate {
 namespace {
+
+using runtime::KernelRecord;
+using runtime::load_measurement_directory;
+using runtime::load_measurement_file;
+using runtime::LoadedRecord;
+using runtime::Measurement;
+using runtime::measurement_to_json;
+using runtime::ProvenanceRecord;
+using runtime::ResultsRecord;
 
 namespace fs = std::filesystem;
 
-const std::string sample_path = std::string(KERNCAST_TEST_DATA_DIR) + "/data/saxpy_record.json";
+const std::string sample_path =
+    std::string(KERNCAST_SOURCE_DIR) + "/tests/unit/runtime/data/saxpy_record.json";
+
+// A toy model's prediction.
+models::Prediction predicted(double time_s, std::map<std::string, double> counters,
+                             std::optional<double> flops = std::nullopt) {
+    models::Prediction prediction;
+    prediction.model = "toy";
+    prediction.time_s = time_s;
+    prediction.counters = std::move(counters);
+    prediction.flops = flops;
+    return prediction;
+}
 
 Measurement record_with(std::int64_t block_x, double time_s, double dram_read_bytes) {
     Measurement m = load_measurement_file(sample_path);
@@ -43,54 +64,19 @@ fs::path write_records() {
     return dir;
 }
 
-TEST(Validation, LoadsRecordsInNameOrder) {
-    const fs::path dir = write_records();
-    const auto records = load_measurement_directory(dir.string());
-    fs::remove_all(dir);
-    ASSERT_EQ(records.size(), 4u);
-    EXPECT_EQ(records[0].measurement.kernel.launch.block[0], 64);
-    EXPECT_EQ(records[3].measurement.kernel.launch.block[0], 512);
-    EXPECT_EQ(fs::path(records[0].path).filename(), "block1064.json");
-}
-
-TEST(Validation, DirectoryErrors) {
-    EXPECT_THROW(load_measurement_directory("/nonexistent/records"), Error);
-    const fs::path empty = fs::temp_directory_path() / "kerncast_validation_empty";
-    fs::create_directories(empty);
-    try {
-        load_measurement_directory(empty.string());
-        FAIL();
-    } catch (const Error& e) {
-        EXPECT_NE(e.message().find("holds no measurement records"), std::string::npos);
-    }
-    std::ofstream(empty / "bad.json") << "{\"schema\": \"kerncast.measurement/1\"}";
-    try {
-        load_measurement_directory(empty.string());
-        FAIL();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::input);
-        EXPECT_NE(e.describe().find("bad.json"), std::string::npos);
-    }
-    fs::remove_all(empty);
-}
-
-TEST(Validation, ConfigurationLabel) {
-    const Measurement m = load_measurement_file(sample_path);
-    EXPECT_EQ(configuration_label(m.kernel), "block=256x1x1 fold=1x1x1 a=2.5 n=1048576");
-}
-
 TEST(Validation, StatisticsAgainstAToyModel) {
     const fs::path dir = write_records();
     const auto records = load_measurement_directory(dir.string());
     fs::remove_all(dir);
     // Toy model: time = 1 us * 256 / block for block <= 256, 2 us * block / 256 beyond;
     // DRAM read = 8 MB; no prediction for block 64.
-    const PredictionSource model = [](const KernelRecord& kernel) -> std::optional<Prediction> {
+    const PredictionSource model =
+        [](const KernelRecord& kernel) -> std::optional<models::Prediction> {
         const double block = static_cast<double>(kernel.launch.block[0]);
         if (block == 64)
             return std::nullopt;
         const double time = block <= 256 ? 256 / block * 1e-6 : block / 256 * 2e-6;
-        return Prediction{time, {{"dram__bytes_read.sum", 8.0e6}}};
+        return predicted(time, {{"dram__bytes_read.sum", 8.0e6}});
     };
     const ValidationReport report = validate_predictions(records, model);
     ASSERT_EQ(report.rows.size(), 3u); // 128, 256, 512
@@ -153,8 +139,8 @@ TEST(Validation, PeerErrorsBesideTheModelsOnPublishedRows) {
     const auto peer = peer_counter_predictions(records[0].measurement);
     EXPECT_DOUBLE_EQ(peer.at("dram__bytes_read.sum"), 10000);
     EXPECT_DOUBLE_EQ(peer.at("lts__t_sectors_op_read.sum"), 125);
-    const PredictionSource model = [](const KernelRecord&) -> std::optional<Prediction> {
-        return Prediction{1e-3, {{"dram__bytes_read.sum", 9000.0}}, std::nullopt};
+    const PredictionSource model = [](const KernelRecord&) -> std::optional<models::Prediction> {
+        return predicted(1e-3, {{"dram__bytes_read.sum", 9000.0}});
     };
     const ValidationReport report = validate_predictions(records, model);
     EXPECT_EQ(report.published_rows, 2u);
@@ -193,9 +179,9 @@ TEST(Validation, ThroughputRankingPerGroupWithTies) {
         records.push_back(published_record(block, cell, gflops, std::nullopt));
     const std::map<std::int64_t, double> predicted_gflops = {{1, 1}, {2, 2}, {3, 2},
                                                              {4, 4}, {5, 1}, {6, 2}};
-    const PredictionSource model = [&](const KernelRecord& k) -> std::optional<Prediction> {
+    const PredictionSource model = [&](const KernelRecord& k) -> std::optional<models::Prediction> {
         // 1e9 flops in 1 / predicted seconds.
-        return Prediction{1 / predicted_gflops.at(k.launch.block[0]), {}, 1e9};
+        return predicted(1 / predicted_gflops.at(k.launch.block[0]), {}, 1e9);
     };
     const ValidationReport report = validate_predictions(records, model);
     ASSERT_EQ(report.throughput_rankings.size(), 2u);
@@ -214,4 +200,4 @@ TEST(Validation, ThroughputRankingPerGroupWithTies) {
 }
 
 } // namespace
-} // namespace kerncast::runtime
+} // namespace kerncast::validate

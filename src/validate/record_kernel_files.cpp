@@ -1,4 +1,5 @@
-#include "kerncast/runtime/record_kernel_files.hpp"
+// Kernel files of a record replay (record_kernel_files.hpp).
+#include "kerncast/validate/record_kernel_files.hpp"
 
 #include "kerncast/error.hpp"
 
@@ -6,7 +7,7 @@
 #include <filesystem>
 #include <set>
 
-namespace kerncast::runtime {
+namespace kerncast::validate {
 
 namespace fs = std::filesystem;
 
@@ -21,7 +22,7 @@ bool is_kernel_file_name(const fs::path& path) {
 
 std::vector<std::string> record_kernel_files(const std::vector<std::string>& given,
                                              const std::string& kernels_directory,
-                                             const std::vector<LoadedRecord>& records) {
+                                             const std::vector<runtime::LoadedRecord>& records) {
     std::vector<std::string> paths = given;
     if (!kernels_directory.empty()) {
         const SourceLocation at{kernels_directory, 0, 0, {}, {}};
@@ -56,4 +57,4 @@ std::vector<std::string> record_kernel_files(const std::vector<std::string>& giv
     return {named.begin(), named.end()};
 }
 
-} // namespace kerncast::runtime
+} // namespace kerncast::validate

@@ -1,4 +1,5 @@
-#include "kerncast/runtime/validation.hpp"
+// Predictions against measurements (validation.hpp).
+#include "kerncast/validate/validation.hpp"
 
 #include "kerncast/error.hpp"
 #include "kerncast/report/table_builder.hpp"
@@ -7,62 +8,16 @@
 #include <cmath>
 #include <filesystem>
 
-namespace kerncast::runtime {
+namespace kerncast::validate {
 
 namespace fs = std::filesystem;
 
-std::vector<LoadedRecord> load_measurement_directory(const std::string& directory) {
-    std::error_code error;
-    if (!fs::is_directory(directory, error))
-        throw_input_error("'" + directory + "' is not a directory of measurement records",
-                          SourceLocation{directory, 0, 0, {}, {}});
-    std::vector<std::string> paths;
-    for (const auto& entry : fs::directory_iterator(directory, error)) {
-        std::error_code entry_error; // a dangling link or a link loop (ELOOP)
-        const bool regular = entry.is_regular_file(entry_error);
-        if (entry_error && entry.path().extension() == ".json")
-            throw_input_error("cannot read the record: " + entry_error.message(),
-                              SourceLocation{entry.path().string(), 0, 0, {}, {}});
-        if (regular && entry.path().extension() == ".json")
-            paths.push_back(entry.path().string());
-    }
-    if (error)
-        throw_input_error("cannot list '" + directory + "': " + error.message(),
-                          SourceLocation{directory, 0, 0, {}, {}});
-    if (paths.empty())
-        throw_input_error("'" + directory + "' holds no measurement records (*.json)",
-                          SourceLocation{directory, 0, 0, {}, {}});
-    std::sort(paths.begin(), paths.end());
-    std::vector<LoadedRecord> records;
-    for (const auto& path : paths)
-        records.push_back({path, load_measurement_file(path)});
-    return records;
-}
-
-std::string configuration_label(const KernelRecord& kernel) {
-    const auto dims = [](const Dim3& d) {
-        return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
-    };
-    std::string label = "block=" + dims(kernel.launch.block) + " fold=" + dims(kernel.launch.fold);
-    for (const auto& [name, value] : kernel.parameters) {
-        label += " " + name + "=";
-        if (const auto* integer = std::get_if<std::int64_t>(&value)) {
-            label += std::to_string(*integer);
-        } else {
-            char text[32];
-            std::snprintf(text, sizeof text, "%.17g", std::get<double>(value));
-            label += text;
-        }
-    }
-    return label;
-}
-
-std::map<std::string, double> peer_counter_predictions(const Measurement& measurement) {
+std::map<std::string, double> peer_counter_predictions(const runtime::Measurement& measurement) {
     std::map<std::string, double> peer;
     if (!measurement.provenance || !measurement.provenance->normalisation_points)
         return peer;
     const auto points = static_cast<double>(*measurement.provenance->normalisation_points);
-    for (const auto& column : published_volume_columns()) {
+    for (const auto& column : runtime::published_volume_columns()) {
         const auto found = measurement.provenance->peer_predictions.find(
             "peer_pred_" + std::string(column.column));
         if (found != measurement.provenance->peer_predictions.end())
@@ -74,14 +29,14 @@ std::map<std::string, double> peer_counter_predictions(const Measurement& measur
 namespace {
 
 // A "flop/s" throughput of the record (the first, by name), if any.
-std::optional<double> measured_flops_per_s(const Measurement& m) {
+std::optional<double> measured_flops_per_s(const runtime::Measurement& m) {
     for (const auto& [name, value] : m.results.throughput)
         if (value.unit == "flop/s")
             return value.value;
     return std::nullopt;
 }
 
-std::string ranking_group(const Measurement& m) {
+std::string ranking_group(const runtime::Measurement& m) {
     if (!m.provenance)
         return m.kernel.name;
     return m.kernel.name + " (" + m.provenance->notebook + " cell " + m.provenance->cell + ")";
@@ -110,8 +65,9 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
         ThroughputRanking ranking;
         ranking.group = group;
         ranking.configurations = members.size();
-        ranking.spearman = spearman_rank_correlation(predicted, measured);
-        ranking.predicted_best_fraction = predicted_best_fraction(predicted_time, measured_time);
+        ranking.spearman = runtime::spearman_rank_correlation(predicted, measured);
+        ranking.predicted_best_fraction =
+            runtime::predicted_best_fraction(predicted_time, measured_time);
         // The labels: the first best of each (predicted_best_fraction resolves ties itself).
         const auto best = [&](const std::vector<double>& values) {
             return members[static_cast<std::size_t>(std::max_element(values.begin(), values.end()) -
@@ -127,14 +83,14 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
 
 } // namespace
 
-ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
+ValidationReport validate_predictions(const std::vector<runtime::LoadedRecord>& records,
                                       const PredictionSource& predict) {
     ValidationReport report;
     std::map<std::string, std::vector<double>> counter_errors, peer_errors;
     std::vector<double> predicted_times, measured_times;
     for (const auto& record : records) {
-        const Measurement& m = record.measurement;
-        std::optional<Prediction> prediction;
+        const runtime::Measurement& m = record.measurement;
+        std::optional<models::Prediction> prediction;
         try {
             prediction = predict(m.kernel);
         } catch (const Error& e) {
@@ -150,7 +106,7 @@ ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
         ValidationRow row;
         row.record_path = record.path;
         row.kernel = m.kernel.name;
-        row.configuration = configuration_label(m.kernel);
+        row.configuration = runtime::configuration_label(m.kernel);
         row.published = m.published();
         row.group = ranking_group(m);
         row.predicted_time_s = prediction->time_s;
@@ -167,13 +123,13 @@ ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
                 comparison.measured = measured->second.value;
                 if (measured->second.value > 0)
                     counter_errors[metric].push_back(
-                        std::abs(relative_error(predicted, measured->second.value)));
+                        std::abs(runtime::relative_error(predicted, measured->second.value)));
                 const auto peer_value = peer.find(metric);
                 if (peer_value != peer.end()) {
                     comparison.peer_predicted = peer_value->second;
                     if (measured->second.value > 0)
-                        peer_errors[metric].push_back(
-                            std::abs(relative_error(peer_value->second, measured->second.value)));
+                        peer_errors[metric].push_back(std::abs(
+                            runtime::relative_error(peer_value->second, measured->second.value)));
                 }
             }
             row.counters[metric] = comparison;
@@ -187,17 +143,17 @@ ValidationReport validate_predictions(const std::vector<LoadedRecord>& records,
         report.rows.push_back(std::move(row));
     }
     if (!predicted_times.empty())
-        report.time_statistics = validation_statistics(predicted_times, measured_times);
+        report.time_statistics = runtime::validation_statistics(predicted_times, measured_times);
     for (const auto& [metric, errors] : counter_errors) {
         CounterAccuracy accuracy;
         accuracy.compared = errors.size();
-        accuracy.median_abs_relative_error = median(errors);
-        accuracy.p90_abs_relative_error = percentile(errors, 90);
+        accuracy.median_abs_relative_error = runtime::median(errors);
+        accuracy.p90_abs_relative_error = runtime::percentile(errors, 90);
         const auto peer = peer_errors.find(metric);
         if (peer != peer_errors.end()) {
             accuracy.peer_compared = peer->second.size();
-            accuracy.peer_median_abs_relative_error = median(peer->second);
-            accuracy.peer_p90_abs_relative_error = percentile(peer->second, 90);
+            accuracy.peer_median_abs_relative_error = runtime::median(peer->second);
+            accuracy.peer_p90_abs_relative_error = runtime::percentile(peer->second, 90);
         }
         report.counter_accuracy[metric] = accuracy;
     }
@@ -280,7 +236,7 @@ report::Table configurations_table(const ValidationReport& report) {
     for (const auto& row : report.rows) {
         std::optional<double> error;
         if (row.measured_time_s && *row.measured_time_s > 0)
-            error = relative_error(row.predicted_time_s, *row.measured_time_s);
+            error = runtime::relative_error(row.predicted_time_s, *row.measured_time_s);
         std::vector<report::Cell> throughput_cells;
         if (any_throughput)
             throughput_cells = {report::make_cell(scaled(row.predicted_flops_per_s, 1e-9)),
@@ -292,7 +248,7 @@ report::Table configurations_table(const ValidationReport& report) {
     return t.build();
 }
 
-report::Table time_statistics_table(const ValidationStatistics& s) {
+report::Table time_statistics_table(const runtime::ValidationStatistics& s) {
     report::TableBuilder t("time_statistics", "Accuracy of the predicted times");
     t.columns({"configurations",
                {"median_abs_relative_error", "median |rel. error|", "", 3},
@@ -370,4 +326,4 @@ report::Document validation_view(const ValidationReport& report) {
     return doc;
 }
 
-} // namespace kerncast::runtime
+} // namespace kerncast::validate

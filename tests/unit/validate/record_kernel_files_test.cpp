@@ -1,7 +1,7 @@
 // Which kernel files fit-volumes, calibrate and mwp-fit read: given, from --kernels DIR, or the
 // ones the records name (as given or beside the record), with the errors for none.
 #include "kerncast/error.hpp"
-#include "kerncast/runtime/record_kernel_files.hpp"
+#include "kerncast/validate/record_kernel_files.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -42,7 +42,7 @@ TEST(RecordKernelFiles, GivenThenTheDirectorysKernelFilesSorted) {
     tree.touch("kernels/a.yml");
     tree.touch("kernels/notes.txt");
     const auto files =
-        runtime::record_kernel_files({"given.yaml"}, (tree.root / "kernels").string(), {});
+        validate::record_kernel_files({"given.yaml"}, (tree.root / "kernels").string(), {});
     ASSERT_EQ(files.size(), 3u);
     EXPECT_EQ(files[0], "given.yaml");
     EXPECT_EQ(fs::path(files[1]).filename(), "a.yml");
@@ -55,7 +55,7 @@ TEST(RecordKernelFiles, TheRecordsFilesAsGivenOrBesideTheRecordEachOnce) {
     tree.touch("kernels/absolute.yaml");
     const std::string record = (tree.root / "records" / "r.json").string();
     const std::string absolute = (tree.root / "kernels" / "absolute.yaml").string();
-    const auto files = runtime::record_kernel_files(
+    const auto files = validate::record_kernel_files(
         {}, "",
         {record_naming(record, "beside.yaml"), record_naming(record, absolute),
          record_naming(record, absolute), record_naming(record, "missing.yaml"),
@@ -68,18 +68,18 @@ TEST(RecordKernelFiles, TheRecordsFilesAsGivenOrBesideTheRecordEachOnce) {
 TEST(RecordKernelFiles, NoneIsAnErrorNamingWhatToGive) {
     TempTree tree;
     try {
-        runtime::record_kernel_files({}, "", {record_naming("r.json", "missing.yaml")});
+        validate::record_kernel_files({}, "", {record_naming("r.json", "missing.yaml")});
         FAIL() << "expected a usage error";
     } catch (const Error& error) {
         EXPECT_EQ(error.kind(), ErrorKind::usage);
         EXPECT_NE(error.message().find("KERNEL... or --kernels DIR"), std::string::npos);
     }
     try {
-        runtime::record_kernel_files({}, (tree.root / "records").string(), {});
+        validate::record_kernel_files({}, (tree.root / "records").string(), {});
         FAIL() << "expected an input error";
     } catch (const Error& error) {
         EXPECT_EQ(error.kind(), ErrorKind::input);
         EXPECT_NE(error.message().find("holds no kernel files"), std::string::npos);
     }
-    EXPECT_THROW(runtime::record_kernel_files({}, (tree.root / "nowhere").string(), {}), Error);
+    EXPECT_THROW(validate::record_kernel_files({}, (tree.root / "nowhere").string(), {}), Error);
 }

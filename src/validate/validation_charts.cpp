@@ -3,14 +3,14 @@
 // record has them), predicted against measured throughput per ranking group, and the
 // distribution of the relative errors.
 #include "kerncast/runtime/statistics.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/validate/validation.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
 
-namespace kerncast::runtime {
+namespace kerncast::validate {
 
 namespace {
 
@@ -84,7 +84,7 @@ std::vector<report::Chart> validation_charts(const ValidationReport& report) {
         auto& series = errors.series_named(name);
         if (series.y.empty())
             series.y.assign(error_bins, 0.0);
-        series.y[static_cast<size_t>(error_bin(relative_error(predicted, measured)))] += 1;
+        series.y[static_cast<size_t>(error_bin(runtime::relative_error(predicted, measured)))] += 1;
     };
 
     report::Chart times = comparison_chart("time", "Predicted against measured time", "time", "us");
@@ -135,4 +135,4 @@ std::vector<report::Chart> validation_charts(const ValidationReport& report) {
     return charts;
 }
 
-} // namespace kerncast::runtime
+} // namespace kerncast::validate

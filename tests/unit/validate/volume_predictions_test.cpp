@@ -1,16 +1,17 @@
-// Volume-model predictions for recorded configurations, and the sweeps of the live mode.
+// The volume model's predictions of recorded configurations: the model at the recorded launch,
+// its counters in the Nsight Compute metrics' units, several kernel files matched by name.
 #include "kerncast/analysis/kernel_analysis.hpp"
-#include "kerncast/codegen/kernel_validation.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/validate/volume_predictions.hpp"
 
 #include <gtest/gtest.h>
 
 using namespace kerncast;
-using namespace kerncast::codegen;
+using namespace kerncast::validate;
 
 namespace {
 
@@ -30,7 +31,7 @@ runtime::KernelRecord record_of(const std::string& name, runtime::Dim3 block, ru
 
 } // namespace
 
-TEST(KernelValidation, PredictionIsTheVolumeModelAtTheRecordedConfiguration) {
+TEST(VolumePredictions, PredictionIsTheVolumeModelAtTheRecordedConfiguration) {
     const auto spec = example("star3d_r4");
     const MachineModel machine = resolve_machine("a100-sxm4-40gb");
     const auto record = record_of(
@@ -59,7 +60,7 @@ TEST(KernelValidation, PredictionIsTheVolumeModelAtTheRecordedConfiguration) {
                      8.0 * points / 32);
 }
 
-TEST(KernelValidation, AllUnitL2SectorsFlopsAndRegistersFromTheRecord) {
+TEST(VolumePredictions, AllUnitL2SectorsFlopsAndRegistersFromTheRecord) {
     // The published V100 star: the record's registers (31) are what the occupancy uses, over
     // the kernel file's 32; the lts__t_sectors_op_* metrics equal the srcunit_tex ones.
     const auto spec = kernel::load_kernel_file(
@@ -98,7 +99,7 @@ TEST(KernelValidation, AllUnitL2SectorsFlopsAndRegistersFromTheRecord) {
     EXPECT_DOUBLE_EQ(with_file_registers->time_s, thirty_two.limiter.seconds_per_launch);
 }
 
-TEST(KernelValidation, SeveralKernelFilesMatchRecordsByName) {
+TEST(VolumePredictions, SeveralKernelFilesMatchRecordsByName) {
     std::vector<kernel::KernelSpec> specs;
     for (const char* r : {"box2d_r1", "box2d_r2"})
         specs.push_back(kernel::load_kernel_file(
@@ -118,63 +119,9 @@ TEST(KernelValidation, SeveralKernelFilesMatchRecordsByName) {
     EXPECT_FALSE(source(record_of("box2d_r1_v100_l1only", {32, 8, 1}, {1, 1, 1}, {})));
 }
 
-TEST(KernelValidation, RecordsOfOtherKernelsAreNotPredicted) {
+TEST(VolumePredictions, RecordsOfOtherKernelsAreNotPredicted) {
     const auto spec = example("star3d_r4");
     const MachineModel machine = resolve_machine("a100-sxm4-40gb");
     EXPECT_FALSE(
         predict_record(spec, machine, record_of("saxpy", {256, 1, 1}, {1, 1, 1}, {})).has_value());
-}
-
-TEST(KernelValidation, DefaultSweepKeepsOnlyLaunchesTheKernelCanTake) {
-    // histogram maps only x: every block has y = z = 1 and no fold along y or z.
-    const auto histogram = default_sweep(example("histogram"));
-    ASSERT_FALSE(histogram.empty());
-    for (const auto& launch : histogram) {
-        EXPECT_EQ(launch.block[1] * launch.block[2], 1);
-        EXPECT_EQ(launch.fold, (std::array<std::int64_t, 3>{1, 1, 1}));
-    }
-    // fd5pt_16 fixes its 16x16 tile: one configuration.
-    const auto fd = default_sweep(example("fd5pt_16"));
-    ASSERT_EQ(fd.size(), 1u);
-    EXPECT_EQ(fd[0].block, (std::array<std::int64_t, 3>{16, 16, 1}));
-    // star3d_r4 takes every 256-thread block with three folds.
-    const auto star = default_sweep(example("star3d_r4"));
-    EXPECT_GT(star.size(), 20u);
-    for (const auto& launch : star)
-        EXPECT_EQ(launch.block[0] * launch.block[1] * launch.block[2], 256);
-}
-
-TEST(KernelValidation, SweepFileLinesAndErrors) {
-    const auto sweep = read_sweep_file(KERNCAST_TEST_DATA_DIR "/data/star2d_sweep.txt");
-    ASSERT_EQ(sweep.size(), 4u);
-    EXPECT_EQ(sweep[2].block, (std::array<std::int64_t, 3>{64, 4, 1}));
-    EXPECT_EQ(sweep[2].fold, (std::array<std::int64_t, 3>{1, 2, 1}));
-    try {
-        read_sweep_file(KERNCAST_TEST_DATA_DIR "/data/bad_sweep.txt");
-        FAIL() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::input);
-        EXPECT_EQ(e.where().line, 3);
-        EXPECT_NE(e.message().find("BLOCK [FOLD]"), std::string::npos);
-    }
-}
-
-TEST(KernelValidation, RecordsFromAnotherKernelFileAreNamed) {
-    const std::string path = KERNCAST_SOURCE_DIR "/examples/kernels/star3d_r4.yaml";
-    const auto spec = kernel::load_kernel_file(path);
-    std::vector<runtime::LoadedRecord> records(4);
-    records[0].path = "same.json"; // recorded from this very file
-    records[0].measurement.kernel.name = "star3d_r4";
-    records[0].measurement.kernel.file_sha256 = sha256_file_hex(path);
-    records[1].path = "other.json"; // same kernel name, another file
-    records[1].measurement.kernel.name = "star3d_r4";
-    records[1].measurement.kernel.file_sha256 = std::string(64, '0');
-    records[2].path = "unhashed.json"; // no hash recorded: not compared
-    records[2].measurement.kernel.name = "star3d_r4";
-    records[3].path = "another_kernel.json";
-    records[3].measurement.kernel.name = "box2d_r1";
-    records[3].measurement.kernel.file_sha256 = std::string(64, '0');
-    EXPECT_EQ(kernel_file_mismatches(spec, path, records),
-              std::vector<std::string>{
-                  "other.json was recorded from a kernel file with another SHA-256 than " + path});
 }
