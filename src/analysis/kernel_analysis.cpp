@@ -11,8 +11,11 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 
 #include "../support/isl_support.hpp"
+#include "kerncast/kernel/builtin_functions.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <functional>
 #include <set>
 
@@ -55,13 +58,6 @@ const char* direction_name(Direction direction) {
 }
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
-    std::string text;
-    for (const auto& item : items)
-        text += (text.empty() ? "" : separator) + item;
-    return text;
-}
 
 const char* builtin_of(LaunchVariable::Kind kind, int axis) {
     static const char* names[3][3] = {{"bx", "by", "bz"}, {"tx", "ty", "tz"}, {"fx", "fy", "fz"}};
@@ -152,7 +148,7 @@ public:
         result_.options = options;
         for (const auto& param : spec.params)
             result_.parameters.push_back(param.name);
-        params_text_ = "[" + join(result_.parameters) + "]";
+        params_text_ = fmt::format("[{}]", fmt::join(result_.parameters, ", "));
     }
 
     KernelAnalysis run();
@@ -294,7 +290,8 @@ void Analyzer::setup_launch() {
             facts.push_back(*text);
     if (!facts.empty()) {
         try {
-            context_ = isl::read_set(ctx_, params_text_ + " -> { : " + join(facts, " and ") + " }");
+            context_ = isl::read_set(
+                ctx_, fmt::format("{} -> {{ : {} }}", params_text_, fmt::join(facts, " and ")));
         } catch (const isl::IslError&) {
             context_.reset(); // not expressible in isl: no simplification
         }
@@ -454,9 +451,10 @@ void Analyzer::setup_launch() {
     std::vector<std::string> variable_names;
     for (const auto& v : variables)
         variable_names.push_back(v.name);
-    std::string map_text = params_text_ + " -> { [" + join(variable_names) + "] -> [" +
-                           join(tuple_out) + "]" +
-                           (constraints.empty() ? "" : " : " + join(constraints, " and ")) + " }";
+    const std::string map_text = fmt::format(
+        "{} -> {{ [{}] -> [{}]{} }}", params_text_, fmt::join(variable_names, ", "),
+        fmt::join(tuple_out, ", "),
+        constraints.empty() ? "" : fmt::format(" : {}", fmt::join(constraints, " and ")));
     isl::Map map;
     try {
         map = isl::read_map(ctx_, map_text);
@@ -513,9 +511,9 @@ isl::Set Analyzer::compute_statement_set(const Scope& scope, bool keep_threads,
         std::vector<std::string> names;
         for (const auto& v : variables)
             names.push_back(v.name);
-        const std::string text = params_text_ + " -> { [" + join(names) +
-                                 "] : " + condition_to_isl(*scope.statement->condition, forms) +
-                                 " }";
+        const std::string text =
+            params_text_ + " -> { [" + fmt::format("{}", fmt::join(names, ", ")) +
+            "] : " + condition_to_isl(*scope.statement->condition, forms) + " }";
         isl::Set condition;
         try {
             condition = isl::read_set(ctx_, text);
@@ -695,8 +693,8 @@ void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction d
             for (const auto& s : access.subscripts)
                 outputs.push_back(s.to_string());
         }
-        const std::string map_text =
-            params_text_ + " -> { [" + join(names) + "] -> [" + join(outputs) + "] }";
+        const std::string map_text = fmt::format("{} -> {{ [{}] -> [{}] }}", params_text_,
+                                                 fmt::join(names, ", "), fmt::join(outputs, ", "));
         isl::Map map = isl::read_map(ctx_, map_text);
         isl::Set image(isl_set_apply(source.release(), map.release()));
         ctx_.check(image.get(), "computing a footprint");
@@ -790,20 +788,15 @@ ValueType Analyzer::walk(const ExprPtr& ptr, Scope scope) {
             type = first ? t : combine(type, t);
             first = false;
         }
-        if (e.name == "select")
-            return type;
-        std::string name = e.name;
-        if (name == "fmin")
-            name = "min";
-        if (name == "fmax")
-            name = "max";
-        if (name == "fabs")
-            name = "abs";
-        if (name == "min" || name == "max")
-            add_arith(scope, type.dtype, name,
+        const kernel::BuiltinFunction* function = kernel::find_builtin_function(e.name);
+        if (function && function->counted_as.empty())
+            return type; // select: no operation
+        const std::string operation = function ? std::string(function->counted_as) : e.name;
+        if (function && function->counts_per_extra_argument())
+            add_arith(scope, type.dtype, operation,
                       std::max<int>(1, static_cast<int>(e.operands.size()) - 1));
         else
-            add_arith(scope, type.dtype, "func:" + name);
+            add_arith(scope, type.dtype, "func:" + operation);
         if (type.weak)
             type =
                 ValueType{kernel::is_floating(type.dtype) ? DataType::f64 : DataType::i32, false};
@@ -955,12 +948,29 @@ KernelAnalysis analyze(const KernelSpec& spec, const CountOptions& options) {
     return analyze(spec, spec.launch, options);
 }
 
+static void check_fold_within_domain(const kernel::KernelSpec& spec,
+                                     const kernel::LaunchConfig& launch,
+                                     const kernel::ParameterOverrides& named);
+
+KernelAnalysis analyze(const kernel::BoundKernel& bound, const CountOptions& options) {
+    return analyze(bound.spec(), bound.launch(), options);
+}
+
 void check_fold_within_domain(const KernelAnalysis& analysis,
                               const std::vector<std::int64_t>& params) {
-    const kernel::KernelSpec& spec = analysis.spec;
-    std::vector<std::pair<std::string, std::int64_t>> named;
+    kernel::ParameterOverrides named;
     for (size_t k = 0; k < analysis.parameters.size() && k < params.size(); ++k)
         named.emplace_back(analysis.parameters[k], params[k]);
+    check_fold_within_domain(analysis.spec, analysis.launch, named);
+}
+
+void check_fold_within_domain(const kernel::BoundKernel& bound) {
+    check_fold_within_domain(bound.spec(), bound.launch(), bound.named_values());
+}
+
+static void check_fold_within_domain(const kernel::KernelSpec& spec,
+                                     const kernel::LaunchConfig& launch,
+                                     const kernel::ParameterOverrides& named) {
     isl::Context ctx;
     isl::Set domain;
     try {
@@ -978,7 +988,7 @@ void check_fold_within_domain(const KernelAnalysis& analysis,
             }
     const auto indices = isl::dim_names(domain.get(), isl_dim_set);
     for (int axis = 0; axis < kernel::axis_count; ++axis) {
-        const std::int64_t fold = analysis.launch.fold[static_cast<size_t>(axis)];
+        const std::int64_t fold = launch.fold[static_cast<size_t>(axis)];
         const std::string& index = spec.threads.global[static_cast<size_t>(axis)];
         const auto at = std::find(indices.begin(), indices.end(), index);
         if (fold <= 1 || index.empty() || at == indices.end())
@@ -1004,38 +1014,14 @@ void check_fold_within_domain(const KernelAnalysis& analysis,
     }
 }
 
-std::vector<std::int64_t>
-parameter_values(const KernelAnalysis& analysis,
-                 const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
-    const auto named = analysis.spec.param_values(overrides);
-    std::vector<std::int64_t> values;
-    for (const auto& [name, value] : named)
-        values.push_back(value);
-    auto lookup = [&](const std::string& name) -> std::optional<std::int64_t> {
-        for (const auto& [n, v] : named)
-            if (n == name)
-                return v;
-        return std::nullopt;
-    };
-    for (size_t k = 0; k < analysis.spec.parsed_assumptions.size(); ++k) {
-        std::int64_t holds = 0;
-        try {
-            holds = kernel::evaluate_integer(*analysis.spec.parsed_assumptions[k], lookup);
-        } catch (const kernel::ExpressionError& e) {
-            throw_input_error("kernel '" + analysis.spec.name + "': cannot evaluate assumption " +
-                              analysis.spec.assumptions[k] + ": " + e.what());
-        }
-        if (holds == 0) {
-            std::string values_text;
-            for (const auto& [n, v] : named)
-                values_text += (values_text.empty() ? "" : ", ") + n + "=" + std::to_string(v);
-            throw_input_error("kernel '" + analysis.spec.name + "' assumes " +
-                                  analysis.spec.assumptions[k] + ", which does not hold for " +
-                                  values_text,
-                              SourceLocation{analysis.spec.file, 0, 0, {}, {}});
-        }
-    }
-    return values;
+kernel::BoundKernel bind(const KernelAnalysis& analysis,
+                         const kernel::ParameterOverrides& overrides) {
+    return kernel::BoundKernel::bind(analysis.spec, analysis.launch, overrides);
+}
+
+std::vector<std::int64_t> parameter_values(const KernelAnalysis& analysis,
+                                           const kernel::ParameterOverrides& overrides) {
+    return bind(analysis, overrides).values();
 }
 
 ByteAddress byte_address(const KernelAnalysis& analysis, const AccessInfo& access,

@@ -1,5 +1,9 @@
 #include "kerncast/kernel/expression.hpp"
 
+#include "kerncast/kernel/builtin_functions.hpp"
+#include "kerncast/kernel/expression_evaluator.hpp"
+#include "kerncast/support/integer.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -805,27 +809,32 @@ AffineForm to_affine(const Expr& e, const std::map<std::string, std::int64_t>& c
 
 // ---- evaluation ----------------------------------------------------------------------------
 
-double evaluate(const Expr& e, const VariableLookup& lookup) {
-    auto arg = [&](size_t k) { return evaluate(*e.operands[k], lookup); };
-    switch (e.kind) {
-    case ExprKind::integer:
-        return static_cast<double>(e.integer_value);
-    case ExprKind::real:
-        return e.real_value;
-    case ExprKind::variable: {
+namespace {
+
+// Formula evaluation in double precision (expression_evaluator.hpp).
+struct FloatingSemantics {
+    using Value = double;
+    static constexpr bool short_circuit = false;
+    const VariableLookup& lookup;
+
+    double integer(const Expr& e) { return static_cast<double>(e.integer_value); }
+    double real(const Expr& e) { return e.real_value; }
+    double variable(const Expr& e) {
         auto value = lookup(e.name);
         if (!value)
             throw ExpressionError("unknown name '" + e.name + "'", e.offset);
         return *value;
     }
-    case ExprKind::negate:
-        return -arg(0);
-    case ExprKind::logical_not:
-        return arg(0) == 0.0 ? 1.0 : 0.0;
-    case ExprKind::conditional:
-        return arg(0) != 0.0 ? arg(1) : arg(2);
-    case ExprKind::binary: {
-        const double a = arg(0), b = arg(1);
+    double array_ref(const Expr& e) {
+        throw ExpressionError("an array reference cannot be evaluated here", e.offset);
+    }
+    double reduction(const Expr& e) {
+        throw ExpressionError("a reduction cannot be evaluated here", e.offset);
+    }
+    double negate(const Expr&, double a) { return -a; }
+    bool truth(double a) { return a != 0.0; }
+    double boolean(bool b) { return b ? 1.0 : 0.0; }
+    double binary(const Expr& e, double a, double b) {
         switch (e.op) {
         case BinaryOp::add:
             return a + b;
@@ -849,107 +858,74 @@ double evaluate(const Expr& e, const VariableLookup& lookup) {
             return a == b;
         case BinaryOp::not_equal:
             return a != b;
-        case BinaryOp::logical_and:
-            return (a != 0.0) && (b != 0.0);
-        case BinaryOp::logical_or:
-            return (a != 0.0) || (b != 0.0);
+        default: // && and || are the core's
+            return 0.0;
         }
-        return 0.0;
     }
-    case ExprKind::call: {
+    template <class Arguments> double call(const Expr& e, const Arguments& arguments) {
+        const BuiltinFunction* function = find_builtin_function(e.name);
+        if (!function)
+            throw ExpressionError("unknown function '" + e.name + "'", e.offset);
         const size_t n = e.operands.size();
-        auto need = [&](size_t count) {
-            if (n != count)
-                throw ExpressionError(e.name + "() takes " + std::to_string(count) +
-                                          " argument(s), got " + std::to_string(n),
-                                      e.offset);
-        };
-        static const std::map<std::string, double (*)(double)> unary = {
-            {"sqrt", [](double x) { return std::sqrt(x); }},
-            {"exp", [](double x) { return std::exp(x); }},
-            {"log", [](double x) { return std::log(x); }},
-            {"log2", [](double x) { return std::log2(x); }},
-            {"abs", [](double x) { return std::fabs(x); }},
-            {"floor", [](double x) { return std::floor(x); }},
-            {"ceil", [](double x) { return std::ceil(x); }},
-            {"tanh", [](double x) { return std::tanh(x); }},
-        };
-        if (auto f = unary.find(e.name); f != unary.end()) {
-            need(1);
-            return f->second(arg(0));
-        }
-        if (e.name == "min" || e.name == "max") {
-            if (n < 1)
+        if (!function->accepts(n)) {
+            if (function->max_arguments < 0)
                 throw ExpressionError(e.name + "() needs at least one argument", e.offset);
-            double best = arg(0);
-            for (size_t k = 1; k < n; ++k)
-                best = e.name == "min" ? std::min(best, arg(k)) : std::max(best, arg(k));
-            return best;
+            throw ExpressionError(e.name + "() takes " + std::to_string(function->min_arguments) +
+                                      " argument(s), got " + std::to_string(n),
+                                  e.offset);
         }
-        if (e.name == "pow") {
-            need(2);
-            return std::pow(arg(0), arg(1));
-        }
-        if (e.name == "select") {
-            need(3);
-            return arg(0) != 0.0 ? arg(1) : arg(2);
-        }
-        throw ExpressionError("unknown function '" + e.name + "'", e.offset);
+        const std::vector<double> values = arguments();
+        return function->host(values);
     }
-    case ExprKind::array_ref:
-        throw ExpressionError("an array reference cannot be evaluated here", e.offset);
-    case ExprKind::reduction:
-        throw ExpressionError("a reduction cannot be evaluated here", e.offset);
+};
+
+// Exact 64-bit integer evaluation: floor division, overflow is an error.
+struct IntegerSemantics {
+    using Value = std::int64_t;
+    static constexpr bool short_circuit = false;
+    const IntegerLookup& lookup;
+
+    [[noreturn]] static std::int64_t not_integer(const Expr& e) {
+        throw ExpressionError("'" + to_string(e) + "' is not an integer expression", e.offset);
     }
-    return 0.0;
-}
-
-static std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-    std::int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        --q;
-    return q;
-}
-
-std::int64_t evaluate_integer(const Expr& e, const IntegerLookup& lookup) {
-    auto arg = [&](size_t k) { return evaluate_integer(*e.operands[k], lookup); };
-    switch (e.kind) {
-    case ExprKind::integer:
-        return e.integer_value;
-    case ExprKind::variable: {
+    [[noreturn]] static std::int64_t overflow(const Expr& e) {
+        throw ExpressionError("'" + to_string(e) + "' overflows 64-bit integers", e.offset);
+    }
+    std::int64_t integer(const Expr& e) { return e.integer_value; }
+    std::int64_t real(const Expr& e) { return not_integer(e); }
+    std::int64_t array_ref(const Expr& e) { return not_integer(e); }
+    std::int64_t reduction(const Expr& e) { return not_integer(e); }
+    std::int64_t variable(const Expr& e) {
         auto value = lookup(e.name);
         if (!value)
             throw ExpressionError("unknown name '" + e.name + "'", e.offset);
         return *value;
     }
-    case ExprKind::negate: {
-        const std::int64_t a = arg(0);
+    std::int64_t negate(const Expr& e, std::int64_t a) {
         if (a == std::numeric_limits<std::int64_t>::min())
-            throw ExpressionError("'" + to_string(e) + "' overflows 64-bit integers", e.offset);
+            overflow(e);
         return -a;
     }
-    case ExprKind::binary: {
-        const std::int64_t a = arg(0), b = arg(1);
+    bool truth(std::int64_t a) { return a != 0; }
+    std::int64_t boolean(bool b) { return b ? 1 : 0; }
+    std::int64_t binary(const Expr& e, std::int64_t a, std::int64_t b) {
         std::int64_t result = 0;
-        auto overflow = [&]() -> std::int64_t {
-            throw ExpressionError("'" + to_string(e) + "' overflows 64-bit integers", e.offset);
-        };
         switch (e.op) {
         case BinaryOp::add:
-            return __builtin_add_overflow(a, b, &result) ? overflow() : result;
+            return __builtin_add_overflow(a, b, &result) ? overflow(e) : result;
         case BinaryOp::sub:
-            return __builtin_sub_overflow(a, b, &result) ? overflow() : result;
+            return __builtin_sub_overflow(a, b, &result) ? overflow(e) : result;
         case BinaryOp::mul:
-            return __builtin_mul_overflow(a, b, &result) ? overflow() : result;
+            return __builtin_mul_overflow(a, b, &result) ? overflow(e) : result;
         case BinaryOp::div:
         case BinaryOp::mod:
             if (b == 0)
                 throw ExpressionError("division by zero in '" + to_string(e) + "'", e.offset);
             if (b == -1)
                 return e.op == BinaryOp::mod                           ? 0
-                       : a == std::numeric_limits<std::int64_t>::min() ? overflow()
+                       : a == std::numeric_limits<std::int64_t>::min() ? overflow(e)
                                                                        : -a;
-            return e.op == BinaryOp::div ? floor_div(a, b) : a - b * floor_div(a, b);
+            return e.op == BinaryOp::div ? support::floor_div(a, b) : support::floor_mod(a, b);
         case BinaryOp::less:
             return a < b;
         case BinaryOp::less_equal:
@@ -962,28 +938,31 @@ std::int64_t evaluate_integer(const Expr& e, const IntegerLookup& lookup) {
             return a == b;
         case BinaryOp::not_equal:
             return a != b;
-        case BinaryOp::logical_and:
-            return a && b;
-        case BinaryOp::logical_or:
-            return a || b;
+        default: // && and || are the core's
+            return 0;
         }
-        return 0;
     }
-    case ExprKind::call:
-        if ((e.name == "min" || e.name == "max") && !e.operands.empty()) {
-            std::int64_t best = arg(0);
-            for (size_t k = 1; k < e.operands.size(); ++k)
-                best = e.name == "min" ? std::min(best, arg(k)) : std::max(best, arg(k));
-            return best;
-        }
-        throw ExpressionError("'" + e.name + "()' is not an integer function (min, max)", e.offset);
-    case ExprKind::logical_not:
-        return !arg(0);
-    case ExprKind::conditional:
-        return arg(0) ? arg(1) : arg(2);
-    default:
-        throw ExpressionError("'" + to_string(e) + "' is not an integer expression", e.offset);
+    template <class Arguments> std::int64_t call(const Expr& e, const Arguments& arguments) {
+        const BuiltinFunction* function = find_builtin_function(e.name);
+        if (!function || !function->integer_evaluation || e.operands.empty())
+            throw ExpressionError("'" + e.name + "()' is not an integer function (min, max)",
+                                  e.offset);
+        const std::vector<std::int64_t> values = arguments();
+        return function->counted_as == "min" ? *std::min_element(values.begin(), values.end())
+                                             : *std::max_element(values.begin(), values.end());
     }
+};
+
+} // namespace
+
+double evaluate(const Expr& e, const VariableLookup& lookup) {
+    FloatingSemantics semantics{lookup};
+    return evaluate_with(e, semantics);
+}
+
+std::int64_t evaluate_integer(const Expr& e, const IntegerLookup& lookup) {
+    IntegerSemantics semantics{lookup};
+    return evaluate_with(e, semantics);
 }
 
 void collect_variables(const Expr& e, std::vector<std::string>& names) {

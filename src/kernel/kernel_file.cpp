@@ -3,6 +3,7 @@
 #include "kerncast/kernel/kernel_file.hpp"
 
 #include "../support/isl_support.hpp"
+#include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 
 #include <algorithm>
@@ -137,12 +138,8 @@ private:
                          std::vector<std::string>& bound) const;
 };
 
-const std::set<std::string>& known_functions() {
-    static const std::set<std::string> names = {"sqrt", "rsqrt", "cbrt", "exp",  "exp2",  "log",
-                                                "log2", "log10", "sin",  "cos",  "tan",   "tanh",
-                                                "erf",  "pow",   "abs",  "fabs", "floor", "ceil",
-                                                "min",  "max",   "fmin", "fmax", "select"};
-    return names;
+bool is_builtin_function(const std::string& name) {
+    return find_builtin_function(name) != nullptr;
 }
 
 KernelSpec FileParser::parse(const std::string& text) {
@@ -523,7 +520,7 @@ void FileParser::check_array_ref(const ExprPtr& ref, const YAML::Node& node,
                                  std::vector<std::string>& bound) const {
     const ArrayDecl* array = spec_.find_array(ref->name);
     if (!array) {
-        if (known_functions().count(ref->name) || ref->name == "sum" || ref->name == "prod")
+        if (is_builtin_function(ref->name) || ref->name == "sum" || ref->name == "prod")
             throw_input_error("'" + ref->name + "' is a function: call it with ( )",
                               inside(node, ref->offset));
         throw_input_error("undeclared array '" + ref->name + "'", inside(node, ref->offset),
@@ -586,7 +583,7 @@ void FileParser::check_value(const ExprPtr& expr, const YAML::Node& node,
         check_array_ref(expr, node, bound);
         return;
     case ExprKind::call:
-        if (!known_functions().count(e.name))
+        if (!is_builtin_function(e.name))
             throw_input_error("unknown function '" + e.name + "'", inside(node, e.offset));
         break;
     case ExprKind::reduction: {
