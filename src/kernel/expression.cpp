@@ -24,6 +24,88 @@ static bool is_identifier_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
+namespace {
+
+bool is_digit_at(std::string_view text, size_t pos) {
+    return pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]));
+}
+
+// A number starting at `pos` (a digit, or '.' before a digit): digits, an optional fraction,
+// an optional exponent. Returns its end; `is_real` says whether it has a fraction or exponent.
+size_t scan_number(std::string_view text, size_t pos, bool& is_real) {
+    const size_t start = pos;
+    is_real = false;
+    while (is_digit_at(text, pos))
+        ++pos;
+    if (pos < text.size() && text[pos] == '.') {
+        is_real = true;
+        ++pos;
+        while (is_digit_at(text, pos))
+            ++pos;
+    }
+    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+        size_t exponent = pos + 1;
+        if (exponent < text.size() && (text[exponent] == '+' || text[exponent] == '-'))
+            ++exponent;
+        if (is_digit_at(text, exponent)) {
+            is_real = true;
+            pos = exponent;
+            while (is_digit_at(text, pos))
+                ++pos;
+        }
+    }
+    if (pos < text.size() && is_identifier_start(text[pos]))
+        throw ExpressionError("malformed number '" +
+                                  std::string(text.substr(start, pos - start + 1)) + "'",
+                              static_cast<int>(start));
+    return pos;
+}
+
+// The operator or punctuation token at `pos` and its length (1 or 2 characters).
+std::pair<TokenKind, size_t> scan_operator(std::string_view text, size_t pos) {
+    const char c = text[pos];
+    const auto start = static_cast<int>(pos);
+    const bool then_equal = pos + 1 < text.size() && text[pos + 1] == '=';
+    auto with_equal = [&](TokenKind longer, TokenKind shorter) {
+        return then_equal ? std::pair{longer, size_t{2}} : std::pair{shorter, size_t{1}};
+    };
+    switch (c) {
+    case '+':
+        return with_equal(TokenKind::plus_assign, TokenKind::plus);
+    case '-':
+        return with_equal(TokenKind::minus_assign, TokenKind::minus);
+    case '*':
+        return with_equal(TokenKind::star_assign, TokenKind::star);
+    case '/':
+        return with_equal(TokenKind::slash_assign, TokenKind::slash);
+    case '=':
+        return with_equal(TokenKind::equal, TokenKind::assign);
+    case '<':
+        return with_equal(TokenKind::less_equal, TokenKind::less);
+    case '>':
+        return with_equal(TokenKind::greater_equal, TokenKind::greater);
+    case '!':
+        return with_equal(TokenKind::not_equal, TokenKind::bang);
+    case '&':
+    case '|':
+        if (pos + 1 >= text.size() || text[pos + 1] != c)
+            throw ExpressionError(
+                std::string("unexpected '") + c + "' (did you mean '" + c + c + "'?)", start);
+        return {c == '&' ? TokenKind::and_and : TokenKind::or_or, 2};
+    default:
+        break;
+    }
+    static const std::string_view singles = "%()[],?:";
+    static const TokenKind single_kinds[] = {
+        TokenKind::percent,  TokenKind::lparen, TokenKind::rparen,   TokenKind::lbracket,
+        TokenKind::rbracket, TokenKind::comma,  TokenKind::question, TokenKind::colon};
+    if (const size_t at = singles.find(c); at != std::string_view::npos)
+        return {single_kinds[at], 1};
+    throw ExpressionError(std::string("unexpected character '") + c + "'", start);
+}
+
+} // namespace
+
 std::vector<Token> tokenize(std::string_view text) {
     std::vector<Token> tokens;
     size_t pos = 0;
@@ -33,49 +115,18 @@ std::vector<Token> tokenize(std::string_view text) {
     };
     while (pos < text.size()) {
         const char c = text[pos];
+        const size_t start = pos;
         if (std::isspace(static_cast<unsigned char>(c))) {
             ++pos;
-            continue;
-        }
-        const size_t start = pos;
-        if (std::isdigit(static_cast<unsigned char>(c)) ||
-            (c == '.' && pos + 1 < text.size() &&
-             std::isdigit(static_cast<unsigned char>(text[pos + 1])))) {
+        } else if (is_digit_at(text, pos) || (c == '.' && is_digit_at(text, pos + 1))) {
             bool is_real = false;
-            while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
-                ++pos;
-            if (pos < text.size() && text[pos] == '.') {
-                is_real = true;
-                ++pos;
-                while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
-                    ++pos;
-            }
-            if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
-                size_t exponent = pos + 1;
-                if (exponent < text.size() && (text[exponent] == '+' || text[exponent] == '-'))
-                    ++exponent;
-                if (exponent < text.size() &&
-                    std::isdigit(static_cast<unsigned char>(text[exponent]))) {
-                    is_real = true;
-                    pos = exponent;
-                    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
-                        ++pos;
-                }
-            }
-            if (pos < text.size() && is_identifier_start(text[pos]))
-                throw ExpressionError("malformed number '" +
-                                          std::string(text.substr(start, pos - start + 1)) + "'",
-                                      static_cast<int>(start));
+            pos = scan_number(text, pos, is_real);
             push(is_real ? TokenKind::real : TokenKind::integer, start, pos - start);
-            continue;
-        }
-        if (is_identifier_start(c)) {
+        } else if (is_identifier_start(c)) {
             while (pos < text.size() && is_identifier_char(text[pos]))
                 ++pos;
             push(TokenKind::identifier, start, pos - start);
-            continue;
-        }
-        if (c == '$') {
+        } else if (c == '$') {
             ++pos;
             if (pos >= text.size() || !is_identifier_start(text[pos]))
                 throw ExpressionError("'$' must be followed by a tag name, as in a$aLD[i]",
@@ -85,80 +136,11 @@ std::vector<Token> tokenize(std::string_view text) {
             tokens.push_back(Token{TokenKind::tag,
                                    std::string(text.substr(start + 1, pos - start - 1)),
                                    static_cast<int>(start)});
-            continue;
+        } else {
+            const auto [kind, length] = scan_operator(text, pos);
+            pos += length;
+            push(kind, start, length);
         }
-        auto two = [&](char next) { return pos + 1 < text.size() && text[pos + 1] == next; };
-        TokenKind kind;
-        size_t length = 1;
-        switch (c) {
-        case '+':
-            kind = two('=') ? (length = 2, TokenKind::plus_assign) : TokenKind::plus;
-            break;
-        case '-':
-            kind = two('=') ? (length = 2, TokenKind::minus_assign) : TokenKind::minus;
-            break;
-        case '*':
-            kind = two('=') ? (length = 2, TokenKind::star_assign) : TokenKind::star;
-            break;
-        case '/':
-            kind = two('=') ? (length = 2, TokenKind::slash_assign) : TokenKind::slash;
-            break;
-        case '%':
-            kind = TokenKind::percent;
-            break;
-        case '(':
-            kind = TokenKind::lparen;
-            break;
-        case ')':
-            kind = TokenKind::rparen;
-            break;
-        case '[':
-            kind = TokenKind::lbracket;
-            break;
-        case ']':
-            kind = TokenKind::rbracket;
-            break;
-        case ',':
-            kind = TokenKind::comma;
-            break;
-        case '=':
-            kind = two('=') ? (length = 2, TokenKind::equal) : TokenKind::assign;
-            break;
-        case '<':
-            kind = two('=') ? (length = 2, TokenKind::less_equal) : TokenKind::less;
-            break;
-        case '>':
-            kind = two('=') ? (length = 2, TokenKind::greater_equal) : TokenKind::greater;
-            break;
-        case '!':
-            kind = two('=') ? (length = 2, TokenKind::not_equal) : TokenKind::bang;
-            break;
-        case '&':
-            if (!two('&'))
-                throw ExpressionError("unexpected '&' (did you mean '&&'?)",
-                                      static_cast<int>(start));
-            kind = TokenKind::and_and;
-            length = 2;
-            break;
-        case '|':
-            if (!two('|'))
-                throw ExpressionError("unexpected '|' (did you mean '||'?)",
-                                      static_cast<int>(start));
-            kind = TokenKind::or_or;
-            length = 2;
-            break;
-        case '?':
-            kind = TokenKind::question;
-            break;
-        case ':':
-            kind = TokenKind::colon;
-            break;
-        default:
-            throw ExpressionError(std::string("unexpected character '") + c + "'",
-                                  static_cast<int>(start));
-        }
-        pos += length;
-        push(kind, start, length);
     }
     tokens.push_back(Token{TokenKind::end, "", static_cast<int>(text.size())});
     return tokens;
