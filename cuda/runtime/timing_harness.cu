@@ -282,7 +282,7 @@ TimedRun time_kernel(const TimingRequest& request) {
     if (options.warmup < 0)
         throw_usage_error("--warmup must not be negative");
 
-    for (const Dim3* dims : {&request.grid, &request.block})
+    for (const kernel::Dim3* dims : {&request.grid, &request.block})
         for (std::int64_t extent : *dims)
             if (extent < 1 || extent > std::numeric_limits<unsigned>::max())
                 throw Error(ErrorKind::input,

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <isl/cpp.h>
 #include <map>
 #include <set>
 #include <sstream>
@@ -374,11 +375,11 @@ void FileParser::parse_domain(const YAML::Node& node) {
             fail(node, "index '" + index + "' appears twice in the domain");
     }
     // Boundedness at the default parameter values.
-    isl::Set fixed(isl_set_copy(set.get()));
+    ::isl::set fixed = ::isl::manage(isl_set_copy(set.get()));
     const auto params = isl::dim_names(set.get(), isl_dim_param);
     for (size_t k = 0; k < params.size(); ++k)
-        fixed.reset(isl_set_fix_val(
-            fixed.release(), isl_dim_param, static_cast<unsigned>(k),
+        fixed = ::isl::manage(isl_set_fix_val(
+            fixed.copy(), isl_dim_param, static_cast<unsigned>(k),
             isl_val_int_from_si(ctx.get(), spec_.find_param(params[k])->default_value)));
     if (isl_set_is_bounded(fixed.get()) != isl_bool_true)
         fail(node, "the domain is unbounded at the default parameter values",

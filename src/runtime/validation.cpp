@@ -40,7 +40,7 @@ std::vector<LoadedRecord> load_measurement_directory(const std::string& director
 }
 
 std::string configuration_label(const KernelRecord& kernel) {
-    const auto dims = [](const Dim3& d) {
+    const auto dims = [](const kernel::Dim3& d) {
         return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
     };
     std::string label = "block=" + dims(kernel.launch.block) + " fold=" + dims(kernel.launch.fold);

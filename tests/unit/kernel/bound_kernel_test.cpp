@@ -1,8 +1,10 @@
 // BoundKernel: parameter values with -D overrides, checked once; array extents and the grid
 // against hand-counted values of small kernels.
+#include "kerncast/codegen/schedule.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 
 using namespace kerncast;
@@ -99,4 +101,29 @@ statements:
 )yaml";
     const KernelSpec spec = parse_kernel_text(tiled, "tiled.yaml");
     EXPECT_EQ(BoundKernel::bind(spec, spec.launch, {{"n", 7}}).grid(), (Dim3{7, 1, 1}));
+}
+
+// Oracle: the code generator's lowering computes the grid its CUDA launch uses from the
+// domain's bounding box (codegen/schedule.cpp); every example kernel it lowers must agree.
+TEST(BoundKernel, GridMatchesTheGeneratedLaunchOfEveryExample) {
+    int compared = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(KERNCAST_SOURCE_DIR "/examples/kernels")) {
+        if (entry.path().extension() != ".yaml")
+            continue;
+        const KernelSpec spec = load_kernel_file(entry.path().string());
+        codegen::Schedule schedule;
+        try {
+            schedule = codegen::lower_kernel(spec, spec.launch);
+        } catch (const Error&) {
+            continue; // a kernel the generator does not support
+        }
+        const BoundKernel bound = BoundKernel::bind(spec, schedule.launch);
+        EXPECT_EQ(bound.grid(), schedule.grid) << entry.path();
+        for (const auto& layout : schedule.arrays)
+            if (spec.find_array(layout.decl.name)) // lowering adds arrays of its own
+                EXPECT_EQ(bound.extents(layout.decl.name), layout.extents) << entry.path();
+        ++compared;
+    }
+    EXPECT_GE(compared, 20);
 }
