@@ -44,15 +44,21 @@ std::optional<std::pair<std::int64_t, std::int64_t>>
 index_range(const ::isl::set& domain, const std::vector<std::string>& indices,
             const std::string& index) {
     const auto at = std::find(indices.begin(), indices.end(), index);
-    if (at == indices.end() || domain.is_empty())
+    if (at == indices.end())
         return std::nullopt;
     const int position = static_cast<int>(at - indices.begin());
-    const ::isl::val low = domain.dim_min_val(position);
-    const ::isl::val high = domain.dim_max_val(position);
-    if (!low.is_int() || !high.is_int())
-        return std::nullopt;
-    return std::pair{static_cast<std::int64_t>(low.get_num_si()),
-                     static_cast<std::int64_t>(high.get_num_si())};
+    try {
+        if (domain.is_empty())
+            return std::nullopt;
+        const ::isl::val low = domain.dim_min_val(position);
+        const ::isl::val high = domain.dim_max_val(position);
+        if (!low.is_int() || !high.is_int())
+            return std::nullopt;
+        return std::pair{static_cast<std::int64_t>(low.get_num_si()),
+                         static_cast<std::int64_t>(high.get_num_si())};
+    } catch (const ::isl::exception&) {
+        return std::nullopt; // isl gives up (e.g. an overflow): no range to cover
+    }
 }
 
 Dim3 covering_grid(const KernelSpec& spec, const LaunchConfig& launch,

@@ -208,7 +208,7 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
     const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
     const auto params =
-        analysis::parameter_values(analysis, kernel::parse_parameter_defines(o.defines));
+        analysis::bind(analysis, kernel::parse_parameter_defines(o.defines)).values();
     ma::ForecastOptions options;
     options.distribution = *distribution;
     options.operation = o.operation;
@@ -222,7 +222,7 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
             auto defines = kernel::parse_parameter_defines(o.defines);
             std::erase_if(defines, [&](const auto& define) { return define.first == name; });
             defines.emplace_back(name, value);
-            const auto swept = analysis::parameter_values(analysis, defines);
+            const auto swept = analysis::bind(analysis, defines).values();
             ma::SweepForecast entry{value, ma::forecast_atomics(analysis, swept, machine, options),
                                     std::nullopt};
             entry.utilization = utilization_if_table(machine, entry.forecast.input);

@@ -93,8 +93,9 @@ RecordSamples record_samples(const CostModel& model,
             launch.fold = kernel_record.launch.fold;
             found = analyses.emplace(key, analysis::analyze(spec, launch)).first;
         }
-        const auto params = analysis::parameter_values(
-            found->second, codegen::record_parameter_overrides(spec, kernel_record));
+        const auto params =
+            analysis::bind(found->second, codegen::record_parameter_overrides(spec, kernel_record))
+                .values();
         CalibrationSample sample;
         sample.label = record.path;
         sample.kernel = spec.name;

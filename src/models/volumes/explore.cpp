@@ -61,7 +61,7 @@ ExploreResult explore(const kernel::KernelSpec& spec,
             result.rows.push_back(row);
         }
     // Parameter values are checked once, up front, so that a bad -D fails the command.
-    (void)analysis::parameter_values(analysis::analyze(spec, spec.launch), overrides);
+    (void)analysis::bind(analysis::analyze(spec, spec.launch), overrides);
 
     std::atomic<size_t> next{0};
     std::atomic<size_t> finished{0};
