@@ -251,7 +251,7 @@ void check_request(const TimingRequest& request) {
         throw_usage_error("--repeat must be at least 1");
     if (options.warmup < 0)
         throw_usage_error("--warmup must not be negative");
-    for (const Dim3* dims : {&request.grid, &request.block})
+    for (const kernel::Dim3* dims : {&request.grid, &request.block})
         for (std::int64_t extent : *dims)
             if (extent < 1 || extent > std::numeric_limits<unsigned>::max())
                 throw Error(ErrorKind::input,

@@ -11,9 +11,14 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 
 #include "../support/isl_support.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
+#include "kerncast/kernel/builtin_functions.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <functional>
+#include <isl/cpp.h>
 #include <set>
 
 namespace kerncast::analysis {
@@ -55,13 +60,6 @@ const char* direction_name(Direction direction) {
 }
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
-    std::string text;
-    for (const auto& item : items)
-        text += (text.empty() ? "" : separator) + item;
-    return text;
-}
 
 const char* builtin_of(LaunchVariable::Kind kind, int axis) {
     static const char* names[3][3] = {{"bx", "by", "bz"}, {"tx", "ty", "tz"}, {"fx", "fy", "fz"}};
@@ -144,6 +142,63 @@ int matrix_rank(std::vector<std::vector<wide_int>> rows) {
     return rank;
 }
 
+// The C++ binding (isl/cpp.h) holds every isl object here. The text readers and printers of
+// support/isl_support (which turn isl's parser diagnostics into IslError texts) are the
+// boundary: their objects move into the binding in these helpers. isl operations the binding
+// does not export (projecting out dimensions, naming them) are C calls on copies, their
+// results managed at once.
+::isl::set read_isl_set(isl::Context& ctx, const std::string& text) {
+    return ::isl::manage(isl::read_set(ctx, text).release());
+}
+
+::isl::map read_isl_map(isl::Context& ctx, const std::string& text) {
+    return ::isl::manage(isl::read_map(ctx, text).release());
+}
+
+std::string to_string(const ::isl::set& set) {
+    return isl::to_string(set.get());
+}
+
+std::vector<std::string> dim_names(const ::isl::set& set, isl_dim_type type) {
+    return isl::dim_names(set.get(), type);
+}
+
+::isl::set project_out(const ::isl::set& set, isl_dim_type type, unsigned first, unsigned n) {
+    return ::isl::manage(isl_set_project_out(set.copy(), type, first, n));
+}
+
+// `set` with every set dimension k whose `keep(k)` is false projected out.
+template <class Keep>::isl::set project_out_unless(::isl::set set, size_t dimensions, Keep keep) {
+    for (size_t k = dimensions; k-- > 0;)
+        if (!keep(k))
+            set = project_out(set, isl_dim_set, static_cast<unsigned>(k), 1);
+    return set;
+}
+
+// The affine form of a single-piece, integral bound in the parameters; nullopt otherwise.
+std::optional<AffineForm> affine_bound(const ::isl::pw_aff& bound,
+                                       const std::vector<std::string>& params) {
+    if (bound.is_null() || isl_pw_aff_n_piece(bound.get()) != 1)
+        return std::nullopt;
+    std::optional<AffineForm> form;
+    bound.foreach_piece([&](const ::isl::set&, const ::isl::multi_aff& piece) {
+        const ::isl::aff aff = piece.at(0);
+        const ::isl::val denominator = ::isl::manage(isl_aff_get_denominator_val(aff.get()));
+        if (!denominator.is_one() || isl_aff_dim(aff.get(), isl_dim_div) > 0)
+            return;
+        AffineForm f;
+        f.constant = isl::to_int64(::isl::manage(isl_aff_get_constant_val(aff.get())).get());
+        for (size_t k = 0; k < params.size(); ++k) {
+            const ::isl::val c = ::isl::manage(
+                isl_aff_get_coefficient_val(aff.get(), isl_dim_param, static_cast<int>(k)));
+            if (const std::int64_t v = isl::to_int64(c.get()); v != 0)
+                f.add_term(params[k], v);
+        }
+        form = f;
+    });
+    return form;
+}
+
 class Analyzer {
 public:
     Analyzer(const KernelSpec& spec, const LaunchConfig& launch, const CountOptions& options) {
@@ -152,16 +207,16 @@ public:
         result_.options = options;
         for (const auto& param : spec.params)
             result_.parameters.push_back(param.name);
-        params_text_ = "[" + join(result_.parameters) + "]";
+        params_text_ = fmt::format("[{}]", fmt::join(result_.parameters, ", "));
     }
 
     KernelAnalysis run();
 
 private:
     KernelAnalysis result_;
-    isl::Context ctx_;
-    isl::Set user_domain_;
-    isl::Set launch_domain_; // the domain in launch variables
+    isl::Context ctx_; // owns the isl_ctx; errors continue, as isl/cpp.h needs
+    ::isl::set user_domain_;
+    ::isl::set launch_domain_; // the domain in launch variables
     std::string params_text_;
     std::vector<std::string> parallel_variables_;
     std::map<std::string, std::int64_t> builtin_zero_; // builtins of unmapped axes -> 0
@@ -169,11 +224,11 @@ private:
 
     // Counted sets, cached by their isl text.
     std::map<std::string, SymbolicCount> cache_;
-    // The kernel's assumptions as an isl parameter set (null when there are none): every
+    // The kernel's assumptions as an isl parameter set (absent when there are none): every
     // counted set is simplified under it (isl gist), which removes cases the assumptions
     // exclude (e.g. a partial tile when the size is a multiple of the tile). Evaluation
     // checks the assumptions (parameter_values), so the counts stay exact where they apply.
-    isl::Set context_;
+    std::optional<::isl::set> context_;
 
     struct Scope {
         std::set<std::string> indices; // user indices the expression runs over
@@ -188,7 +243,18 @@ private:
     };
     std::map<std::pair<DataType, std::string>, OperationTotals> operations_;
 
+    // setup_launch's steps, in order.
     void setup_launch();
+    void read_assumptions();
+    void read_domain();
+    AffineForm index_bound(const std::string& index, bool maximum);
+    void declare_launch_variables();
+    void map_global_axis(int axis, std::vector<std::string>& constraints);
+    void map_local_axis(int axis);
+    void map_axis(int axis, std::vector<std::string>& constraints);
+    void add_sequential_variables();
+    void build_launch_domain(const std::vector<std::string>& constraints);
+    void count_thread_blocks();
     SymbolicCount count_text(const std::string& raw_text) {
         auto known = raw_cache_.find(raw_text);
         if (known != raw_cache_.end())
@@ -201,10 +267,10 @@ private:
     SymbolicCount count_simplified(const std::string& raw_text) {
         std::string text = raw_text;
         if (context_) {
-            isl::Set set = isl::read_set(ctx_, raw_text);
-            set.reset(isl_set_gist_params(set.release(), isl_set_copy(context_.get())));
+            const ::isl::set raw = read_isl_set(ctx_, raw_text);
+            const ::isl::set set = ::isl::manage(isl_set_gist_params(raw.copy(), context_->copy()));
             ctx_.check(set.get(), "simplifying under the assumptions");
-            text = isl::to_string(set.get());
+            text = to_string(set);
         }
         auto found = cache_.find(text);
         if (found != cache_.end())
@@ -213,11 +279,11 @@ private:
         cache_.emplace(text, count);
         return count;
     }
-    isl::Set statement_set(const Scope& scope, bool keep_threads, bool keep_folds_and_blocks);
-    isl::Set compute_statement_set(const Scope& scope, bool keep_threads,
-                                   bool keep_folds_and_blocks);
-    std::map<std::string, isl::Set> set_cache_;
-    isl::Set user_set(const Scope& scope);
+    ::isl::set statement_set(const Scope& scope, bool keep_threads, bool keep_folds_and_blocks);
+    ::isl::set compute_statement_set(const Scope& scope, bool keep_threads,
+                                     bool keep_folds_and_blocks);
+    std::map<std::string, ::isl::set> set_cache_;
+    ::isl::set user_set(const Scope& scope);
     SymbolicCount per_subgroup(const Scope& scope);
     SymbolicCount per_work_item(const Scope& scope);
     void add_operation(DataType dtype, const std::string& op, Granularity granularity,
@@ -226,10 +292,22 @@ private:
         add_operation(dtype, op, Granularity::subgroup, per_subgroup(scope).scaled(times),
                       per_work_item(scope).scaled(times));
     }
+    void record_barrier(const kernel::StatementSpec& statement, int index);
+    Scope statement_scope(const kernel::StatementSpec& statement, int index);
+    void record_statement(const kernel::StatementSpec& statement, const Scope& scope);
+    void walk_subscripts(const Expr& target, const Scope& scope);
     ValueType walk(const ExprPtr& e, Scope scope);
+    ValueType walk_binary(const Expr& e, const Scope& scope);
+    ValueType walk_call(const Expr& e, const Scope& scope);
+    ValueType walk_reduction(const Expr& e, const Scope& scope);
     void index_arithmetic(const Expr& e, const Scope& scope);
     void record_access(const ExprPtr& ref, const Scope& scope, Direction direction,
                        std::optional<kernel::AtomicKind> atomic);
+    bool access_subscripts(const Expr& ref, AccessInfo& access,
+                           std::vector<AffineForm>& user) const;
+    SymbolicCount footprint_elements(const AccessInfo& access, const Scope& scope,
+                                     const std::vector<AffineForm>& user_subscripts,
+                                     bool user_space, const ::isl::set& domain);
 };
 
 // isl text of an assumption ("n % 16 == 0" -> "(n mod 16) = 0"); nullopt when it has no
@@ -286,209 +364,218 @@ std::optional<std::string> assumption_to_isl(const Expr& e) {
 }
 
 void Analyzer::setup_launch() {
-    const KernelSpec& spec = result_.spec;
-    LaunchConfig& launch = result_.launch;
+    read_assumptions();
+    read_domain();
+    declare_launch_variables();
+    std::vector<std::string> constraints;
+    for (int axis = 0; axis < axis_count; ++axis)
+        map_axis(axis, constraints);
+    add_sequential_variables();
+    build_launch_domain(constraints);
+    count_thread_blocks();
+}
+
+void Analyzer::read_assumptions() {
     std::vector<std::string> facts;
-    for (const auto& assumption : spec.parsed_assumptions)
+    for (const auto& assumption : result_.spec.parsed_assumptions)
         if (auto text = assumption_to_isl(*assumption))
             facts.push_back(*text);
-    if (!facts.empty()) {
-        try {
-            context_ = isl::read_set(ctx_, params_text_ + " -> { : " + join(facts, " and ") + " }");
-        } catch (const isl::IslError&) {
-            context_.reset(); // not expressible in isl: no simplification
-        }
-    }
+    if (facts.empty())
+        return;
     try {
-        user_domain_ = isl::read_set(ctx_, spec.domain);
+        context_ = read_isl_set(
+            ctx_, fmt::format("{} -> {{ : {} }}", params_text_, fmt::join(facts, " and ")));
+    } catch (const isl::IslError&) {
+        context_ = std::nullopt; // not expressible in isl: no simplification
+    }
+}
+
+// The domain with its parameters aligned with the declared order.
+void Analyzer::read_domain() {
+    const KernelSpec& spec = result_.spec;
+    try {
+        user_domain_ = read_isl_set(ctx_, spec.domain);
     } catch (const isl::IslError& e) {
         throw_input_error("isl rejects the domain of kernel '" + spec.name + "': " + e.what());
     }
-    // Align parameters with the declared order.
-    isl::Space space(
-        isl_space_params_alloc(ctx_.get(), static_cast<unsigned>(result_.parameters.size())));
-    for (size_t k = 0; k < result_.parameters.size(); ++k)
-        space.reset(isl_space_set_dim_name(space.release(), isl_dim_param, static_cast<unsigned>(k),
-                                           result_.parameters[k].c_str()));
-    user_domain_.reset(isl_set_align_params(user_domain_.release(), space.release()));
+    const ::isl::space declared =
+        read_isl_set(ctx_, result_.parameters.empty() ? "{ : }" : params_text_ + " -> { : }")
+            .space();
+    user_domain_ = ::isl::manage(isl_set_align_params(user_domain_.copy(), declared.copy()));
     ctx_.check(user_domain_.get(), "aligning the domain's parameters");
+}
 
-    const auto& t = spec.threads;
-    auto position = [&](const std::string& index) {
-        return static_cast<int>(std::find(spec.indices.begin(), spec.indices.end(), index) -
-                                spec.indices.begin());
-    };
-    // Lower bound of an index over the domain, affine in the parameters.
-    auto bounds = [&](const std::string& index, bool maximum) {
-        isl::PwAff bound(maximum
-                             ? isl_set_dim_max(isl_set_copy(user_domain_.get()), position(index))
-                             : isl_set_dim_min(isl_set_copy(user_domain_.get()), position(index)));
-        std::optional<AffineForm> form;
-        if (bound && isl_pw_aff_n_piece(bound.get()) == 1) {
-            struct Data {
-                std::optional<AffineForm>* form;
-                const std::vector<std::string>* params;
-            } data{&form, &result_.parameters};
-            isl_pw_aff_foreach_piece(
-                bound.get(),
-                [](isl_set* piece_domain, isl_aff* aff, void* user) -> isl_stat {
-                    auto* d = static_cast<Data*>(user);
-                    isl_set_free(piece_domain);
-                    isl::Aff owned(aff);
-                    isl::Val den(isl_aff_get_denominator_val(aff));
-                    if (!isl_val_is_one(den.get()) || isl_aff_dim(aff, isl_dim_div) > 0)
-                        return isl_stat_ok;
-                    AffineForm f;
-                    f.constant = isl::to_int64(isl::Val(isl_aff_get_constant_val(aff)).get());
-                    for (size_t k = 0; k < d->params->size(); ++k) {
-                        isl::Val c(
-                            isl_aff_get_coefficient_val(aff, isl_dim_param, static_cast<int>(k)));
-                        const std::int64_t v = isl::to_int64(c.get());
-                        if (v != 0)
-                            f.add_term((*d->params)[k], v);
-                    }
-                    *d->form = f;
-                    return isl_stat_ok;
-                },
-                &data);
-        }
-        if (!form)
-            throw_input_error("the " + std::string(maximum ? "upper" : "lower") + " bound of '" +
-                                  index +
-                                  "' must be affine in the parameters for a thread "
-                                  "mapping; isl gives " +
-                                  (bound ? isl::to_string(bound.get()) : std::string("nothing")),
-                              SourceLocation{spec.file, 0, 0, {}, {}});
+// The lower or upper bound of an index over the domain, affine in the parameters.
+AffineForm Analyzer::index_bound(const std::string& index, bool maximum) {
+    const auto& indices = result_.spec.indices;
+    const int position =
+        static_cast<int>(std::find(indices.begin(), indices.end(), index) - indices.begin());
+    const ::isl::pw_aff bound =
+        ::isl::manage(maximum ? isl_set_dim_max(user_domain_.copy(), position)
+                              : isl_set_dim_min(user_domain_.copy(), position));
+    if (auto form = affine_bound(bound, result_.parameters))
         return *form;
-    };
+    throw_input_error("the " + std::string(maximum ? "upper" : "lower") + " bound of '" + index +
+                          "' must be affine in the parameters for a thread "
+                          "mapping; isl gives " +
+                          (bound.is_null() ? std::string("nothing") : isl::to_string(bound.get())),
+                      SourceLocation{result_.spec.file, 0, 0, {}, {}});
+}
 
-    // Launch variables, outermost first: blocks, threads, folds, then sequential indices.
-    std::vector<LaunchVariable>& variables = result_.variables;
-    std::vector<std::string> tuple_out(spec.indices.size());
-    std::vector<std::string> constraints;
+// Launch variables, outermost first: blocks, threads, folds (z to x); builtins of axes
+// without a variable evaluate to 0.
+void Analyzer::declare_launch_variables() {
+    const auto& t = result_.spec.threads;
     for (int kind = 0; kind < 3; ++kind)
         for (int axis = axis_count - 1; axis >= 0; --axis) {
             const size_t a = static_cast<size_t>(axis);
             const bool global = !t.global[a].empty();
             const bool has_block = global || !t.block[a].empty();
             const bool has_thread = global || !t.local[a].empty();
-            const bool has_fold = global && launch.fold[a] > 1;
+            const bool has_fold = global && result_.launch.fold[a] > 1;
             const auto k = static_cast<LaunchVariable::Kind>(kind);
             const bool present = (k == LaunchVariable::Kind::block && has_block) ||
                                  (k == LaunchVariable::Kind::thread && has_thread) ||
                                  (k == LaunchVariable::Kind::fold && has_fold);
             if (present) {
-                variables.push_back(LaunchVariable{builtin_of(k, axis), k, axis});
+                result_.variables.push_back(LaunchVariable{builtin_of(k, axis), k, axis});
                 parallel_variables_.push_back(builtin_of(k, axis));
             } else {
                 builtin_zero_[builtin_of(k, axis)] = 0;
             }
         }
-    for (int axis = 0; axis < axis_count; ++axis) {
-        const size_t a = static_cast<size_t>(axis);
-        const std::string bx = builtin_of(LaunchVariable::Kind::block, axis);
-        const std::string tx = builtin_of(LaunchVariable::Kind::thread, axis);
-        const std::string fx = builtin_of(LaunchVariable::Kind::fold, axis);
-        if (!t.global[a].empty()) {
-            const std::string& index = t.global[a];
-            AffineForm form = bounds(index, false);
-            const std::int64_t block = launch.block[a], fold = launch.fold[a];
-            form.add_term(bx, block * fold);
-            form.add_term(tx, fold);
-            if (fold > 1) {
-                form.add_term(fx, 1);
-                constraints.push_back("0 <= " + fx + " < " + std::to_string(fold));
-            }
-            constraints.push_back("0 <= " + tx + " < " + std::to_string(block));
-            constraints.push_back(bx + " >= 0");
-            result_.index_forms[index] = form;
-            thread_indices_.insert(index);
-            continue;
-        }
-        if (launch.fold[a] != 1)
-            throw_input_error(std::string("fold along ") + kernel::axis_name(axis) +
-                              " needs an index mapped with threads: " + kernel::axis_name(axis));
-        if (!t.local[a].empty()) {
-            const std::string& index = t.local[a];
-            const AffineForm low = bounds(index, false), high = bounds(index, true);
-            if (!low.is_constant() || !high.is_constant())
-                throw_input_error("local index '" + index +
-                                  "' must have constant bounds "
-                                  "(it is threadIdx." +
-                                  kernel::axis_name(axis) + ")");
-            if (low.constant != 0)
-                throw_input_error("local index '" + index + "' must start at 0 (threadIdx." +
-                                  kernel::axis_name(axis) + ")");
-            const std::int64_t extent = high.constant + 1;
-            if (launch.block[a] != extent && launch.block[a] != 1 &&
-                launch.block[a] != spec.launch.block[a])
-                throw_input_error("kernel '" + spec.name + "' fixes the block size along " +
-                                  kernel::axis_name(axis) + " to " + std::to_string(extent) +
-                                  " (local index '" + index + "'); the launch asks for " +
-                                  std::to_string(launch.block[a]));
-            launch.block[a] = extent;
-            AffineForm form;
-            form.add_term(tx, 1);
-            result_.index_forms[index] = form;
-            thread_indices_.insert(index);
-        } else if (launch.block[a] != 1) {
-            throw_input_error(std::string("block size along ") + kernel::axis_name(axis) +
-                              " must be 1: no index is mapped to that axis");
-        }
-        if (!t.block[a].empty()) {
-            AffineForm form;
-            form.add_term(bx, 1);
-            result_.index_forms[t.block[a]] = form;
-            thread_indices_.insert(t.block[a]);
-        }
+}
+
+// index = lower bound + bx * block * fold + tx * fold + fx.
+void Analyzer::map_global_axis(int axis, std::vector<std::string>& constraints) {
+    const size_t a = static_cast<size_t>(axis);
+    const std::string bx = builtin_of(LaunchVariable::Kind::block, axis);
+    const std::string tx = builtin_of(LaunchVariable::Kind::thread, axis);
+    const std::string fx = builtin_of(LaunchVariable::Kind::fold, axis);
+    const std::string& index = result_.spec.threads.global[a];
+    AffineForm form = index_bound(index, false);
+    const std::int64_t block = result_.launch.block[a], fold = result_.launch.fold[a];
+    form.add_term(bx, block * fold);
+    form.add_term(tx, fold);
+    if (fold > 1) {
+        form.add_term(fx, 1);
+        constraints.push_back("0 <= " + fx + " < " + std::to_string(fold));
     }
-    for (const auto& index : spec.indices)
+    constraints.push_back("0 <= " + tx + " < " + std::to_string(block));
+    constraints.push_back(bx + " >= 0");
+    result_.index_forms[index] = form;
+    thread_indices_.insert(index);
+}
+
+// A local index is threadIdx: constant bounds from 0, and it fixes the block size.
+void Analyzer::map_local_axis(int axis) {
+    const size_t a = static_cast<size_t>(axis);
+    const KernelSpec& spec = result_.spec;
+    LaunchConfig& launch = result_.launch;
+    const std::string& index = spec.threads.local[a];
+    const AffineForm low = index_bound(index, false), high = index_bound(index, true);
+    if (!low.is_constant() || !high.is_constant())
+        throw_input_error("local index '" + index +
+                          "' must have constant bounds "
+                          "(it is threadIdx." +
+                          kernel::axis_name(axis) + ")");
+    if (low.constant != 0)
+        throw_input_error("local index '" + index + "' must start at 0 (threadIdx." +
+                          kernel::axis_name(axis) + ")");
+    const std::int64_t extent = high.constant + 1;
+    if (launch.block[a] != extent && launch.block[a] != 1 &&
+        launch.block[a] != spec.launch.block[a])
+        throw_input_error("kernel '" + spec.name + "' fixes the block size along " +
+                          kernel::axis_name(axis) + " to " + std::to_string(extent) +
+                          " (local index '" + index + "'); the launch asks for " +
+                          std::to_string(launch.block[a]));
+    launch.block[a] = extent;
+    AffineForm form;
+    form.add_term(builtin_of(LaunchVariable::Kind::thread, axis), 1);
+    result_.index_forms[index] = form;
+    thread_indices_.insert(index);
+}
+
+void Analyzer::map_axis(int axis, std::vector<std::string>& constraints) {
+    const size_t a = static_cast<size_t>(axis);
+    const auto& t = result_.spec.threads;
+    if (!t.global[a].empty()) {
+        map_global_axis(axis, constraints);
+        return;
+    }
+    if (result_.launch.fold[a] != 1)
+        throw_input_error(std::string("fold along ") + kernel::axis_name(axis) +
+                          " needs an index mapped with threads: " + kernel::axis_name(axis));
+    if (!t.local[a].empty())
+        map_local_axis(axis);
+    else if (result_.launch.block[a] != 1)
+        throw_input_error(std::string("block size along ") + kernel::axis_name(axis) +
+                          " must be 1: no index is mapped to that axis");
+    if (!t.block[a].empty()) {
+        AffineForm form;
+        form.add_term(builtin_of(LaunchVariable::Kind::block, axis), 1);
+        result_.index_forms[t.block[a]] = form;
+        thread_indices_.insert(t.block[a]);
+    }
+}
+
+// Indices not mapped to the launch stay themselves: sequential loop variables.
+void Analyzer::add_sequential_variables() {
+    for (const auto& index : result_.spec.indices)
         if (!result_.index_forms.count(index)) {
-            variables.push_back(LaunchVariable{index, LaunchVariable::Kind::sequential, -1});
+            result_.variables.push_back(
+                LaunchVariable{index, LaunchVariable::Kind::sequential, -1});
             AffineForm form;
             form.add_term(index, 1);
             result_.index_forms[index] = form;
         }
-    for (size_t k = 0; k < spec.indices.size(); ++k)
-        tuple_out[k] = result_.index_forms[spec.indices[k]].to_string();
+}
+
+// The domain in launch variables: its image under the inverse of the launch map.
+void Analyzer::build_launch_domain(const std::vector<std::string>& constraints) {
+    std::vector<std::string> tuple_out;
+    for (const auto& index : result_.spec.indices)
+        tuple_out.push_back(result_.index_forms[index].to_string());
     std::vector<std::string> variable_names;
-    for (const auto& v : variables)
+    for (const auto& v : result_.variables)
         variable_names.push_back(v.name);
-    std::string map_text = params_text_ + " -> { [" + join(variable_names) + "] -> [" +
-                           join(tuple_out) + "]" +
-                           (constraints.empty() ? "" : " : " + join(constraints, " and ")) + " }";
-    isl::Map map;
+    const std::string map_text = fmt::format(
+        "{} -> {{ [{}] -> [{}]{} }}", params_text_, fmt::join(variable_names, ", "),
+        fmt::join(tuple_out, ", "),
+        constraints.empty() ? "" : fmt::format(" : {}", fmt::join(constraints, " and ")));
+    ::isl::map map;
     try {
-        map = isl::read_map(ctx_, map_text);
+        map = read_isl_map(ctx_, map_text);
     } catch (const isl::IslError& e) {
         KERNCAST_CHECK(false, "launch map rejected by isl: " + map_text + ": " + e.what());
     }
-    launch_domain_.reset(
-        isl_set_apply(isl_set_copy(user_domain_.get()), isl_map_reverse(map.release())));
+    launch_domain_ = ::isl::manage(isl_set_apply(user_domain_.copy(), isl_map_reverse(map.copy())));
     ctx_.check(launch_domain_.get(), "mapping the domain to the launch");
     for (size_t k = 0; k < variable_names.size(); ++k)
-        launch_domain_.reset(isl_set_set_dim_name(launch_domain_.release(), isl_dim_set,
-                                                  static_cast<unsigned>(k),
-                                                  variable_names[k].c_str()));
+        launch_domain_ = ::isl::manage(isl_set_set_dim_name(launch_domain_.copy(), isl_dim_set,
+                                                            static_cast<unsigned>(k),
+                                                            variable_names[k].c_str()));
+}
 
+// Threads and sub-groups per block; thread blocks with work: the domain projected onto the
+// block variables.
+void Analyzer::count_thread_blocks() {
+    const LaunchConfig& launch = result_.launch;
     result_.threads_per_block = launch.block[0] * launch.block[1] * launch.block[2];
     const std::int64_t s = result_.options.subgroup_size;
     KERNCAST_CHECK(s > 0, "sub-group size must be positive");
     result_.subgroups_per_block = (result_.threads_per_block + s - 1) / s;
-
-    // Thread blocks with work: the domain projected onto the block variables.
-    isl::Set blocks(isl_set_copy(launch_domain_.get()));
-    for (int k = static_cast<int>(variables.size()) - 1; k >= 0; --k)
-        if (variables[static_cast<size_t>(k)].kind != LaunchVariable::Kind::block)
-            blocks.reset(
-                isl_set_project_out(blocks.release(), isl_dim_set, static_cast<unsigned>(k), 1));
-    result_.thread_blocks = count_text(isl::to_string(blocks.get()));
+    const auto& variables = result_.variables;
+    const ::isl::set blocks = project_out_unless(launch_domain_, variables.size(), [&](size_t k) {
+        return variables[k].kind == LaunchVariable::Kind::block;
+    });
+    result_.thread_blocks = count_text(to_string(blocks));
 }
 
 // The scope's set in launch variables: parallel variables (threads optional) plus the
 // sequential indices in scope, intersected with the statement's where-condition.
-isl::Set Analyzer::statement_set(const Scope& scope, bool keep_threads,
-                                 bool keep_folds_and_blocks) {
+::isl::set Analyzer::statement_set(const Scope& scope, bool keep_threads,
+                                   bool keep_folds_and_blocks) {
     std::string key = (keep_threads ? "T" : "t") + std::string(keep_folds_and_blocks ? "B" : "b");
     if (scope.statement && scope.statement->condition)
         key += "s" + std::to_string(scope.statement_index);
@@ -496,15 +583,15 @@ isl::Set Analyzer::statement_set(const Scope& scope, bool keep_threads,
         key += " " + index;
     auto cached = set_cache_.find(key);
     if (cached != set_cache_.end())
-        return isl::Set(isl_set_copy(cached->second.get()));
-    isl::Set computed = compute_statement_set(scope, keep_threads, keep_folds_and_blocks);
-    set_cache_.emplace(key, isl::Set(isl_set_copy(computed.get())));
+        return cached->second;
+    ::isl::set computed = compute_statement_set(scope, keep_threads, keep_folds_and_blocks);
+    set_cache_.emplace(key, computed);
     return computed;
 }
 
-isl::Set Analyzer::compute_statement_set(const Scope& scope, bool keep_threads,
-                                         bool keep_folds_and_blocks) {
-    isl::Set set(isl_set_copy(launch_domain_.get()));
+::isl::set Analyzer::compute_statement_set(const Scope& scope, bool keep_threads,
+                                           bool keep_folds_and_blocks) {
+    ::isl::set set = launch_domain_;
     const auto& variables = result_.variables;
     if (scope.statement && scope.statement->condition) {
         std::map<std::string, AffineForm> forms = result_.index_forms;
@@ -513,60 +600,50 @@ isl::Set Analyzer::compute_statement_set(const Scope& scope, bool keep_threads,
         std::vector<std::string> names;
         for (const auto& v : variables)
             names.push_back(v.name);
-        const std::string text = params_text_ + " -> { [" + join(names) +
-                                 "] : " + condition_to_isl(*scope.statement->condition, forms) +
-                                 " }";
-        isl::Set condition;
+        const std::string text =
+            params_text_ + " -> { [" + fmt::format("{}", fmt::join(names, ", ")) +
+            "] : " + condition_to_isl(*scope.statement->condition, forms) + " }";
+        ::isl::set condition;
         try {
-            condition = isl::read_set(ctx_, text);
+            condition = read_isl_set(ctx_, text);
         } catch (const isl::IslError& e) {
             throw_input_error("isl rejects the where-condition '" +
                                   scope.statement->condition_text + "': " + e.what(),
                               scope.statement->where);
         }
-        set.reset(isl_set_intersect(set.release(), condition.release()));
+        set = ::isl::manage(isl_set_intersect(set.copy(), condition.copy()));
     }
-    for (int k = static_cast<int>(variables.size()) - 1; k >= 0; --k) {
-        const LaunchVariable& v = variables[static_cast<size_t>(k)];
-        bool keep;
+    return project_out_unless(set, variables.size(), [&](size_t k) {
+        const LaunchVariable& v = variables[k];
         switch (v.kind) {
         case LaunchVariable::Kind::thread:
-            keep = keep_threads;
-            break;
+            return keep_threads;
         case LaunchVariable::Kind::sequential:
-            keep = keep_folds_and_blocks && scope.indices.count(v.name) > 0;
-            break;
+            return keep_folds_and_blocks && scope.indices.count(v.name) > 0;
         default:
-            keep = keep_folds_and_blocks;
+            return keep_folds_and_blocks;
         }
-        if (!keep)
-            set.reset(isl_set_project_out(set.release(), isl_dim_set, static_cast<unsigned>(k), 1));
-    }
-    return set;
+    });
 }
 
 // The scope's set in the user's indices (used for per-work-item counts, which have closed
 // forms more often there; the launch mapping is a bijection on domain points).
-isl::Set Analyzer::user_set(const Scope& scope) {
-    isl::Set set(isl_set_copy(user_domain_.get()));
+::isl::set Analyzer::user_set(const Scope& scope) {
     const auto& indices = result_.spec.indices;
-    for (int k = static_cast<int>(indices.size()) - 1; k >= 0; --k) {
-        const std::string& index = indices[static_cast<size_t>(k)];
-        if (!scope.indices.count(index) && !thread_indices_.count(index))
-            set.reset(isl_set_project_out(set.release(), isl_dim_set, static_cast<unsigned>(k), 1));
-    }
-    return set;
+    return project_out_unless(user_domain_, indices.size(), [&](size_t k) {
+        return scope.indices.count(indices[k]) > 0 || thread_indices_.count(indices[k]) > 0;
+    });
 }
 
 SymbolicCount Analyzer::per_subgroup(const Scope& scope) {
-    isl::Set set = statement_set(scope, false, true);
-    return count_text(isl::to_string(set.get())).scaled(result_.subgroups_per_block);
+    return count_text(to_string(statement_set(scope, false, true)))
+        .scaled(result_.subgroups_per_block);
 }
 
 SymbolicCount Analyzer::per_work_item(const Scope& scope) {
     if (scope.statement && scope.statement->condition)
-        return count_text(isl::to_string(statement_set(scope, true, true).get()));
-    return count_text(isl::to_string(user_set(scope).get()));
+        return count_text(to_string(statement_set(scope, true, true)));
+    return count_text(to_string(user_set(scope)));
 }
 
 void Analyzer::add_operation(DataType dtype, const std::string& op, Granularity granularity,
@@ -592,6 +669,89 @@ void Analyzer::index_arithmetic(const Expr& e, const Scope& scope) {
         index_arithmetic(*operand, scope);
 }
 
+bool reads_array(const Expr& e) {
+    if (e.kind == ExprKind::array_ref)
+        return true;
+    return std::any_of(e.operands.begin(), e.operands.end(),
+                       [](const ExprPtr& o) { return reads_array(*o); });
+}
+
+// The reference's subscripts as affine forms in the user's indices (`user`) and in launch
+// variables (access.subscripts); both empty when a subscript reads an array (indirect).
+// Returns whether a subscript names a builtin (tx, bx, ...).
+bool Analyzer::access_subscripts(const Expr& ref, AccessInfo& access,
+                                 std::vector<AffineForm>& user) const {
+    std::map<std::string, AffineForm> forms = result_.index_forms;
+    for (const auto& [name, zero] : builtin_zero_)
+        forms[name] = AffineForm{};
+    bool uses_builtins = false;
+    for (const auto& subscript : ref.operands) {
+        if (reads_array(*subscript)) {
+            access.indirect = true;
+            continue;
+        }
+        const AffineForm user_form = kernel::to_affine(*subscript);
+        for (const auto& [name, c] : user_form.coefficients)
+            if (kernel::is_builtin_name(name))
+                uses_builtins = true;
+        user.push_back(user_form);
+        access.subscripts.push_back(substitute(user_form, forms));
+    }
+    if (access.indirect)
+        access.subscripts.clear();
+    return uses_builtins;
+}
+
+// Granularity (counting-cases.md): shared per sub-group; global/constant per work-item
+// unless uniform along thread x; atomics per work-item.
+Granularity access_granularity(const AccessInfo& access) {
+    bool uniform_x = !access.indirect;
+    for (const auto& s : access.subscripts)
+        if (s.coefficient("tx") != 0)
+            uniform_x = false;
+    if (access.direction == Direction::atomic)
+        return Granularity::work_item;
+    if (access.space == MemorySpace::shared)
+        return Granularity::subgroup;
+    return uniform_x ? Granularity::subgroup : Granularity::work_item;
+}
+
+// Whole-launch element footprint of a direct access: the image of its domain under the
+// subscripts. An injective subscript map (full column rank in the scope's indices) touches
+// as many distinct elements as it has executions: no image needed.
+SymbolicCount Analyzer::footprint_elements(const AccessInfo& access, const Scope& scope,
+                                           const std::vector<AffineForm>& user_subscripts,
+                                           bool user_space, const ::isl::set& domain) {
+    if (user_space) {
+        std::vector<std::string> scope_indices;
+        for (const auto& index : result_.spec.indices)
+            if (scope.indices.count(index) || thread_indices_.count(index))
+                scope_indices.push_back(index);
+        std::vector<std::vector<wide_int>> rows;
+        for (const auto& form : user_subscripts) {
+            std::vector<wide_int> row;
+            for (const auto& index : scope_indices)
+                row.push_back(form.coefficient(index));
+            rows.push_back(row);
+        }
+        if (matrix_rank(rows) == static_cast<int>(scope_indices.size()))
+            return access.count_per_work_item;
+    }
+    const ::isl::set source = user_space ? user_set(scope) : domain;
+    const std::vector<std::string> names =
+        user_space ? dim_names(source, isl_dim_set) : access.domain_variables;
+    std::vector<std::string> outputs;
+    for (const auto& s : user_space ? user_subscripts : access.subscripts)
+        outputs.push_back(s.to_string());
+    const std::string map_text = fmt::format("{} -> {{ [{}] -> [{}] }}", params_text_,
+                                             fmt::join(names, ", "), fmt::join(outputs, ", "));
+    const ::isl::map map = read_isl_map(ctx_, map_text);
+    ::isl::set image = ::isl::manage(isl_set_apply(source.copy(), map.copy()));
+    ctx_.check(image.get(), "computing a footprint");
+    image = ::isl::manage(isl_set_coalesce(image.copy()));
+    return count_text(to_string(image));
+}
+
 void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction direction,
                              std::optional<kernel::AtomicKind> atomic) {
     const ArrayDecl* array = result_.spec.find_array(ref->name);
@@ -607,101 +767,21 @@ void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction d
     access.direction = direction;
     access.atomic = atomic;
     access.text = kernel::to_string(*ref);
-    std::map<std::string, AffineForm> forms = result_.index_forms;
-    for (const auto& [name, zero] : builtin_zero_)
-        forms[name] = AffineForm{};
-    bool uses_builtins = false;
     std::vector<AffineForm> user_subscripts;
-    for (const auto& subscript : ref->operands) {
-        std::vector<std::string> names;
-        kernel::collect_variables(*subscript, names);
-        bool reads_array = false;
-        std::function<void(const Expr&)> scan = [&](const Expr& e) {
-            if (e.kind == ExprKind::array_ref)
-                reads_array = true;
-            for (const auto& o : e.operands)
-                scan(*o);
-        };
-        scan(*subscript);
-        if (reads_array) {
-            access.indirect = true;
-            continue;
-        }
-        const AffineForm user_form = kernel::to_affine(*subscript);
-        for (const auto& [name, c] : user_form.coefficients)
-            if (kernel::is_builtin_name(name))
-                uses_builtins = true;
-        user_subscripts.push_back(user_form);
-        access.subscripts.push_back(substitute(user_form, forms));
-    }
-    if (access.indirect)
-        access.subscripts.clear();
-
-    // Granularity (counting-cases.md): shared per sub-group; global/constant per work-item
-    // unless uniform along thread x; atomics per work-item.
-    bool uniform_x = !access.indirect;
-    for (const auto& s : access.subscripts)
-        if (s.coefficient("tx") != 0)
-            uniform_x = false;
-    if (direction == Direction::atomic)
-        access.granularity = Granularity::work_item;
-    else if (array->space == MemorySpace::shared)
-        access.granularity = Granularity::subgroup;
-    else
-        access.granularity = uniform_x ? Granularity::subgroup : Granularity::work_item;
+    const bool uses_builtins = access_subscripts(*ref, access, user_subscripts);
+    access.granularity = access_granularity(access);
     access.count_per_work_item = per_work_item(scope);
     access.count = access.granularity == Granularity::subgroup ? per_subgroup(scope)
                                                                : access.count_per_work_item;
 
     // Domain in launch variables (for addresses and footprints).
-    isl::Set domain = statement_set(scope, true, true);
-    access.domain = isl::to_string(domain.get());
-    access.domain_variables = isl::dim_names(domain.get(), isl_dim_set);
-
-    // Whole-launch element footprint: the image of the domain under the subscripts.
+    const ::isl::set domain = statement_set(scope, true, true);
+    access.domain = to_string(domain);
+    access.domain_variables = dim_names(domain, isl_dim_set);
     if (!access.indirect) {
-        std::vector<std::string> names;
-        std::vector<std::string> outputs;
-        isl::Set source;
         const bool user_space = !uses_builtins && !(scope.statement && scope.statement->condition);
-        // An injective subscript map (full column rank in the scope's indices) touches as
-        // many distinct elements as it has executions: no image needed.
-        if (user_space) {
-            std::vector<std::string> scope_indices;
-            for (const auto& index : result_.spec.indices)
-                if (scope.indices.count(index) || thread_indices_.count(index))
-                    scope_indices.push_back(index);
-            std::vector<std::vector<wide_int>> rows;
-            for (const auto& form : user_subscripts) {
-                std::vector<wide_int> row;
-                for (const auto& index : scope_indices)
-                    row.push_back(form.coefficient(index));
-                rows.push_back(row);
-            }
-            if (matrix_rank(rows) == static_cast<int>(scope_indices.size())) {
-                access.footprint_elements = access.count_per_work_item;
-                result_.accesses.push_back(std::move(access));
-                return;
-            }
-        }
-        if (user_space) {
-            source = user_set(scope);
-            names = isl::dim_names(source.get(), isl_dim_set);
-            for (const auto& s : user_subscripts)
-                outputs.push_back(s.to_string());
-        } else {
-            source.reset(isl_set_copy(domain.get()));
-            names = access.domain_variables;
-            for (const auto& s : access.subscripts)
-                outputs.push_back(s.to_string());
-        }
-        const std::string map_text =
-            params_text_ + " -> { [" + join(names) + "] -> [" + join(outputs) + "] }";
-        isl::Map map = isl::read_map(ctx_, map_text);
-        isl::Set image(isl_set_apply(source.release(), map.release()));
-        ctx_.check(image.get(), "computing a footprint");
-        image.reset(isl_set_coalesce(image.release()));
-        access.footprint_elements = count_text(isl::to_string(image.get()));
+        access.footprint_elements =
+            footprint_elements(access, scope, user_subscripts, user_space, domain);
     }
     result_.accesses.push_back(std::move(access));
 }
@@ -724,19 +804,7 @@ ValueType Analyzer::walk(const ExprPtr& ptr, Scope scope) {
     }
     case ExprKind::array_ref: {
         const ArrayDecl* array = result_.spec.find_array(e.name);
-        for (const auto& subscript : e.operands) {
-            if (result_.options.count_index_arithmetic)
-                index_arithmetic(*subscript, scope);
-            std::function<void(const ExprPtr&)> inner = [&](const ExprPtr& x) {
-                if (x->kind == ExprKind::array_ref) {
-                    walk(x, scope);
-                    return;
-                }
-                for (const auto& o : x->operands)
-                    inner(o);
-            };
-            inner(subscript);
-        }
+        walk_subscripts(e, scope);
         record_access(ptr, scope, Direction::load, std::nullopt);
         return ValueType{array->dtype, false};
     }
@@ -749,182 +817,194 @@ ValueType Analyzer::walk(const ExprPtr& ptr, Scope scope) {
         walk(e.operands[0], scope);
         return combine(walk(e.operands[1], scope), walk(e.operands[2], scope));
     }
-    case ExprKind::binary: {
-        const ValueType a = walk(e.operands[0], scope);
-        const ValueType b = walk(e.operands[1], scope);
-        const ValueType type = combine(a, b);
-        using kernel::BinaryOp;
-        switch (e.op) {
-        case BinaryOp::add:
-        case BinaryOp::sub:
-            add_arith(scope, type.dtype, "add");
-            // madd: an add or subtract with a product operand can be one fused multiply-add.
-            if ((e.operands[0]->kind == ExprKind::binary && e.operands[0]->op == BinaryOp::mul) ||
-                (e.operands[1]->kind == ExprKind::binary && e.operands[1]->op == BinaryOp::mul))
-                add_arith(scope, type.dtype, "madd");
-            return type;
-        case BinaryOp::mul:
-            add_arith(scope, type.dtype, "mul");
-            return type;
-        case BinaryOp::div:
-            add_arith(scope, type.dtype, "div");
-            return type;
-        case BinaryOp::mod:
-            add_arith(scope, type.dtype, "mod");
-            return type;
-        case BinaryOp::logical_and:
-        case BinaryOp::logical_or:
-            return ValueType{DataType::i32, false};
-        default: // comparisons
-            add_arith(scope, type.dtype, "cmp");
-            return ValueType{DataType::i32, false};
-        }
-    }
-    case ExprKind::call: {
-        ValueType type{DataType::i32, true};
-        bool first = true;
-        for (size_t k = 0; k < e.operands.size(); ++k) {
-            const ValueType t = walk(e.operands[k], scope);
-            if (e.name == "select" && k == 0)
-                continue;
-            type = first ? t : combine(type, t);
-            first = false;
-        }
-        if (e.name == "select")
-            return type;
-        std::string name = e.name;
-        if (name == "fmin")
-            name = "min";
-        if (name == "fmax")
-            name = "max";
-        if (name == "fabs")
-            name = "abs";
-        if (name == "min" || name == "max")
-            add_arith(scope, type.dtype, name,
-                      std::max<int>(1, static_cast<int>(e.operands.size()) - 1));
-        else
-            add_arith(scope, type.dtype, "func:" + name);
-        if (type.weak)
-            type =
-                ValueType{kernel::is_floating(type.dtype) ? DataType::f64 : DataType::i32, false};
-        return type;
-    }
-    case ExprKind::reduction: {
-        Scope inner = scope;
-        for (const auto& index : e.reduction_indices)
-            inner.indices.insert(index);
-        const ExprPtr& body = e.operands[0];
-        const ValueType type = walk(body, inner);
-        const bool product = body->kind == ExprKind::binary && body->op == kernel::BinaryOp::mul;
-        if (e.name == "sum") {
-            // n terms are accumulated with n adds (loopy; counting-cases.md case 2).
-            add_arith(inner, type.dtype, "add");
-            if (product)
-                add_arith(inner, type.dtype, "madd");
-        } else {
-            add_arith(inner, type.dtype, "mul");
-        }
-        return type;
-    }
+    case ExprKind::binary:
+        return walk_binary(e, scope);
+    case ExprKind::call:
+        return walk_call(e, scope);
+    case ExprKind::reduction:
+        return walk_reduction(e, scope);
     }
     return ValueType{};
+}
+
+ValueType Analyzer::walk_binary(const Expr& e, const Scope& scope) {
+    const ValueType a = walk(e.operands[0], scope);
+    const ValueType b = walk(e.operands[1], scope);
+    const ValueType type = combine(a, b);
+    using kernel::BinaryOp;
+    switch (e.op) {
+    case BinaryOp::add:
+    case BinaryOp::sub:
+        add_arith(scope, type.dtype, "add");
+        // madd: an add or subtract with a product operand can be one fused multiply-add.
+        if ((e.operands[0]->kind == ExprKind::binary && e.operands[0]->op == BinaryOp::mul) ||
+            (e.operands[1]->kind == ExprKind::binary && e.operands[1]->op == BinaryOp::mul))
+            add_arith(scope, type.dtype, "madd");
+        return type;
+    case BinaryOp::mul:
+        add_arith(scope, type.dtype, "mul");
+        return type;
+    case BinaryOp::div:
+        add_arith(scope, type.dtype, "div");
+        return type;
+    case BinaryOp::mod:
+        add_arith(scope, type.dtype, "mod");
+        return type;
+    case BinaryOp::logical_and:
+    case BinaryOp::logical_or:
+        return ValueType{DataType::i32, false};
+    default: // comparisons
+        add_arith(scope, type.dtype, "cmp");
+        return ValueType{DataType::i32, false};
+    }
+}
+
+// A built-in call counts as its table entry's operation class (builtin_functions.hpp).
+ValueType Analyzer::walk_call(const Expr& e, const Scope& scope) {
+    ValueType type{DataType::i32, true};
+    bool first = true;
+    for (size_t k = 0; k < e.operands.size(); ++k) {
+        const ValueType t = walk(e.operands[k], scope);
+        if (e.name == "select" && k == 0)
+            continue;
+        type = first ? t : combine(type, t);
+        first = false;
+    }
+    const kernel::BuiltinFunction* function = kernel::find_builtin_function(e.name);
+    if (function && function->counted_as.empty())
+        return type; // select: no operation
+    const std::string operation = function ? std::string(function->counted_as) : e.name;
+    if (function && function->counts_per_extra_argument())
+        add_arith(scope, type.dtype, operation,
+                  std::max<int>(1, static_cast<int>(e.operands.size()) - 1));
+    else
+        add_arith(scope, type.dtype, "func:" + operation);
+    if (type.weak)
+        type = ValueType{kernel::is_floating(type.dtype) ? DataType::f64 : DataType::i32, false};
+    return type;
+}
+
+ValueType Analyzer::walk_reduction(const Expr& e, const Scope& scope) {
+    Scope inner = scope;
+    for (const auto& index : e.reduction_indices)
+        inner.indices.insert(index);
+    const ExprPtr& body = e.operands[0];
+    const ValueType type = walk(body, inner);
+    const bool product = body->kind == ExprKind::binary && body->op == kernel::BinaryOp::mul;
+    if (e.name == "sum") {
+        // n terms are accumulated with n adds (loopy; counting-cases.md case 2).
+        add_arith(inner, type.dtype, "add");
+        if (product)
+            add_arith(inner, type.dtype, "madd");
+    } else {
+        add_arith(inner, type.dtype, "mul");
+    }
+    return type;
+}
+
+// Per work-item: the trip count of the barrier's enclosing sequential loops.
+void Analyzer::record_barrier(const kernel::StatementSpec& statement, int index) {
+    std::set<std::string> loops;
+    for (const auto& name : statement.within)
+        if (!thread_indices_.count(name))
+            loops.insert(name);
+    const auto& indices = result_.spec.indices;
+    const ::isl::set set = project_out_unless(
+        user_domain_, indices.size(), [&](size_t k) { return loops.count(indices[k]) > 0; });
+    result_.barriers.push_back(BarrierInfo{index, count_text(to_string(set))});
+}
+
+// The indices a compute statement runs over: `within`, the thread-mapped ones and those its
+// operands and condition use outside reductions.
+Analyzer::Scope Analyzer::statement_scope(const kernel::StatementSpec& statement, int index) {
+    const KernelSpec& spec = result_.spec;
+    const std::set<std::string> all_indices(spec.indices.begin(), spec.indices.end());
+    Scope scope;
+    scope.statement = &statement;
+    scope.statement_index = index;
+    scope.indices.insert(statement.within.begin(), statement.within.end());
+    scope.indices.insert(thread_indices_.begin(), thread_indices_.end());
+    const kernel::Statement& parsed = statement.parsed;
+    std::vector<std::string> names;
+    kernel::collect_variables(*parsed.target, names);
+    if (parsed.compare)
+        kernel::collect_variables(*parsed.compare, names);
+    if (parsed.value)
+        kernel::collect_variables(*parsed.value, names);
+    if (statement.condition)
+        kernel::collect_variables(*statement.condition, names);
+    for (const auto& name : names)
+        if (all_indices.count(name))
+            scope.indices.insert(name);
+    return scope;
+}
+
+// Array references inside the subscripts of a reference (indirect addressing) are loads.
+void Analyzer::walk_subscripts(const Expr& target, const Scope& scope) {
+    for (const auto& subscript : target.operands) {
+        if (result_.options.count_index_arithmetic)
+            index_arithmetic(*subscript, scope);
+        std::function<void(const ExprPtr&)> inner = [&](const ExprPtr& x) {
+            if (x->kind == ExprKind::array_ref) {
+                walk(x, scope);
+                return;
+            }
+            for (const auto& o : x->operands)
+                inner(o);
+        };
+        inner(subscript);
+    }
+}
+
+void Analyzer::record_statement(const kernel::StatementSpec& statement, const Scope& scope) {
+    const kernel::Statement& parsed = statement.parsed;
+    const ArrayDecl* target = result_.spec.find_array(parsed.target->name);
+    ValueType value_type{target->dtype, false};
+    // atomic_cas's compare operand is an operand like the value: its reads and operations
+    // count once per point of the statement's domain (docs/kernel-format.md).
+    if (parsed.compare)
+        walk(parsed.compare, scope);
+    if (parsed.value)
+        value_type = walk(parsed.value, scope);
+    walk_subscripts(*parsed.target, scope);
+    const ValueType target_type{target->dtype, false};
+    if (parsed.atomic) {
+        const SymbolicCount executions = per_work_item(scope);
+        add_operation(target->dtype,
+                      std::string("atomic:") + kernel::atomic_kind_name(*parsed.atomic),
+                      Granularity::work_item, executions, executions);
+        record_access(parsed.target, scope, Direction::atomic, parsed.atomic);
+        return;
+    }
+    if (parsed.op != kernel::AssignOp::assign) {
+        record_access(parsed.target, scope, Direction::load, std::nullopt);
+        const ValueType type = combine(target_type, value_type);
+        switch (parsed.op) {
+        case kernel::AssignOp::add_assign:
+        case kernel::AssignOp::sub_assign:
+            add_arith(scope, type.dtype, "add");
+            if (parsed.value->kind == ExprKind::binary && parsed.value->op == kernel::BinaryOp::mul)
+                add_arith(scope, type.dtype, "madd");
+            break;
+        case kernel::AssignOp::mul_assign:
+            add_arith(scope, type.dtype, "mul");
+            break;
+        default:
+            add_arith(scope, type.dtype, "div");
+        }
+    }
+    record_access(parsed.target, scope, Direction::store, std::nullopt);
 }
 
 KernelAnalysis Analyzer::run() {
     const KernelSpec& spec = result_.spec;
     setup_launch();
-    std::set<std::string> all_indices(spec.indices.begin(), spec.indices.end());
     for (size_t s = 0; s < spec.statements.size(); ++s) {
         const auto& statement = spec.statements[s];
-        Scope scope;
-        scope.statement = &statement;
-        scope.statement_index = static_cast<int>(s);
-        for (const auto& index : statement.within)
-            scope.indices.insert(index);
-        for (const auto& index : thread_indices_)
-            scope.indices.insert(index);
-        if (statement.kind == StatementKind::barrier) {
-            // Per work-item: the trip count of the enclosing sequential loops.
-            Scope loops;
-            for (const auto& index : statement.within)
-                if (!thread_indices_.count(index))
-                    loops.indices.insert(index);
-            isl::Set set(isl_set_copy(user_domain_.get()));
-            for (int k = static_cast<int>(spec.indices.size()) - 1; k >= 0; --k)
-                if (!loops.indices.count(spec.indices[static_cast<size_t>(k)]))
-                    set.reset(isl_set_project_out(set.release(), isl_dim_set,
-                                                  static_cast<unsigned>(k), 1));
-            result_.barriers.push_back(
-                BarrierInfo{static_cast<int>(s), count_text(isl::to_string(set.get()))});
-            continue;
-        }
-        const kernel::Statement& parsed = statement.parsed;
-        // Indices used outside reductions.
-        std::vector<std::string> names;
-        kernel::collect_variables(*parsed.target, names);
-        if (parsed.compare)
-            kernel::collect_variables(*parsed.compare, names);
-        if (parsed.value)
-            kernel::collect_variables(*parsed.value, names);
-        for (const auto& name : names)
-            if (all_indices.count(name))
-                scope.indices.insert(name);
-        if (statement.condition) {
-            std::vector<std::string> condition_names;
-            kernel::collect_variables(*statement.condition, condition_names);
-            for (const auto& name : condition_names)
-                if (all_indices.count(name))
-                    scope.indices.insert(name);
-        }
-        const ArrayDecl* target = spec.find_array(parsed.target->name);
-        ValueType value_type{target->dtype, false};
-        // atomic_cas's compare operand is an operand like the value: its reads and operations
-        // count once per point of the statement's domain (docs/kernel-format.md).
-        if (parsed.compare)
-            walk(parsed.compare, scope);
-        if (parsed.value)
-            value_type = walk(parsed.value, scope);
-        for (const auto& subscript : parsed.target->operands) {
-            if (result_.options.count_index_arithmetic)
-                index_arithmetic(*subscript, scope);
-            std::function<void(const ExprPtr&)> inner = [&](const ExprPtr& x) {
-                if (x->kind == ExprKind::array_ref) {
-                    walk(x, scope);
-                    return;
-                }
-                for (const auto& o : x->operands)
-                    inner(o);
-            };
-            inner(subscript);
-        }
-        const ValueType target_type{target->dtype, false};
-        if (parsed.atomic) {
-            const SymbolicCount executions = per_work_item(scope);
-            add_operation(target->dtype,
-                          std::string("atomic:") + kernel::atomic_kind_name(*parsed.atomic),
-                          Granularity::work_item, executions, executions);
-            record_access(parsed.target, scope, Direction::atomic, parsed.atomic);
-            continue;
-        }
-        if (parsed.op != kernel::AssignOp::assign) {
-            record_access(parsed.target, scope, Direction::load, std::nullopt);
-            const ValueType type = combine(target_type, value_type);
-            switch (parsed.op) {
-            case kernel::AssignOp::add_assign:
-            case kernel::AssignOp::sub_assign:
-                add_arith(scope, type.dtype, "add");
-                if (parsed.value->kind == ExprKind::binary &&
-                    parsed.value->op == kernel::BinaryOp::mul)
-                    add_arith(scope, type.dtype, "madd");
-                break;
-            case kernel::AssignOp::mul_assign:
-                add_arith(scope, type.dtype, "mul");
-                break;
-            default:
-                add_arith(scope, type.dtype, "div");
-            }
-        }
-        record_access(parsed.target, scope, Direction::store, std::nullopt);
+        if (statement.kind == StatementKind::barrier)
+            record_barrier(statement, static_cast<int>(s));
+        else
+            record_statement(statement, statement_scope(statement, static_cast<int>(s)));
     }
     for (auto& [key, value] : operations_)
         result_.operations.push_back(OperationCount{key.first, key.second, value.granularity,
@@ -955,41 +1035,54 @@ KernelAnalysis analyze(const KernelSpec& spec, const CountOptions& options) {
     return analyze(spec, spec.launch, options);
 }
 
+static void check_fold_within_domain(const kernel::KernelSpec& spec,
+                                     const kernel::LaunchConfig& launch,
+                                     const kernel::ParameterOverrides& named);
+
+KernelAnalysis analyze(const kernel::BoundKernel& bound, const CountOptions& options) {
+    return analyze(bound.spec(), bound.launch(), options);
+}
+
 void check_fold_within_domain(const KernelAnalysis& analysis,
                               const std::vector<std::int64_t>& params) {
-    const kernel::KernelSpec& spec = analysis.spec;
-    std::vector<std::pair<std::string, std::int64_t>> named;
+    kernel::ParameterOverrides named;
     for (size_t k = 0; k < analysis.parameters.size() && k < params.size(); ++k)
         named.emplace_back(analysis.parameters[k], params[k]);
+    check_fold_within_domain(analysis.spec, analysis.launch, named);
+}
+
+void check_fold_within_domain(const kernel::BoundKernel& bound) {
+    check_fold_within_domain(bound.spec(), bound.launch(), bound.named_values());
+}
+
+static void check_fold_within_domain(const kernel::KernelSpec& spec,
+                                     const kernel::LaunchConfig& launch,
+                                     const kernel::ParameterOverrides& named) {
     isl::Context ctx;
-    isl::Set domain;
+    ::isl::set domain;
     try {
-        domain = isl::read_set(ctx, spec.domain);
+        domain = read_isl_set(ctx, spec.domain);
     } catch (const isl::IslError&) {
         return; // rejected with its position when the file was read
     }
-    const auto names = isl::dim_names(domain.get(), isl_dim_param);
+    const auto names = dim_names(domain, isl_dim_param);
     for (size_t k = 0; k < names.size(); ++k)
         for (const auto& [name, value] : named)
-            if (name == names[k]) {
-                isl_val* fixed = isl_val_int_from_si(ctx.get(), value);
-                domain.reset(isl_set_fix_val(domain.release(), isl_dim_param,
-                                             static_cast<unsigned>(k), fixed));
-            }
-    const auto indices = isl::dim_names(domain.get(), isl_dim_set);
+            if (name == names[k])
+                domain = ::isl::manage(isl_set_fix_val(domain.copy(), isl_dim_param,
+                                                       static_cast<unsigned>(k),
+                                                       isl_val_int_from_si(ctx.get(), value)));
+    const auto indices = dim_names(domain, isl_dim_set);
     for (int axis = 0; axis < kernel::axis_count; ++axis) {
-        const std::int64_t fold = analysis.launch.fold[static_cast<size_t>(axis)];
+        const std::int64_t fold = launch.fold[static_cast<size_t>(axis)];
         const std::string& index = spec.threads.global[static_cast<size_t>(axis)];
         const auto at = std::find(indices.begin(), indices.end(), index);
         if (fold <= 1 || index.empty() || at == indices.end())
             continue;
-        const auto position = static_cast<unsigned>(at - indices.begin());
-        isl::Set along(isl_set_copy(domain.get()));
-        along.reset(isl_set_project_out(along.release(), isl_dim_set, position + 1,
-                                        static_cast<unsigned>(indices.size()) - position - 1));
-        along.reset(isl_set_project_out(along.release(), isl_dim_set, 0, position));
-        along.reset(isl_set_project_out(along.release(), isl_dim_param, 0,
-                                        static_cast<unsigned>(names.size())));
+        const auto position = static_cast<size_t>(at - indices.begin());
+        const ::isl::set along = project_out(
+            project_out_unless(domain, indices.size(), [&](size_t k) { return k == position; }),
+            isl_dim_param, 0, static_cast<unsigned>(names.size()));
         std::int64_t extent = 0;
         try {
             extent = isl::count_points(ctx, along.get());
@@ -1004,38 +1097,14 @@ void check_fold_within_domain(const KernelAnalysis& analysis,
     }
 }
 
-std::vector<std::int64_t>
-parameter_values(const KernelAnalysis& analysis,
-                 const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
-    const auto named = analysis.spec.param_values(overrides);
-    std::vector<std::int64_t> values;
-    for (const auto& [name, value] : named)
-        values.push_back(value);
-    auto lookup = [&](const std::string& name) -> std::optional<std::int64_t> {
-        for (const auto& [n, v] : named)
-            if (n == name)
-                return v;
-        return std::nullopt;
-    };
-    for (size_t k = 0; k < analysis.spec.parsed_assumptions.size(); ++k) {
-        std::int64_t holds = 0;
-        try {
-            holds = kernel::evaluate_integer(*analysis.spec.parsed_assumptions[k], lookup);
-        } catch (const kernel::ExpressionError& e) {
-            throw_input_error("kernel '" + analysis.spec.name + "': cannot evaluate assumption " +
-                              analysis.spec.assumptions[k] + ": " + e.what());
-        }
-        if (holds == 0) {
-            std::string values_text;
-            for (const auto& [n, v] : named)
-                values_text += (values_text.empty() ? "" : ", ") + n + "=" + std::to_string(v);
-            throw_input_error("kernel '" + analysis.spec.name + "' assumes " +
-                                  analysis.spec.assumptions[k] + ", which does not hold for " +
-                                  values_text,
-                              SourceLocation{analysis.spec.file, 0, 0, {}, {}});
-        }
-    }
-    return values;
+kernel::BoundKernel bind(const KernelAnalysis& analysis,
+                         const kernel::ParameterOverrides& overrides) {
+    return kernel::BoundKernel::bind(analysis.spec, analysis.launch, overrides);
+}
+
+std::vector<std::int64_t> parameter_values(const KernelAnalysis& analysis,
+                                           const kernel::ParameterOverrides& overrides) {
+    return bind(analysis, overrides).values();
 }
 
 ByteAddress byte_address(const KernelAnalysis& analysis, const AccessInfo& access,

@@ -5,6 +5,7 @@
 #include "expr_build.hpp"
 #include "expression_types.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 
 #include <climits>
@@ -202,11 +203,10 @@ private:
         }
         const ValueType t = type_of(schedule_, expr);
         const ValueType arg_hint = t.literal ? hint : t;
-        std::string name = expr.name;
-        if (name == "abs" && !t.is_integer())
-            name = "fabs";
-        if (name == "fabs" && t.is_integer())
-            name = "abs";
+        const kernel::BuiltinFunction* function = kernel::find_builtin_function(expr.name);
+        std::string name = !function        ? expr.name
+                           : t.is_integer() ? std::string(function->cuda_integer)
+                                            : std::string(function->cuda_floating);
         std::string text = name + "(";
         for (size_t k = 0; k < expr.operands.size(); ++k) {
             std::string arg = print(*expr.operands[k], arg_hint);

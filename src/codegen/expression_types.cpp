@@ -1,6 +1,7 @@
 #include "expression_types.hpp"
 
 #include "expr_build.hpp"
+#include "kerncast/kernel/builtin_functions.hpp"
 
 namespace kerncast::codegen::detail {
 
@@ -87,7 +88,8 @@ ValueType type_of(const Schedule& schedule, const Expr& expr) {
         ValueType t = type_of(schedule, *expr.operands.at(0));
         for (size_t k = 1; k < expr.operands.size(); ++k)
             t = promote(t, type_of(schedule, *expr.operands[k]));
-        const bool keeps_integer = expr.name == "min" || expr.name == "max" || expr.name == "abs";
+        const kernel::BuiltinFunction* function = kernel::find_builtin_function(expr.name);
+        const bool keeps_integer = function && function->integer_result;
         if (!keeps_integer && t.is_integer())
             return typed(DataType::f64);
         if (t.literal && t.real && !keeps_integer)

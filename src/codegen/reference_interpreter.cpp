@@ -3,6 +3,8 @@
 
 #include "expression_types.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/builtin_functions.hpp"
+#include "kerncast/kernel/expression_evaluator.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 #include "kerncast/runtime/half.hpp"
 #include "kerncast/support/integer.hpp"
@@ -269,42 +271,39 @@ private:
         target = to_dtype(type, result);
     }
 
-    double evaluate(const Expr& e) {
-        switch (e.kind) {
-        case ExprKind::integer:
-            return static_cast<double>(e.integer_value);
-        case ExprKind::real:
-            return e.real_value;
-        case ExprKind::variable:
-            if (layouts_.count(e.name))
-                return element(e);
-            return env_.at(e.name);
-        case ExprKind::array_ref:
-            return element(e);
-        case ExprKind::negate:
-            return -evaluate(*e.operands[0]);
-        case ExprKind::logical_not:
-            return evaluate(*e.operands[0]) == 0.0 ? 1.0 : 0.0;
-        case ExprKind::conditional:
-            return evaluate(*e.operands[0]) != 0.0 ? evaluate(*e.operands[1])
-                                                   : evaluate(*e.operands[2]);
-        case ExprKind::binary:
-            return binary(e);
-        case ExprKind::call:
-            return call(e);
-        case ExprKind::reduction:
-            break;
+    // The one evaluation core (kernel/expression_evaluator.hpp) with this interpreter's
+    // leaves: array elements, the thread's environment, division by the operands' type; &&
+    // and || short-circuit (a guarded read must not happen).
+    struct Semantics {
+        using Value = double;
+        static constexpr bool short_circuit = true;
+        Interpreter& self;
+
+        double integer(const Expr& e) { return static_cast<double>(e.integer_value); }
+        double real(const Expr& e) { return e.real_value; }
+        double variable(const Expr& e) {
+            return self.layouts_.count(e.name) ? self.element(e) : self.env_.at(e.name);
         }
-        KERNCAST_CHECK(false, "reductions are lowered before interpretation");
-        return 0;
+        double array_ref(const Expr& e) { return self.element(e); }
+        double reduction(const Expr&) {
+            KERNCAST_CHECK(false, "reductions are lowered before interpretation");
+            return 0;
+        }
+        double negate(const Expr&, double a) { return -a; }
+        bool truth(double a) { return a != 0.0; }
+        double boolean(bool b) { return b ? 1.0 : 0.0; }
+        double binary(const Expr& e, double a, double b) { return self.binary(e, a, b); }
+        template <class Arguments> double call(const Expr& e, const Arguments& arguments) {
+            return self.call(e, arguments());
+        }
+    };
+
+    double evaluate(const Expr& e) {
+        Semantics semantics{*this};
+        return kernel::evaluate_with(e, semantics);
     }
 
-    double binary(const Expr& e) {
-        if (e.op == BinaryOp::logical_and)
-            return evaluate(*e.operands[0]) != 0.0 && evaluate(*e.operands[1]) != 0.0 ? 1.0 : 0.0;
-        if (e.op == BinaryOp::logical_or)
-            return evaluate(*e.operands[0]) != 0.0 || evaluate(*e.operands[1]) != 0.0 ? 1.0 : 0.0;
-        const double a = evaluate(*e.operands[0]), b = evaluate(*e.operands[1]);
+    double binary(const Expr& e, double a, double b) {
         const bool integer = type_of(schedule_, e).is_integer();
         switch (e.op) {
         case BinaryOp::add:
@@ -349,52 +348,12 @@ private:
         return 0;
     }
 
-    double call(const Expr& e) {
-        std::vector<double> args;
-        for (const auto& operand : e.operands)
-            args.push_back(evaluate(*operand));
+    double call(const Expr& e, const std::vector<double>& args) {
         const std::string& f = e.name;
-        const auto arg = [&](size_t k) { return args.at(k); };
-        if (f == "select")
-            return arg(0) != 0.0 ? arg(1) : arg(2);
-        if (f == "min" || f == "fmin")
-            return *std::min_element(args.begin(), args.end());
-        if (f == "max" || f == "fmax")
-            return *std::max_element(args.begin(), args.end());
-        if (f == "abs" || f == "fabs")
-            return std::fabs(arg(0));
-        if (f == "sqrt")
-            return std::sqrt(arg(0));
-        if (f == "rsqrt")
-            return 1.0 / std::sqrt(arg(0));
-        if (f == "cbrt")
-            return std::cbrt(arg(0));
-        if (f == "exp")
-            return std::exp(arg(0));
-        if (f == "exp2")
-            return std::exp2(arg(0));
-        if (f == "log")
-            return std::log(arg(0));
-        if (f == "log2")
-            return std::log2(arg(0));
-        if (f == "log10")
-            return std::log10(arg(0));
-        if (f == "sin")
-            return std::sin(arg(0));
-        if (f == "cos")
-            return std::cos(arg(0));
-        if (f == "tan")
-            return std::tan(arg(0));
-        if (f == "tanh")
-            return std::tanh(arg(0));
-        if (f == "erf")
-            return std::erf(arg(0));
-        if (f == "pow")
-            return std::pow(arg(0), arg(1));
-        if (f == "floor")
-            return std::floor(arg(0));
-        if (f == "ceil")
-            return std::ceil(arg(0));
+        if (const kernel::BuiltinFunction* function = kernel::find_builtin_function(f)) {
+            KERNCAST_CHECK(function->accepts(args.size()), "validated call of " + f);
+            return function->host(args);
+        }
         throw_input_error("kernel '" + schedule_.spec.name +
                           "': the reference interpreter has no function '" + f + "'");
     }

@@ -105,7 +105,7 @@ void check_decompositions(const models::VolumePrediction& prediction, const Capa
     }
 }
 
-std::string sample_group(const std::string& kernel_name, const runtime::Dim3& block) {
+std::string sample_group(const std::string& kernel_name, const kernel::Dim3& block) {
     return kernel_name + " block=" + std::to_string(block[0]) + "x" + std::to_string(block[1]) +
            "x" + std::to_string(block[2]);
 }

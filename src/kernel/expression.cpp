@@ -1,5 +1,9 @@
 #include "kerncast/kernel/expression.hpp"
 
+#include "kerncast/kernel/builtin_functions.hpp"
+#include "kerncast/kernel/expression_evaluator.hpp"
+#include "kerncast/support/integer.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -20,6 +24,88 @@ static bool is_identifier_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
+namespace {
+
+bool is_digit_at(std::string_view text, size_t pos) {
+    return pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]));
+}
+
+// A number starting at `pos` (a digit, or '.' before a digit): digits, an optional fraction,
+// an optional exponent. Returns its end; `is_real` says whether it has a fraction or exponent.
+size_t scan_number(std::string_view text, size_t pos, bool& is_real) {
+    const size_t start = pos;
+    is_real = false;
+    while (is_digit_at(text, pos))
+        ++pos;
+    if (pos < text.size() && text[pos] == '.') {
+        is_real = true;
+        ++pos;
+        while (is_digit_at(text, pos))
+            ++pos;
+    }
+    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+        size_t exponent = pos + 1;
+        if (exponent < text.size() && (text[exponent] == '+' || text[exponent] == '-'))
+            ++exponent;
+        if (is_digit_at(text, exponent)) {
+            is_real = true;
+            pos = exponent;
+            while (is_digit_at(text, pos))
+                ++pos;
+        }
+    }
+    if (pos < text.size() && is_identifier_start(text[pos]))
+        throw ExpressionError("malformed number '" +
+                                  std::string(text.substr(start, pos - start + 1)) + "'",
+                              static_cast<int>(start));
+    return pos;
+}
+
+// The operator or punctuation token at `pos` and its length (1 or 2 characters).
+std::pair<TokenKind, size_t> scan_operator(std::string_view text, size_t pos) {
+    const char c = text[pos];
+    const auto start = static_cast<int>(pos);
+    const bool then_equal = pos + 1 < text.size() && text[pos + 1] == '=';
+    auto with_equal = [&](TokenKind longer, TokenKind shorter) {
+        return then_equal ? std::pair{longer, size_t{2}} : std::pair{shorter, size_t{1}};
+    };
+    switch (c) {
+    case '+':
+        return with_equal(TokenKind::plus_assign, TokenKind::plus);
+    case '-':
+        return with_equal(TokenKind::minus_assign, TokenKind::minus);
+    case '*':
+        return with_equal(TokenKind::star_assign, TokenKind::star);
+    case '/':
+        return with_equal(TokenKind::slash_assign, TokenKind::slash);
+    case '=':
+        return with_equal(TokenKind::equal, TokenKind::assign);
+    case '<':
+        return with_equal(TokenKind::less_equal, TokenKind::less);
+    case '>':
+        return with_equal(TokenKind::greater_equal, TokenKind::greater);
+    case '!':
+        return with_equal(TokenKind::not_equal, TokenKind::bang);
+    case '&':
+    case '|':
+        if (pos + 1 >= text.size() || text[pos + 1] != c)
+            throw ExpressionError(
+                std::string("unexpected '") + c + "' (did you mean '" + c + c + "'?)", start);
+        return {c == '&' ? TokenKind::and_and : TokenKind::or_or, 2};
+    default:
+        break;
+    }
+    static const std::string_view singles = "%()[],?:";
+    static const TokenKind single_kinds[] = {
+        TokenKind::percent,  TokenKind::lparen, TokenKind::rparen,   TokenKind::lbracket,
+        TokenKind::rbracket, TokenKind::comma,  TokenKind::question, TokenKind::colon};
+    if (const size_t at = singles.find(c); at != std::string_view::npos)
+        return {single_kinds[at], 1};
+    throw ExpressionError(std::string("unexpected character '") + c + "'", start);
+}
+
+} // namespace
+
 std::vector<Token> tokenize(std::string_view text) {
     std::vector<Token> tokens;
     size_t pos = 0;
@@ -29,49 +115,18 @@ std::vector<Token> tokenize(std::string_view text) {
     };
     while (pos < text.size()) {
         const char c = text[pos];
+        const size_t start = pos;
         if (std::isspace(static_cast<unsigned char>(c))) {
             ++pos;
-            continue;
-        }
-        const size_t start = pos;
-        if (std::isdigit(static_cast<unsigned char>(c)) ||
-            (c == '.' && pos + 1 < text.size() &&
-             std::isdigit(static_cast<unsigned char>(text[pos + 1])))) {
+        } else if (is_digit_at(text, pos) || (c == '.' && is_digit_at(text, pos + 1))) {
             bool is_real = false;
-            while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
-                ++pos;
-            if (pos < text.size() && text[pos] == '.') {
-                is_real = true;
-                ++pos;
-                while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
-                    ++pos;
-            }
-            if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
-                size_t exponent = pos + 1;
-                if (exponent < text.size() && (text[exponent] == '+' || text[exponent] == '-'))
-                    ++exponent;
-                if (exponent < text.size() &&
-                    std::isdigit(static_cast<unsigned char>(text[exponent]))) {
-                    is_real = true;
-                    pos = exponent;
-                    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
-                        ++pos;
-                }
-            }
-            if (pos < text.size() && is_identifier_start(text[pos]))
-                throw ExpressionError("malformed number '" +
-                                          std::string(text.substr(start, pos - start + 1)) + "'",
-                                      static_cast<int>(start));
+            pos = scan_number(text, pos, is_real);
             push(is_real ? TokenKind::real : TokenKind::integer, start, pos - start);
-            continue;
-        }
-        if (is_identifier_start(c)) {
+        } else if (is_identifier_start(c)) {
             while (pos < text.size() && is_identifier_char(text[pos]))
                 ++pos;
             push(TokenKind::identifier, start, pos - start);
-            continue;
-        }
-        if (c == '$') {
+        } else if (c == '$') {
             ++pos;
             if (pos >= text.size() || !is_identifier_start(text[pos]))
                 throw ExpressionError("'$' must be followed by a tag name, as in a$aLD[i]",
@@ -81,80 +136,11 @@ std::vector<Token> tokenize(std::string_view text) {
             tokens.push_back(Token{TokenKind::tag,
                                    std::string(text.substr(start + 1, pos - start - 1)),
                                    static_cast<int>(start)});
-            continue;
+        } else {
+            const auto [kind, length] = scan_operator(text, pos);
+            pos += length;
+            push(kind, start, length);
         }
-        auto two = [&](char next) { return pos + 1 < text.size() && text[pos + 1] == next; };
-        TokenKind kind;
-        size_t length = 1;
-        switch (c) {
-        case '+':
-            kind = two('=') ? (length = 2, TokenKind::plus_assign) : TokenKind::plus;
-            break;
-        case '-':
-            kind = two('=') ? (length = 2, TokenKind::minus_assign) : TokenKind::minus;
-            break;
-        case '*':
-            kind = two('=') ? (length = 2, TokenKind::star_assign) : TokenKind::star;
-            break;
-        case '/':
-            kind = two('=') ? (length = 2, TokenKind::slash_assign) : TokenKind::slash;
-            break;
-        case '%':
-            kind = TokenKind::percent;
-            break;
-        case '(':
-            kind = TokenKind::lparen;
-            break;
-        case ')':
-            kind = TokenKind::rparen;
-            break;
-        case '[':
-            kind = TokenKind::lbracket;
-            break;
-        case ']':
-            kind = TokenKind::rbracket;
-            break;
-        case ',':
-            kind = TokenKind::comma;
-            break;
-        case '=':
-            kind = two('=') ? (length = 2, TokenKind::equal) : TokenKind::assign;
-            break;
-        case '<':
-            kind = two('=') ? (length = 2, TokenKind::less_equal) : TokenKind::less;
-            break;
-        case '>':
-            kind = two('=') ? (length = 2, TokenKind::greater_equal) : TokenKind::greater;
-            break;
-        case '!':
-            kind = two('=') ? (length = 2, TokenKind::not_equal) : TokenKind::bang;
-            break;
-        case '&':
-            if (!two('&'))
-                throw ExpressionError("unexpected '&' (did you mean '&&'?)",
-                                      static_cast<int>(start));
-            kind = TokenKind::and_and;
-            length = 2;
-            break;
-        case '|':
-            if (!two('|'))
-                throw ExpressionError("unexpected '|' (did you mean '||'?)",
-                                      static_cast<int>(start));
-            kind = TokenKind::or_or;
-            length = 2;
-            break;
-        case '?':
-            kind = TokenKind::question;
-            break;
-        case ':':
-            kind = TokenKind::colon;
-            break;
-        default:
-            throw ExpressionError(std::string("unexpected character '") + c + "'",
-                                  static_cast<int>(start));
-        }
-        pos += length;
-        push(kind, start, length);
     }
     tokens.push_back(Token{TokenKind::end, "", static_cast<int>(text.size())});
     return tokens;
@@ -805,27 +791,32 @@ AffineForm to_affine(const Expr& e, const std::map<std::string, std::int64_t>& c
 
 // ---- evaluation ----------------------------------------------------------------------------
 
-double evaluate(const Expr& e, const VariableLookup& lookup) {
-    auto arg = [&](size_t k) { return evaluate(*e.operands[k], lookup); };
-    switch (e.kind) {
-    case ExprKind::integer:
-        return static_cast<double>(e.integer_value);
-    case ExprKind::real:
-        return e.real_value;
-    case ExprKind::variable: {
+namespace {
+
+// Formula evaluation in double precision (expression_evaluator.hpp).
+struct FloatingSemantics {
+    using Value = double;
+    static constexpr bool short_circuit = false;
+    const VariableLookup& lookup;
+
+    double integer(const Expr& e) { return static_cast<double>(e.integer_value); }
+    double real(const Expr& e) { return e.real_value; }
+    double variable(const Expr& e) {
         auto value = lookup(e.name);
         if (!value)
             throw ExpressionError("unknown name '" + e.name + "'", e.offset);
         return *value;
     }
-    case ExprKind::negate:
-        return -arg(0);
-    case ExprKind::logical_not:
-        return arg(0) == 0.0 ? 1.0 : 0.0;
-    case ExprKind::conditional:
-        return arg(0) != 0.0 ? arg(1) : arg(2);
-    case ExprKind::binary: {
-        const double a = arg(0), b = arg(1);
+    double array_ref(const Expr& e) {
+        throw ExpressionError("an array reference cannot be evaluated here", e.offset);
+    }
+    double reduction(const Expr& e) {
+        throw ExpressionError("a reduction cannot be evaluated here", e.offset);
+    }
+    double negate(const Expr&, double a) { return -a; }
+    bool truth(double a) { return a != 0.0; }
+    double boolean(bool b) { return b ? 1.0 : 0.0; }
+    double binary(const Expr& e, double a, double b) {
         switch (e.op) {
         case BinaryOp::add:
             return a + b;
@@ -849,107 +840,74 @@ double evaluate(const Expr& e, const VariableLookup& lookup) {
             return a == b;
         case BinaryOp::not_equal:
             return a != b;
-        case BinaryOp::logical_and:
-            return (a != 0.0) && (b != 0.0);
-        case BinaryOp::logical_or:
-            return (a != 0.0) || (b != 0.0);
+        default: // && and || are the core's
+            return 0.0;
         }
-        return 0.0;
     }
-    case ExprKind::call: {
+    template <class Arguments> double call(const Expr& e, const Arguments& arguments) {
+        const BuiltinFunction* function = find_builtin_function(e.name);
+        if (!function)
+            throw ExpressionError("unknown function '" + e.name + "'", e.offset);
         const size_t n = e.operands.size();
-        auto need = [&](size_t count) {
-            if (n != count)
-                throw ExpressionError(e.name + "() takes " + std::to_string(count) +
-                                          " argument(s), got " + std::to_string(n),
-                                      e.offset);
-        };
-        static const std::map<std::string, double (*)(double)> unary = {
-            {"sqrt", [](double x) { return std::sqrt(x); }},
-            {"exp", [](double x) { return std::exp(x); }},
-            {"log", [](double x) { return std::log(x); }},
-            {"log2", [](double x) { return std::log2(x); }},
-            {"abs", [](double x) { return std::fabs(x); }},
-            {"floor", [](double x) { return std::floor(x); }},
-            {"ceil", [](double x) { return std::ceil(x); }},
-            {"tanh", [](double x) { return std::tanh(x); }},
-        };
-        if (auto f = unary.find(e.name); f != unary.end()) {
-            need(1);
-            return f->second(arg(0));
-        }
-        if (e.name == "min" || e.name == "max") {
-            if (n < 1)
+        if (!function->accepts(n)) {
+            if (function->max_arguments < 0)
                 throw ExpressionError(e.name + "() needs at least one argument", e.offset);
-            double best = arg(0);
-            for (size_t k = 1; k < n; ++k)
-                best = e.name == "min" ? std::min(best, arg(k)) : std::max(best, arg(k));
-            return best;
+            throw ExpressionError(e.name + "() takes " + std::to_string(function->min_arguments) +
+                                      " argument(s), got " + std::to_string(n),
+                                  e.offset);
         }
-        if (e.name == "pow") {
-            need(2);
-            return std::pow(arg(0), arg(1));
-        }
-        if (e.name == "select") {
-            need(3);
-            return arg(0) != 0.0 ? arg(1) : arg(2);
-        }
-        throw ExpressionError("unknown function '" + e.name + "'", e.offset);
+        const std::vector<double> values = arguments();
+        return function->host(values);
     }
-    case ExprKind::array_ref:
-        throw ExpressionError("an array reference cannot be evaluated here", e.offset);
-    case ExprKind::reduction:
-        throw ExpressionError("a reduction cannot be evaluated here", e.offset);
+};
+
+// Exact 64-bit integer evaluation: floor division, overflow is an error.
+struct IntegerSemantics {
+    using Value = std::int64_t;
+    static constexpr bool short_circuit = false;
+    const IntegerLookup& lookup;
+
+    [[noreturn]] static std::int64_t not_integer(const Expr& e) {
+        throw ExpressionError("'" + to_string(e) + "' is not an integer expression", e.offset);
     }
-    return 0.0;
-}
-
-static std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-    std::int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        --q;
-    return q;
-}
-
-std::int64_t evaluate_integer(const Expr& e, const IntegerLookup& lookup) {
-    auto arg = [&](size_t k) { return evaluate_integer(*e.operands[k], lookup); };
-    switch (e.kind) {
-    case ExprKind::integer:
-        return e.integer_value;
-    case ExprKind::variable: {
+    [[noreturn]] static std::int64_t overflow(const Expr& e) {
+        throw ExpressionError("'" + to_string(e) + "' overflows 64-bit integers", e.offset);
+    }
+    std::int64_t integer(const Expr& e) { return e.integer_value; }
+    std::int64_t real(const Expr& e) { return not_integer(e); }
+    std::int64_t array_ref(const Expr& e) { return not_integer(e); }
+    std::int64_t reduction(const Expr& e) { return not_integer(e); }
+    std::int64_t variable(const Expr& e) {
         auto value = lookup(e.name);
         if (!value)
             throw ExpressionError("unknown name '" + e.name + "'", e.offset);
         return *value;
     }
-    case ExprKind::negate: {
-        const std::int64_t a = arg(0);
+    std::int64_t negate(const Expr& e, std::int64_t a) {
         if (a == std::numeric_limits<std::int64_t>::min())
-            throw ExpressionError("'" + to_string(e) + "' overflows 64-bit integers", e.offset);
+            overflow(e);
         return -a;
     }
-    case ExprKind::binary: {
-        const std::int64_t a = arg(0), b = arg(1);
+    bool truth(std::int64_t a) { return a != 0; }
+    std::int64_t boolean(bool b) { return b ? 1 : 0; }
+    std::int64_t binary(const Expr& e, std::int64_t a, std::int64_t b) {
         std::int64_t result = 0;
-        auto overflow = [&]() -> std::int64_t {
-            throw ExpressionError("'" + to_string(e) + "' overflows 64-bit integers", e.offset);
-        };
         switch (e.op) {
         case BinaryOp::add:
-            return __builtin_add_overflow(a, b, &result) ? overflow() : result;
+            return __builtin_add_overflow(a, b, &result) ? overflow(e) : result;
         case BinaryOp::sub:
-            return __builtin_sub_overflow(a, b, &result) ? overflow() : result;
+            return __builtin_sub_overflow(a, b, &result) ? overflow(e) : result;
         case BinaryOp::mul:
-            return __builtin_mul_overflow(a, b, &result) ? overflow() : result;
+            return __builtin_mul_overflow(a, b, &result) ? overflow(e) : result;
         case BinaryOp::div:
         case BinaryOp::mod:
             if (b == 0)
                 throw ExpressionError("division by zero in '" + to_string(e) + "'", e.offset);
             if (b == -1)
                 return e.op == BinaryOp::mod                           ? 0
-                       : a == std::numeric_limits<std::int64_t>::min() ? overflow()
+                       : a == std::numeric_limits<std::int64_t>::min() ? overflow(e)
                                                                        : -a;
-            return e.op == BinaryOp::div ? floor_div(a, b) : a - b * floor_div(a, b);
+            return e.op == BinaryOp::div ? support::floor_div(a, b) : support::floor_mod(a, b);
         case BinaryOp::less:
             return a < b;
         case BinaryOp::less_equal:
@@ -962,28 +920,31 @@ std::int64_t evaluate_integer(const Expr& e, const IntegerLookup& lookup) {
             return a == b;
         case BinaryOp::not_equal:
             return a != b;
-        case BinaryOp::logical_and:
-            return a && b;
-        case BinaryOp::logical_or:
-            return a || b;
+        default: // && and || are the core's
+            return 0;
         }
-        return 0;
     }
-    case ExprKind::call:
-        if ((e.name == "min" || e.name == "max") && !e.operands.empty()) {
-            std::int64_t best = arg(0);
-            for (size_t k = 1; k < e.operands.size(); ++k)
-                best = e.name == "min" ? std::min(best, arg(k)) : std::max(best, arg(k));
-            return best;
-        }
-        throw ExpressionError("'" + e.name + "()' is not an integer function (min, max)", e.offset);
-    case ExprKind::logical_not:
-        return !arg(0);
-    case ExprKind::conditional:
-        return arg(0) ? arg(1) : arg(2);
-    default:
-        throw ExpressionError("'" + to_string(e) + "' is not an integer expression", e.offset);
+    template <class Arguments> std::int64_t call(const Expr& e, const Arguments& arguments) {
+        const BuiltinFunction* function = find_builtin_function(e.name);
+        if (!function || !function->integer_evaluation || e.operands.empty())
+            throw ExpressionError("'" + e.name + "()' is not an integer function (min, max)",
+                                  e.offset);
+        const std::vector<std::int64_t> values = arguments();
+        return function->counted_as == "min" ? *std::min_element(values.begin(), values.end())
+                                             : *std::max_element(values.begin(), values.end());
     }
+};
+
+} // namespace
+
+double evaluate(const Expr& e, const VariableLookup& lookup) {
+    FloatingSemantics semantics{lookup};
+    return evaluate_with(e, semantics);
+}
+
+std::int64_t evaluate_integer(const Expr& e, const IntegerLookup& lookup) {
+    IntegerSemantics semantics{lookup};
+    return evaluate_with(e, semantics);
 }
 
 void collect_variables(const Expr& e, std::vector<std::string>& names) {

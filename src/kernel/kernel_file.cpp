@@ -3,11 +3,13 @@
 #include "kerncast/kernel/kernel_file.hpp"
 
 #include "../support/isl_support.hpp"
+#include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <isl/cpp.h>
 #include <map>
 #include <set>
 #include <sstream>
@@ -137,12 +139,8 @@ private:
                          std::vector<std::string>& bound) const;
 };
 
-const std::set<std::string>& known_functions() {
-    static const std::set<std::string> names = {"sqrt", "rsqrt", "cbrt", "exp",  "exp2",  "log",
-                                                "log2", "log10", "sin",  "cos",  "tan",   "tanh",
-                                                "erf",  "pow",   "abs",  "fabs", "floor", "ceil",
-                                                "min",  "max",   "fmin", "fmax", "select"};
-    return names;
+bool is_builtin_function(const std::string& name) {
+    return find_builtin_function(name) != nullptr;
 }
 
 KernelSpec FileParser::parse(const std::string& text) {
@@ -377,11 +375,11 @@ void FileParser::parse_domain(const YAML::Node& node) {
             fail(node, "index '" + index + "' appears twice in the domain");
     }
     // Boundedness at the default parameter values.
-    isl::Set fixed(isl_set_copy(set.get()));
+    ::isl::set fixed = ::isl::manage(isl_set_copy(set.get()));
     const auto params = isl::dim_names(set.get(), isl_dim_param);
     for (size_t k = 0; k < params.size(); ++k)
-        fixed.reset(isl_set_fix_val(
-            fixed.release(), isl_dim_param, static_cast<unsigned>(k),
+        fixed = ::isl::manage(isl_set_fix_val(
+            fixed.copy(), isl_dim_param, static_cast<unsigned>(k),
             isl_val_int_from_si(ctx.get(), spec_.find_param(params[k])->default_value)));
     if (isl_set_is_bounded(fixed.get()) != isl_bool_true)
         fail(node, "the domain is unbounded at the default parameter values",
@@ -523,7 +521,7 @@ void FileParser::check_array_ref(const ExprPtr& ref, const YAML::Node& node,
                                  std::vector<std::string>& bound) const {
     const ArrayDecl* array = spec_.find_array(ref->name);
     if (!array) {
-        if (known_functions().count(ref->name) || ref->name == "sum" || ref->name == "prod")
+        if (is_builtin_function(ref->name) || ref->name == "sum" || ref->name == "prod")
             throw_input_error("'" + ref->name + "' is a function: call it with ( )",
                               inside(node, ref->offset));
         throw_input_error("undeclared array '" + ref->name + "'", inside(node, ref->offset),
@@ -586,7 +584,7 @@ void FileParser::check_value(const ExprPtr& expr, const YAML::Node& node,
         check_array_ref(expr, node, bound);
         return;
     case ExprKind::call:
-        if (!known_functions().count(e.name))
+        if (!is_builtin_function(e.name))
             throw_input_error("unknown function '" + e.name + "'", inside(node, e.offset));
         break;
     case ExprKind::reduction: {

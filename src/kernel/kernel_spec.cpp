@@ -4,6 +4,7 @@
 #include "kerncast/error.hpp"
 
 #include <algorithm>
+#include <isl/cpp.h>
 #include <map>
 
 namespace kerncast::kernel {
@@ -200,9 +201,9 @@ void KernelSpec::check_param_values(
     if (domain.empty())
         return;
     isl::Context ctx;
-    isl::Set set;
+    ::isl::set set;
     try {
-        set = isl::read_set(ctx, domain);
+        set = ::isl::manage(isl::read_set(ctx, domain).release()); // into the C++ binding
     } catch (const isl::IslError&) {
         return; // rejected with its position when the file was read
     }
@@ -211,8 +212,8 @@ void KernelSpec::check_param_values(
         const auto value = lookup(names[k]);
         if (!value)
             return;
-        isl_val* fixed = isl_val_int_from_si(ctx.get(), *value);
-        set.reset(isl_set_fix_val(set.release(), isl_dim_param, static_cast<unsigned>(k), fixed));
+        set = ::isl::manage(isl_set_fix_val(set.copy(), isl_dim_param, static_cast<unsigned>(k),
+                                            isl_val_int_from_si(ctx.get(), *value)));
     }
     if (isl_set_is_empty(set.get()) == isl_bool_true)
         throw_input_error("kernel '" + name + "': the domain " + domain + " is empty for " +

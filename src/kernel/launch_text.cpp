@@ -22,8 +22,8 @@ std::int64_t parse_positive(const std::string& text, const std::string& option,
 
 } // namespace
 
-LaunchTriple parse_launch_triple(const std::string& text, const std::string& option) {
-    LaunchTriple values{1, 1, 1};
+Dim3 parse_launch_triple(const std::string& text, const std::string& option) {
+    Dim3 values{1, 1, 1};
     if (text == "none")
         return values;
     // Axis forms: "z=2", "2z".
@@ -54,9 +54,8 @@ LaunchTriple parse_launch_triple(const std::string& text, const std::string& opt
     throw_usage_error(option + ": '" + text + "' has more than three values");
 }
 
-std::vector<LaunchTriple> parse_launch_triple_list(const std::string& text,
-                                                   const std::string& option) {
-    std::vector<LaunchTriple> values;
+std::vector<Dim3> parse_launch_triple_list(const std::string& text, const std::string& option) {
+    std::vector<Dim3> values;
     size_t start = 0;
     while (true) {
         const size_t end = text.find(',', start);
@@ -91,7 +90,7 @@ parse_parameter_defines(const std::vector<std::string>& defines) {
     return values;
 }
 
-std::string block_limit_violation(const LaunchTriple& block) {
+std::string block_limit_violation(const Dim3& block) {
     const std::array<std::int64_t, axis_count> limits{max_block_x, max_block_y, max_block_z};
     for (int a = 0; a < axis_count; ++a)
         if (block[static_cast<size_t>(a)] > limits[static_cast<size_t>(a)])

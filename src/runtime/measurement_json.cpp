@@ -340,11 +340,11 @@ private:
         return value;
     }
 
-    Dim3 dim3(const json& node, const std::string& path) {
+    kernel::Dim3 dim3(const json& node, const std::string& path) {
         r_.expect_array(node, path);
         if (node.size() != 3)
             r_.fail(path, "expected [x, y, z], found " + std::to_string(node.size()) + " values");
-        Dim3 result{};
+        kernel::Dim3 result{};
         for (std::size_t i = 0; i < 3; ++i) {
             result[i] = r_.integer(node[i], child_pointer(path, i));
             if (result[i] < 1)

@@ -39,8 +39,8 @@ std::vector<LoadedRecord> load_measurement_directory(const std::string& director
     return records;
 }
 
-std::string launch_label(const Dim3& block, const Dim3& fold) {
-    const auto dims = [](const Dim3& d) {
+std::string launch_label(const kernel::Dim3& block, const kernel::Dim3& fold) {
+    const auto dims = [](const kernel::Dim3& d) {
         return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
     };
     return "block=" + dims(block) + " fold=" + dims(fold);

@@ -7,7 +7,7 @@ namespace {
 
 using report::TableBuilder;
 
-std::string dims(const Dim3& d) {
+std::string dims(const kernel::Dim3& d) {
     return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
@@ -27,7 +27,7 @@ report::Table summary_table(const Measurement& m) {
     t.columns_in_unit(
         "MHz", 0, {{"sm_clock_start_mhz", "SM clock start"}, {"sm_clock_end_mhz", "SM clock end"}});
     const auto& r = m.results;
-    t.row(m.kernel.name, m.device.name, dims(m.kernel.launch.grid.value_or(Dim3{0, 0, 0})),
+    t.row(m.kernel.name, m.device.name, dims(m.kernel.launch.grid.value_or(kernel::Dim3{0, 0, 0})),
           dims(m.kernel.launch.block), r.median_s * 1e6, r.min_s * 1e6, r.max_s * 1e6,
           r.mean_s * 1e6, r.stddev_s * 1e6, m.device.sm_clock_start_mhz, m.device.sm_clock_end_mhz);
     return t.build();

@@ -19,9 +19,10 @@ predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machi
     launch.fold = record.launch.fold;
     kernel::check_launch_limits(launch, "the recorded launch");
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params =
-        analysis::parameter_values(analysis, record_parameter_overrides(spec, record));
-    analysis::check_fold_within_domain(analysis, params);
+    const kernel::BoundKernel bound =
+        analysis::bind(analysis, record_parameter_overrides(spec, record));
+    analysis::check_fold_within_domain(bound);
+    const std::vector<std::int64_t>& params = bound.values();
     return models::predict_volumes(analysis, params, machine, options);
 }
 

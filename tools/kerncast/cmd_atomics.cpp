@@ -202,7 +202,8 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::parameter_values(analysis, parameter_overrides(o.launch));
+    const auto params =
+        analysis::bind(analysis, parameter_overrides(o.launch)).values();
     ma::ForecastOptions options;
     options.distribution = *distribution;
     options.operation = o.operation;
@@ -216,7 +217,7 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
             auto defines = parameter_overrides(o.launch);
             std::erase_if(defines, [&](const auto& define) { return define.first == name; });
             defines.emplace_back(name, value);
-            const auto swept = analysis::parameter_values(analysis, defines);
+            const auto swept = analysis::bind(analysis, defines).values();
             ma::SweepForecast entry{value, ma::forecast_atomics(analysis, swept, machine, options),
                                     std::nullopt};
             entry.utilization = utilization_if_table(machine, entry.forecast.input);

@@ -61,8 +61,8 @@ std::string read_file(const std::string& path) {
 
 // --grid / --block: the launch grammar of every command (32x4x4, 32,4,4, 32), each extent
 // within what CUDA's dim3 holds (the grammar itself has no upper limit: grids may be large).
-runtime::Dim3 parse_launch_dimensions(const std::string& text, const std::string& option) {
-    const kernel::LaunchTriple dims = kernel::parse_launch_triple(text, option);
+kernel::Dim3 parse_launch_dimensions(const std::string& text, const std::string& option) {
+    const kernel::Dim3 dims = kernel::parse_launch_triple(text, option);
     for (std::int64_t extent : dims)
         if (extent > std::numeric_limits<unsigned>::max())
             throw_usage_error(option + ": '" + text +

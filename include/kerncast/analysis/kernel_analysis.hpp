@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kerncast/analysis/symbolic_count.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/kernel_spec.hpp"
 
 #include <array>
@@ -104,16 +105,25 @@ KernelAnalysis analyze(const kernel::KernelSpec& spec, const kernel::LaunchConfi
                        const CountOptions& options = {});
 KernelAnalysis analyze(const kernel::KernelSpec& spec, const CountOptions& options = {});
 
-// Parameter values in KernelAnalysis::parameters order: defaults with overrides; checks the
+// Analyses the bound kernel at its launch.
+KernelAnalysis analyze(const kernel::BoundKernel& bound, const CountOptions& options = {});
+
+// The analysed kernel bound to the launch the analysis resolved (a local index fixes the block
+// size along its axis) at its defaults with `overrides`: values checked once, including the
 // kernel's assumptions (input Error naming the violated one).
-std::vector<std::int64_t>
-parameter_values(const KernelAnalysis& analysis,
-                 const std::vector<std::pair<std::string, std::int64_t>>& overrides = {});
+kernel::BoundKernel bind(const KernelAnalysis& analysis,
+                         const kernel::ParameterOverrides& overrides = {});
+
+// bind(analysis, overrides).values(): the values in KernelAnalysis::parameters order.
+std::vector<std::int64_t> parameter_values(const KernelAnalysis& analysis,
+                                           const kernel::ParameterOverrides& overrides = {});
 
 // Input error (naming the kernel file) when the launch's fold along an axis is larger than
-// the number of values the index mapped to that axis takes at `params`: every thread but
-// one would idle, and the per-thread work of the models grows with the fold. The commands
+// the number of values the index mapped to that axis takes at the bound values: every thread
+// but one would idle, and the per-thread work of the models grows with the fold. The commands
 // (count, predict, codegen, validate) check it before any such work; the models accept it.
+void check_fold_within_domain(const kernel::BoundKernel& bound);
+// The same for `analysis.launch` at positional values `params`.
 void check_fold_within_domain(const KernelAnalysis& analysis,
                               const std::vector<std::int64_t>& params);
 

@@ -17,9 +17,9 @@ namespace kerncast::codegen {
 struct GeneratedKernel {
     std::string kernel_name; // the extern "C" symbol: the kernel file's name, sanitised
     std::string cuda_source;
-    runtime::Dim3 grid{1, 1, 1};
-    runtime::Dim3 block{1, 1, 1};
-    runtime::Dim3 fold{1, 1, 1};
+    kernel::Dim3 grid{1, 1, 1};
+    kernel::Dim3 block{1, 1, 1};
+    kernel::Dim3 fold{1, 1, 1};
     std::int64_t static_shared_memory_bytes = 0;
     // The kernel's parameters in order: one device buffer per global array (and per constant
     // array that is not a __constant__ symbol, below), in declaration order, initialised with

@@ -49,7 +49,7 @@ void check_decompositions(const models::VolumePrediction& prediction, const Capa
 
 // The cross-validation group of a record: "<kernel> block=XxYxZ" (one block shape of one
 // kernel; its folds and sizes stay in the same half).
-std::string sample_group(const std::string& kernel_name, const runtime::Dim3& block);
+std::string sample_group(const std::string& kernel_name, const kernel::Dim3& block);
 
 struct RecordSamples {
     std::vector<models::VolumeSample> samples; // label = record path

@@ -173,7 +173,8 @@ AffineForm to_affine(const Expr& expr, const std::map<std::string, std::int64_t>
 
 // Numeric evaluation (for shapes, offsets and cost formulas). `lookup` returns the value of a
 // variable or nullopt when unknown (-> ExpressionError naming it). Array references and
-// reductions are errors. Functions: sqrt exp log log2 abs floor ceil min max pow tanh select.
+// reductions are errors. Functions: every built-in (builtin_functions.hpp). Both evaluations
+// run the one core of expression_evaluator.hpp.
 using VariableLookup = std::function<std::optional<double>(const std::string&)>;
 double evaluate(const Expr& expr, const VariableLookup& lookup);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/dim3.hpp"
 #include "kerncast/kernel/expression.hpp"
 
 #include <array>
@@ -43,8 +44,6 @@ struct ArrayDecl {
     SourceLocation where;
 };
 
-// Thread axes: 0 = x, 1 = y, 2 = z.
-constexpr int axis_count = 3;
 const char* axis_name(int axis); // "x", "y", "z"
 
 struct ThreadMapping {
@@ -57,8 +56,8 @@ struct ThreadMapping {
 };
 
 struct LaunchConfig {
-    std::array<std::int64_t, axis_count> block{1, 1, 1}; // threads per block along x, y, z
-    std::array<std::int64_t, axis_count> fold{1, 1, 1};  // consecutive points per thread
+    Dim3 block{1, 1, 1}; // threads per block along x, y, z
+    Dim3 fold{1, 1, 1};  // consecutive points per thread
 };
 
 enum class StatementKind { compute, barrier };

@@ -12,15 +12,12 @@
 
 namespace kerncast::kernel {
 
-using LaunchTriple = std::array<std::int64_t, axis_count>;
-
 // "32x4x4", "32,4,4", "32" (missing y, z are 1); for folds also "z=2", "2z" and "none".
 // Every value must be a positive integer. Usage Error (exit 2) naming `option` otherwise.
-LaunchTriple parse_launch_triple(const std::string& text, const std::string& option);
+Dim3 parse_launch_triple(const std::string& text, const std::string& option);
 
 // Comma-separated triples in the "x" form or the fold words: "32x4x4,64x2x8", "none,2y,2z".
-std::vector<LaunchTriple> parse_launch_triple_list(const std::string& text,
-                                                   const std::string& option);
+std::vector<Dim3> parse_launch_triple_list(const std::string& text, const std::string& option);
 
 // -D name=value arguments; each value an integer. Usage Error (exit 2) otherwise.
 std::vector<std::pair<std::string, std::int64_t>>
@@ -35,7 +32,7 @@ inline constexpr std::int64_t max_block_z = 64;
 inline constexpr std::int64_t max_threads_per_block = 1024;
 
 // Empty when `block` fits CUDA's limits, else what is wrong ("block z 128 exceeds 64").
-std::string block_limit_violation(const LaunchTriple& block);
+std::string block_limit_violation(const Dim3& block);
 
 // Usage Error when a block exceeds CUDA's limits or a block x fold product (points per block)
 // overflows 64 bits; `option` names where the launch came from.

@@ -3,6 +3,8 @@
 // Format: JSON, "schema": "kerncast.measurement/1" (docs/measurement-format.md).
 #pragma once
 
+#include "kerncast/kernel/dim3.hpp"
+
 #include <array>
 #include <cstdint>
 #include <map>
@@ -36,13 +38,11 @@ struct DeviceRecord {
     bool operator==(const DeviceRecord&) const = default;
 };
 
-using Dim3 = std::array<std::int64_t, 3>; // x, y, z
-
 struct LaunchRecord {
-    Dim3 block{1, 1, 1};
-    Dim3 fold{1, 1, 1}; // thread folding (work items per thread along x, y, z)
+    kernel::Dim3 block{1, 1, 1};
+    kernel::Dim3 fold{1, 1, 1}; // thread folding (work items per thread along x, y, z)
     // Absent only in a published record whose domain (hence grid) the source does not state.
-    std::optional<Dim3> grid = Dim3{1, 1, 1};
+    std::optional<kernel::Dim3> grid = kernel::Dim3{1, 1, 1};
     std::int64_t dynamic_shared_memory_bytes = 0;
 
     bool operator==(const LaunchRecord&) const = default;

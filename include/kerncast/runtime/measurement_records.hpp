@@ -19,7 +19,7 @@ struct LoadedRecord {
 std::vector<LoadedRecord> load_measurement_directory(const std::string& directory);
 
 // "block=32x4x4 fold=1x1x2": a launch configuration (also explore's row label).
-std::string launch_label(const Dim3& block, const Dim3& fold);
+std::string launch_label(const kernel::Dim3& block, const kernel::Dim3& fold);
 
 // "block=32x4x4 fold=1x1x2 nx=640 ny=512": identifies a configuration of one kernel (the
 // launch_label and the record's parameters in its order; reals with 17 significant digits).

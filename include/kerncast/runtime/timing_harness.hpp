@@ -29,8 +29,8 @@ struct TimingRequest {
     std::string cuda_source;
     std::string source_name; // for messages ("saxpy.cu")
     std::string kernel_name;
-    Dim3 grid{1, 1, 1};
-    Dim3 block{1, 1, 1};
+    kernel::Dim3 grid{1, 1, 1};
+    kernel::Dim3 block{1, 1, 1};
     std::int64_t dynamic_shared_memory_bytes = 0;
     std::vector<KernelArgument> arguments; // the kernel's parameters, in order
     // Module-scope `__constant__` arrays of the source that the harness fills after loading it:

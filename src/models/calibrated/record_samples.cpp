@@ -49,7 +49,7 @@ RecordSamples record_samples(const CostModel& model,
                                   SourceLocation{kernels[b].file, 0, 0, {}, {}});
     RecordSamples out;
     // One analysis per kernel and launch; it evaluates at any parameter values.
-    using LaunchKey = std::tuple<std::size_t, runtime::Dim3, runtime::Dim3>;
+    using LaunchKey = std::tuple<std::size_t, kernel::Dim3, kernel::Dim3>;
     std::map<LaunchKey, analysis::KernelAnalysis> analyses;
     std::size_t finished = 0;
     for (const auto& record : records) {
@@ -93,8 +93,9 @@ RecordSamples record_samples(const CostModel& model,
             launch.fold = kernel_record.launch.fold;
             found = analyses.emplace(key, analysis::analyze(spec, launch)).first;
         }
-        const auto params = analysis::parameter_values(
-            found->second, validate::record_parameter_overrides(spec, kernel_record));
+        const auto params =
+            analysis::bind(found->second, validate::record_parameter_overrides(spec, kernel_record))
+                .values();
         CalibrationSample sample;
         sample.label = record.path;
         sample.kernel = spec.name;

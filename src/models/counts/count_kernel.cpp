@@ -11,8 +11,9 @@ CountReport count_kernel(const kernel::KernelSpec& spec, const kernel::LaunchCon
                          const analysis::CountOptions& options,
                          const FootprintOptions& footprints) {
     const KernelAnalysis result = analyze(spec, launch, options);
-    const auto params = parameter_values(result, overrides);
-    check_fold_within_domain(result, params);
+    const kernel::BoundKernel bound = bind(result, overrides);
+    check_fold_within_domain(bound);
+    const std::vector<std::int64_t>& params = bound.values();
     try {
         return evaluate_counts(result, params, footprints);
     } catch (const Error& e) {

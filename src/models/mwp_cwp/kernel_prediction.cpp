@@ -17,8 +17,9 @@ predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l
     if (machine.compute.warp_size)
         counting.subgroup_size = machine.compute.warp_size->value;
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch, counting);
-    const auto params = analysis::parameter_values(analysis, overrides);
-    analysis::check_fold_within_domain(analysis, params);
+    const kernel::BoundKernel bound = analysis::bind(analysis, overrides);
+    analysis::check_fold_within_domain(bound);
+    const std::vector<std::int64_t>& params = bound.values();
 
     KernelMwpPrediction p;
     p.kernel = spec.name;

@@ -13,8 +13,9 @@ VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::La
     // take time that grows with it, for a launch that cannot run anyway.
     kernel::check_launch_limits(launch, "launch");
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::parameter_values(analysis, overrides);
-    analysis::check_fold_within_domain(analysis, params);
+    const kernel::BoundKernel bound = analysis::bind(analysis, overrides);
+    analysis::check_fold_within_domain(bound);
+    const std::vector<std::int64_t>& params = bound.values();
     if (!registers_for_launch)
         return predict_volumes(analysis, params, machine, options);
     VolumeOptions with_registers = options;

@@ -10,8 +10,8 @@
 
 namespace kerncast::models {
 
-std::vector<Triple> default_block_sizes(std::int64_t threads_per_block) {
-    std::vector<Triple> sizes;
+std::vector<kernel::Dim3> default_block_sizes(std::int64_t threads_per_block) {
+    std::vector<kernel::Dim3> sizes;
     for (std::int64_t z = 1; z <= 64; z *= 2)
         for (std::int64_t y = 1; y <= 1024; y *= 2)
             for (std::int64_t x = 1; x <= 1024; x *= 2)
@@ -20,7 +20,7 @@ std::vector<Triple> default_block_sizes(std::int64_t threads_per_block) {
     return sizes;
 }
 
-std::vector<Triple> default_folds() {
+std::vector<kernel::Dim3> default_folds() {
     return {{1, 1, 1}, {1, 2, 1}, {1, 1, 2}};
 }
 
@@ -40,7 +40,7 @@ ExploreResult explore(const kernel::KernelSpec& spec,
         mapped[a] = !spec.threads.global[a].empty();
         fixed_block = fixed_block || !spec.threads.local[a].empty();
     }
-    std::vector<Triple> blocks = options.blocks, folds = options.folds;
+    std::vector<kernel::Dim3> blocks = options.blocks, folds = options.folds;
     if (blocks.empty()) {
         if (fixed_block)
             blocks = {spec.launch.block};
@@ -61,7 +61,7 @@ ExploreResult explore(const kernel::KernelSpec& spec,
             result.rows.push_back(row);
         }
     // Parameter values are checked once, up front, so that a bad -D fails the command.
-    (void)analysis::parameter_values(analysis::analyze(spec, spec.launch), overrides);
+    (void)analysis::bind(analysis::analyze(spec, spec.launch), overrides);
 
     std::atomic<size_t> next{0};
     std::atomic<size_t> finished{0};

@@ -18,16 +18,16 @@ std::int64_t BlockBox::blocks() const {
     return n;
 }
 
-std::vector<BlockBox> block_boxes(std::int64_t first, std::int64_t end, const BlockIndex& grid) {
+std::vector<BlockBox> block_boxes(std::int64_t first, std::int64_t end, const kernel::Dim3& grid) {
     const std::int64_t row = grid[0], plane = grid[0] * grid[1];
     first = std::max<std::int64_t>(first, 0);
     end = std::min(end, plane * grid[2]);
     std::vector<BlockBox> boxes;
     auto position = [&](std::int64_t id) {
-        return BlockIndex{id % row, (id / row) % grid[1], id / plane};
+        return kernel::Dim3{id % row, (id / row) % grid[1], id / plane};
     };
     while (first < end) {
-        const BlockIndex at = position(first);
+        const kernel::Dim3 at = position(first);
         BlockBox box;
         if (at[0] != 0 || end - first < row) { // partial row
             const std::int64_t stop = std::min(end, first + (row - at[0]));
@@ -225,7 +225,7 @@ struct WaveFootprints::State {
     mutable isl::Context ctx;
     std::vector<FootprintArray> arrays;
     std::vector<Access> accesses;
-    BlockIndex grid{1, 1, 1};
+    kernel::Dim3 grid{1, 1, 1};
     ::isl::set points_domain; // mapped indices only
     std::array<std::string, 3> mapped_index{};
     std::array<std::string, 3> block_index{}; // explicit block indices (no global mapping)
@@ -647,7 +647,7 @@ WaveFootprints::~WaveFootprints() = default;
 const std::vector<FootprintArray>& WaveFootprints::arrays() const {
     return state_->arrays;
 }
-const BlockIndex& WaveFootprints::grid() const {
+const kernel::Dim3& WaveFootprints::grid() const {
     return state_->grid;
 }
 bool WaveFootprints::counts_boxes(size_t array) const {

@@ -36,10 +36,10 @@ const runtime::BufferSpec& buffer(const GeneratedKernel& g, size_t k) {
 TEST(CudaCodegen, Star3dLaunchAndBuffers) {
     const GeneratedKernel g = generate("star3d_r4", {{"nx", 41}, {"ny", 16}, {"nz", 24}});
     EXPECT_EQ(g.kernel_name, "star3d_r4");
-    EXPECT_EQ(g.block, (runtime::Dim3{32, 4, 4}));
-    EXPECT_EQ(g.fold, (runtime::Dim3{1, 1, 2}));
-    EXPECT_EQ(g.grid, (runtime::Dim3{2, 2, 2})); // 33 interior x / 32, 8 y / 4, 16 z / (4*2)
-    ASSERT_EQ(g.arguments.size(), 2u);           // src, dst; the coefficients are private
+    EXPECT_EQ(g.block, (kernel::Dim3{32, 4, 4}));
+    EXPECT_EQ(g.fold, (kernel::Dim3{1, 1, 2}));
+    EXPECT_EQ(g.grid, (kernel::Dim3{2, 2, 2})); // 33 interior x / 32, 8 y / 4, 16 z / (4*2)
+    ASSERT_EQ(g.arguments.size(), 2u);          // src, dst; the coefficients are private
     EXPECT_EQ(runtime::to_string(buffer(g, 0)), "src:f64:15748:hash"); // 4 + 41*16*24
     EXPECT_EQ(runtime::to_string(buffer(g, 1)), "dst:f64:15748:hash");
     const std::string& src = g.cuda_source;
@@ -70,7 +70,7 @@ TEST(CudaCodegen, HistogramPacksBytesAndUsesSharedAtomics) {
     const GeneratedKernel g = generate("histogram_reordered", {{"n", 1000}});
     ASSERT_EQ(g.arguments.size(), 1u);
     EXPECT_EQ(runtime::to_string(buffer(g, 0)), "image:u32:1000:hash"); // 4000 bytes
-    EXPECT_EQ(g.grid, (runtime::Dim3{4, 1, 1}));                        // ceil(1000/256)
+    EXPECT_EQ(g.grid, (kernel::Dim3{4, 1, 1}));                         // ceil(1000/256)
     const std::string& src = g.cuda_source;
     EXPECT_NE(src.find("const unsigned char* __restrict__ image"), std::string::npos);
     EXPECT_NE(src.find("atomicAdd(&smem[256 * kc_mod(c + tx, 4) + offsets[kc_mod(c + tx, 4)]], "

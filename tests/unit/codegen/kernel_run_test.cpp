@@ -16,8 +16,8 @@ TEST(KernelRun, RequestAndRecordCarryTheGeneratedLaunch) {
     options.repetitions = 7;
     const runtime::TimingRequest request = timing_request(generated, "star3d_r4.cu", options);
     EXPECT_EQ(request.kernel_name, "star3d_r4");
-    EXPECT_EQ(request.grid, (runtime::Dim3{2, 4, 4})); // 64/32, 16/4, 32/(4*2)
-    EXPECT_EQ(request.block, (runtime::Dim3{32, 4, 4}));
+    EXPECT_EQ(request.grid, (kernel::Dim3{2, 4, 4})); // 64/32, 16/4, 32/(4*2)
+    EXPECT_EQ(request.block, (kernel::Dim3{32, 4, 4}));
     EXPECT_EQ(request.arguments.size(), 2u);
     EXPECT_EQ(request.options.repetitions, 7);
     EXPECT_EQ(request.cuda_source, generated.cuda_source);
@@ -26,7 +26,7 @@ TEST(KernelRun, RequestAndRecordCarryTheGeneratedLaunch) {
         run_context(schedule, generated, {"star3d_r4.yaml", "feed"});
     EXPECT_EQ(context.kernel_file, "star3d_r4.yaml");
     EXPECT_EQ(context.kernel_file_sha256, "feed");
-    EXPECT_EQ(context.fold, (runtime::Dim3{1, 1, 2}));
+    EXPECT_EQ(context.fold, (kernel::Dim3{1, 1, 2}));
     ASSERT_EQ(context.parameters.size(), 3u);
     EXPECT_EQ(std::get<std::int64_t>(context.parameters.at("nx")), 72);
 
@@ -34,8 +34,8 @@ TEST(KernelRun, RequestAndRecordCarryTheGeneratedLaunch) {
     runtime::TimedRun run;
     run.times_s = {2e-3, 1e-3, 3e-3};
     const runtime::Measurement m = runtime::make_measurement(request, run, context);
-    EXPECT_EQ(m.kernel.launch.fold, (runtime::Dim3{1, 1, 2}));
-    EXPECT_EQ(m.kernel.launch.grid, (runtime::Dim3{2, 4, 4}));
+    EXPECT_EQ(m.kernel.launch.fold, (kernel::Dim3{1, 1, 2}));
+    EXPECT_EQ(m.kernel.launch.grid, (kernel::Dim3{2, 4, 4}));
     EXPECT_EQ(std::get<std::int64_t>(m.kernel.parameters.at("nz")), 40);
     EXPECT_EQ(m.kernel.buffers.size(), 2u);
 }

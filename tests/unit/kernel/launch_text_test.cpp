@@ -7,14 +7,14 @@ using namespace kerncast;
 using namespace kerncast::kernel;
 
 TEST(LaunchText, ParsesTriplesAsUsersWriteThem) {
-    EXPECT_EQ(parse_launch_triple("32x4x4", "--block"), (LaunchTriple{32, 4, 4}));
-    EXPECT_EQ(parse_launch_triple("32,4", "--block"), (LaunchTriple{32, 4, 1}));
-    EXPECT_EQ(parse_launch_triple("64", "--block"), (LaunchTriple{64, 1, 1}));
-    EXPECT_EQ(parse_launch_triple("z=2", "--fold"), (LaunchTriple{1, 1, 2}));
-    EXPECT_EQ(parse_launch_triple("2y", "--fold"), (LaunchTriple{1, 2, 1}));
-    EXPECT_EQ(parse_launch_triple("none", "--fold"), (LaunchTriple{1, 1, 1}));
+    EXPECT_EQ(parse_launch_triple("32x4x4", "--block"), (Dim3{32, 4, 4}));
+    EXPECT_EQ(parse_launch_triple("32,4", "--block"), (Dim3{32, 4, 1}));
+    EXPECT_EQ(parse_launch_triple("64", "--block"), (Dim3{64, 1, 1}));
+    EXPECT_EQ(parse_launch_triple("z=2", "--fold"), (Dim3{1, 1, 2}));
+    EXPECT_EQ(parse_launch_triple("2y", "--fold"), (Dim3{1, 2, 1}));
+    EXPECT_EQ(parse_launch_triple("none", "--fold"), (Dim3{1, 1, 1}));
     EXPECT_EQ(parse_launch_triple_list("none,2y,1x1x2", "--folds"),
-              (std::vector<LaunchTriple>{{1, 1, 1}, {1, 2, 1}, {1, 1, 2}}));
+              (std::vector<Dim3>{{1, 1, 1}, {1, 2, 1}, {1, 1, 2}}));
 }
 
 TEST(LaunchText, RejectsMalformedTriplesAsUsageErrors) {
@@ -50,6 +50,6 @@ TEST(LaunchText, OverridesOnlyWhatIsGiven) {
     EXPECT_EQ(same.block, base.block);
     EXPECT_EQ(same.fold, base.fold);
     const LaunchConfig changed = override_launch(base, "64x2x1", "none");
-    EXPECT_EQ(changed.block, (LaunchTriple{64, 2, 1}));
-    EXPECT_EQ(changed.fold, (LaunchTriple{1, 1, 1}));
+    EXPECT_EQ(changed.block, (Dim3{64, 2, 1}));
+    EXPECT_EQ(changed.fold, (Dim3{1, 1, 1}));
 }

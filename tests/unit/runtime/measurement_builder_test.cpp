@@ -52,7 +52,7 @@ TEST(MeasurementBuilder, FillsTheRecordFromRequestAndRun) {
     EXPECT_EQ(m.kernel.buffers[1], (BufferRecord{"out", "f32", 1048576, "zero"}));
     ASSERT_EQ(m.kernel.constants.size(), 1u);
     EXPECT_EQ(m.kernel.constants[0], (BufferRecord{"weights", "f16", 25, "hash"}));
-    EXPECT_EQ(m.kernel.launch.grid, (Dim3{4096, 1, 1}));
+    EXPECT_EQ(m.kernel.launch.grid, (kernel::Dim3{4096, 1, 1}));
     EXPECT_EQ(m.method->warmup_count, 2);
     EXPECT_EQ(m.method->repetitions, 4);
     EXPECT_TRUE(m.method->l2_flush);

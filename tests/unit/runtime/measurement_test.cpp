@@ -55,7 +55,7 @@ TEST(Measurement, ReadsTheSampleRecord) {
     EXPECT_DOUBLE_EQ(std::get<double>(m.kernel.parameters.at("a")), 2.5);
     ASSERT_EQ(m.kernel.buffers.size(), 3u);
     EXPECT_EQ(m.kernel.buffers[2].init, "zero");
-    EXPECT_EQ(m.kernel.launch.grid, (Dim3{4096, 1, 1}));
+    EXPECT_EQ(m.kernel.launch.grid, (kernel::Dim3{4096, 1, 1}));
     EXPECT_EQ(m.method->repetitions, 3);
     EXPECT_EQ(*m.method->l2_flush_bytes, 104857600);
     EXPECT_EQ(m.results.times_s, (std::vector<double>{1.0e-5, 1.2e-5, 1.1e-5}));

@@ -60,9 +60,10 @@ TEST(PublishedRecords, StarRowByHand) {
     EXPECT_EQ(m.provenance->notebook, "blocking_test.ipynb");
     EXPECT_EQ(m.provenance->cell, "8");
     EXPECT_EQ(m.kernel.name, "star3d_r2");
-    EXPECT_EQ(m.kernel.launch.block, (Dim3{4, 16, 16}));
-    EXPECT_EQ(m.kernel.launch.fold, (Dim3{1, 1, 1}));
-    EXPECT_EQ(m.kernel.launch.grid, (Dim3{149, 38, 32})); // 596/4, ceil(596/16), ceil(508/16)
+    EXPECT_EQ(m.kernel.launch.block, (kernel::Dim3{4, 16, 16}));
+    EXPECT_EQ(m.kernel.launch.fold, (kernel::Dim3{1, 1, 1}));
+    EXPECT_EQ(m.kernel.launch.grid,
+              (kernel::Dim3{149, 38, 32})); // 596/4, ceil(596/16), ceil(508/16)
     EXPECT_EQ(*m.kernel.registers_per_thread, 32);
     EXPECT_DOUBLE_EQ(counter(m, "dram__bytes_read.sum"), 1840587225.6); // 10.20 x points
     EXPECT_DOUBLE_EQ(counter(m, "dram__bytes_write.sum"), 8.0 * points);
@@ -84,8 +85,8 @@ TEST(PublishedRecords, StarRowByHand) {
 // 4,16,16,4,31,27.52,8.01,59.61,8.00,10.59,26.50: fold 4 along z, 31 registers.
 TEST(PublishedRecords, FoldedStarRowByHand) {
     const Measurement m = record("star3d-r2-folding", "star3d_r2_block4x16x16_fold1x1x4.json");
-    EXPECT_EQ(m.kernel.launch.fold, (Dim3{1, 1, 4}));
-    EXPECT_EQ(m.kernel.launch.grid, (Dim3{149, 38, 8})); // ceil(508 / (16 x 4))
+    EXPECT_EQ(m.kernel.launch.fold, (kernel::Dim3{1, 1, 4}));
+    EXPECT_EQ(m.kernel.launch.grid, (kernel::Dim3{149, 38, 8})); // ceil(508 / (16 x 4))
     EXPECT_EQ(*m.kernel.registers_per_thread, 31);
     EXPECT_DOUBLE_EQ(counter(m, "dram__bytes_read.sum"), 4965976514.56);      // 27.52 x p
     EXPECT_DOUBLE_EQ(counter(m, "lts__t_sectors_op_read.sum"), 336144008.94); // 59.61 x p / 32
@@ -99,7 +100,8 @@ TEST(PublishedRecords, BoxRowByHand) {
     EXPECT_EQ(m.provenance->commit, "78606c1");
     EXPECT_EQ(m.provenance->cell, "3");
     EXPECT_EQ(*m.provenance->normalisation_points, 225000000);
-    EXPECT_EQ(m.kernel.launch.grid, (Dim3{469, 1873, 1})); // 14982 interior: /32, /8 rounded up
+    EXPECT_EQ(m.kernel.launch.grid,
+              (kernel::Dim3{469, 1873, 1})); // 14982 interior: /32, /8 rounded up
     EXPECT_FALSE(m.kernel.registers_per_thread);
     EXPECT_DOUBLE_EQ(counter(m, "dram__bytes_read.sum"), 1801125000.0);      // 8.005 x 15000^2
     EXPECT_DOUBLE_EQ(counter(m, "lts__t_sectors_op_read.sum"), 317432812.5); // 45.146 x .. / 32

@@ -19,7 +19,7 @@ kernel::KernelSpec example(const std::string& name) {
     return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/" + name + ".yaml");
 }
 
-runtime::KernelRecord record_of(const std::string& name, runtime::Dim3 block, runtime::Dim3 fold,
+runtime::KernelRecord record_of(const std::string& name, kernel::Dim3 block, kernel::Dim3 fold,
                                 std::map<std::string, runtime::ParameterValue> parameters) {
     runtime::KernelRecord record;
     record.name = name;

@@ -16,16 +16,14 @@
 
 namespace kerncast::models {
 
-using Triple = std::array<std::int64_t, 3>;
-
 // The sweep of sec. 5.1: X, Y powers of two up to 1024, Z up to 64, X*Y*Z = threads.
-std::vector<Triple> default_block_sizes(std::int64_t threads_per_block);
+std::vector<kernel::Dim3> default_block_sizes(std::int64_t threads_per_block);
 // No folding, 2x in y, 2x in z (sec. 5.2).
-std::vector<Triple> default_folds();
+std::vector<kernel::Dim3> default_folds();
 
 struct ExploreOptions {
-    std::vector<Triple> blocks; // empty: default_block_sizes(threads_per_block)
-    std::vector<Triple> folds;  // empty: default_folds()
+    std::vector<kernel::Dim3> blocks; // empty: default_block_sizes(threads_per_block)
+    std::vector<kernel::Dim3> folds;  // empty: default_folds()
     std::int64_t threads_per_block = 1024;
     VolumeOptions volume;
     // When set, the registers of each launch (e.g. ptxas compiling the generated code,

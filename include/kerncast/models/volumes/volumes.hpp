@@ -58,7 +58,7 @@ struct LayerSet {
 
 struct VolumePrediction {
     kernel::LaunchConfig launch;
-    BlockIndex grid{1, 1, 1};
+    kernel::Dim3 grid{1, 1, 1};
     std::int64_t blocks = 0;
     std::int64_t points = 0;
     RegisterCount registers; // what the occupancy calculation used (VolumeOptions::registers)
@@ -68,7 +68,7 @@ struct VolumePrediction {
     std::int64_t sampled_waves = 0;    // waves the DRAM volumes average over
     std::int64_t wave_first_block = 0; // the middle one of the sampled waves
     std::int64_t wave_points = 0;
-    BlockIndex representative_block{0, 0, 0};
+    kernel::Dim3 representative_block{0, 0, 0};
     std::int64_t block_points = 0;
 
     L1Estimate l1;

@@ -13,18 +13,16 @@
 
 namespace kerncast::models {
 
-using BlockIndex = std::array<std::int64_t, 3>; // blockIdx x, y, z
-
 // A box of thread blocks: first <= blockIdx < end along every axis.
 struct BlockBox {
-    BlockIndex first{0, 0, 0};
-    BlockIndex end{1, 1, 1};
+    kernel::Dim3 first{0, 0, 0};
+    kernel::Dim3 end{1, 1, 1};
     std::int64_t blocks() const;
 };
 
 // The blocks with linear ids [first, end) in launch order (x fastest, then y, then z) as at
 // most five disjoint boxes: a partial row, whole rows, whole planes, whole rows, a partial row.
-std::vector<BlockBox> block_boxes(std::int64_t first, std::int64_t end, const BlockIndex& grid);
+std::vector<BlockBox> block_boxes(std::int64_t first, std::int64_t end, const kernel::Dim3& grid);
 
 enum class AccessFilter { loads, stores, all };
 
@@ -65,7 +63,7 @@ public:
 
     const std::vector<FootprintArray>& arrays() const;
     // Thread blocks of the launch along x, y, z.
-    const BlockIndex& grid() const;
+    const kernel::Dim3& grid() const;
     // Points (thread x fold instances inside the domain) of the blocks.
     std::int64_t points(const std::vector<BlockBox>& blocks) const;
 

@@ -15,7 +15,7 @@ namespace {
 
 const std::string root = KERNCAST_SOURCE_DIR;
 
-runtime::LoadedRecord record_of(const std::string& kernel, std::int64_t n, runtime::Dim3 block,
+runtime::LoadedRecord record_of(const std::string& kernel, std::int64_t n, kernel::Dim3 block,
                                 double time) {
     runtime::LoadedRecord r{
         "r" + std::to_string(n) + ".json",

@@ -32,7 +32,7 @@ TEST(Explore, RanksByThroughputAndReportsSkippedConfigurations) {
     options.jobs = 2;
     const ExploreResult result = explore(spec, {}, resolve_machine("a100-sxm4-40gb"), options);
     ASSERT_EQ(result.rows.size(), 4u);
-    EXPECT_EQ(result.rows[0].launch.block, (Triple{32, 2, 16}));
+    EXPECT_EQ(result.rows[0].launch.block, (kernel::Dim3{32, 2, 16}));
     for (size_t k = 1; k < 3; ++k) {
         ASSERT_TRUE(result.rows[k].prediction);
         EXPECT_GE(result.rows[k - 1].prediction->limiter.points_per_second,
@@ -76,5 +76,5 @@ TEST(Explore, SweepsOnlyTheAxesTheKernelMaps) {
                                                 "/examples/kernels/fd5pt_16.yaml");
     const ExploreResult fixed = explore(fd5pt, {}, machine, options);
     ASSERT_EQ(fixed.rows.size(), 1u); // the file's 16x16 block; folding needs a global index
-    EXPECT_EQ(fixed.rows[0].launch.block, (Triple{16, 16, 1}));
+    EXPECT_EQ(fixed.rows[0].launch.block, (kernel::Dim3{16, 16, 1}));
 }

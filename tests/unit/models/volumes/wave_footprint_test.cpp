@@ -19,9 +19,9 @@ namespace {
 TEST(BlockBoxes, CoverExactlyTheRangeInLaunchOrder) {
     std::mt19937 random(3);
     for (int trial = 0; trial < 300; ++trial) {
-        const BlockIndex grid{std::uniform_int_distribution<std::int64_t>(1, 7)(random),
-                              std::uniform_int_distribution<std::int64_t>(1, 6)(random),
-                              std::uniform_int_distribution<std::int64_t>(1, 5)(random)};
+        const kernel::Dim3 grid{std::uniform_int_distribution<std::int64_t>(1, 7)(random),
+                                std::uniform_int_distribution<std::int64_t>(1, 6)(random),
+                                std::uniform_int_distribution<std::int64_t>(1, 5)(random)};
         const std::int64_t total = grid[0] * grid[1] * grid[2];
         std::int64_t first = std::uniform_int_distribution<std::int64_t>(0, total)(random);
         std::int64_t end = std::uniform_int_distribution<std::int64_t>(0, total)(random);
@@ -112,7 +112,7 @@ struct Oracle {
     std::int64_t points = 0;
 };
 
-Oracle brute_force(const RandomKernel& k, const BlockIndex& grid, std::int64_t first,
+Oracle brute_force(const RandomKernel& k, const kernel::Dim3& grid, std::int64_t first,
                    std::int64_t end, std::int64_t granule) {
     Oracle o;
     const std::array<int, 3> bytes{8, 4, 8};
@@ -120,7 +120,7 @@ Oracle brute_force(const RandomKernel& k, const BlockIndex& grid, std::int64_t f
     const auto& B = k.launch.block;
     const auto& F = k.launch.fold;
     for (std::int64_t id = first; id < end; ++id) {
-        const BlockIndex b{id % grid[0], (id / grid[0]) % grid[1], id / (grid[0] * grid[1])};
+        const kernel::Dim3 b{id % grid[0], (id / grid[0]) % grid[1], id / (grid[0] * grid[1])};
         for (std::int64_t tz = 0; tz < B[2]; ++tz)
             for (std::int64_t ty = 0; ty < B[1]; ++ty)
                 for (std::int64_t tx = 0; tx < B[0]; ++tx)
@@ -183,7 +183,7 @@ TEST_P(WaveFootprintOracle, RandomKernelsAgreeExactlyWithEnumeration) {
         const WaveFootprints footprints(analysis, params, 128, linear, isl_only);
         for (size_t array = 0; array < footprints.arrays().size(); ++array)
             ASSERT_EQ(footprints.counts_boxes(array), !isl_only) << k.yaml;
-        const BlockIndex grid = footprints.grid();
+        const kernel::Dim3 grid = footprints.grid();
         for (size_t a = 0; a < 3; ++a)
             ASSERT_EQ(grid[a], (std::array{k.nx, k.ny, k.nz}[a] - k.halo - (a == 0 ? 8 : k.halo) +
                                 k.launch.block[a] * k.launch.fold[a] - 1) /
