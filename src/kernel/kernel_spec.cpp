@@ -200,21 +200,21 @@ void KernelSpec::check_param_values(
     if (domain.empty())
         return;
     isl::Context ctx;
-    isl::Set set;
+    ::isl::set set;
     try {
-        set = isl::read_set(ctx, domain);
+        set = isl::parse_set(ctx, domain);
     } catch (const isl::IslError&) {
         return; // rejected with its position when the file was read
     }
-    const auto names = isl::dim_names(set.get(), isl_dim_param);
+    const auto names = isl::dim_names(set, isl_dim_param);
     for (size_t k = 0; k < names.size(); ++k) {
         const auto value = lookup(names[k]);
         if (!value)
             return;
-        isl_val* fixed = isl_val_int_from_si(ctx.get(), *value);
-        set.reset(isl_set_fix_val(set.release(), isl_dim_param, static_cast<unsigned>(k), fixed));
+        set = isl::checked("fixing a parameter",
+                           [&] { return isl::fix_param(set, static_cast<int>(k), *value); });
     }
-    if (isl_set_is_empty(set.get()) == isl_bool_true)
+    if (isl::checked("testing the domain for emptiness", [&] { return set.is_empty(); }))
         throw_input_error("kernel '" + name + "': the domain " + domain + " is empty for " +
                               (values.empty() ? std::string("its parameters") : values_text()),
                           SourceLocation{file, 0, 0, {}, {}},
