@@ -3,6 +3,7 @@
 
 #include "kerncast/error.hpp"
 #include "kerncast/json_reader.hpp"
+#include "kerncast/support/statistics.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -16,12 +17,6 @@ namespace {
 
 using json_reader::child_pointer;
 using nlohmann::json;
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 } // namespace
 
@@ -190,7 +185,7 @@ AtomicServiceTable service_table_from_record(const ServiceRecord& record,
                                       ": its n and e must form a full grid");
                 std::vector<double> by_cas;
                 for (const auto& repetitions : it->second->total_cycles)
-                    by_cas.push_back(median(repetitions));
+                    by_cas.push_back(support::median(repetitions));
                 by_threads.push_back(std::move(by_cas));
             }
             grid.total_cycles.push_back(std::move(by_threads));
