@@ -95,15 +95,13 @@ TEST(ClosedForm, NonUnitCoefficientOnAnOuterIndexHasNoClosedForm) {
     kisl::Context ctx;
     // j <= i / 2 with i an outer index: not a bound this derivation handles; the caller
     // counts with isl instead.
-    EXPECT_FALSE(
-        derive_closed_form(kisl::parse_set(ctx, "[n] -> { [i, j] : 0 <= i < n and 0 <= 2j <= i }"),
-                           1)
-            .has_value());
+    EXPECT_FALSE(derive_closed_form(
+                     kisl::parse_set(ctx, "[n] -> { [i, j] : 0 <= i < n and 0 <= 2j <= i }"), 1)
+                     .has_value());
 }
 
 TEST(ClosedForm, ParameterCountMustMatch) {
     kisl::Context ctx;
-    EXPECT_FALSE(
-        derive_closed_form(kisl::parse_set(ctx, "[n, m] -> { [i] : 0 <= i < n + m }"), 1)
-            .has_value());
+    EXPECT_FALSE(derive_closed_form(kisl::parse_set(ctx, "[n, m] -> { [i] : 0 <= i < n + m }"), 1)
+                     .has_value());
 }
