@@ -1,6 +1,6 @@
 // Device query through the CUDA runtime (host code), and a one-thread kernel that proves the
 // device really executes code from this binary.
-#include "cuda_check.cuh"
+#include "cuda_raii.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/gpu/devices.hpp"
 
@@ -72,14 +72,12 @@ std::vector<DeviceInfo> query_devices() {
         // Run one thread on the device: a GPU that is listed but cannot execute this binary's
         // code (architecture not covered, broken driver) is reported here, not later.
         KERNCAST_CUDA(cudaSetDevice(d));
-        int* flag = nullptr;
-        KERNCAST_CUDA(cudaMalloc(&flag, sizeof(int)));
-        ping_kernel<<<1, 1>>>(flag);
+        const DeviceBuffer<int> flag(1);
+        ping_kernel<<<1, 1>>>(flag.get());
         int host_flag = 0;
         const cudaError_t launched = cudaGetLastError();
         const cudaError_t copied =
-            cudaMemcpy(&host_flag, flag, sizeof(int), cudaMemcpyDeviceToHost);
-        cudaFree(flag);
+            cudaMemcpy(&host_flag, flag.get(), sizeof(int), cudaMemcpyDeviceToHost);
         KERNCAST_CUDA(launched);
         KERNCAST_CUDA(copied);
         if (host_flag != 42)

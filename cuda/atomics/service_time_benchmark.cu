@@ -8,7 +8,7 @@
 // lanes 0..e-1 active. Every thread reads clock64 before its atomic and after its completion;
 // T of the SM is max(end) - min(start). One repetition is the median over the SMs whose group
 // formed.
-#include "../cuda_check.cuh"
+#include "../cuda_raii.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/gpu/devices.hpp"
 #include "kerncast/models/atomics/service_time_benchmark.hpp"
@@ -114,16 +114,9 @@ bool service_benchmark_built_with_cuda() {
     return true;
 }
 
-ServiceRecord run_service_benchmark(const ServiceBenchmarkOptions& options) {
-    const auto devices = gpu::query_devices(); // throws unavailable without GPU/driver
-    if (options.device < 0 || options.device >= static_cast<int>(devices.size()))
-        throw Error(ErrorKind::usage, "--device " + std::to_string(options.device) +
-                                          " does not exist (" + std::to_string(devices.size()) +
-                                          " GPU(s) visible)");
-    const gpu::DeviceInfo& device = devices[static_cast<std::size_t>(options.device)];
-    KERNCAST_CUDA(cudaSetDevice(options.device));
-    if (device.sm_count > max_sms)
-        throw Error(ErrorKind::unavailable, "the GPU has more than 1024 SMs");
+namespace {
+
+ServiceRecord describe_run(const gpu::DeviceInfo& device, const ServiceBenchmarkOptions& options) {
     ServiceRecord record;
     record.device = device.name;
     record.cc_major = device.cc_major;
@@ -139,17 +132,80 @@ ServiceRecord run_service_benchmark(const ServiceBenchmarkOptions& options) {
         "atomicCAS, the rest atomicAdd(1) with the result used (add) or unused (popc_inc)), "
         "lanes 0..e-1; T = last clock64 after completion - first clock64 before issue on that "
         "SM; a repetition is the median T over the SMs whose group formed";
+    return record;
+}
 
-    std::vector<int> ns = options.queued_warps;
-    if (ns.empty()) {
-        ns.resize(static_cast<std::size_t>(record.max_warps_per_sm));
-        std::iota(ns.begin(), ns.end(), 1);
+// `chosen`, or 1..count when empty.
+std::vector<int> or_one_to(const std::vector<int>& chosen, int count) {
+    if (!chosen.empty())
+        return chosen;
+    std::vector<int> all(static_cast<std::size_t>(count));
+    std::iota(all.begin(), all.end(), 1);
+    return all;
+}
+
+// One launch of the kernel for (n, e, c): the median over the SMs whose group formed of
+// T = last end - first start.
+class ServiceLaunch {
+public:
+    explicit ServiceLaunch(int sm_count)
+        : slots_(1), first_(static_cast<std::size_t>(sm_count)), last_(first_.size()),
+          timed_out_(first_.size()) {}
+
+    double median_cycles(bool returning, int n, int e, int c, int group_blocks) {
+        SmSlots* slots = slots_.get();
+        KERNCAST_CUDA(cudaMemset(slots, 0, sizeof(SmSlots)));
+        KERNCAST_CUDA(cudaMemset(slots->first_start, 0xff, sizeof(slots->first_start)));
+        const dim3 grid(static_cast<unsigned>(first_.size()) *
+                        static_cast<unsigned>(group_blocks * 2));
+        if (returning)
+            service_time_kernel<true><<<grid, 1024>>>(n, e, c, group_blocks, slots);
+        else
+            service_time_kernel<false><<<grid, 1024>>>(n, e, c, group_blocks, slots);
+        KERNCAST_CUDA_LAUNCHED("service_time_kernel");
+        KERNCAST_CUDA(cudaDeviceSynchronize());
+        KERNCAST_CUDA(cudaMemcpy(first_.data(), slots->first_start,
+                                 first_.size() * sizeof(first_[0]), cudaMemcpyDeviceToHost));
+        KERNCAST_CUDA(cudaMemcpy(last_.data(), slots->last_end, last_.size() * sizeof(last_[0]),
+                                 cudaMemcpyDeviceToHost));
+        KERNCAST_CUDA(cudaMemcpy(timed_out_.data(), slots->timed_out,
+                                 timed_out_.size() * sizeof(timed_out_[0]),
+                                 cudaMemcpyDeviceToHost));
+        std::vector<double> per_sm;
+        for (std::size_t sm = 0; sm < first_.size(); ++sm)
+            if (!timed_out_[sm] && first_[sm] != ULLONG_MAX && last_[sm] > first_[sm])
+                per_sm.push_back(static_cast<double>(last_[sm] - first_[sm]));
+        if (per_sm.empty())
+            throw Error(ErrorKind::unavailable,
+                        "no SM formed a group of " + std::to_string(group_blocks) +
+                            " co-resident blocks for n = " + std::to_string(n));
+        std::nth_element(per_sm.begin(), per_sm.begin() + per_sm.size() / 2, per_sm.end());
+        return per_sm[per_sm.size() / 2];
     }
-    std::vector<int> es = options.active_threads;
-    if (es.empty()) {
-        es.resize(32);
-        std::iota(es.begin(), es.end(), 1);
-    }
+
+private:
+    gpu::DeviceBuffer<SmSlots> slots_;
+    std::vector<unsigned long long> first_;
+    std::vector<unsigned long long> last_;
+    std::vector<unsigned> timed_out_;
+};
+
+} // namespace
+
+ServiceRecord run_service_benchmark(const ServiceBenchmarkOptions& options) {
+    const auto devices = gpu::query_devices(); // throws unavailable without GPU/driver
+    if (options.device < 0 || options.device >= static_cast<int>(devices.size()))
+        throw Error(ErrorKind::usage, "--device " + std::to_string(options.device) +
+                                          " does not exist (" + std::to_string(devices.size()) +
+                                          " GPU(s) visible)");
+    const gpu::DeviceInfo& device = devices[static_cast<std::size_t>(options.device)];
+    KERNCAST_CUDA(cudaSetDevice(options.device));
+    if (device.sm_count > max_sms)
+        throw Error(ErrorKind::unavailable, "the GPU has more than 1024 SMs");
+    ServiceRecord record = describe_run(device, options);
+
+    const std::vector<int> ns = or_one_to(options.queued_warps, record.max_warps_per_sm);
+    const std::vector<int> es = or_one_to(options.active_threads, 32);
     for (int n : ns)
         if (n < 1 || n > record.max_warps_per_sm || n > 2 * warps_per_block)
             throw Error(ErrorKind::usage,
@@ -159,72 +215,28 @@ ServiceRecord run_service_benchmark(const ServiceBenchmarkOptions& options) {
         if (e < 1 || e > 32)
             throw Error(ErrorKind::usage, "e = " + std::to_string(e) + " is outside 1..32");
 
-    SmSlots* slots = nullptr;
-    KERNCAST_CUDA(cudaMalloc(&slots, sizeof(SmSlots)));
-    std::vector<unsigned long long> first(static_cast<std::size_t>(device.sm_count));
-    std::vector<unsigned long long> last(first.size());
-    std::vector<unsigned> timed_out(first.size());
-    try {
-        for (const auto& operation : options.operations) {
-            const bool returning = operation == "add";
-            if (!returning && operation != "popc_inc")
-                throw Error(ErrorKind::usage, "unknown operation '" + operation + "'");
-            for (int n : ns) {
-                if (options.progress)
-                    options.progress(operation + ": n = " + std::to_string(n));
-                const int group_blocks = (n + warps_per_block - 1) / warps_per_block;
-                for (int e : es) {
-                    ServiceSeries series{operation, n, e, {}};
-                    for (int c = 0; c <= n; ++c) {
-                        std::vector<double> repetitions;
-                        for (int r = 0; r < options.repetitions; ++r) {
-                            KERNCAST_CUDA(cudaMemset(slots, 0, sizeof(SmSlots)));
-                            KERNCAST_CUDA(
-                                cudaMemset(slots->first_start, 0xff, sizeof(slots->first_start)));
-                            const dim3 grid(
-                                static_cast<unsigned>(device.sm_count * group_blocks * 2));
-                            if (returning)
-                                service_time_kernel<true>
-                                    <<<grid, 1024>>>(n, e, c, group_blocks, slots);
-                            else
-                                service_time_kernel<false>
-                                    <<<grid, 1024>>>(n, e, c, group_blocks, slots);
-                            KERNCAST_CUDA_LAUNCHED("service_time_kernel");
-                            KERNCAST_CUDA(cudaDeviceSynchronize());
-                            KERNCAST_CUDA(cudaMemcpy(first.data(), slots->first_start,
-                                                     first.size() * sizeof(first[0]),
-                                                     cudaMemcpyDeviceToHost));
-                            KERNCAST_CUDA(cudaMemcpy(last.data(), slots->last_end,
-                                                     last.size() * sizeof(last[0]),
-                                                     cudaMemcpyDeviceToHost));
-                            KERNCAST_CUDA(cudaMemcpy(timed_out.data(), slots->timed_out,
-                                                     timed_out.size() * sizeof(timed_out[0]),
-                                                     cudaMemcpyDeviceToHost));
-                            std::vector<double> per_sm;
-                            for (std::size_t sm = 0; sm < first.size(); ++sm)
-                                if (!timed_out[sm] && first[sm] != ULLONG_MAX &&
-                                    last[sm] > first[sm])
-                                    per_sm.push_back(static_cast<double>(last[sm] - first[sm]));
-                            if (per_sm.empty())
-                                throw Error(ErrorKind::unavailable,
-                                            "no SM formed a group of " +
-                                                std::to_string(group_blocks) +
-                                                " co-resident blocks for n = " + std::to_string(n));
-                            std::nth_element(per_sm.begin(), per_sm.begin() + per_sm.size() / 2,
-                                             per_sm.end());
-                            repetitions.push_back(per_sm[per_sm.size() / 2]);
-                        }
-                        series.total_cycles.push_back(std::move(repetitions));
-                    }
-                    record.series.push_back(std::move(series));
+    ServiceLaunch launch(device.sm_count);
+    for (const auto& operation : options.operations) {
+        const bool returning = operation == "add";
+        if (!returning && operation != "popc_inc")
+            throw Error(ErrorKind::usage, "unknown operation '" + operation + "'");
+        for (int n : ns) {
+            if (options.progress)
+                options.progress(operation + ": n = " + std::to_string(n));
+            const int group_blocks = (n + warps_per_block - 1) / warps_per_block;
+            for (int e : es) {
+                ServiceSeries series{operation, n, e, {}};
+                for (int c = 0; c <= n; ++c) {
+                    std::vector<double> repetitions;
+                    for (int r = 0; r < options.repetitions; ++r)
+                        repetitions.push_back(
+                            launch.median_cycles(returning, n, e, c, group_blocks));
+                    series.total_cycles.push_back(std::move(repetitions));
                 }
+                record.series.push_back(std::move(series));
             }
         }
-    } catch (...) {
-        cudaFree(slots);
-        throw;
     }
-    KERNCAST_CUDA(cudaFree(slots));
     return record;
 }
 

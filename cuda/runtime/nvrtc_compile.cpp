@@ -1,12 +1,13 @@
 // NVRTC: CUDA C++ source -> cubin for the present GPU (or PTX when NVRTC predates the GPU).
 #include "kerncast/runtime/nvrtc_compile.hpp"
 
+#include "../cuda_raii.hpp"
 #include "kerncast/error.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <memory>
+#include <fmt/ranges.h>
 #include <nvrtc.h>
 
 namespace kerncast::runtime {
@@ -20,13 +21,6 @@ void check(nvrtcResult status, const char* call, int line) {
 }
 
 #define KERNCAST_NVRTC(call) check((call), #call, __LINE__)
-
-struct ProgramDeleter {
-    void operator()(nvrtcProgram* program) const {
-        nvrtcDestroyProgram(program);
-        delete program;
-    }
-};
 
 std::string program_log(nvrtcProgram program) {
     std::size_t size = 0;
@@ -78,34 +72,74 @@ std::vector<int> nvrtc_supported_architectures() {
     return architectures;
 }
 
-CompiledKernel compile_cuda_source(const CompileRequest& request) {
-    KERNCAST_CHECK(!request.kernel_name.empty(), "compile request without a kernel name");
+namespace {
+
+// The cubin target of the GPU, or PTX for the newest older virtual architecture when the
+// GPU is newer than this NVRTC (the driver JIT-compiles it). An older GPU than NVRTC
+// supports cannot be served.
+void choose_target(const CompileRequest& request, CompiledKernel& compiled) {
     const int sm = request.cc_major * 10 + request.cc_minor;
     const std::vector<int> supported = nvrtc_supported_architectures();
-
-    CompiledKernel compiled;
     if (std::find(supported.begin(), supported.end(), sm) != supported.end()) {
         compiled.target = "sm_" + std::to_string(sm);
-    } else {
-        // A GPU newer than this NVRTC: PTX for the newest older virtual architecture; the
-        // driver JIT-compiles it. An older GPU than NVRTC supports cannot be served.
-        int newest_older = 0;
-        for (int arch : supported)
-            if (arch <= sm)
-                newest_older = arch;
-        if (newest_older == 0) {
-            std::string list;
-            for (int arch : supported)
-                list += (list.empty() ? "" : ", ") + std::to_string(arch);
-            throw Error(ErrorKind::unavailable,
-                        "this NVRTC cannot generate code for compute capability " +
-                            std::to_string(request.cc_major) + "." +
-                            std::to_string(request.cc_minor),
-                        {}, {"NVRTC supports SM versions " + list});
-        }
-        compiled.target = "compute_" + std::to_string(newest_older);
-        compiled.is_ptx = true;
+        return;
     }
+    int newest_older = 0;
+    for (int arch : supported)
+        if (arch <= sm)
+            newest_older = arch;
+    if (newest_older == 0)
+        throw Error(ErrorKind::unavailable,
+                    "this NVRTC cannot generate code for compute capability " +
+                        std::to_string(request.cc_major) + "." + std::to_string(request.cc_minor),
+                    {}, {fmt::format("NVRTC supports SM versions {}", fmt::join(supported, ", "))});
+    compiled.target = "compute_" + std::to_string(newest_older);
+    compiled.is_ptx = true;
+}
+
+// The lowered (mangled) names of the kernel and of the requested global variables.
+void read_lowered_names(nvrtcProgram program, const CompileRequest& request,
+                        const std::string& name, CompiledKernel& compiled) {
+    const char* lowered = nullptr;
+    if (nvrtcGetLoweredName(program, request.kernel_name.c_str(), &lowered) != NVRTC_SUCCESS ||
+        lowered == nullptr)
+        throw Error(ErrorKind::input,
+                    "'" + name + "' has no __global__ function '" + request.kernel_name + "'",
+                    SourceLocation{name, 0, 0, "", ""},
+                    {"--kernel takes the function's name, e.g. saxpy; for a template, the "
+                     "instantiation, e.g. scale<float>"});
+    compiled.lowered_name = lowered;
+    for (const auto& variable : request.global_variables) {
+        const char* symbol = nullptr;
+        if (nvrtcGetLoweredName(program, ("&" + variable).c_str(), &symbol) != NVRTC_SUCCESS ||
+            symbol == nullptr)
+            throw Error(ErrorKind::input,
+                        "'" + name + "' has no __device__ or __constant__ variable '" + variable +
+                            "'",
+                        SourceLocation{name, 0, 0, "", ""});
+        compiled.lowered_globals.push_back(symbol);
+    }
+}
+
+void read_image(nvrtcProgram program, CompiledKernel& compiled) {
+    std::size_t size = 0;
+    if (compiled.is_ptx) {
+        KERNCAST_NVRTC(nvrtcGetPTXSize(program, &size));
+        compiled.image.resize(size);
+        KERNCAST_NVRTC(nvrtcGetPTX(program, compiled.image.data()));
+    } else {
+        KERNCAST_NVRTC(nvrtcGetCUBINSize(program, &size));
+        compiled.image.resize(size);
+        KERNCAST_NVRTC(nvrtcGetCUBIN(program, compiled.image.data()));
+    }
+}
+
+} // namespace
+
+CompiledKernel compile_cuda_source(const CompileRequest& request) {
+    KERNCAST_CHECK(!request.kernel_name.empty(), "compile request without a kernel name");
+    CompiledKernel compiled;
+    choose_target(request, compiled);
 
     compiled.options = {"--gpu-architecture=" + compiled.target, "--std=c++17"};
     const std::optional<std::string> include_directory = cuda_include_directory();
@@ -117,16 +151,17 @@ CompiledKernel compile_cuda_source(const CompileRequest& request) {
     for (const auto& option : compiled.options)
         option_pointers.push_back(option.c_str());
 
-    std::unique_ptr<nvrtcProgram, ProgramDeleter> program(new nvrtcProgram{});
     const std::string name = request.source_name.empty() ? "kernel.cu" : request.source_name;
-    KERNCAST_NVRTC(nvrtcCreateProgram(program.get(), request.source.c_str(), name.c_str(), 0,
-                                      nullptr, nullptr));
-    KERNCAST_NVRTC(nvrtcAddNameExpression(*program, request.kernel_name.c_str()));
+    nvrtcProgram created = nullptr;
+    KERNCAST_NVRTC(
+        nvrtcCreateProgram(&created, request.source.c_str(), name.c_str(), 0, nullptr, nullptr));
+    const gpu::NvrtcProgram program(created);
+    KERNCAST_NVRTC(nvrtcAddNameExpression(program.get(), request.kernel_name.c_str()));
     for (const auto& variable : request.global_variables)
-        KERNCAST_NVRTC(nvrtcAddNameExpression(*program, ("&" + variable).c_str()));
+        KERNCAST_NVRTC(nvrtcAddNameExpression(program.get(), ("&" + variable).c_str()));
     const nvrtcResult status = nvrtcCompileProgram(
-        *program, static_cast<int>(option_pointers.size()), option_pointers.data());
-    compiled.log = program_log(*program);
+        program.get(), static_cast<int>(option_pointers.size()), option_pointers.data());
+    compiled.log = program_log(program.get());
     if (status != NVRTC_SUCCESS) {
         std::vector<std::string> notes;
         if (!compiled.log.empty())
@@ -141,37 +176,8 @@ CompiledKernel compile_cuda_source(const CompileRequest& request) {
                         nvrtcGetErrorString(status),
                     SourceLocation{name, 0, 0, "", ""}, notes);
     }
-
-    const char* lowered = nullptr;
-    if (nvrtcGetLoweredName(*program, request.kernel_name.c_str(), &lowered) != NVRTC_SUCCESS ||
-        lowered == nullptr)
-        throw Error(ErrorKind::input,
-                    "'" + name + "' has no __global__ function '" + request.kernel_name + "'",
-                    SourceLocation{name, 0, 0, "", ""},
-                    {"--kernel takes the function's name, e.g. saxpy; for a template, the "
-                     "instantiation, e.g. scale<float>"});
-    compiled.lowered_name = lowered;
-    for (const auto& variable : request.global_variables) {
-        const char* symbol = nullptr;
-        if (nvrtcGetLoweredName(*program, ("&" + variable).c_str(), &symbol) != NVRTC_SUCCESS ||
-            symbol == nullptr)
-            throw Error(ErrorKind::input,
-                        "'" + name + "' has no __device__ or __constant__ variable '" + variable +
-                            "'",
-                        SourceLocation{name, 0, 0, "", ""});
-        compiled.lowered_globals.push_back(symbol);
-    }
-
-    std::size_t size = 0;
-    if (compiled.is_ptx) {
-        KERNCAST_NVRTC(nvrtcGetPTXSize(*program, &size));
-        compiled.image.resize(size);
-        KERNCAST_NVRTC(nvrtcGetPTX(*program, compiled.image.data()));
-    } else {
-        KERNCAST_NVRTC(nvrtcGetCUBINSize(*program, &size));
-        compiled.image.resize(size);
-        KERNCAST_NVRTC(nvrtcGetCUBIN(*program, compiled.image.data()));
-    }
+    read_lowered_names(program.get(), request, name, compiled);
+    read_image(program.get(), compiled);
     return compiled;
 }
 

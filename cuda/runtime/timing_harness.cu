@@ -3,7 +3,7 @@
 // cudaLaunchKernel, timed with one CUDA event pair per repetition. kerncast links only the
 // static CUDA runtime, which finds the driver at run time: without one, it still starts and
 // this code reports "no driver" (exit 3).
-#include "../cuda_check.cuh"
+#include "../cuda_raii.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 #include "kerncast/runtime/nvrtc_compile.hpp"
@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -112,20 +113,15 @@ __global__ void spin_cycles(long long cycles, long long* elapsed) {
 constexpr long long clock_probe_cycles = 20'000'000;
 
 double measure_sm_clock_mhz(cudaStream_t stream, long long* device_elapsed) {
-    cudaEvent_t start, stop;
-    KERNCAST_CUDA(cudaEventCreate(&start));
-    KERNCAST_CUDA(cudaEventCreate(&stop));
-    KERNCAST_CUDA(cudaEventRecord(start, stream));
+    gpu::Event start;
+    gpu::Event stop;
+    start.record(stream);
     spin_cycles<<<1, 1, 0, stream>>>(clock_probe_cycles, device_elapsed);
     KERNCAST_CUDA(cudaGetLastError());
-    KERNCAST_CUDA(cudaEventRecord(stop, stream));
-    KERNCAST_CUDA(cudaEventSynchronize(stop));
-    float milliseconds = 0;
-    KERNCAST_CUDA(cudaEventElapsedTime(&milliseconds, start, stop));
+    stop.record(stream);
+    const float milliseconds = stop.milliseconds_since(start);
     long long cycles = 0;
     KERNCAST_CUDA(cudaMemcpy(&cycles, device_elapsed, sizeof cycles, cudaMemcpyDeviceToHost));
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
     return static_cast<double>(cycles) / (static_cast<double>(milliseconds) * 1e3);
 }
 
@@ -141,38 +137,10 @@ std::string format_uuid(const cudaUUID_t& uuid) {
 
 // Device memory released on every path out of time_kernel.
 struct DeviceAllocations {
-    std::vector<void*> pointers;
-    ~DeviceAllocations() {
-        for (void* p : pointers)
-            cudaFree(p);
-    }
+    std::vector<gpu::DeviceBuffer<unsigned char>> buffers;
     void* allocate(std::size_t bytes) {
-        void* p = nullptr;
-        KERNCAST_CUDA(cudaMalloc(&p, bytes));
-        pointers.push_back(p);
-        return p;
-    }
-};
-
-struct Events {
-    std::vector<cudaEvent_t> events;
-    ~Events() {
-        for (cudaEvent_t e : events)
-            cudaEventDestroy(e);
-    }
-    cudaEvent_t create() {
-        cudaEvent_t e = nullptr;
-        KERNCAST_CUDA(cudaEventCreate(&e));
-        events.push_back(e);
-        return e;
-    }
-};
-
-struct Library {
-    cudaLibrary_t handle = nullptr;
-    ~Library() {
-        if (handle)
-            cudaLibraryUnload(handle);
+        buffers.emplace_back(bytes);
+        return buffers.back().get();
     }
 };
 
@@ -275,13 +243,14 @@ std::optional<std::int64_t> device_constant_memory_bytes(int device) {
     return static_cast<std::int64_t>(prop.totalConstMem);
 }
 
-TimedRun time_kernel(const TimingRequest& request) {
+namespace {
+
+void check_request(const TimingRequest& request) {
     const TimingOptions& options = request.options;
     if (options.repetitions < 1)
         throw_usage_error("--repeat must be at least 1");
     if (options.warmup < 0)
         throw_usage_error("--warmup must not be negative");
-
     for (const Dim3* dims : {&request.grid, &request.block})
         for (std::int64_t extent : *dims)
             if (extent < 1 || extent > std::numeric_limits<unsigned>::max())
@@ -289,11 +258,9 @@ TimedRun time_kernel(const TimingRequest& request) {
                             std::string(dims == &request.grid ? "grid" : "block") + " extent " +
                                 std::to_string(extent) +
                                 " does not fit CUDA's dim3 (1 to 4294967295 per axis)");
+}
 
-    select_device(options.device);
-    TimedRun run;
-    run.device = describe_device(options.device);
-
+CompiledKernel compile_for_device(const TimingRequest& request, TimedRun& run) {
     CompileRequest compile;
     compile.source = request.cuda_source;
     compile.source_name = request.source_name;
@@ -303,65 +270,49 @@ TimedRun time_kernel(const TimingRequest& request) {
     compile.extra_options = request.compile_options;
     for (const BufferSpec& constant : request.constant_symbols)
         compile.global_variables.push_back(constant.name);
-    const CompiledKernel compiled = compile_cuda_source(compile);
+    CompiledKernel compiled = compile_cuda_source(compile);
     run.target = compiled.target;
     run.lowered_name = compiled.lowered_name;
     run.compile_log = compiled.log;
+    return compiled;
+}
 
-    Library library;
-    KERNCAST_CUDA(cudaLibraryLoadData(&library.handle, compiled.image.data(), nullptr, nullptr, 0,
-                                      nullptr, nullptr, 0));
-    cudaKernel_t kernel = nullptr;
-    KERNCAST_CUDA(cudaLibraryGetKernel(&kernel, library.handle, compiled.lowered_name.c_str()));
-    const void* function = reinterpret_cast<const void*>(kernel);
-    if (request.dynamic_shared_memory_bytes > 48 * 1024)
-        KERNCAST_CUDA_LAUNCH(
-            cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(request.dynamic_shared_memory_bytes)));
-
-    // Arguments: device pointers for buffers, the value's bytes for scalars. argument_storage
-    // is sized first so the pointers into it stay valid.
-    DeviceAllocations allocations;
-    std::vector<std::vector<unsigned char>> argument_storage(request.arguments.size());
+// The kernel's arguments: device pointers for buffers (allocated and initialised here), the
+// value's bytes for scalars. storage is sized first so the pointers into it stay valid.
+struct KernelArguments {
+    std::vector<std::vector<unsigned char>> storage;
+    std::vector<void*> pointers; // one per argument, into storage
     std::vector<void*> buffer_pointers;
     std::vector<std::size_t> buffer_bytes;
+};
+
+KernelArguments prepare_arguments(const TimingRequest& request, DeviceAllocations& allocations) {
+    KernelArguments arguments;
+    arguments.storage.resize(request.arguments.size());
     for (std::size_t i = 0; i < request.arguments.size(); ++i) {
         if (const auto* buffer = std::get_if<BufferSpec>(&request.arguments[i])) {
             const std::size_t bytes =
                 static_cast<std::size_t>(buffer->count) * size_bytes(buffer->dtype);
             void* pointer = allocations.allocate(bytes);
             initialise(pointer, *buffer);
-            argument_storage[i].resize(sizeof(void*));
-            std::memcpy(argument_storage[i].data(), &pointer, sizeof pointer);
-            buffer_pointers.push_back(pointer);
-            buffer_bytes.push_back(bytes);
+            arguments.storage[i].resize(sizeof(void*));
+            std::memcpy(arguments.storage[i].data(), &pointer, sizeof pointer);
+            arguments.buffer_pointers.push_back(pointer);
+            arguments.buffer_bytes.push_back(bytes);
         } else {
-            argument_storage[i] = scalar_bytes(std::get<ScalarArgument>(request.arguments[i]));
+            arguments.storage[i] = scalar_bytes(std::get<ScalarArgument>(request.arguments[i]));
         }
     }
-    std::vector<void*> argument_pointers;
-    for (auto& storage : argument_storage)
-        argument_pointers.push_back(storage.data());
-    const std::vector<ConstantSymbol> constants =
-        fill_constant_symbols(library.handle, request, compiled, allocations);
-    KERNCAST_CUDA(cudaDeviceSynchronize());
+    for (auto& storage : arguments.storage)
+        arguments.pointers.push_back(storage.data());
+    return arguments;
+}
 
+// The timed repetitions, each between two events, after the optional L2 flush; the SM clock
+// before and after when asked.
+void time_repetitions(const TimingOptions& options, const std::function<void()>& launch,
+                      DeviceAllocations& allocations, TimedRun& run) {
     cudaStream_t stream = nullptr; // the legacy default stream: launches run in issue order
-    const dim3 grid(static_cast<unsigned>(request.grid[0]), static_cast<unsigned>(request.grid[1]),
-                    static_cast<unsigned>(request.grid[2]));
-    const dim3 block(static_cast<unsigned>(request.block[0]),
-                     static_cast<unsigned>(request.block[1]),
-                     static_cast<unsigned>(request.block[2]));
-    const auto launch = [&] {
-        KERNCAST_CUDA_LAUNCH(cudaLaunchKernel(
-            function, grid, block, argument_pointers.data(),
-            static_cast<std::size_t>(request.dynamic_shared_memory_bytes), stream));
-    };
-
-    for (int w = 0; w < options.warmup; ++w)
-        launch();
-    KERNCAST_CUDA(cudaDeviceSynchronize());
-
     void* flush_buffer = nullptr;
     std::size_t flush_bytes = 0;
     if (options.l2_flush) {
@@ -378,40 +329,74 @@ TimedRun time_kernel(const TimingRequest& request) {
         run.device.sm_clock_start_mhz = measure_sm_clock_mhz(stream, clock_cycles);
     }
 
-    Events events;
-    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> pairs;
-    for (int r = 0; r < options.repetitions; ++r)
-        pairs.emplace_back(events.create(), events.create());
-    for (int r = 0; r < options.repetitions; ++r) {
+    std::vector<std::pair<gpu::Event, gpu::Event>> pairs(
+        static_cast<std::size_t>(options.repetitions));
+    for (std::size_t r = 0; r < pairs.size(); ++r) {
         if (flush_buffer)
-            KERNCAST_CUDA(cudaMemsetAsync(flush_buffer, r & 0xff, flush_bytes, stream));
-        KERNCAST_CUDA(cudaEventRecord(pairs[r].first, stream));
+            KERNCAST_CUDA(
+                cudaMemsetAsync(flush_buffer, static_cast<int>(r & 0xff), flush_bytes, stream));
+        pairs[r].first.record(stream);
         launch();
-        KERNCAST_CUDA(cudaEventRecord(pairs[r].second, stream));
+        pairs[r].second.record(stream);
     }
     KERNCAST_CUDA(cudaDeviceSynchronize());
-    for (const auto& [start, stop] : pairs) {
-        float milliseconds = 0;
-        KERNCAST_CUDA(cudaEventElapsedTime(&milliseconds, start, stop));
-        run.times_s.push_back(static_cast<double>(milliseconds) * 1e-3);
-    }
+    for (const auto& [start, stop] : pairs)
+        run.times_s.push_back(static_cast<double>(stop.elapsed_ms(start)) * 1e-3);
 
     if (options.measure_sm_clock)
         run.device.sm_clock_end_mhz = measure_sm_clock_mhz(stream, clock_cycles);
+}
+
+std::vector<unsigned char> download_bytes(const void* address, std::size_t bytes) {
+    std::vector<unsigned char> host(bytes);
+    KERNCAST_CUDA(cudaMemcpy(host.data(), address, host.size(), cudaMemcpyDeviceToHost));
+    return host;
+}
+
+} // namespace
+
+TimedRun time_kernel(const TimingRequest& request) {
+    check_request(request);
+    const TimingOptions& options = request.options;
+    select_device(options.device);
+    TimedRun run;
+    run.device = describe_device(options.device);
+    const CompiledKernel compiled = compile_for_device(request, run);
+
+    const gpu::Library library(compiled.image.data());
+    const void* function = library.function(compiled.lowered_name);
+    if (request.dynamic_shared_memory_bytes > 48 * 1024)
+        KERNCAST_CUDA_LAUNCH(
+            cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(request.dynamic_shared_memory_bytes)));
+
+    DeviceAllocations allocations;
+    KernelArguments arguments = prepare_arguments(request, allocations);
+    const std::vector<ConstantSymbol> constants =
+        fill_constant_symbols(library.get(), request, compiled, allocations);
+    KERNCAST_CUDA(cudaDeviceSynchronize());
+
+    const dim3 grid(static_cast<unsigned>(request.grid[0]), static_cast<unsigned>(request.grid[1]),
+                    static_cast<unsigned>(request.grid[2]));
+    const dim3 block(static_cast<unsigned>(request.block[0]),
+                     static_cast<unsigned>(request.block[1]),
+                     static_cast<unsigned>(request.block[2]));
+    const auto launch = [&] {
+        KERNCAST_CUDA_LAUNCH(cudaLaunchKernel(
+            function, grid, block, arguments.pointers.data(),
+            static_cast<std::size_t>(request.dynamic_shared_memory_bytes), nullptr));
+    };
+    for (int w = 0; w < options.warmup; ++w)
+        launch();
+    KERNCAST_CUDA(cudaDeviceSynchronize());
+    time_repetitions(options, launch, allocations, run);
 
     if (options.read_back_buffers) {
-        for (std::size_t b = 0; b < buffer_pointers.size(); ++b) {
-            std::vector<unsigned char> bytes(buffer_bytes[b]);
-            KERNCAST_CUDA(
-                cudaMemcpy(bytes.data(), buffer_pointers[b], bytes.size(), cudaMemcpyDeviceToHost));
-            run.buffers.push_back(std::move(bytes));
-        }
-        for (const ConstantSymbol& constant : constants) {
-            std::vector<unsigned char> bytes(constant.bytes);
-            KERNCAST_CUDA(
-                cudaMemcpy(bytes.data(), constant.address, bytes.size(), cudaMemcpyDeviceToHost));
-            run.constant_symbols.push_back(std::move(bytes));
-        }
+        for (std::size_t b = 0; b < arguments.buffer_pointers.size(); ++b)
+            run.buffers.push_back(
+                download_bytes(arguments.buffer_pointers[b], arguments.buffer_bytes[b]));
+        for (const ConstantSymbol& constant : constants)
+            run.constant_symbols.push_back(download_bytes(constant.address, constant.bytes));
     }
     return run;
 }

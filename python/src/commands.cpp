@@ -4,8 +4,6 @@
 // kerncast package (python/kerncast/__init__.py): launch triples as "32x4x4" text, registers as
 // the CLI's --registers text.
 #include "bindings.hpp"
-#include "kerncast/codegen/kernel_validation.hpp"
-#include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/counts/count_kernel.hpp"
@@ -16,9 +14,12 @@
 #include "kerncast/models/mwp_cwp/mwp_view.hpp"
 #include "kerncast/models/mwp_cwp/workload.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/launch_registers.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
+#include "kerncast/validate/record_binding.hpp"
+#include "kerncast/validate/volume_predictions.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -70,13 +71,9 @@ py::dict predict(const kernel::KernelSpec& spec, const MachineModel& machine,
         const models::RegisterRequest registers =
             models::parse_register_request(registers_text, "registers");
         models::VolumeOptions options;
-        models::RegistersForLaunch ptxas_registers; // compiled only once the launch is valid
-        if (const auto fixed = models::fixed_register_count(registers, spec))
-            options.registers = *fixed;
-        else
-            ptxas_registers = [&](const kernel::LaunchConfig& valid_launch) {
-                return codegen::RegisterCounter(spec, overrides, machine).count(valid_launch);
-            };
+        // ptxas compiles only once the launch is valid
+        const models::RegistersForLaunch ptxas_registers =
+            models::launch_registers(registers, spec, overrides, machine, options.registers);
         options.linear_addresses = linear_addresses;
         const models::VolumePrediction volumes =
             models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
@@ -108,15 +105,10 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
                               "to sweep");
         const models::RegisterRequest registers =
             models::parse_register_request(registers_text, "registers");
-        std::unique_ptr<codegen::RegisterCounter> counter; // ptxas, one compile per launch
-        if (const auto fixed = models::fixed_register_count(registers, spec)) {
-            options.volume.registers = *fixed;
-        } else {
-            counter = std::make_unique<codegen::RegisterCounter>(spec, overrides, machine);
-            options.registers_for_launch = [&counter](const kernel::LaunchConfig& launch) {
-                return counter->count(launch);
-            };
-        }
+        // ptxas: one compile per launch
+        options.registers_for_launch =
+            models::launch_registers(registers, spec, overrides, machine, options.volume.registers,
+                                     models::CounterCreation::now);
         options.jobs = jobs;
         const models::ExploreResult result = models::explore(spec, overrides, machine, options);
         if (std::none_of(result.rows.begin(), result.rows.end(), [](const models::ExploreRow& row) {
@@ -166,10 +158,11 @@ validate(const std::vector<std::shared_ptr<kernel::KernelSpec>>& kernels,
         const auto records = runtime::load_measurement_directory(records_directory);
         for (const auto& spec : specs)
             if (std::filesystem::is_regular_file(spec.file)) // not for YAML text
-                for (auto& warning : codegen::kernel_file_mismatches(spec, spec.file, records))
+                for (auto& warning :
+                     kerncast::validate::kernel_file_mismatches(spec, spec.file, records))
                     warnings.push_back(std::move(warning));
-        document = runtime::validation_view(runtime::validate_predictions(
-            records, codegen::volume_model_predictions(specs, machine)));
+        document = kerncast::validate::validation_view(kerncast::validate::validate_predictions(
+            records, kerncast::validate::volume_model_predictions(specs, machine)));
     }
     return {document_to_python(document), warnings};
 }

@@ -62,7 +62,7 @@ ValueType type_of(const Schedule& schedule, const Expr& expr) {
     }
     case ExprKind::variable:
     case ExprKind::array_ref:
-        if (const ArrayLayout* array = schedule.find_array(expr.name)) // f16 reads as float
+        if (const ArrayStorage* array = schedule.find_array(expr.name)) // f16 reads as float
             return typed(array->decl.dtype == DataType::f16 ? DataType::f32 : array->decl.dtype);
         return typed(DataType::i32); // index, parameter or launch name
     case ExprKind::negate:
@@ -98,7 +98,7 @@ ValueType type_of(const Schedule& schedule, const Expr& expr) {
     return typed(DataType::i32);
 }
 
-kernel::ExprPtr flat_index(const ArrayLayout& array,
+kernel::ExprPtr flat_index(const ArrayStorage& array,
                            const std::vector<kernel::ExprPtr>& subscripts) {
     kernel::ExprPtr flat;
     for (size_t k = 0; k < subscripts.size(); ++k) {

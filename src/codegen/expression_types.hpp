@@ -20,7 +20,7 @@ ValueType type_of(const Schedule& schedule, const kernel::Expr& expr);
 ValueType promote(ValueType a, ValueType b);
 
 // offset + row-major flattening of `subscripts` for `array`, as an expression.
-kernel::ExprPtr flat_index(const ArrayLayout& array,
+kernel::ExprPtr flat_index(const ArrayStorage& array,
                            const std::vector<kernel::ExprPtr>& subscripts);
 
 } // namespace kerncast::codegen::detail

@@ -5,6 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 #include "kerncast/runtime/half.hpp"
+#include "kerncast/support/integer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,17 +56,15 @@ double to_dtype(DataType type, double value) {
     return value;
 }
 
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-    const std::int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+using support::floor_div;
+
+// The kernel language's `%`: the remainder in [0, |b|) (docs/kernel-format.md), whatever the
+// sign of b (unlike support::floor_mod, which takes the sign of b).
+std::int64_t nonnegative_mod(std::int64_t a, std::int64_t b) {
+    return support::floor_mod(a, b < 0 ? -b : b);
 }
 
-std::int64_t floor_mod(std::int64_t a, std::int64_t b) {
-    const std::int64_t r = a % b;
-    return r < 0 ? r + (b < 0 ? -b : b) : r;
-}
-
-double initial_private(const ArrayLayout& array, std::int64_t element) {
+double initial_private(const ArrayStorage& array, std::int64_t element) {
     const std::uint64_t seed = runtime::buffer_seed(array.decl.name);
     const auto index = static_cast<std::uint64_t>(element);
     if (array.decl.dtype == DataType::f32)
@@ -177,7 +176,7 @@ private:
         }
     }
 
-    std::vector<double>& storage(const ArrayLayout& array) {
+    std::vector<double>& storage(const ArrayStorage& array) {
         switch (array.decl.space) {
         case kernel::MemorySpace::shared:
             return shared_.at(array.decl.name);
@@ -189,7 +188,7 @@ private:
     }
 
     double& element(const Expr& ref) {
-        const ArrayLayout& array = *layouts_.at(ref.name);
+        const ArrayStorage& array = *layouts_.at(ref.name);
         auto cached = flat_indices_.find(&ref);
         if (cached == flat_indices_.end())
             cached = flat_indices_.emplace(&ref, flat_index(array, ref.operands)).first;
@@ -206,7 +205,7 @@ private:
 
     void store(const Step& step) {
         const kernel::Statement& s = step.statement;
-        const ArrayLayout& array = *layouts_.at(s.target->name);
+        const ArrayStorage& array = *layouts_.at(s.target->name);
         double& target = element(*s.target);
         double value = s.value ? evaluate(*s.value) : 1.0;
         const DataType type = array.decl.dtype;
@@ -329,7 +328,7 @@ private:
                     throw_input_error("kernel '" + schedule_.spec.name +
                                       "': remainder by zero in " + to_string(e));
                 return static_cast<double>(
-                    floor_mod(static_cast<std::int64_t>(a), static_cast<std::int64_t>(b)));
+                    nonnegative_mod(static_cast<std::int64_t>(a), static_cast<std::int64_t>(b)));
             }
             return std::fmod(a, b);
         case BinaryOp::less:
@@ -401,7 +400,7 @@ private:
     }
 
     const Schedule& schedule_;
-    std::unordered_map<std::string, const ArrayLayout*> layouts_;
+    std::unordered_map<std::string, const ArrayStorage*> layouts_;
     std::unordered_map<std::string, double> env_;
     std::unordered_map<const Expr*, kernel::ExprPtr> flat_indices_; // per array reference
     Storage global_;
@@ -424,7 +423,7 @@ template <class T> double get(const std::vector<unsigned char>& bytes, size_t el
 
 } // namespace
 
-std::vector<unsigned char> initial_buffer_bytes(const ArrayLayout& array) {
+std::vector<unsigned char> initial_buffer_bytes(const ArrayStorage& array) {
     const std::uint64_t seed = runtime::buffer_seed(array.decl.name);
     const DataType type = array.decl.dtype;
     const auto n = static_cast<size_t>(array.buffer_elements);
@@ -468,7 +467,7 @@ std::vector<unsigned char> initial_buffer_bytes(const ArrayLayout& array) {
     return data;
 }
 
-std::vector<double> decode_buffer(const ArrayLayout& array,
+std::vector<double> decode_buffer(const ArrayStorage& array,
                                   const std::vector<unsigned char>& bytes) {
     const auto n = static_cast<size_t>(array.buffer_elements);
     const size_t size = static_cast<size_t>(kernel::data_type_bytes(array.decl.dtype));

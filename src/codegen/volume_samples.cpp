@@ -1,10 +1,11 @@
 // Measured volumes of records as samples for the capacity-curve fit (volume_samples.hpp).
 #include "kerncast/codegen/volume_samples.hpp"
 
-#include "kerncast/codegen/kernel_validation.hpp"
 #include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/validate/record_binding.hpp"
+#include "kerncast/validate/volume_predictions.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -120,7 +121,7 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
                 throw_input_error("two kernel files define the kernel '" + kernels[i].name +
                                   "': " + kernels[j].file + " and " + kernels[i].file +
                                   "; records are matched to kernel files by name");
-    const double sector_bytes = l2_sector_bytes(machine);
+    const double sector_bytes = validate::l2_sector_bytes(machine);
     // ptxas counters, made only when --registers auto asks for them: one per kernel file and
     // parameter values (which the generated code compiles in).
     using CounterKey = std::pair<std::size_t, std::vector<std::pair<std::string, std::int64_t>>>;
@@ -134,7 +135,7 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
             progress(finished++, records.size());
         const runtime::KernelRecord& kernel = record.measurement.kernel;
         std::size_t k = 0;
-        while (k < kernels.size() && !record_is_of(kernels[k], kernel))
+        while (k < kernels.size() && !validate::record_is_of(kernels[k], kernel))
             ++k;
         if (k == kernels.size()) {
             result.notes.push_back("skipped " + record.path + ": no kernel file of kernel '" +
@@ -144,11 +145,11 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
         const kernel::KernelSpec& spec = kernels[k];
         models::VolumeOptions options;
         if (registers.kind == models::RegisterRequest::Kind::none) {
-            options.registers = record_register_count(spec, kernel);
+            options.registers = validate::record_register_count(spec, kernel);
         } else if (const auto fixed = models::fixed_register_count(registers, spec)) {
             options.registers = *fixed;
         } else {
-            const auto overrides = record_parameter_overrides(spec, kernel);
+            const auto overrides = validate::record_parameter_overrides(spec, kernel);
             auto& counter = counters[CounterKey{k, overrides}];
             if (!counter)
                 counter = std::make_unique<RegisterCounter>(spec, overrides, machine);
@@ -159,7 +160,7 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
         }
         models::VolumePrediction prediction;
         try {
-            prediction = *predict_record_volumes(spec, machine, kernel, options);
+            prediction = *validate::predict_record_volumes(spec, machine, kernel, options);
         } catch (const Error& error) {
             if (error.kind() != ErrorKind::input)
                 throw;

@@ -2,6 +2,7 @@
 
 #include "kerncast/error.hpp"
 #include "kerncast/json_reader.hpp"
+#include "kerncast/probe/benchmark_kind.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -96,10 +97,6 @@ public:
     }
 };
 
-const std::set<std::string> known_kinds{"size",      "line",         "latency",      "overhead",
-                                        "caching",   "sharing",      "count_per_sm", "bandwidth",
-                                        "departure", "l2_partition", "clock",        "tlb"};
-
 } // namespace
 
 json probe_record_to_json(const ProbeRecord& record) {
@@ -139,18 +136,9 @@ json probe_record_to_json(const ProbeRecord& record) {
             {"benchmarks", std::move(benchmarks)}};
 }
 
-ProbeRecord parse_probe_record(const std::string& text, const std::string& origin) {
-    const json_reader::Document document = json_reader::parse(text, origin);
-    const RecordReader reader(document);
-    const json& root = document.value;
-    reader.expect_object(root, "",
-                         {"schema", "device", "clocks", "carveout", "date", "command",
-                          "tool_version", "host", "benchmarks"});
-    const std::string schema = reader.string(reader.required(root, "", "schema"), "/schema");
-    if (schema != probe_raw_schema)
-        reader.fail("/schema", "unsupported schema \"" + schema + "\" (expected \"" +
-                                   probe_raw_schema + "\")");
-    ProbeRecord record;
+namespace {
+
+gpu::DeviceInfo read_device(const RecordReader& reader, const json& root) {
     const std::string dp = "/device";
     const json& device = reader.required(root, "", "device");
     reader.expect_object(device, dp,
@@ -160,7 +148,7 @@ ProbeRecord parse_probe_record(const std::string& text, const std::string& origi
                           "max_blocks_per_sm", "registers_per_sm", "shared_memory_per_sm_bytes",
                           "shared_memory_per_block_optin_bytes", "driver_version",
                           "runtime_version"});
-    auto& d = record.device;
+    gpu::DeviceInfo d;
     d.name = reader.string(reader.required(device, dp, "name"), dp + "/name");
     d.pci_bus_id = reader.text(device, dp, "pci_bus_id", "");
     reader.required(device, dp, "cc_major");
@@ -187,6 +175,97 @@ ProbeRecord parse_probe_record(const std::string& text, const std::string& origi
         reader.fail("/device/sm_count", "sm_count must be positive");
     if (d.warp_size <= 0)
         reader.fail("/device/warp_size", "warp_size must be positive");
+    return d;
+}
+
+RawSeries read_series(const RecordReader& reader, const json& s, const std::string& p) {
+    reader.expect_object(s, p,
+                         {"label", "repetition", "size_bytes", "stride_bytes", "blocks", "threads",
+                          "bytes", "sm_clock_mhz", "values"});
+    RawSeries raw;
+    raw.label = reader.text(s, p, "label", "");
+    raw.repetition = reader.small(s, p, "repetition", 0);
+    raw.size_bytes = reader.whole(s, p, "size_bytes", 0);
+    raw.stride_bytes = reader.small(s, p, "stride_bytes", 0);
+    raw.blocks = reader.whole(s, p, "blocks", 0);
+    raw.threads = reader.whole(s, p, "threads", 0);
+    raw.bytes = reader.whole(s, p, "bytes", 0);
+    raw.sm_clock_mhz = reader.real(s, p, "sm_clock_mhz", 0);
+    const json& values = reader.required(s, p, "values");
+    const std::string vp = child_pointer(p, "values");
+    reader.expect_array(values, vp);
+    if (values.empty())
+        reader.fail(vp, "expected a non-empty array of numbers");
+    raw.values.reserve(values.size());
+    for (std::size_t v = 0; v < values.size(); ++v)
+        raw.values.push_back(reader.number(values[v], child_pointer(vp, v)));
+    if (raw.size_bytes < 0)
+        reader.fail(child_pointer(p, "size_bytes"), "size_bytes must not be negative");
+    if (raw.stride_bytes < 0)
+        reader.fail(child_pointer(p, "stride_bytes"), "stride_bytes must not be negative");
+    return raw;
+}
+
+RawBenchmark read_benchmark(const RecordReader& reader, const json& b, const std::string& bp,
+                            std::set<std::string>& names) {
+    reader.expect_object(b, bp,
+                         {"name", "kind", "memory", "other_memory", "direction", "chain", "unit",
+                          "note", "carveout", "series"});
+    RawBenchmark bench;
+    bench.name = reader.string(reader.required(b, bp, "name"), child_pointer(bp, "name"));
+    if (!names.insert(bench.name).second)
+        reader.fail(child_pointer(bp, "name"),
+                    "benchmark name \"" + bench.name + "\" appears twice");
+    bench.kind = reader.string(reader.required(b, bp, "kind"), child_pointer(bp, "kind"));
+    if (!find_benchmark_kind(bench.kind))
+        reader.fail(child_pointer(bp, "kind"), "unknown benchmark kind \"" + bench.kind +
+                                                   "\" (docs/probe.md lists the kinds)");
+    bench.memory = reader.text(b, bp, "memory", "");
+    bench.other_memory = reader.text(b, bp, "other_memory", "");
+    bench.direction = reader.text(b, bp, "direction", "");
+    bench.chain = reader.text(b, bp, "chain", "");
+    bench.unit = reader.string(reader.required(b, bp, "unit"), child_pointer(bp, "unit"));
+    if (bench.unit != "cycles" && bench.unit != "ms")
+        reader.fail(child_pointer(bp, "unit"),
+                    "unit must be \"cycles\" or \"ms\", got \"" + bench.unit + "\"");
+    bench.note = reader.text(b, bp, "note", "");
+    if (const json* carveout = RecordReader::optional(b, "carveout")) {
+        const std::string cp = child_pointer(bp, "carveout");
+        reader.expect_object(*carveout, cp, {"requested_percent", "shared_bytes_per_block"});
+        reader.required(*carveout, cp, "requested_percent");
+        reader.required(*carveout, cp, "shared_bytes_per_block");
+        bench.carveout_percent = reader.small(*carveout, cp, "requested_percent", -1);
+        bench.shared_bytes_per_block = reader.whole(*carveout, cp, "shared_bytes_per_block", 0);
+        if (bench.carveout_percent < 0 || bench.carveout_percent > 100)
+            reader.fail(child_pointer(cp, "requested_percent"),
+                        "requested_percent must be 0 to 100");
+        if (bench.shared_bytes_per_block < 0)
+            reader.fail(child_pointer(cp, "shared_bytes_per_block"),
+                        "shared_bytes_per_block must not be negative");
+    }
+    const json& series = reader.required(b, bp, "series");
+    const std::string sp = child_pointer(bp, "series");
+    reader.expect_array(series, sp);
+    for (std::size_t k = 0; k < series.size(); ++k)
+        bench.series.push_back(read_series(reader, series[k], child_pointer(sp, k)));
+    return bench;
+}
+
+} // namespace
+
+ProbeRecord parse_probe_record(const std::string& text, const std::string& origin) {
+    const json_reader::Document document = json_reader::parse(text, origin);
+    const RecordReader reader(document);
+    const json& root = document.value;
+    reader.expect_object(root, "",
+                         {"schema", "device", "clocks", "carveout", "date", "command",
+                          "tool_version", "host", "benchmarks"});
+    const std::string schema = reader.string(reader.required(root, "", "schema"), "/schema");
+    if (schema != probe_raw_schema)
+        reader.fail("/schema", "unsupported schema \"" + schema + "\" (expected \"" +
+                                   probe_raw_schema + "\")");
+    ProbeRecord record;
+    record.device = read_device(reader, root);
     if (const json* clocks = RecordReader::optional(root, "clocks")) {
         reader.expect_object(*clocks, "/clocks", {"sm_clock_measured_mhz"});
         record.sm_clock_measured_mhz = reader.real(*clocks, "/clocks", "sm_clock_measured_mhz", 0);
@@ -206,78 +285,9 @@ ProbeRecord parse_probe_record(const std::string& text, const std::string& origi
     const json& benchmarks = reader.required(root, "", "benchmarks");
     reader.expect_array(benchmarks, "/benchmarks");
     std::set<std::string> names;
-    for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-        const json& b = benchmarks[i];
-        const std::string bp = child_pointer("/benchmarks", i);
-        reader.expect_object(b, bp,
-                             {"name", "kind", "memory", "other_memory", "direction", "chain",
-                              "unit", "note", "carveout", "series"});
-        RawBenchmark bench;
-        bench.name = reader.string(reader.required(b, bp, "name"), child_pointer(bp, "name"));
-        if (!names.insert(bench.name).second)
-            reader.fail(child_pointer(bp, "name"),
-                        "benchmark name \"" + bench.name + "\" appears twice");
-        bench.kind = reader.string(reader.required(b, bp, "kind"), child_pointer(bp, "kind"));
-        if (!known_kinds.count(bench.kind))
-            reader.fail(child_pointer(bp, "kind"), "unknown benchmark kind \"" + bench.kind +
-                                                       "\" (docs/probe.md lists the kinds)");
-        bench.memory = reader.text(b, bp, "memory", "");
-        bench.other_memory = reader.text(b, bp, "other_memory", "");
-        bench.direction = reader.text(b, bp, "direction", "");
-        bench.chain = reader.text(b, bp, "chain", "");
-        bench.unit = reader.string(reader.required(b, bp, "unit"), child_pointer(bp, "unit"));
-        if (bench.unit != "cycles" && bench.unit != "ms")
-            reader.fail(child_pointer(bp, "unit"),
-                        "unit must be \"cycles\" or \"ms\", got \"" + bench.unit + "\"");
-        bench.note = reader.text(b, bp, "note", "");
-        if (const json* carveout = RecordReader::optional(b, "carveout")) {
-            const std::string cp = child_pointer(bp, "carveout");
-            reader.expect_object(*carveout, cp, {"requested_percent", "shared_bytes_per_block"});
-            reader.required(*carveout, cp, "requested_percent");
-            reader.required(*carveout, cp, "shared_bytes_per_block");
-            bench.carveout_percent = reader.small(*carveout, cp, "requested_percent", -1);
-            bench.shared_bytes_per_block = reader.whole(*carveout, cp, "shared_bytes_per_block", 0);
-            if (bench.carveout_percent < 0 || bench.carveout_percent > 100)
-                reader.fail(child_pointer(cp, "requested_percent"),
-                            "requested_percent must be 0 to 100");
-            if (bench.shared_bytes_per_block < 0)
-                reader.fail(child_pointer(cp, "shared_bytes_per_block"),
-                            "shared_bytes_per_block must not be negative");
-        }
-        const json& series = reader.required(b, bp, "series");
-        const std::string sp = child_pointer(bp, "series");
-        reader.expect_array(series, sp);
-        for (std::size_t k = 0; k < series.size(); ++k) {
-            const json& s = series[k];
-            const std::string p = child_pointer(sp, k);
-            reader.expect_object(s, p,
-                                 {"label", "repetition", "size_bytes", "stride_bytes", "blocks",
-                                  "threads", "bytes", "sm_clock_mhz", "values"});
-            RawSeries raw;
-            raw.label = reader.text(s, p, "label", "");
-            raw.repetition = reader.small(s, p, "repetition", 0);
-            raw.size_bytes = reader.whole(s, p, "size_bytes", 0);
-            raw.stride_bytes = reader.small(s, p, "stride_bytes", 0);
-            raw.blocks = reader.whole(s, p, "blocks", 0);
-            raw.threads = reader.whole(s, p, "threads", 0);
-            raw.bytes = reader.whole(s, p, "bytes", 0);
-            raw.sm_clock_mhz = reader.real(s, p, "sm_clock_mhz", 0);
-            const json& values = reader.required(s, p, "values");
-            const std::string vp = child_pointer(p, "values");
-            reader.expect_array(values, vp);
-            if (values.empty())
-                reader.fail(vp, "expected a non-empty array of numbers");
-            raw.values.reserve(values.size());
-            for (std::size_t v = 0; v < values.size(); ++v)
-                raw.values.push_back(reader.number(values[v], child_pointer(vp, v)));
-            if (raw.size_bytes < 0)
-                reader.fail(child_pointer(p, "size_bytes"), "size_bytes must not be negative");
-            if (raw.stride_bytes < 0)
-                reader.fail(child_pointer(p, "stride_bytes"), "stride_bytes must not be negative");
-            bench.series.push_back(std::move(raw));
-        }
-        record.benchmarks.push_back(std::move(bench));
-    }
+    for (std::size_t i = 0; i < benchmarks.size(); ++i)
+        record.benchmarks.push_back(
+            read_benchmark(reader, benchmarks[i], child_pointer("/benchmarks", i), names));
     return record;
 }
 

@@ -33,16 +33,11 @@ double required_height(double lower_level, const StaircaseOptions& options) {
     return std::max(options.min_height, options.min_relative_height * std::abs(lower_level));
 }
 
-} // namespace
-
-std::vector<StaircaseStep> find_steps(const std::vector<std::vector<double>>& timing_vectors,
-                                      const StaircaseOptions& options) {
-    const std::vector<double> levels = staircase_levels(timing_vectors);
-    const std::span<const double> all(levels);
+// Binary segmentation: Opt on [begin, end) of the reduced curve, verified by the pooled KS
+// test and the minimum rise; recurse into both sides of a verified step. Sorted by index.
+std::vector<StaircaseStep> segment(const std::vector<std::vector<double>>& timing_vectors,
+                                   std::span<const double> all, const StaircaseOptions& options) {
     std::vector<StaircaseStep> steps;
-
-    // Binary segmentation: Opt on [begin, end) of the reduced curve, verified by the pooled
-    // KS test and the minimum rise; recurse into both sides of a verified step.
     std::function<void(std::size_t, std::size_t)> split = [&](std::size_t begin, std::size_t end) {
         if (steps.size() >= options.max_steps)
             return;
@@ -73,53 +68,60 @@ std::vector<StaircaseStep> find_steps(const std::vector<std::vector<double>>& ti
         split(begin, at);
         split(at, end);
     };
-    split(0, levels.size());
+    split(0, all.size());
     std::sort(steps.begin(), steps.end(),
               [](const auto& a, const auto& b) { return a.index < b.index; });
+    return steps;
+}
 
-    // Onsets and levels once every step is known (a level is measured between its own two
-    // steps only), then ramps merged: binary segmentation cuts a gradual rise (misses of a
-    // set-associative structure grow over several footprints) into several steps, but
-    // between two real levels lies a plateau.
-    const auto standard_error = [&](std::size_t k) {
-        const auto& v = timing_vectors[k];
-        if (v.size() < 2)
-            return 0.0;
-        const double m = levels[k];
-        double squares = 0;
-        for (double t : v)
-            squares += (t - m) * (t - m);
-        return std::sqrt(squares / static_cast<double>(v.size() - 1) /
-                         static_cast<double>(v.size()));
-    };
-    // The onset walks back from the split over the contiguous points that already stand
-    // above the noise band of the level below: its median plus 3 robust sigmas of its points
-    // or 3 standard errors of the point's own mean, whichever is larger (rare outliers move
-    // a mean more than the spread of a few plateau points shows).
-    const auto place = [&] {
-        for (std::size_t s = 0; s < steps.size(); ++s) {
-            const std::size_t floor = s == 0 ? 0 : steps[s - 1].index;
-            std::size_t onset = steps[s].index;
-            while (onset > floor + 2) {
-                const auto below = all.subspan(floor, onset - 1 - floor);
-                const double sigma =
-                    std::max(1.4826 * median_absolute_deviation(below), standard_error(onset - 1));
-                if (levels[onset - 1] <= median(below) + std::max(3.0 * sigma, 1e-12))
-                    break;
-                --onset;
-            }
-            steps[s].onset_index = onset;
+// The standard error of point k's mean (0 for a single timing).
+double standard_error(const std::vector<std::vector<double>>& timing_vectors,
+                      std::span<const double> levels, std::size_t k) {
+    const auto& v = timing_vectors[k];
+    if (v.size() < 2)
+        return 0.0;
+    const double m = levels[k];
+    double squares = 0;
+    for (double t : v)
+        squares += (t - m) * (t - m);
+    return std::sqrt(squares / static_cast<double>(v.size() - 1) / static_cast<double>(v.size()));
+}
+
+// Onsets and levels once every step is known (a level is measured between its own two steps
+// only). The onset walks back from the split over the contiguous points that already stand
+// above the noise band of the level below: its median plus 3 robust sigmas of its points or 3
+// standard errors of the point's own mean, whichever is larger (rare outliers move a mean
+// more than the spread of a few plateau points shows).
+void place(std::vector<StaircaseStep>& steps,
+           const std::vector<std::vector<double>>& timing_vectors, std::span<const double> all) {
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+        const std::size_t floor = s == 0 ? 0 : steps[s - 1].index;
+        std::size_t onset = steps[s].index;
+        while (onset > floor + 2) {
+            const auto below = all.subspan(floor, onset - 1 - floor);
+            const double sigma = std::max(1.4826 * median_absolute_deviation(below),
+                                          standard_error(timing_vectors, all, onset - 1));
+            if (all[onset - 1] <= median(below) + std::max(3.0 * sigma, 1e-12))
+                break;
+            --onset;
         }
-        for (std::size_t s = 0; s < steps.size(); ++s) {
-            const std::size_t floor = s == 0 ? 0 : steps[s - 1].index;
-            const std::size_t ceiling =
-                s + 1 < steps.size() ? steps[s + 1].onset_index : levels.size();
-            steps[s].lower_level = median(all.subspan(floor, steps[s].onset_index - floor));
-            steps[s].upper_level = median(all.subspan(steps[s].index, ceiling - steps[s].index));
-            steps[s].height = steps[s].upper_level - steps[s].lower_level;
-        }
-    };
-    place();
+        steps[s].onset_index = onset;
+    }
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+        const std::size_t floor = s == 0 ? 0 : steps[s - 1].index;
+        const std::size_t ceiling = s + 1 < steps.size() ? steps[s + 1].onset_index : all.size();
+        steps[s].lower_level = median(all.subspan(floor, steps[s].onset_index - floor));
+        steps[s].upper_level = median(all.subspan(steps[s].index, ceiling - steps[s].index));
+        steps[s].height = steps[s].upper_level - steps[s].lower_level;
+    }
+}
+
+// Ramps merged: binary segmentation cuts a gradual rise (misses of a set-associative
+// structure grow over several footprints) into several steps, but between two real levels
+// lies a plateau.
+void merge_ramps(std::vector<StaircaseStep>& steps,
+                 const std::vector<std::vector<double>>& timing_vectors,
+                 std::span<const double> all, const StaircaseOptions& options) {
     for (std::size_t s = 1; s < steps.size();) {
         const std::size_t begin = steps[s - 1].index;
         const std::size_t end = steps[s].onset_index; // the plateau between the two steps
@@ -130,7 +132,8 @@ std::vector<StaircaseStep> find_steps(const std::vector<std::vector<double>>& ti
             const std::size_t half = (end - begin) / 2;
             const double rise =
                 median(all.subspan(end - half, half)) - median(all.subspan(begin, half));
-            const double noise = 3.0 * std::max(standard_error(begin), standard_error(end - 1));
+            const double noise = 3.0 * std::max(standard_error(timing_vectors, all, begin),
+                                                standard_error(timing_vectors, all, end - 1));
             plateau =
                 rise <= std::max(noise, 0.25 * std::min(steps[s - 1].height, steps[s].height));
         }
@@ -144,9 +147,20 @@ std::vector<StaircaseStep> find_steps(const std::vector<std::vector<double>>& ti
         if (steps[s].test.p_value > steps[s - 1].test.p_value)
             steps[s - 1].test = steps[s].test;
         steps.erase(steps.begin() + static_cast<std::ptrdiff_t>(s));
-        place();
+        place(steps, timing_vectors, all);
         s = 1;
     }
+}
+
+} // namespace
+
+std::vector<StaircaseStep> find_steps(const std::vector<std::vector<double>>& timing_vectors,
+                                      const StaircaseOptions& options) {
+    const std::vector<double> levels = staircase_levels(timing_vectors);
+    const std::span<const double> all(levels);
+    std::vector<StaircaseStep> steps = segment(timing_vectors, all, options);
+    place(steps, timing_vectors, all);
+    merge_ramps(steps, timing_vectors, all, options);
     return steps;
 }
 

@@ -38,7 +38,7 @@ void check_against_reference(const Case& c) {
     const ReferenceResult reference = run_reference(schedule);
     ASSERT_EQ(run.buffers.size(), generated.buffer_arrays.size());
     for (size_t b = 0; b < run.buffers.size(); ++b) {
-        const ArrayLayout& array = *schedule.find_array(generated.buffer_arrays[b]);
+        const ArrayStorage& array = *schedule.find_array(generated.buffer_arrays[b]);
         SCOPED_TRACE(array.decl.name);
         const std::vector<double> device = decode_buffer(array, run.buffers[b]);
         const std::vector<double>& expected = reference.buffers.at(array.decl.name);

@@ -173,7 +173,7 @@ TEST(DeviceConstant, GeneratedConstantArraysMatchTheReference) {
             time_kernel(codegen::timing_request(generated, "box2d_r2.cu", options));
         ASSERT_EQ(run.buffers.size(), generated.buffer_arrays.size());
         for (std::size_t b = 0; b < run.buffers.size(); ++b) {
-            const codegen::ArrayLayout& array = *schedule.find_array(generated.buffer_arrays[b]);
+            const codegen::ArrayStorage& array = *schedule.find_array(generated.buffer_arrays[b]);
             const std::vector<double> device = codegen::decode_buffer(array, run.buffers[b]);
             const std::vector<double>& expected = reference.buffers.at(array.decl.name);
             ASSERT_EQ(device.size(), expected.size());

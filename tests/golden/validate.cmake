@@ -21,7 +21,7 @@ kerncast_add_cli_test(NAME validate.records_with_sweep
        --sweep other.txt EXIT 2 STDERR_CONTAINS "belong to the live mode")
 kerncast_add_cli_test(NAME validate.bad_sweep_file
   ARGS validate examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb
-       --sweep tests/unit/codegen/data/bad_sweep.txt EXIT 1 STDERR_CONTAINS "bad_sweep.txt:3")
+       --sweep tests/unit/validate/data/bad_sweep.txt EXIT 1 STDERR_CONTAINS "bad_sweep.txt:3")
 if(NOT KERNCAST_GPU_PRESENT)
   if(KERNCAST_ENABLE_CUDA)
     set(validate_no_gpu_message "needs a GPU")
@@ -34,6 +34,6 @@ if(NOT KERNCAST_GPU_PRESENT)
 else()
   kerncast_add_cli_test(NAME device.validate_star2d_sweep
     ARGS validate examples/kernels/star2d_r1.yaml -m a100-sxm4-40gb -D nx=4096 -D ny=4096
-         --sweep tests/unit/codegen/data/star2d_sweep.txt --repeat 3
+         --sweep tests/unit/validate/data/star2d_sweep.txt --repeat 3
     STDOUT_CONTAINS "Spearman")
 endif()

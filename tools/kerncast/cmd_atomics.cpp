@@ -15,6 +15,7 @@
 #include "kerncast/runtime/measurement.hpp"
 #include "kerncast/runtime/ncu_command.hpp"
 #include "kerncast/runtime/ncu_csv.hpp"
+#include "launch_options.hpp"
 
 #include <charconv>
 #include <filesystem>
@@ -39,10 +40,8 @@ struct AtomicsCommandOptions {
     bool run = false;
     std::string raw_path;
     std::string machine_out_path;
-    std::vector<std::string> defines;
+    LaunchOptions launch;
     std::string sweep; // NAME=V1,V2,...: one forecast per value
-    std::string block;
-    std::string fold;
     std::string input = "solid";
     std::string operation;
     std::optional<double> kernel_cycles;
@@ -160,12 +159,8 @@ void run_on_gpu(const AtomicsCommandOptions& o, const MachineModel& machine) {
                                      std::to_string(o.device),
                                      "-o",
                                      record};
-    for (const auto& define : o.defines)
-        argv.insert(argv.end(), {"-D", define});
-    if (!o.block.empty())
-        argv.insert(argv.end(), {"--block", o.block});
-    if (!o.fold.empty())
-        argv.insert(argv.end(), {"--fold", o.fold});
+    for (auto& argument : launch_arguments(o.launch))
+        argv.push_back(std::move(argument));
     const runtime::ProcessResult child = runtime::run_process(argv);
     if (child.exit_code != 0) {
         std::filesystem::remove(record);
@@ -205,10 +200,9 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
     if (!distribution)
         throw_usage_error("--input must be solid or uniform, got '" + o.input + "'");
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
-    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
+    const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params =
-        analysis::parameter_values(analysis, kernel::parse_parameter_defines(o.defines));
+    const auto params = analysis::parameter_values(analysis, parameter_overrides(o.launch));
     ma::ForecastOptions options;
     options.distribution = *distribution;
     options.operation = o.operation;
@@ -219,7 +213,7 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
         const std::string& name = parsed.first;
         std::vector<ma::SweepForecast> sweep;
         for (const std::int64_t value : parsed.second) {
-            auto defines = kernel::parse_parameter_defines(o.defines);
+            auto defines = parameter_overrides(o.launch);
             std::erase_if(defines, [&](const auto& define) { return define.first == name; });
             defines.emplace_back(name, value);
             const auto swept = analysis::parameter_values(analysis, defines);
@@ -383,16 +377,13 @@ void setup_atomics(CLI::App& app) {
     cmd->add_option("--registers", o->registers,
                     "With KERNEL: registers per thread for the occupancy calculation")
         ->type_name("N");
-    cmd->add_option("-D,--define", o->defines, "With KERNEL: set a parameter, -D name=value")
-        ->type_name("NAME=VALUE");
+    add_define_option(*cmd, o->launch.defines, "With KERNEL");
     cmd->add_option("--sweep", o->sweep,
                     "With KERNEL: one forecast per value of a parameter, e.g. --sweep "
                     "n=65536,1048576 (a table and charts against it)")
         ->type_name("NAME=V1,V2,...");
-    cmd->add_option("--block", o->block, "With KERNEL: threads per block (overrides the file)")
-        ->type_name("XxYxZ");
-    cmd->add_option("--fold", o->fold, "With KERNEL: points per thread (overrides the file)")
-        ->type_name("FOLD");
+    add_block_option(*cmd, o->launch.block, "With KERNEL");
+    add_fold_option(*cmd, o->launch.fold, "With KERNEL");
     cmd->add_flag("--measure-table", o->measure_table,
                   "GPU: run the service-time microbenchmark (Dong & Pai sec. 3.2)");
     cmd->add_option("--replay", o->replay_path,

@@ -13,7 +13,7 @@
 #include "kerncast/models/calibrated/record_samples.hpp"
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/runtime/measurement.hpp"
-#include "kerncast/runtime/record_kernel_files.hpp"
+#include "launch_options.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -28,39 +28,28 @@ namespace cal = models::calibrated;
 
 struct CalibrateOptions {
     std::string model_path;
-    std::vector<std::string> records_directories;
-    std::vector<std::string> kernel_paths;
-    std::string kernels_directory;
-    std::string machine;
+    RecordReplayOptions replay;
     std::string output_path;
     bool absolute = false;
     bool non_negative = false;
-    int max_iterations = 200;
     OutputOptions output;
 };
 
 void run_calibrate(const CalibrateOptions& o) {
-    if (o.max_iterations < 1)
-        throw_usage_error("--max-iterations must be at least 1");
+    check_max_iterations(o.replay);
     const cal::CostModel model = cal::load_cost_model(o.model_path);
-    const MachineModel machine = resolve_machine(o.machine);
-    std::vector<runtime::LoadedRecord> records;
-    std::string dataset_path;
-    for (const auto& directory : o.records_directories) {
-        auto loaded = runtime::load_measurement_directory(directory);
-        records.insert(records.end(), std::make_move_iterator(loaded.begin()),
-                       std::make_move_iterator(loaded.end()));
-        dataset_path += (dataset_path.empty() ? "" : ", ") + directory;
-    }
-    const std::vector<std::string> paths =
-        runtime::record_kernel_files(o.kernel_paths, o.kernels_directory, records);
+    const MachineModel machine = resolve_machine(o.replay.machine);
+    const ReplayedRecords replayed = load_replayed_records(o.replay);
+    const std::vector<runtime::LoadedRecord>& records = replayed.records;
+    const std::string& dataset_path = replayed.dataset_path;
+    const std::vector<std::string>& paths = replayed.kernel_paths;
     if (!o.output_path.empty()) {
         std::vector<std::string> inputs = paths;
         inputs.push_back(o.model_path);
-        inputs.push_back(o.machine);
+        inputs.push_back(o.replay.machine);
         for (const auto& record : records)
             inputs.push_back(record.path);
-        refuse_clobbering({{"-o", o.output_path}}, inputs, o.records_directories);
+        refuse_clobbering({{"-o", o.output_path}}, inputs, o.replay.records_directories);
     }
     std::vector<kernel::KernelSpec> kernels;
     for (const auto& path : paths)
@@ -77,7 +66,7 @@ void run_calibrate(const CalibrateOptions& o) {
     cal::CalibrationOptions options;
     options.relative_error = !o.absolute;
     options.non_negative = o.non_negative;
-    options.max_iterations = o.max_iterations;
+    options.max_iterations = o.replay.max_iterations;
     const cal::CalibrationResult result = cal::calibrate(model, samples.samples, options);
 
     std::vector<std::string> notes = samples.notes;
@@ -111,18 +100,8 @@ void setup_calibrate(CLI::App& app) {
         "calibrate", "Calibrate a cost model's parameters to measured times (Stevens & Klöckner)");
     cmd->add_option("MODEL", options->model_path, "Model file (YAML, docs/model-format.md)")
         ->required();
-    cmd->add_option("KERNEL", options->kernel_paths,
-                    "Kernel files the records are of (matched by kernel name)")
-        ->type_name("FILE...");
-    cmd->add_option("--records", options->records_directories,
-                    "Measurement records (*.json) with times (repeatable)")
-        ->type_name("DIR")
-        ->required();
-    cmd->add_option("--kernels", options->kernels_directory,
-                    "Also every kernel file (*.yaml, *.yml) in DIR")
-        ->type_name("DIR");
-    cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
-        ->required();
+    add_record_replay_options(*cmd, options->replay,
+                              "Measurement records (*.json) with times (repeatable)");
     cmd->add_option("-o,--output", options->output_path,
                     "Write the machine with the calibrated parameters and their provenance")
         ->type_name("FILE");
@@ -130,16 +109,12 @@ void setup_calibrate(CLI::App& app) {
                   "Minimise absolute errors g - t instead of relative ones (g - t) / t");
     cmd->add_flag("--non-negative", options->non_negative,
                   "Keep every parameter without its own min at >= 0 (costs)");
-    cmd->add_option("--max-iterations", options->max_iterations,
-                    "Levenberg-Marquardt iterations at most (default 200)")
-        ->type_name("N");
+    add_max_iterations_option(*cmd, options->replay.max_iterations);
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
-        options->output.inputs = options->kernel_paths;
+        set_replay_inputs(options->replay, options->output);
         options->output.inputs.push_back(options->model_path);
-        options->output.inputs.push_back(options->machine);
-        options->output.input_directories = options->records_directories;
-        options->output.input_directories.push_back(options->kernels_directory);
+        options->output.inputs.push_back(options->replay.machine);
         std::error_code error;
         if (!options->output_path.empty() && fs::is_directory(options->output_path, error))
             throw_usage_error("-o: '" + options->output_path +

@@ -3,9 +3,9 @@
 #include "kerncast/codegen/cuda_codegen.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
-#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/sha256.hpp"
+#include "launch_options.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -17,17 +17,15 @@ namespace {
 
 struct CodegenOptions {
     std::string kernel_path;
-    std::vector<std::string> defines;
-    std::string block;
-    std::string fold;
+    LaunchOptions launch;
     std::string output_path;
 };
 
 void run_codegen(const CodegenOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
-    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
+    const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     const codegen::Schedule schedule =
-        codegen::lower_kernel(spec, launch, kernel::parse_parameter_defines(o.defines));
+        codegen::lower_kernel(spec, launch, parameter_overrides(o.launch));
     const codegen::GeneratedKernel generated =
         codegen::generate_cuda(schedule, {o.kernel_path, sha256_file_hex(o.kernel_path)});
     if (o.output_path.empty() || o.output_path == "-") {
@@ -43,11 +41,7 @@ void setup_codegen(CLI::App& app) {
     auto* cmd = app.add_subcommand("codegen", "CUDA C++ generated from a kernel file");
     cmd->add_option("KERNEL", options->kernel_path, "Kernel file (YAML, docs/kernel-format.md)")
         ->required();
-    cmd->add_option("-D,--define", options->defines, "Set a parameter: -D name=value (repeatable)")
-        ->type_name("NAME=VALUE");
-    cmd->add_option("--block", options->block, "Threads per block: 32x4x4 (overrides the file)");
-    cmd->add_option("--fold", options->fold,
-                    "Points per thread: 1x1x2, z=2 or 2z (overrides the file)");
+    add_launch_options(*cmd, options->launch);
     cmd->add_option("-o,--output", options->output_path,
                     "Write the source to FILE (default stdout)")
         ->type_name("FILE");

@@ -2,9 +2,9 @@
 #include "commands.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
-#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/counts/count_kernel.hpp"
 #include "kerncast/models/counts/count_view.hpp"
+#include "launch_options.hpp"
 
 #include <memory>
 
@@ -13,9 +13,7 @@ namespace {
 
 struct CountCommandOptions {
     std::string kernel_path;
-    std::vector<std::string> defines;
-    std::string block;
-    std::string fold;
+    LaunchOptions launch;
     std::string granules = "32,128";
     bool index_arithmetic = false;
     bool no_footprints = false;
@@ -48,7 +46,7 @@ std::vector<std::int64_t> parse_list(const std::string& text, const char* option
 
 void run_count(const CountCommandOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
-    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
+    const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     analysis::CountOptions options;
     options.count_index_arithmetic = o.index_arithmetic;
     if (o.subgroup_size < 1)
@@ -60,7 +58,7 @@ void run_count(const CountCommandOptions& o) {
     footprints.warp_size = o.subgroup_size;
     footprints.enabled = !o.no_footprints;
     emit(models::counts::count_view(models::counts::count_kernel(
-             spec, launch, kernel::parse_parameter_defines(o.defines), options, footprints)),
+             spec, launch, parameter_overrides(o.launch), options, footprints)),
          o.output);
 }
 
@@ -70,12 +68,7 @@ void setup_count(CLI::App& app) {
         app.add_subcommand("count", "Operation counts, access patterns and footprints of a kernel");
     cmd->add_option("KERNEL", options->kernel_path, "Kernel file (YAML, docs/kernel-format.md)")
         ->required();
-    cmd->add_option("-D,--define", options->defines, "Set a parameter: -D name=value (repeatable)")
-        ->type_name("NAME=VALUE");
-    cmd->add_option("--block", options->block,
-                    "Threads per block: 32x4x4 or 32,4,4 (overrides the file)");
-    cmd->add_option("--fold", options->fold,
-                    "Points per thread: 1x1x2, z=2 or 2z (overrides the file)");
+    add_launch_options(*cmd, options->launch);
     cmd->add_flag("--index-arithmetic", options->index_arithmetic,
                   "Also count subscript arithmetic (i32)");
     cmd->add_option(

@@ -1,14 +1,15 @@
 // kerncast explore: rank block sizes and foldings by predicted throughput (Ernst et al. 2023,
 // sec. 5.1, 5.8; docs/volume-model.md).
 #include "commands.hpp"
-#include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/launch_registers.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
+#include "launch_options.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -48,15 +49,10 @@ void run_explore(const ExploreCommandOptions& o) {
     const models::RegisterRequest registers =
         models::parse_register_request(o.registers, "--registers");
     const auto overrides = kernel::parse_parameter_defines(o.defines);
-    std::unique_ptr<codegen::RegisterCounter> counter; // ptxas, one compile per configuration
-    if (const auto fixed = models::fixed_register_count(registers, spec)) {
-        options.volume.registers = *fixed;
-    } else {
-        counter = std::make_unique<codegen::RegisterCounter>(spec, overrides, machine);
-        options.registers_for_launch = [&counter](const kernel::LaunchConfig& launch) {
-            return counter->count(launch);
-        };
-    }
+    // ptxas: one compile per configuration
+    options.registers_for_launch =
+        models::launch_registers(registers, spec, overrides, machine, options.volume.registers,
+                                 models::CounterCreation::now);
     options.jobs = o.jobs;
     const auto progress = make_progress_bar("explore", "configurations");
     options.progress = [&progress](std::size_t done, std::size_t total) {
@@ -86,8 +82,7 @@ void setup_explore(CLI::App& app) {
         ->required();
     cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
         ->required();
-    cmd->add_option("-D,--define", options->defines, "Set a parameter: -D name=value (repeatable)")
-        ->type_name("NAME=VALUE");
+    add_define_option(*cmd, options->defines);
     cmd->add_option("--threads", options->threads, "Threads per block of the default sweep (X*Y*Z)")
         ->capture_default_str();
     cmd->add_option("--blocks", options->blocks,

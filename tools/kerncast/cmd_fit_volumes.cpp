@@ -13,10 +13,12 @@
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/models/volumes/capacity_fitting_view.hpp"
 #include "kerncast/runtime/measurement.hpp"
-#include "kerncast/runtime/record_kernel_files.hpp"
+#include "launch_options.hpp"
 
 #include <algorithm>
 #include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -28,14 +30,10 @@ namespace {
 namespace fs = std::filesystem;
 
 struct FitVolumesOptions {
-    std::vector<std::string> records_directories;
-    std::vector<std::string> kernel_paths;
-    std::string kernels_directory;
-    std::string machine;
+    RecordReplayOptions replay;
     std::string output_path;
     std::string fits;
     std::string registers;
-    int max_iterations = 200;
     OutputOptions output;
 };
 
@@ -55,10 +53,7 @@ std::vector<models::CapacityFitKind> parse_fits(const std::string& text) {
             const auto close = closest_names(name, names, 1);
             if (!close.empty())
                 notes.push_back("did you mean '" + close.front() + "'?");
-            std::string all;
-            for (const auto& n : names)
-                all += (all.empty() ? "" : ", ") + n;
-            notes.push_back("fits: " + all);
+            notes.push_back(fmt::format("fits: {}", fmt::join(names, ", ")));
             throw_usage_error("--fits: unknown capacity fit '" + name + "'", notes);
         }
         if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())
@@ -90,29 +85,22 @@ void write_text_file(const std::string& path, const std::string& text) {
 void run_fit_volumes(const FitVolumesOptions& o) {
     models::CapacityFitOptions options;
     options.fits = parse_fits(o.fits);
-    if (o.max_iterations < 1)
-        throw_usage_error("--max-iterations must be at least 1");
-    options.max_iterations = o.max_iterations;
+    check_max_iterations(o.replay);
+    options.max_iterations = o.replay.max_iterations;
     const models::RegisterRequest registers =
         models::parse_register_request(o.registers, "--registers");
 
-    const MachineModel machine = resolve_machine(o.machine);
-    std::vector<runtime::LoadedRecord> records;
-    std::string dataset_path; // the directories, as given
-    for (const auto& directory : o.records_directories) {
-        auto loaded = runtime::load_measurement_directory(directory);
-        records.insert(records.end(), std::make_move_iterator(loaded.begin()),
-                       std::make_move_iterator(loaded.end()));
-        dataset_path += (dataset_path.empty() ? "" : ", ") + directory;
-    }
-    const std::vector<std::string> paths =
-        runtime::record_kernel_files(o.kernel_paths, o.kernels_directory, records);
+    const MachineModel machine = resolve_machine(o.replay.machine);
+    const ReplayedRecords replayed = load_replayed_records(o.replay);
+    const std::vector<runtime::LoadedRecord>& records = replayed.records;
+    const std::string& dataset_path = replayed.dataset_path; // the directories, as given
+    const std::vector<std::string>& paths = replayed.kernel_paths;
     if (!o.output_path.empty()) {
         std::vector<std::string> inputs = paths;
         for (const auto& record : records)
             inputs.push_back(record.path);
-        if (fs::is_regular_file(o.machine))
-            inputs.push_back(o.machine);
+        if (fs::is_regular_file(o.replay.machine))
+            inputs.push_back(o.replay.machine);
         refuse_overwriting_inputs(o.output_path, inputs);
     }
     std::vector<kernel::KernelSpec> kernels;
@@ -167,18 +155,9 @@ void setup_fit_volumes(CLI::App& app) {
     auto options = std::make_shared<FitVolumesOptions>();
     auto* cmd = app.add_subcommand(
         "fit-volumes", "Fit a machine's capacity-miss curves to measured data volumes (Ceres)");
-    cmd->add_option("KERNEL", options->kernel_paths,
-                    "Kernel files the records are of (matched by kernel name)")
-        ->type_name("FILE...");
-    cmd->add_option("--records", options->records_directories,
-                    "Measurement records (*.json) with DRAM/L2 volume counters (repeatable)")
-        ->type_name("DIR")
-        ->required();
-    cmd->add_option("--kernels", options->kernels_directory,
-                    "Also every kernel file (*.yaml, *.yml) in DIR")
-        ->type_name("DIR");
-    cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
-        ->required();
+    add_record_replay_options(
+        *cmd, options->replay,
+        "Measurement records (*.json) with DRAM/L2 volume counters (repeatable)");
     cmd->add_option("-o,--output", options->output_path,
                     "Write the machine with the fitted curves and their provenance to FILE")
         ->type_name("FILE");
@@ -190,15 +169,11 @@ void setup_fit_volumes(CLI::App& app) {
                     "Registers per thread for occupancy: N, or 'auto' (ptxas); default the "
                     "record's, else the kernel file's registers_per_thread")
         ->type_name("N|auto");
-    cmd->add_option("--max-iterations", options->max_iterations,
-                    "Levenberg-Marquardt iterations at most (default 200)")
-        ->type_name("N");
+    add_max_iterations_option(*cmd, options->replay.max_iterations);
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
-        options->output.inputs = options->kernel_paths;
-        options->output.inputs.push_back(options->machine);
-        options->output.input_directories = options->records_directories;
-        options->output.input_directories.push_back(options->kernels_directory);
+        set_replay_inputs(options->replay, options->output);
+        options->output.inputs.push_back(options->replay.machine);
         run_fit_volumes(*options);
     });
 }

@@ -4,7 +4,6 @@
 #include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
-#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
@@ -12,6 +11,7 @@
 #include "kerncast/models/mwp_cwp/mwp_view.hpp"
 #include "kerncast/models/mwp_cwp/workload.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
+#include "launch_options.hpp"
 
 #include <memory>
 
@@ -22,9 +22,7 @@ struct MwpCommandOptions {
     std::string workload_path;
     std::string kernel_path;
     std::string machine;
-    std::vector<std::string> defines;
-    std::string block;
-    std::string fold;
+    LaunchOptions launch;
     std::string registers;
     std::string variant = "classic";
     models::MwpCwpOptions model;
@@ -33,8 +31,8 @@ struct MwpCommandOptions {
 
 void run_kernel_mwp(const MwpCommandOptions& o, const MachineModel& machine) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
-    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
-    const auto overrides = kernel::parse_parameter_defines(o.defines);
+    const kernel::LaunchConfig launch = launch_of(spec, o.launch);
+    const auto overrides = parameter_overrides(o.launch);
     models::mwp_cwp::KernelMwpOptions options;
     options.variant = models::mwp_cwp::parse_variant(o.variant, "--mwp-model");
     options.model = o.model;
@@ -63,13 +61,7 @@ void setup_mwp(CLI::App& app) {
     cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
         ->required()
         ->type_name("MACHINE");
-    cmd->add_option("-D,--define", options->defines,
-                    "Kernel file: set a parameter, -D name=value (repeatable)")
-        ->type_name("NAME=VALUE");
-    cmd->add_option("--block", options->block,
-                    "Kernel file: threads per block, 32x4x4 (overrides the file)");
-    cmd->add_option("--fold", options->fold,
-                    "Kernel file: points per thread, 1x1x2, z=2 or 2z (overrides the file)");
+    add_launch_options(*cmd, options->launch, "Kernel file");
     cmd->add_option("--registers", options->registers,
                     "Kernel file: registers per thread for occupancy: N (0: not limiting), or "
                     "auto: the kernel file's registers_per_thread, else ptxas's count (NVRTC)")
@@ -89,9 +81,8 @@ void setup_mwp(CLI::App& app) {
         const bool kernel = !options->kernel_path.empty();
         if (kernel == !options->workload_path.empty())
             throw_usage_error("give a kernel file or --workload FILE (one of them)");
-        if (!kernel &&
-            (!options->defines.empty() || !options->block.empty() || !options->fold.empty() ||
-             !options->registers.empty() || options->variant != "classic"))
+        if (!kernel && (any_given(options->launch) || !options->registers.empty() ||
+                        options->variant != "classic"))
             throw_usage_error("-D, --block, --fold, --registers and --mwp-model apply to a "
                               "kernel file, not to --workload");
         options->output.inputs = {kernel ? options->kernel_path : options->workload_path,

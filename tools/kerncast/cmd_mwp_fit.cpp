@@ -5,8 +5,7 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/mwp_cwp/parameter_fit.hpp"
 #include "kerncast/models/mwp_cwp/parameter_fit_view.hpp"
-#include "kerncast/runtime/record_kernel_files.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/validate/record_kernel_files.hpp"
 
 #include <memory>
 
@@ -24,7 +23,7 @@ void run_mwp_fit(const MwpFitCommandOptions& o) {
     const MachineModel machine = resolve_machine(o.machine);
     const auto records = runtime::load_measurement_directory(o.records_directory);
     const std::vector<std::string> paths =
-        runtime::record_kernel_files(o.kernel_paths, "", records);
+        validate::record_kernel_files(o.kernel_paths, "", records);
     std::vector<kernel::KernelSpec> specs;
     for (const auto& path : paths)
         specs.push_back(kernel::load_kernel_file(path));

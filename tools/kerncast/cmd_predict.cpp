@@ -1,10 +1,8 @@
 // kerncast predict: data volumes, L1 cycles and limiters of one launch configuration
 // (Ernst et al. 2023; docs/volume-model.md).
 #include "commands.hpp"
-#include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
-#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/calibrated/calibration_view.hpp"
 #include "kerncast/models/calibrated/cost_model.hpp"
@@ -12,10 +10,12 @@
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
 #include "kerncast/models/mwp_cwp/model_times.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/launch_registers.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
+#include "launch_options.hpp"
 
 #include <memory>
 
@@ -26,9 +26,7 @@ namespace {
 struct PredictOptions {
     std::string kernel_path;
     std::string machine;
-    std::vector<std::string> defines;
-    std::string block;
-    std::string fold;
+    LaunchOptions launch;
     std::string registers;
     bool linear = false;
     std::string model_path; // --model: a calibrated cost model instead of the volume model
@@ -41,10 +39,9 @@ void run_model_predict(const PredictOptions& o) {
     const models::calibrated::CostModel model = models::calibrated::load_cost_model(o.model_path);
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
-    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
+    const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params =
-        analysis::parameter_values(analysis, kernel::parse_parameter_defines(o.defines));
+    const auto params = analysis::parameter_values(analysis, parameter_overrides(o.launch));
     analysis::check_fold_within_domain(analysis, params);
     emit(models::calibrated::model_prediction_view(
              models::calibrated::predict_with_model(model, analysis, params, machine)),
@@ -61,18 +58,14 @@ void run_predict(const PredictOptions& o) {
     }
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
-    const kernel::LaunchConfig launch = kernel::override_launch(spec.launch, o.block, o.fold);
+    const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     const models::RegisterRequest registers =
         models::parse_register_request(o.registers, "--registers");
-    const auto overrides = kernel::parse_parameter_defines(o.defines);
+    const auto overrides = parameter_overrides(o.launch);
     models::VolumeOptions options;
-    models::RegistersForLaunch ptxas_registers; // compiled only once the launch is valid
-    if (const auto fixed = models::fixed_register_count(registers, spec))
-        options.registers = *fixed;
-    else
-        ptxas_registers = [&](const kernel::LaunchConfig& valid_launch) {
-            return codegen::RegisterCounter(spec, overrides, machine).count(valid_launch);
-        };
+    // ptxas compiles only once the launch is valid
+    const models::RegistersForLaunch ptxas_registers =
+        models::launch_registers(registers, spec, overrides, machine, options.registers);
     options.linear_addresses = o.linear;
     const models::VolumePrediction volumes =
         models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
@@ -90,11 +83,7 @@ void setup_predict(CLI::App& app) {
         ->required();
     cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
         ->required();
-    cmd->add_option("-D,--define", options->defines, "Set a parameter: -D name=value (repeatable)")
-        ->type_name("NAME=VALUE");
-    cmd->add_option("--block", options->block, "Threads per block: 32x4x4 (overrides the file)");
-    cmd->add_option("--fold", options->fold,
-                    "Points per thread: 1x1x2, z=2 or 2z (overrides the file)");
+    add_launch_options(*cmd, options->launch);
     cmd->add_option("--registers", options->registers,
                     "Registers per thread for occupancy: N (0: not limiting), or auto: the "
                     "kernel file's registers_per_thread, else ptxas's count (NVRTC)")

@@ -16,6 +16,7 @@
 #include "kerncast/runtime/timing_harness.hpp"
 #include "kerncast/sha256.hpp"
 #include "kerncast/uipick/campaign_shard.hpp"
+#include "launch_options.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -30,12 +31,10 @@ namespace {
 
 struct RunCommandOptions {
     std::string kernel_path; // the kernel-file form
-    std::vector<std::string> defines;
-    std::string fold;
+    LaunchOptions launch;    // its block is also the --cuda-source form's
     std::string cuda_source_path;
     std::string kernel_name;
     std::string grid;
-    std::string block;
     std::int64_t shared_bytes = 0;
     std::optional<std::int64_t> bytes_moved;
     std::vector<std::string> buffers;
@@ -111,12 +110,8 @@ std::vector<std::string> profiled_child(const RunCommandOptions& options,
                                          "0",
                                          "--repeat",
                                          "1"};
-        for (const auto& define : options.defines)
-            argv.insert(argv.end(), {"-D", define});
-        if (!options.block.empty())
-            argv.insert(argv.end(), {"--block", options.block});
-        if (!options.fold.empty())
-            argv.insert(argv.end(), {"--fold", options.fold});
+        for (auto& argument : launch_arguments(options.launch))
+            argv.push_back(std::move(argument));
         for (const auto& option : options.nvrtc_options)
             argv.push_back("--nvrtc-option=" + option);
         return argv;
@@ -130,7 +125,7 @@ std::vector<std::string> profiled_child(const RunCommandOptions& options,
                                      "--grid",
                                      options.grid,
                                      "--block",
-                                     options.block,
+                                     options.launch.block,
                                      "--shared-bytes",
                                      std::to_string(options.shared_bytes),
                                      "--device",
@@ -164,10 +159,9 @@ void prepare_kernel_file(const RunCommandOptions& options, runtime::TimingReques
                           "belong to the --cuda-source form; with KERNEL the launch and buffers "
                           "come from the kernel file (--block, --fold, -D)");
     const kernel::KernelSpec spec = kernel::load_kernel_file(options.kernel_path);
-    const kernel::LaunchConfig launch =
-        kernel::override_launch(spec.launch, options.block, options.fold);
+    const kernel::LaunchConfig launch = launch_of(spec, options.launch);
     const codegen::Schedule schedule =
-        codegen::lower_kernel(spec, launch, kernel::parse_parameter_defines(options.defines));
+        codegen::lower_kernel(spec, launch, parameter_overrides(options.launch));
     const codegen::SourceOrigin origin{options.kernel_path, sha256_file_hex(options.kernel_path)};
     // The constant bank of the GPU that will run it (64 KiB when there is none to ask).
     codegen::CodegenTarget target;
@@ -181,27 +175,54 @@ void prepare_kernel_file(const RunCommandOptions& options, runtime::TimingReques
     context = codegen::run_context(schedule, generated, origin);
 }
 
+// The --cuda-source form needs its kernel, grid and block; -D and --fold are the kernel-file
+// form's.
+void check_cuda_source_form(const RunCommandOptions& options) {
+    if (options.cuda_source_path.empty())
+        throw_usage_error("give a kernel file (KERNEL) or --cuda-source FILE");
+    for (const auto& [value, name] :
+         {std::pair{&options.kernel_name, "--kernel"}, std::pair{&options.grid, "--grid"},
+          std::pair{&options.launch.block, "--block"}})
+        if (value->empty())
+            throw_usage_error(std::string("--cuda-source needs ") + name);
+    if (!options.launch.defines.empty() || !options.launch.fold.empty())
+        throw_usage_error("-D and --fold belong to the kernel-file form (KERNEL)");
+}
+
+// --counters: one launch of the timed kernel profiled by ncu, with the metric table of the
+// device's compute capability (another one, with a warning, when there is none).
+std::map<std::string, runtime::NamedValue> profile_counters(const RunCommandOptions& options,
+                                                            const std::string& ncu_path,
+                                                            const runtime::TimingRequest& request,
+                                                            const runtime::TimedRun& run) {
+    const auto table = runtime::metric_table_for(run.device.cc_major, run.device.cc_minor);
+    if (!table.exact)
+        std::cerr << "kerncast: warning: no metric table for compute capability "
+                  << run.device.cc_major << "." << run.device.cc_minor << "; using the "
+                  << table.table->cc_major << "." << table.table->cc_minor << " table\n";
+    runtime::NcuProfileRequest profile;
+    profile.ncu_path = ncu_path;
+    for (const auto& metric : table.table->metrics)
+        profile.metrics.push_back(metric.name);
+    profile.kernel_symbol = run.lowered_name;
+    profile.application = profiled_child(options, request.arguments);
+    const auto collection = runtime::collect_counters(profile, true);
+    for (const auto& warning : collection.warnings)
+        std::cerr << "kerncast: warning: " << warning << "\n";
+    return collection.counters;
+}
+
 void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
     // Everything the user typed is checked before the GPU is touched.
     runtime::TimingRequest request;
     runtime::RunContext context;
     const bool from_kernel_file = !options.kernel_path.empty();
     if (!from_kernel_file) {
-        if (options.cuda_source_path.empty())
-            throw_usage_error("give a kernel file (KERNEL) or --cuda-source FILE");
-        for (const auto& [value, name] :
-             {std::pair{&options.kernel_name, "--kernel"}, std::pair{&options.grid, "--grid"},
-              std::pair{&options.block, "--block"}})
-            if (value->empty())
-                throw_usage_error(std::string("--cuda-source needs ") + name);
-        if (!options.defines.empty() || !options.fold.empty())
-            throw_usage_error("-D and --fold belong to the kernel-file form (KERNEL)");
-    }
-    if (!from_kernel_file) {
+        check_cuda_source_form(options);
         request.source_name = std::filesystem::path(options.cuda_source_path).filename().string();
         request.kernel_name = options.kernel_name;
         request.grid = parse_launch_dimensions(options.grid, "--grid");
-        request.block = parse_launch_dimensions(options.block, "--block");
+        request.block = parse_launch_dimensions(options.launch.block, "--block");
     }
     if (options.shared_bytes < 0)
         throw_usage_error("--shared-bytes must not be negative");
@@ -247,23 +268,8 @@ void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
                   << run.compile_log << "\n";
     runtime::Measurement measurement = runtime::make_measurement(request, run, context);
 
-    if (ncu_path) {
-        const auto table = runtime::metric_table_for(run.device.cc_major, run.device.cc_minor);
-        if (!table.exact)
-            std::cerr << "kerncast: warning: no metric table for compute capability "
-                      << run.device.cc_major << "." << run.device.cc_minor << "; using the "
-                      << table.table->cc_major << "." << table.table->cc_minor << " table\n";
-        runtime::NcuProfileRequest profile;
-        profile.ncu_path = *ncu_path;
-        for (const auto& metric : table.table->metrics)
-            profile.metrics.push_back(metric.name);
-        profile.kernel_symbol = run.lowered_name;
-        profile.application = profiled_child(options, request.arguments);
-        const auto collection = runtime::collect_counters(profile, true);
-        for (const auto& warning : collection.warnings)
-            std::cerr << "kerncast: warning: " << warning << "\n";
-        measurement.counters = collection.counters;
-    }
+    if (ncu_path)
+        measurement.counters = profile_counters(options, *ncu_path, request, run);
 
     if (!options.record_path.empty())
         runtime::write_measurement_file(measurement, options.record_path);
@@ -322,6 +328,64 @@ void run_campaign(const CLI::App& cmd, const RunCommandOptions& options) {
     emit(doc, options.output);
 }
 
+// The --cuda-source form: the source, its kernel and launch, its arguments and NVRTC options
+// (--block also sets the kernel-file form's block).
+void add_cuda_source_options(CLI::App& cmd, RunCommandOptions& options) {
+    cmd.add_option("--cuda-source", options.cuda_source_path,
+                   "CUDA C++ file with the kernel (instead of KERNEL)")
+        ->type_name("FILE");
+    cmd.add_option("--kernel", options.kernel_name,
+                   "With --cuda-source: the __global__ function, its name or a template "
+                   "instantiation like scale<float>")
+        ->type_name("NAME");
+    cmd.add_option("--grid", options.grid,
+                   "With --cuda-source: grid size in blocks, 4096x2x1, 4096,2 or 4096")
+        ->type_name("XxYxZ");
+    cmd.add_option("--block", options.launch.block,
+                   "Block size in threads, 32x4x4, 32,4,4 or 256 (with KERNEL: overrides the "
+                   "file's)")
+        ->type_name("XxYxZ");
+    cmd.add_option("--shared-bytes", options.shared_bytes,
+                   "Dynamic shared memory per block in bytes (default 0)")
+        ->type_name("N");
+    cmd.add_option("--buffer", options.buffers,
+                   "A device buffer argument, initialised on the device: name:dtype:count[:hash|"
+                   "zero] (dtype f16 f32 f64 i32 i64 u32 u64; default hash). Kernel parameters are "
+                   "the --buffer and --scalar options in command-line order")
+        ->type_name("SPEC")
+        ->take_all();
+    cmd.add_option("--scalar", options.scalars, "A scalar argument: name:dtype:value")
+        ->type_name("SPEC")
+        ->take_all();
+    cmd.add_option("--constant", options.constants,
+                   "A __constant__ array of the source to fill after loading: name:dtype:count["
+                   ":hash|zero], the same contents as a --buffer of that spec (repeatable)")
+        ->type_name("SPEC")
+        ->take_all();
+    cmd.add_option("--nvrtc-option", options.nvrtc_options,
+                   "An extra NVRTC option, written with '=': --nvrtc-option=--use_fast_math "
+                   "(repeatable)")
+        ->type_name("OPT")
+        ->allow_extra_args(false);
+}
+
+// How the launches are timed (runtime::TimingOptions) and the bytes they move.
+void add_timing_options(CLI::App& cmd, RunCommandOptions& options) {
+    cmd.add_option("--warmup", options.timing.warmup, "Untimed launches first (default 3)")
+        ->type_name("N");
+    cmd.add_option("--repeat", options.timing.repetitions,
+                   "Timed launches, one CUDA event pair each (default 10)")
+        ->type_name("N");
+    cmd.add_option("--bytes", options.bytes_moved,
+                   "Bytes the kernel moves, if known: records the effective bandwidth "
+                   "(bytes / median time)")
+        ->type_name("N");
+    cmd.add_flag("--l2-flush", options.timing.l2_flush,
+                 "Write a buffer of twice the L2 size between repetitions (outside the timing)");
+    cmd.add_option("--device", options.timing.device, "CUDA device ordinal (default 0)")
+        ->type_name("N");
+}
+
 void setup_run(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "run", "GPU: compile a kernel with NVRTC, time it with CUDA events, write a measurement "
@@ -331,62 +395,10 @@ void setup_run(CLI::App& app) {
                     "Kernel file (YAML, docs/kernel-format.md): run the CUDA that kerncast "
                     "codegen generates for it (docs/codegen.md)")
         ->type_name("KERNEL");
-    cmd->add_option("-D,--define", options->defines,
-                    "With KERNEL: set a parameter, -D name=value (repeatable)")
-        ->type_name("NAME=VALUE");
-    cmd->add_option("--fold", options->fold,
-                    "With KERNEL: points per thread, 1x1x2, z=2 or 2z (overrides the file's)")
-        ->type_name("FOLD");
-    cmd->add_option("--cuda-source", options->cuda_source_path,
-                    "CUDA C++ file with the kernel (instead of KERNEL)")
-        ->type_name("FILE");
-    cmd->add_option("--kernel", options->kernel_name,
-                    "With --cuda-source: the __global__ function, its name or a template "
-                    "instantiation like scale<float>")
-        ->type_name("NAME");
-    cmd->add_option("--grid", options->grid,
-                    "With --cuda-source: grid size in blocks, 4096x2x1, 4096,2 or 4096")
-        ->type_name("XxYxZ");
-    cmd->add_option("--block", options->block,
-                    "Block size in threads, 32x4x4, 32,4,4 or 256 (with KERNEL: overrides the "
-                    "file's)")
-        ->type_name("XxYxZ");
-    cmd->add_option("--shared-bytes", options->shared_bytes,
-                    "Dynamic shared memory per block in bytes (default 0)")
-        ->type_name("N");
-    cmd->add_option(
-           "--buffer", options->buffers,
-           "A device buffer argument, initialised on the device: name:dtype:count[:hash|"
-           "zero] (dtype f16 f32 f64 i32 i64 u32 u64; default hash). Kernel parameters are "
-           "the --buffer and --scalar options in command-line order")
-        ->type_name("SPEC")
-        ->take_all();
-    cmd->add_option("--scalar", options->scalars, "A scalar argument: name:dtype:value")
-        ->type_name("SPEC")
-        ->take_all();
-    cmd->add_option("--constant", options->constants,
-                    "A __constant__ array of the source to fill after loading: name:dtype:count["
-                    ":hash|zero], the same contents as a --buffer of that spec (repeatable)")
-        ->type_name("SPEC")
-        ->take_all();
-    cmd->add_option("--nvrtc-option", options->nvrtc_options,
-                    "An extra NVRTC option, written with '=': --nvrtc-option=--use_fast_math "
-                    "(repeatable)")
-        ->type_name("OPT")
-        ->allow_extra_args(false);
-    cmd->add_option("--warmup", options->timing.warmup, "Untimed launches first (default 3)")
-        ->type_name("N");
-    cmd->add_option("--repeat", options->timing.repetitions,
-                    "Timed launches, one CUDA event pair each (default 10)")
-        ->type_name("N");
-    cmd->add_option("--bytes", options->bytes_moved,
-                    "Bytes the kernel moves, if known: records the effective bandwidth "
-                    "(bytes / median time)")
-        ->type_name("N");
-    cmd->add_flag("--l2-flush", options->timing.l2_flush,
-                  "Write a buffer of twice the L2 size between repetitions (outside the timing)");
-    cmd->add_option("--device", options->timing.device, "CUDA device ordinal (default 0)")
-        ->type_name("N");
+    add_define_option(*cmd, options->launch.defines, "With KERNEL");
+    add_fold_option(*cmd, options->launch.fold, "With KERNEL");
+    add_cuda_source_options(*cmd, *options);
+    add_timing_options(*cmd, *options);
     cmd->add_flag("--counters", options->counters,
                   "Also profile one launch with Nsight Compute (ncu on PATH) and record the "
                   "counters the models need");

@@ -3,13 +3,16 @@
 // (docs/codegen.md, "kerncast validate").
 #include "commands.hpp"
 #include "kerncast/codegen/kernel_run.hpp"
-#include "kerncast/codegen/kernel_validation.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/mwp_cwp/record_predictions.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/validate/record_binding.hpp"
+#include "kerncast/validate/sweep.hpp"
+#include "kerncast/validate/volume_predictions.hpp"
+#include "launch_options.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -37,7 +40,7 @@ std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
                                                  const ValidateOptions& o) {
     const std::string& kernel_path = o.kernel_paths.front();
     const std::vector<kernel::LaunchConfig> sweep =
-        o.sweep == "default" ? codegen::default_sweep(spec) : codegen::read_sweep_file(o.sweep);
+        o.sweep == "default" ? validate::default_sweep(spec) : validate::read_sweep_file(o.sweep);
     const auto overrides = kernel::parse_parameter_defines(o.defines);
     const codegen::SourceOrigin origin{kernel_path, sha256_file_hex(kernel_path)};
     if (!o.save_directory.empty())
@@ -87,7 +90,7 @@ void run_validate(const ValidateOptions& o) {
         records = runtime::load_measurement_directory(o.records_directory);
         for (std::size_t i = 0; i < specs.size(); ++i)
             for (const auto& warning :
-                 codegen::kernel_file_mismatches(specs[i], o.kernel_paths[i], records))
+                 validate::kernel_file_mismatches(specs[i], o.kernel_paths[i], records))
                 std::cerr << "kerncast: warning: " << warning << "\n";
     } else {
         if (specs.size() != 1)
@@ -96,20 +99,20 @@ void run_validate(const ValidateOptions& o) {
         records = measure_sweep(specs.front(), o);
     }
     const auto progress = make_progress_bar("validate", "records");
-    const runtime::PredictionSource predict =
+    const validate::PredictionSource predict =
         o.mwp_variant.empty()
-            ? codegen::volume_model_predictions(specs, machine)
+            ? validate::volume_model_predictions(specs, machine)
             : models::mwp_cwp::mwp_record_predictions(
                   specs, machine, models::mwp_cwp::parse_variant(o.mwp_variant, "--mwp-model"));
     std::size_t predicted = 0;
-    const runtime::ValidationReport report =
-        runtime::validate_predictions(records, [&](const runtime::KernelRecord& record) {
+    const validate::ValidationReport report =
+        validate::validate_predictions(records, [&](const runtime::KernelRecord& record) {
             auto prediction = predict(record);
             progress->update(++predicted, records.size());
             return prediction;
         });
     progress->finish();
-    emit(runtime::validation_view(report), o.output);
+    emit(validate::validation_view(report), o.output);
 }
 
 void setup_validate(CLI::App& app) {
@@ -130,9 +133,7 @@ void setup_validate(CLI::App& app) {
                     "Live mode: 'default' (Ernst et al. 5.1 block sizes of 256 threads x "
                     "folds none/2y/2z) or a FILE of 'BLOCK [FOLD]' lines")
         ->type_name("default|FILE");
-    cmd->add_option("-D,--define", options->defines,
-                    "Live mode: set a parameter, -D name=value (repeatable)")
-        ->type_name("NAME=VALUE");
+    add_define_option(*cmd, options->defines, "Live mode");
     cmd->add_option("--repeat", options->timing.repetitions,
                     "Live mode: timed launches per configuration (default 10)")
         ->type_name("N");

@@ -17,9 +17,9 @@ namespace kerncast::codegen {
 
 // The device bytes of a global/constant array's buffer after the harness's hash
 // initialisation (runtime BufferInit::hash), including packed 1- and 2-byte arrays.
-std::vector<unsigned char> initial_buffer_bytes(const ArrayLayout& array);
+std::vector<unsigned char> initial_buffer_bytes(const ArrayStorage& array);
 // A buffer's bytes as element values (buffer_elements of them).
-std::vector<double> decode_buffer(const ArrayLayout& array,
+std::vector<double> decode_buffer(const ArrayStorage& array,
                                   const std::vector<unsigned char>& bytes);
 
 struct ReferenceResult {

@@ -16,10 +16,10 @@
 
 namespace kerncast::codegen {
 
-// One array at the chosen parameter values. Global and constant arrays become device buffers
-// of `buffer_elements` = offset + product(extents) elements; element (s0, s1, ...) lives at
+// How one array is stored at the chosen parameter values. Global and constant arrays become device
+// buffers of `buffer_elements` = offset + product(extents) elements; element (s0, s1, ...) lives at
 // offset + row-major(s0, s1, ...).
-struct ArrayLayout {
+struct ArrayStorage {
     kernel::ArrayDecl decl;
     std::vector<std::int64_t> extents; // empty for a scalar
     std::int64_t offset = 0;           // elements
@@ -66,10 +66,10 @@ struct Schedule {
     std::array<std::int64_t, kernel::axis_count> grid{1, 1, 1};
     std::vector<std::pair<std::string, std::int64_t>> parameters; // declaration order
     std::vector<ThreadIndex> thread_indices;
-    std::vector<ArrayLayout> arrays; // declaration order, then accumulators
-    std::vector<Step> body;          // run once per fold point of every thread
+    std::vector<ArrayStorage> arrays; // declaration order, then accumulators
+    std::vector<Step> body;           // run once per fold point of every thread
 
-    const ArrayLayout* find_array(const std::string& name) const;
+    const ArrayStorage* find_array(const std::string& name) const;
     std::int64_t threads_per_block() const {
         return launch.block[0] * launch.block[1] * launch.block[2];
     }

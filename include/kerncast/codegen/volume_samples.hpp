@@ -8,7 +8,7 @@
 #include "kerncast/models/occupancy/register_count.hpp"
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/runtime/measurement_records.hpp"
 
 #include <array>
 #include <functional>
@@ -57,7 +57,7 @@ struct RecordSamples {
     std::vector<std::string> notes;            // records skipped and why, counters used
 };
 
-// For every record: the kernel file it is of (by name, codegen::record_is_of), the volume
+// For every record: the kernel file it is of (by name, validate::record_is_of), the volume
 // model's prediction for its configuration (registers as `registers` asks: a count or ptxas;
 // without a request the record's registers_per_thread, else the kernel file's), and one
 // sample per metric the record measured

@@ -35,6 +35,12 @@ struct ProbeOptions {
 // True when kerncast was built with the CUDA probes.
 bool probe_built_with_cuda();
 
+class ProbeDevice;
+
+// The probe run on `device` (probe_device.hpp): the benchmarks of the selected groups in
+// docs/probe.md's order, recorded as raw series. run_probe opens the CUDA device and calls it.
+ProbeRecord run_probe_on(ProbeDevice& device, const ProbeOptions& options);
+
 // Measures the GPU. Throws Error(unavailable) without CUDA or GPU; CUDA failures name the
 // call, file and line.
 ProbeRecord run_probe(const ProbeOptions& options);

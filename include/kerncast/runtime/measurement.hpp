@@ -72,7 +72,7 @@ struct KernelRecord {
     std::vector<BufferRecord> constants;
     LaunchRecord launch;
     // Registers per thread the compiler reported for this kernel, when the record knows it
-    // (written only when present; the volume model's occupancy uses it, codegen::predict_record).
+    // (written only when present; the volume model's occupancy uses it, validate::predict_record).
     std::optional<int> registers_per_thread;
 
     bool operator==(const KernelRecord&) const = default;

@@ -185,7 +185,7 @@ AtomicServiceTable service_table_from_record(const ServiceRecord& record,
                                       ": its n and e must form a full grid");
                 std::vector<double> by_cas;
                 for (const auto& repetitions : it->second->total_cycles)
-                    by_cas.push_back(support::median(repetitions));
+                    by_cas.push_back(support::median(repetitions)); // parsed non-empty
                 by_threads.push_back(std::move(by_cas));
             }
             grid.total_cycles.push_back(std::move(by_threads));

@@ -1,5 +1,7 @@
 #include "kerncast/models/calibrated/model_prediction.hpp"
 
+#include "kerncast/error.hpp"
+#include "kerncast/models/calibrated/feature.hpp"
 #include "kerncast/models/calibrated/record_samples.hpp"
 
 namespace kerncast::models::calibrated {
@@ -22,6 +24,18 @@ ModelPrediction predict_with_model(const CostModel& model, const analysis::Kerne
         out.features.push_back({model.features()[i].name, features[i], ""});
     out.predicted = model.evaluate(values.values, features);
     return out;
+}
+
+Prediction to_prediction(const ModelPrediction& prediction) {
+    if (parse_feature(prediction.output).kind != FeatureKind::time)
+        throw_input_error("cost model '" + prediction.model + "' predicts " + prediction.output +
+                          ", not a time (f_time, f_time_min, f_time_mean)");
+    Prediction summary;
+    summary.model = "calibrated";
+    summary.time_s = prediction.predicted;
+    summary.notes.push_back("cost model " + prediction.model + " (" + prediction.output +
+                            ") with the calibrated parameters of " + prediction.machine);
+    return summary;
 }
 
 } // namespace kerncast::models::calibrated

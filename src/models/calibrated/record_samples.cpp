@@ -1,10 +1,10 @@
 // Calibration samples from measurement records (record_samples.hpp).
 #include "kerncast/models/calibrated/record_samples.hpp"
 
-#include "kerncast/codegen/kernel_validation.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/models/calibrated/feature_values.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/validate/record_binding.hpp"
 
 #include <filesystem>
 #include <map>
@@ -58,7 +58,7 @@ RecordSamples record_samples(const CostModel& model,
         const auto& kernel_record = record.measurement.kernel;
         std::size_t index = kernels.size();
         for (std::size_t k = 0; k < kernels.size(); ++k)
-            if (codegen::record_is_of(kernels[k], kernel_record))
+            if (validate::record_is_of(kernels[k], kernel_record))
                 index = k;
         if (index == kernels.size()) {
             out.notes.push_back(record.path + ": skipped, of kernel '" + kernel_record.name +
@@ -94,7 +94,7 @@ RecordSamples record_samples(const CostModel& model,
             found = analyses.emplace(key, analysis::analyze(spec, launch)).first;
         }
         const auto params = analysis::parameter_values(
-            found->second, codegen::record_parameter_overrides(spec, kernel_record));
+            found->second, validate::record_parameter_overrides(spec, kernel_record));
         CalibrationSample sample;
         sample.label = record.path;
         sample.kernel = spec.name;

@@ -3,6 +3,7 @@
 #include "kerncast/models/mwp_cwp/coalescing.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/support/integer.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -37,9 +38,7 @@ namespace {
 
 constexpr int half_warp = 16;
 
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
+using support::floor_div;
 
 // G.3.2.1 (CC 1.0, 1.1): the threads of a half-warp must access 4-, 8- or 16-byte words, the
 // k-th thread the k-th word of a segment aligned to 16 words; then one 64 B (4-byte words), one
@@ -117,9 +116,10 @@ WarpTransactions warp_transactions(CoalescingRule rule,
     WarpTransactions out;
     std::set<std::int64_t> lines, sectors, words;
     for (const std::int64_t a : lane_addresses) {
-        for (std::int64_t b = floor_div(a, 32) * 32; b < a + element_bytes; b += 32)
+        for (std::int64_t b = floor_div<std::int64_t>(a, 32) * 32; b < a + element_bytes; b += 32)
             sectors.insert(b);
-        for (std::int64_t b = floor_div(a, 128) * 128; b < a + element_bytes; b += 128)
+        for (std::int64_t b = floor_div<std::int64_t>(a, 128) * 128; b < a + element_bytes;
+             b += 128)
             lines.insert(b);
         words.insert(a);
     }

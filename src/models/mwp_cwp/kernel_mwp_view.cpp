@@ -112,7 +112,8 @@ report::Table model_times_table(const std::vector<ModelTime>& times) {
     TableBuilder t("models", "Time per launch by model");
     t.columns({"model", {"time_ms", "time per launch", "ms", 4}, {"detail", "binds / case"}});
     for (const auto& m : times)
-        t.row(m.model, m.seconds ? std::optional<double>(*m.seconds * 1e3) : std::nullopt,
+        t.row(m.model,
+              m.prediction ? std::optional<double>(m.prediction->time_s * 1e3) : std::nullopt,
               m.detail);
     return t.build();
 }

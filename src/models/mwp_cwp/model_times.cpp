@@ -1,8 +1,10 @@
-// Each model's time per launch (model_times.hpp).
+// Each model's prediction of one launch (model_times.hpp).
 #include "kerncast/models/mwp_cwp/model_times.hpp"
 
 #include "kerncast/error.hpp"
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
+#include "kerncast/models/mwp_cwp/mwp_summary.hpp"
+#include "kerncast/models/volumes/volume_summary.hpp"
 
 namespace kerncast::models::mwp_cwp {
 
@@ -11,17 +13,18 @@ model_times(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
             const std::vector<std::pair<std::string, std::int64_t>>& overrides,
             const MachineModel& machine, const VolumePrediction& volumes) {
     std::vector<ModelTime> times;
-    times.push_back({"limiter (Ernst et al. 2023)", volumes.limiter.seconds_per_launch,
-                     std::string(limiter_name(volumes.limiter.binding)) + " binds"});
+    // The counters are not listed: no L2 sector size needed.
+    const Prediction limiter = to_prediction(volumes, std::nullopt);
+    times.push_back({"limiter (Ernst et al. 2023)", limiter, *limiter.limiter + " binds"});
     for (const auto variant : {Variant::classic, Variant::cache_aware}) {
         ModelTime time{"MWP-CWP " + to_string(variant), {}, ""};
         try {
             KernelMwpOptions options;
             options.variant = variant;
             options.registers = volumes.registers;
-            const auto p = predict_kernel_mwp(spec, launch, overrides, machine, options, &volumes);
-            time.seconds = p.model.time_seconds;
-            time.detail = "case (" + equation_number(p.model.execution_case) + ")";
+            time.prediction = to_prediction(
+                predict_kernel_mwp(spec, launch, overrides, machine, options, &volumes));
+            time.detail = *time.prediction->limiter;
         } catch (const Error& e) {
             time.detail = "not available: " + e.message();
         }

@@ -1,8 +1,9 @@
 // MWP-CWP predictions for recorded configurations (record_predictions.hpp).
 #include "kerncast/models/mwp_cwp/record_predictions.hpp"
 
-#include "kerncast/codegen/kernel_validation.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/models/mwp_cwp/mwp_summary.hpp"
+#include "kerncast/validate/record_binding.hpp"
 
 namespace kerncast::models::mwp_cwp {
 
@@ -10,31 +11,27 @@ std::optional<KernelMwpPrediction> predict_record_mwp(const kernel::KernelSpec& 
                                                       const MachineModel& machine,
                                                       const runtime::KernelRecord& record,
                                                       const KernelMwpOptions& options) {
-    if (!codegen::record_is_of(spec, record))
+    if (!validate::record_is_of(spec, record))
         return std::nullopt;
     kernel::LaunchConfig launch;
     launch.block = record.launch.block;
     launch.fold = record.launch.fold;
     kernel::check_launch_limits(launch, "the recorded launch");
     KernelMwpOptions with_registers = options;
-    with_registers.registers = codegen::record_register_count(spec, record);
-    return predict_kernel_mwp(spec, launch, codegen::record_parameter_overrides(spec, record),
+    with_registers.registers = validate::record_register_count(spec, record);
+    return predict_kernel_mwp(spec, launch, validate::record_parameter_overrides(spec, record),
                               machine, with_registers);
 }
 
-runtime::PredictionSource mwp_record_predictions(const std::vector<kernel::KernelSpec>& specs,
-                                                 const MachineModel& machine, Variant variant) {
+validate::PredictionSource mwp_record_predictions(const std::vector<kernel::KernelSpec>& specs,
+                                                  const MachineModel& machine, Variant variant) {
     return [specs, machine,
-            variant](const runtime::KernelRecord& record) -> std::optional<runtime::Prediction> {
+            variant](const runtime::KernelRecord& record) -> std::optional<models::Prediction> {
         KernelMwpOptions options;
         options.variant = variant;
         for (const auto& spec : specs)
-            if (auto p = predict_record_mwp(spec, machine, record, options)) {
-                runtime::Prediction prediction;
-                prediction.time_s = p->model.time_seconds;
-                prediction.flops = p->flops;
-                return prediction;
-            }
+            if (auto p = predict_record_mwp(spec, machine, record, options))
+                return to_prediction(*p);
         return std::nullopt;
     };
 }

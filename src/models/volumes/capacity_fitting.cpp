@@ -308,256 +308,273 @@ ErrorSummary summarize_relative_errors(const std::vector<double>& relative_error
     return summary;
 }
 
-CapacityFitResult fit_capacity_curves(const std::vector<VolumeSample>& samples,
-                                      const CapacityFits& start, const std::string& machine_id,
-                                      const CapacityFitOptions& options) {
-    check_samples(samples);
+namespace {
+
+using FreeFits = std::array<bool, capacity_fit_kinds>;
+
+void check_fit_options(const CapacityFitOptions& options) {
     const CoefficientBounds& bounds = options.bounds;
     if (!(bounds.a_min > 0 && bounds.a_min <= bounds.a_max && bounds.b_min > 0 &&
           bounds.b_min <= bounds.b_max && bounds.c_min <= bounds.c_max && bounds.c_max < 0))
         throw Error(ErrorKind::internal, "capacity fit bounds must keep 0 < a, b > 0 and c < 0");
     if (options.max_iterations < 1)
         throw_usage_error("the capacity fit needs at least one iteration");
+}
 
+// The state of one fit as it proceeds: which fits are free, their current coefficients, the
+// residual data of the free ones, and the result being filled.
+struct FitState {
+    const std::vector<VolumeSample>& samples;
+    const CapacityFits& start;
+    const std::string& machine_id;
+    const CapacityFitOptions& options;
     CapacityFitResult result;
-    result.fits = start;
-
-    // Which fits are free: selected, present in the machine, and seen by some sample.
-    std::array<bool, capacity_fit_kinds> selected{};
-    if (options.fits.empty())
-        selected.fill(true);
-    for (const auto kind : options.fits)
-        selected[kind_index(kind)] = true;
-
     Values values{};
-    std::array<bool, capacity_fit_kinds> free{};
-    for (const auto kind : all_fit_kinds) {
-        FittedCoefficients entry;
-        entry.kind = kind;
-        for (const auto& sample : samples) {
-            bool seen = false;
-            for (const auto& term : sample.decomposition.terms) {
-                if (term.volume_bytes_per_point <= 0)
-                    continue;
-                std::vector<double> at;
-                if (term.fit == kind)
-                    at.push_back(term.oversubscription);
-                if (term.second_fit == kind)
-                    at.push_back(term.second_oversubscription);
-                for (double o : at) {
-                    const bool first = entry.samples == 0 && !seen;
-                    entry.min_oversubscription =
-                        first ? o : std::min(entry.min_oversubscription, o);
-                    entry.max_oversubscription =
-                        first ? o : std::max(entry.max_oversubscription, o);
-                    seen = true;
-                }
+    FreeFits free{};
+    ProblemData data;
+};
+
+// The oversubscription range and sample count of `kind` over the samples' capacity terms.
+FittedCoefficients coverage(const std::vector<VolumeSample>& samples, CapacityFitKind kind) {
+    FittedCoefficients entry;
+    entry.kind = kind;
+    for (const auto& sample : samples) {
+        bool seen = false;
+        for (const auto& term : sample.decomposition.terms) {
+            if (term.volume_bytes_per_point <= 0)
+                continue;
+            std::vector<double> at;
+            if (term.fit == kind)
+                at.push_back(term.oversubscription);
+            if (term.second_fit == kind)
+                at.push_back(term.second_oversubscription);
+            for (double o : at) {
+                const bool first = entry.samples == 0 && !seen;
+                entry.min_oversubscription = first ? o : std::min(entry.min_oversubscription, o);
+                entry.max_oversubscription = first ? o : std::max(entry.max_oversubscription, o);
+                seen = true;
             }
-            entry.samples += seen ? 1 : 0;
         }
-        const auto& machine_fit = fit_slot(start, kind);
+        entry.samples += seen ? 1 : 0;
+    }
+    return entry;
+}
+
+// Which fits are free: selected, present in the machine, and seen by some sample; their start
+// values (the machine's, clamped to the bounds).
+void choose_free_fits(FitState& s) {
+    std::array<bool, capacity_fit_kinds> selected{};
+    if (s.options.fits.empty())
+        selected.fill(true);
+    for (const auto kind : s.options.fits)
+        selected[kind_index(kind)] = true;
+    for (const auto kind : all_fit_kinds) {
+        FittedCoefficients entry = coverage(s.samples, kind);
+        const auto& machine_fit = fit_slot(s.start, kind);
         if (!machine_fit) {
             if (entry.samples > 0) // evaluate_decomposition names what is missing
-                (void)capacity_fit(start, kind, machine_id);
+                (void)capacity_fit(s.start, kind, s.machine_id);
             entry.status = FitStatus::absent;
         } else {
             const auto abc = coefficients_of(*machine_fit);
-            entry.start = clamp_to(abc, bounds);
+            entry.start = clamp_to(abc, s.options.bounds);
             entry.start_clamped = entry.start != abc;
             entry.fitted = abc;
-            values[kind_index(kind)] = entry.start;
+            s.values[kind_index(kind)] = entry.start;
             if (!selected[kind_index(kind)])
                 entry.status = FitStatus::not_selected;
             else if (entry.samples == 0)
                 entry.status = FitStatus::not_identifiable;
             else {
                 entry.status = FitStatus::fitted;
-                free[kind_index(kind)] = true;
+                s.free[kind_index(kind)] = true;
             }
         }
-        result.coefficients.push_back(entry);
+        s.result.coefficients.push_back(entry);
     }
+}
 
-    // Errors under the machine's fits.
-    for (const auto& sample : samples) {
-        const double predicted = evaluate_decomposition(sample.decomposition, start, machine_id);
-        result.predicted_before.push_back(predicted);
-        result.residuals_before.push_back(
-            runtime::relative_error(predicted, sample.measured_bytes_per_point));
-    }
+// Levenberg-Marquardt (Ceres) from `values`, which it updates.
+ceres::Solver::Summary solve(Values& values, const FreeFits& free, const ProblemData& data,
+                             const CapacityFitOptions& options) {
+    ceres::Problem problem;
+    build_problem(problem, values, free, options.bounds, data);
+    ceres::Solver::Options solver;
+    solver.minimizer_type = ceres::TRUST_REGION;
+    solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
+    solver.linear_solver_type = ceres::DENSE_QR;
+    solver.max_num_iterations = options.max_iterations;
+    solver.function_tolerance = 1e-15;
+    solver.gradient_tolerance = 1e-16;
+    solver.parameter_tolerance = 1e-14;
+    solver.num_threads = 1;
+    solver.logging_type = ceres::SILENT;
+    solver.minimizer_progress_to_stdout = false;
+    ceres::Solver::Summary summary;
+    ceres::Solve(solver, &problem, &summary);
+    return summary;
+}
 
-    // Levenberg-Marquardt from the machine's coefficients, then from a few standard starts
-    // (a start on a flat part of a curve, e.g. hit = 0 everywhere, has no gradient to follow);
-    // the lowest cost wins, the machine's start on ties.
-    std::vector<std::pair<std::string, Values>> starts{{"the machine's fits", values}};
+// Levenberg-Marquardt from the machine's coefficients, then from a few standard starts (a
+// start on a flat part of a curve, e.g. hit = 0 everywhere, has no gradient to follow); the
+// lowest cost wins, the machine's start on ties.
+ceres::Solver::Summary solve_from_starts(FitState& s) {
+    std::vector<std::pair<std::string, Values>> starts{{"the machine's fits", s.values}};
     for (double b : {0.01, 0.1})
         for (double c : {-0.7, -1.5, -3.0}) {
-            Values grid = values;
+            Values grid = s.values;
             for (const auto kind : all_fit_kinds)
-                if (free[kind_index(kind)])
-                    grid[kind_index(kind)] = clamp_to({1.0, b, c}, bounds);
+                if (s.free[kind_index(kind)])
+                    grid[kind_index(kind)] = clamp_to({1.0, b, c}, s.options.bounds);
             starts.emplace_back(fmt::format("a = 1, b = {}, c = {}", b, c), grid);
         }
-    ProblemData data = problem_data(samples, free, start, machine_id);
-    auto solve = [&](Values& v, const std::array<bool, capacity_fit_kinds>& f,
-                     const ProblemData& d) {
-        ceres::Problem problem;
-        build_problem(problem, v, f, bounds, d);
-        ceres::Solver::Options solver;
-        solver.minimizer_type = ceres::TRUST_REGION;
-        solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
-        solver.linear_solver_type = ceres::DENSE_QR;
-        solver.max_num_iterations = options.max_iterations;
-        solver.function_tolerance = 1e-15;
-        solver.gradient_tolerance = 1e-16;
-        solver.parameter_tolerance = 1e-14;
-        solver.num_threads = 1;
-        solver.logging_type = ceres::SILENT;
-        solver.minimizer_progress_to_stdout = false;
-        ceres::Solver::Summary summary;
-        ceres::Solve(solver, &problem, &summary);
-        return summary;
-    };
-    if (data.residuals.empty()) {
-        result.termination = "nothing to fit";
-        result.message = "no sample has a capacity term of a selected fit";
-        result.converged = true;
-    } else {
-        std::optional<ceres::Solver::Summary> best;
-        for (const auto& [label, start_values] : starts) {
-            Values trial = start_values;
-            const ceres::Solver::Summary summary = solve(trial, free, data);
-            if (!summary.IsSolutionUsable())
-                continue;
-            if (!best || summary.final_cost < best->final_cost * (1 - 1e-12)) {
-                best = summary;
-                values = trial;
-                result.start = label;
-            }
-        }
-        if (!best)
-            throw Error(ErrorKind::internal, "the capacity fit failed from every start");
-        result.iterations = best->num_successful_steps + best->num_unsuccessful_steps;
-        result.starts = starts.size();
-
-        // A fit whose own coefficients the samples do not determine (rank-deficient columns of
-        // the Jacobian, e.g. every hit rate ~0) is reset to the machine's values when these
-        // fit the samples as well: the total chi^2 = sum r^2 / s^2 rises by at most 3, the
-        // number of its coefficients. Otherwise the fitted values would be wherever the
-        // solver stopped in a flat valley (often a bound), however they extrapolate.
-        auto total_cost = [&](const Values& v, const std::array<bool, capacity_fit_kinds>& f) {
-            CapacityFits fits = start;
-            for (const auto kind : all_fit_kinds)
-                if (f[kind_index(kind)]) {
-                    const auto& abc = v[kind_index(kind)];
-                    fit_slot(fits, kind) = make_fit(abc, options.source_key);
-                }
-            double cost = 0;
-            for (const auto& sample : samples) {
-                const double r = runtime::relative_error(
-                    evaluate_decomposition(sample.decomposition, fits, machine_id),
-                    sample.measured_bytes_per_point);
-                cost += 0.5 * r * r;
-            }
-            return cost;
-        };
-        for (const auto kind : all_fit_kinds) {
-            if (!free[kind_index(kind)])
-                continue;
-            const Eigen::MatrixXd jacobian = residual_jacobian(values, free, bounds, data);
-            const Eigen::Index column =
-                3 * static_cast<Eigen::Index>(
-                        std::count(free.begin(), free.begin() + kind_index(kind), true));
-            if (covariance_diagonal(jacobian.middleCols(column, 3)))
-                continue;
-            std::size_t parameters = 0;
-            for (bool f : free)
-                parameters += f ? 3 : 0;
-            const double cost = total_cost(values, free);
-            const double variance =
-                samples.size() > parameters
-                    ? 2.0 * cost / static_cast<double>(samples.size() - parameters)
-                    : 0.0;
-            auto reduced = free;
-            reduced[kind_index(kind)] = false;
-            Values trial = values;
-            ProblemData reduced_data = problem_data(samples, reduced, start, machine_id);
-            std::optional<ceres::Solver::Summary> summary;
-            if (!reduced_data.residuals.empty()) {
-                summary = solve(trial, reduced, reduced_data);
-                if (!summary->IsSolutionUsable())
-                    continue;
-            }
-            if (total_cost(trial, reduced) - cost > std::max(1e-20, 1.5 * variance))
-                continue;
-            free = reduced;
-            values = trial;
-            data = std::move(reduced_data);
-            entry_for(result, kind).status = FitStatus::undetermined;
-            if (summary) {
-                result.iterations +=
-                    summary->num_successful_steps + summary->num_unsuccessful_steps;
-                best = *summary;
-            }
-        }
-        result.termination = ceres::TerminationTypeToString(best->termination_type);
-        result.message = best->message;
-        result.converged = best->termination_type == ceres::CONVERGENCE;
-
-        // Standard errors: s^2 (J^T J)^-1 at the solution, jointly; where the joint Jacobian
-        // is rank-deficient, each fit's own with the others held at their values.
-        std::vector<CapacityFitKind> free_kinds;
-        for (const auto kind : all_fit_kinds)
-            if (free[kind_index(kind)])
-                free_kinds.push_back(kind);
-        const std::size_t parameters = 3 * free_kinds.size();
-        const std::size_t residuals = data.residuals.size();
-        if (residuals > parameters) {
-            const double variance =
-                2.0 * best->final_cost / static_cast<double>(residuals - parameters);
-            const Eigen::MatrixXd jacobian = residual_jacobian(values, free, bounds, data);
-            auto standard_errors = [&](const Eigen::VectorXd& diagonal, Eigen::Index at) {
-                return std::array<double, 3>{std::sqrt(diagonal(at) * variance),
-                                             std::sqrt(diagonal(at + 1) * variance),
-                                             std::sqrt(diagonal(at + 2) * variance)};
-            };
-            if (const auto joint = covariance_diagonal(jacobian)) {
-                result.covariance_available = true;
-                for (std::size_t k = 0; k < free_kinds.size(); ++k)
-                    entry_for(result, free_kinds[k]).standard_errors =
-                        standard_errors(*joint, static_cast<Eigen::Index>(3 * k));
-            } else {
-                for (std::size_t k = 0; k < free_kinds.size(); ++k) {
-                    const auto own = covariance_diagonal(
-                        jacobian.middleCols(static_cast<Eigen::Index>(3 * k), 3));
-                    if (!own)
-                        continue;
-                    auto& entry = entry_for(result, free_kinds[k]);
-                    entry.standard_errors = standard_errors(*own, 0);
-                    entry.conditional_standard_errors = true;
-                }
-            }
-        }
-    }
-
-    for (auto& entry : result.coefficients) {
-        if (!free[kind_index(entry.kind)])
+    std::optional<ceres::Solver::Summary> best;
+    for (const auto& [label, start_values] : starts) {
+        Values trial = start_values;
+        const ceres::Solver::Summary summary = solve(trial, s.free, s.data, s.options);
+        if (!summary.IsSolutionUsable())
             continue;
-        entry.fitted = values[kind_index(entry.kind)];
-        CapacityFit fit;
-        fit.a = {entry.fitted[0], options.source_key};
-        fit.b = {entry.fitted[1], options.source_key};
-        fit.c = {entry.fitted[2], options.source_key};
-        fit_slot(result.fits, entry.kind) = fit;
+        if (!best || summary.final_cost < best->final_cost * (1 - 1e-12)) {
+            best = summary;
+            s.values = trial;
+            s.result.start = label;
+        }
     }
+    if (!best)
+        throw Error(ErrorKind::internal, "the capacity fit failed from every start");
+    s.result.iterations = best->num_successful_steps + best->num_unsuccessful_steps;
+    s.result.starts = starts.size();
+    return *best;
+}
 
-    for (const auto& sample : samples) {
-        const double predicted =
-            evaluate_decomposition(sample.decomposition, result.fits, machine_id);
-        result.predicted_after.push_back(predicted);
-        result.residuals_after.push_back(
-            runtime::relative_error(predicted, sample.measured_bytes_per_point));
+// Half the sum of squared relative errors with the free fits at `values`.
+double total_cost(const FitState& s, const Values& values, const FreeFits& free) {
+    CapacityFits fits = s.start;
+    for (const auto kind : all_fit_kinds)
+        if (free[kind_index(kind)]) {
+            const auto& abc = values[kind_index(kind)];
+            fit_slot(fits, kind) = make_fit(abc, s.options.source_key);
+        }
+    double cost = 0;
+    for (const auto& sample : s.samples) {
+        const double r = runtime::relative_error(
+            evaluate_decomposition(sample.decomposition, fits, s.machine_id),
+            sample.measured_bytes_per_point);
+        cost += 0.5 * r * r;
     }
+    return cost;
+}
+
+// A fit whose own coefficients the samples do not determine (rank-deficient columns of the
+// Jacobian, e.g. every hit rate ~0) is reset to the machine's values when these fit the samples
+// as well: the total chi^2 = sum r^2 / s^2 rises by at most 3, the number of its coefficients.
+// Otherwise the fitted values would be wherever the solver stopped in a flat valley (often a
+// bound), however they extrapolate.
+void release_undetermined(FitState& s, ceres::Solver::Summary& best) {
+    for (const auto kind : all_fit_kinds) {
+        if (!s.free[kind_index(kind)])
+            continue;
+        const Eigen::MatrixXd jacobian =
+            residual_jacobian(s.values, s.free, s.options.bounds, s.data);
+        const Eigen::Index column =
+            3 * static_cast<Eigen::Index>(
+                    std::count(s.free.begin(), s.free.begin() + kind_index(kind), true));
+        if (covariance_diagonal(jacobian.middleCols(column, 3)))
+            continue;
+        std::size_t parameters = 0;
+        for (bool f : s.free)
+            parameters += f ? 3 : 0;
+        const double cost = total_cost(s, s.values, s.free);
+        const double variance =
+            s.samples.size() > parameters
+                ? 2.0 * cost / static_cast<double>(s.samples.size() - parameters)
+                : 0.0;
+        auto reduced = s.free;
+        reduced[kind_index(kind)] = false;
+        Values trial = s.values;
+        ProblemData reduced_data = problem_data(s.samples, reduced, s.start, s.machine_id);
+        std::optional<ceres::Solver::Summary> summary;
+        if (!reduced_data.residuals.empty()) {
+            summary = solve(trial, reduced, reduced_data, s.options);
+            if (!summary->IsSolutionUsable())
+                continue;
+        }
+        if (total_cost(s, trial, reduced) - cost > std::max(1e-20, 1.5 * variance))
+            continue;
+        s.free = reduced;
+        s.values = trial;
+        s.data = std::move(reduced_data);
+        entry_for(s.result, kind).status = FitStatus::undetermined;
+        if (summary) {
+            s.result.iterations += summary->num_successful_steps + summary->num_unsuccessful_steps;
+            best = *summary;
+        }
+    }
+}
+
+// Standard errors: s^2 (J^T J)^-1 at the solution, jointly; where the joint Jacobian is
+// rank-deficient, each fit's own with the others held at their values.
+void standard_errors(FitState& s, const ceres::Solver::Summary& best) {
+    std::vector<CapacityFitKind> free_kinds;
+    for (const auto kind : all_fit_kinds)
+        if (s.free[kind_index(kind)])
+            free_kinds.push_back(kind);
+    const std::size_t parameters = 3 * free_kinds.size();
+    const std::size_t residuals = s.data.residuals.size();
+    if (residuals <= parameters)
+        return;
+    const double variance = 2.0 * best.final_cost / static_cast<double>(residuals - parameters);
+    const Eigen::MatrixXd jacobian = residual_jacobian(s.values, s.free, s.options.bounds, s.data);
+    auto errors = [&](const Eigen::VectorXd& diagonal, Eigen::Index at) {
+        return std::array<double, 3>{std::sqrt(diagonal(at) * variance),
+                                     std::sqrt(diagonal(at + 1) * variance),
+                                     std::sqrt(diagonal(at + 2) * variance)};
+    };
+    if (const auto joint = covariance_diagonal(jacobian)) {
+        s.result.covariance_available = true;
+        for (std::size_t k = 0; k < free_kinds.size(); ++k)
+            entry_for(s.result, free_kinds[k]).standard_errors =
+                errors(*joint, static_cast<Eigen::Index>(3 * k));
+        return;
+    }
+    for (std::size_t k = 0; k < free_kinds.size(); ++k) {
+        const auto own =
+            covariance_diagonal(jacobian.middleCols(static_cast<Eigen::Index>(3 * k), 3));
+        if (!own)
+            continue;
+        auto& entry = entry_for(s.result, free_kinds[k]);
+        entry.standard_errors = errors(*own, 0);
+        entry.conditional_standard_errors = true;
+    }
+}
+
+// The fitted coefficients into result.fits.
+void store_fitted(FitState& s) {
+    for (auto& entry : s.result.coefficients) {
+        if (!s.free[kind_index(entry.kind)])
+            continue;
+        entry.fitted = s.values[kind_index(entry.kind)];
+        CapacityFit fit;
+        fit.a = {entry.fitted[0], s.options.source_key};
+        fit.b = {entry.fitted[1], s.options.source_key};
+        fit.c = {entry.fitted[2], s.options.source_key};
+        fit_slot(s.result.fits, entry.kind) = fit;
+    }
+}
+
+// Predictions and relative errors of every sample under `fits`.
+void predict_samples(const std::vector<VolumeSample>& samples, const CapacityFits& fits,
+                     const std::string& machine_id, std::vector<double>& predicted,
+                     std::vector<double>& residuals) {
+    for (const auto& sample : samples) {
+        const double value = evaluate_decomposition(sample.decomposition, fits, machine_id);
+        predicted.push_back(value);
+        residuals.push_back(runtime::relative_error(value, sample.measured_bytes_per_point));
+    }
+}
+
+// Costs and error summaries before and after, overall and per metric.
+void summarize_fit(CapacityFitResult& result, const std::vector<VolumeSample>& samples) {
     for (double r : result.residuals_before)
         result.initial_cost += 0.5 * r * r;
     for (double r : result.residuals_after)
@@ -575,7 +592,39 @@ CapacityFitResult fit_capacity_curves(const std::vector<VolumeSample>& samples,
             result.by_metric[static_cast<std::size_t>(m)] =
                 std::pair{summarize_relative_errors(before), summarize_relative_errors(after)};
     }
-    return result;
+}
+
+} // namespace
+
+CapacityFitResult fit_capacity_curves(const std::vector<VolumeSample>& samples,
+                                      const CapacityFits& start, const std::string& machine_id,
+                                      const CapacityFitOptions& options) {
+    check_samples(samples);
+    check_fit_options(options);
+    FitState s{samples, start, machine_id, options, {}, {}, {}, {}};
+    s.result.fits = start;
+    choose_free_fits(s);
+    predict_samples(samples, start, machine_id, s.result.predicted_before,
+                    s.result.residuals_before);
+
+    s.data = problem_data(samples, s.free, start, machine_id);
+    if (s.data.residuals.empty()) {
+        s.result.termination = "nothing to fit";
+        s.result.message = "no sample has a capacity term of a selected fit";
+        s.result.converged = true;
+    } else {
+        ceres::Solver::Summary best = solve_from_starts(s);
+        release_undetermined(s, best);
+        s.result.termination = ceres::TerminationTypeToString(best.termination_type);
+        s.result.message = best.message;
+        s.result.converged = best.termination_type == ceres::CONVERGENCE;
+        standard_errors(s, best);
+    }
+    store_fitted(s);
+    predict_samples(samples, s.result.fits, machine_id, s.result.predicted_after,
+                    s.result.residuals_after);
+    summarize_fit(s.result, samples);
+    return s.result;
 }
 
 std::array<std::vector<std::size_t>, 2> split_by_group(const std::vector<VolumeSample>& samples) {

@@ -1,5 +1,6 @@
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "kerncast/report/table_builder.hpp"
+#include "kerncast/runtime/measurement_records.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -39,8 +40,7 @@ std::string registers_note(const ExploreResult& result) {
 }
 
 std::string configuration_label(const ExploreRow& row) {
-    return fmt::format("block={} fold={}", format_triple(row.launch.block),
-                       format_triple(row.launch.fold));
+    return runtime::launch_label(row.launch.block, row.launch.fold);
 }
 
 // Predicted throughput against rank, one series per value of `series_of` (a block shape, a

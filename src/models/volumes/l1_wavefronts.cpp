@@ -1,6 +1,7 @@
 #include "kerncast/models/volumes/l1_wavefronts.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/support/integer.hpp"
 
 #include <algorithm>
 #include <map>
@@ -18,10 +19,6 @@ T required(const Known<T>& value, const MachineModel& machine, const std::string
         throw_input_error("machine '" + machine.identity.id + "' has no " + field +
                           ", which the L1 wavefront model needs");
     return value->value;
-}
-
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
 } // namespace
@@ -61,8 +58,9 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
 
     std::vector<std::int64_t> sectors;
     for (const std::int64_t a : lane_addresses) {
-        sectors.push_back(floor_div(a, layout.sector_bytes));
-        sectors.push_back(floor_div(a + access_bytes - 1, layout.sector_bytes));
+        sectors.push_back(support::floor_div<std::int64_t>(a, layout.sector_bytes));
+        sectors.push_back(
+            support::floor_div<std::int64_t>(a + access_bytes - 1, layout.sector_bytes));
     }
     std::sort(sectors.begin(), sectors.end());
     cost.sectors = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
@@ -75,7 +73,7 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
             std::min(lane_addresses.size(), first + static_cast<size_t>(group_lanes));
         units.clear();
         for (size_t k = first; k < end; ++k)
-            units.push_back(floor_div(lane_addresses[k], unit));
+            units.push_back(support::floor_div<std::int64_t>(lane_addresses[k], unit));
         std::sort(units.begin(), units.end());
         units.erase(std::unique(units.begin(), units.end()), units.end());
         size_t start = 0;
@@ -184,8 +182,10 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                                                    ty * thread_coefficient[1] +
                                                    tz * thread_coefficient[2];
                             auto& mine = per_warp[static_cast<size_t>(t / layout.warp_size)];
-                            mine.push_back(floor_div(a, layout.sector_bytes));
-                            mine.push_back(floor_div(a + bytes - 1, layout.sector_bytes));
+                            mine.push_back(
+                                support::floor_div<std::int64_t>(a, layout.sector_bytes));
+                            mine.push_back(support::floor_div<std::int64_t>(a + bytes - 1,
+                                                                            layout.sector_bytes));
                         }
                     }
                     const std::int64_t residue = ((constant % period) + period) % period;

@@ -182,64 +182,49 @@ double warp_unique_bytes(const L1Estimate& l1, const std::string& array, double 
     return requested;
 }
 
-} // namespace
+// The machine values the volume model reads, checked once (check_volume_machine names what is
+// missing).
+struct VolumeMachine {
+    L1BankLayout layout;
+    const MemoryLevel* l1 = nullptr;
+    const MemoryLevel* l2 = nullptr;
+    std::int64_t sector = 0;    // L1 sector, bytes
+    std::int64_t line = 0;      // L1 line, bytes
+    std::int64_t l2_sector = 0; // bytes
+    std::int64_t l2_line = 0;   // bytes
+    std::int64_t sms = 0;
+    const CapacityFit* l1_fit = nullptr;
+    const CapacityFit* y_fit = nullptr;
+    const CapacityFit* z_fit = nullptr;
+    const CapacityFit* store_fit = nullptr;
+    const std::optional<CapacityFit>* l2_load_fit = nullptr; // optional
 
-void check_volume_machine(const MachineModel& machine) {
-    required_level(machine, "l1");
-    required_level(machine, "l2");
-    (void)l1_bank_layout(machine);
-    required_int(machine.compute.sm_count, machine, "compute.sm_count");
-    const CapacityFits& fits = machine.capacity_fits;
-    required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
-    required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
-    required_fit(fits.z_layer_overlap, machine, "z_layer_overlap");
-    required_fit(fits.l2_redundant_stores, machine, "l2_redundant_stores");
-    (void)limiter_machine(machine);
+    // The layer-overlap fit of axis d (y and x share the y fit, sec. 4.5).
+    const CapacityFit& layer_fit(size_t d) const { return d == 2 ? *z_fit : *y_fit; }
+};
+
+VolumeMachine volume_machine(const MachineModel& machine) {
+    VolumeMachine m;
+    m.layout = l1_bank_layout(machine);
+    m.l1 = &required_level(machine, "l1");
+    m.l2 = &required_level(machine, "l2");
+    m.sector = m.layout.sector_bytes;
+    m.line = m.l1->line_bytes ? m.l1->line_bytes->value : m.sector;
+    m.l2_sector = m.l2->sector_bytes ? m.l2->sector_bytes->value : m.sector;
+    m.l2_line = m.l2->line_bytes ? m.l2->line_bytes->value : m.line;
+    m.sms = required_int(machine.compute.sm_count, machine, "compute.sm_count");
+    const auto& fits = machine.capacity_fits;
+    m.l1_fit = &required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
+    m.y_fit = &required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
+    m.z_fit = &required_fit(fits.z_layer_overlap, machine, "z_layer_overlap");
+    m.store_fit = &required_fit(fits.l2_redundant_stores, machine, "l2_redundant_stores");
+    m.l2_load_fit = &fits.l2_redundant_loads;
+    return m;
 }
 
-VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
-                                 const std::vector<std::int64_t>& params,
-                                 const MachineModel& machine, const VolumeOptions& options) {
-    check_volume_machine(machine);
-    VolumePrediction p;
-    p.launch = analysis.launch;
-    const L1BankLayout layout = l1_bank_layout(machine);
-    const MemoryLevel& l1 = required_level(machine, "l1");
-    const MemoryLevel& l2 = required_level(machine, "l2");
-    const std::int64_t sector = layout.sector_bytes;
-    const std::int64_t line = l1.line_bytes ? l1.line_bytes->value : sector;
-    const std::int64_t l2_sector = l2.sector_bytes ? l2.sector_bytes->value : sector;
-    const std::int64_t l2_line = l2.line_bytes ? l2.line_bytes->value : line;
-    const std::int64_t sms = required_int(machine.compute.sm_count, machine, "compute.sm_count");
-    const auto& fits = machine.capacity_fits;
-    const CapacityFit& l1_fit =
-        required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
-    const CapacityFit& y_fit = required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
-    const CapacityFit& z_fit = required_fit(fits.z_layer_overlap, machine, "z_layer_overlap");
-    const CapacityFit& store_fit =
-        required_fit(fits.l2_redundant_stores, machine, "l2_redundant_stores");
-    const std::optional<CapacityFit>& l2_load_fit = fits.l2_redundant_loads; // optional
-
-    const WaveFootprints footprints(analysis, params, std::max(line, l2_line),
-                                    options.linear_addresses);
-    p.grid = footprints.grid();
-    p.blocks = p.grid[0] * p.grid[1] * p.grid[2];
-    p.points = footprints.points({BlockBox{{0, 0, 0}, p.grid}});
-    if (p.points <= 0)
-        throw_input_error("the kernel's domain is empty at these parameters: nothing to predict");
-
-    // L1 wavefronts (sec. 4.2).
-    std::vector<double> executions;
-    for (const auto& access : analysis.accesses)
-        executions.push_back(static_cast<double>(access.count_per_work_item.evaluate(params)) /
-                             static_cast<double>(p.points));
-    p.l1 = estimate_l1(analysis, params, layout, executions);
-
-    // Occupancy -> the wave (sec. 4.4).
-    LaunchResources resources;
-    resources.threads_per_block = static_cast<int>(analysis.threads_per_block);
-    p.registers = options.registers;
-    resources.registers_per_thread = options.registers.per_thread;
+// Shared memory of one block at the parameter values, bytes.
+std::int64_t shared_memory_bytes(const analysis::KernelAnalysis& analysis,
+                                 const std::vector<std::int64_t>& params) {
     std::int64_t shared_bytes = 0;
     for (const auto& array : analysis.spec.arrays) {
         if (array.space != kernel::MemorySpace::shared)
@@ -256,50 +241,82 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
                 });
         shared_bytes += elements * kernel::data_type_bytes(array.dtype);
     }
+    return shared_bytes;
+}
+
+// L1 wavefronts (sec. 4.2).
+void predict_l1(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
+                const std::vector<std::int64_t>& params, const VolumeMachine& m) {
+    std::vector<double> executions;
+    for (const auto& access : analysis.accesses)
+        executions.push_back(static_cast<double>(access.count_per_work_item.evaluate(params)) /
+                             static_cast<double>(p.points));
+    p.l1 = estimate_l1(analysis, params, m.layout, executions);
+}
+
+// Occupancy -> the wave (sec. 4.4).
+void place_waves(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
+                 std::int64_t shared_bytes, const MachineModel& machine,
+                 const VolumeOptions& options, const VolumeMachine& m) {
+    LaunchResources resources;
+    resources.threads_per_block = static_cast<int>(analysis.threads_per_block);
+    p.registers = options.registers;
+    resources.registers_per_thread = options.registers.per_thread;
     resources.shared_memory_per_block_bytes = static_cast<int>(shared_bytes);
     p.occupancy = compute_occupancy(resources, machine);
     p.wave_blocks =
-        std::min<std::int64_t>(p.blocks, std::int64_t{p.occupancy.active_blocks_per_sm} * sms);
+        std::min<std::int64_t>(p.blocks, std::int64_t{p.occupancy.active_blocks_per_sm} * m.sms);
     p.waves = (p.blocks + p.wave_blocks - 1) / p.wave_blocks;
+}
 
-    // One representative block in the middle of the grid (sec. 4.3).
+// One representative block in the middle of the grid (sec. 4.3).
+std::vector<BlockBox> representative_block(VolumePrediction& p, const WaveFootprints& footprints) {
     p.representative_block = {p.grid[0] / 2, p.grid[1] / 2, p.grid[2] / 2};
-    const std::vector<BlockBox> block{
+    std::vector<BlockBox> block{
         BlockBox{p.representative_block,
                  {p.representative_block[0] + 1, p.representative_block[1] + 1,
                   p.representative_block[2] + 1}}};
     p.block_points = footprints.points(block);
     if (p.block_points <= 0)
         throw_input_error("the representative block has no points inside the domain");
+    return block;
+}
 
+// L1 capacity (eq. 4 for L1): 128 B lines of every resident block against the L1 left over by
+// shared memory.
+void l1_capacity(VolumePrediction& p, const WaveFootprints& footprints,
+                 const std::vector<BlockBox>& block, std::int64_t shared_bytes,
+                 const VolumeMachine& m) {
     const auto& arrays = footprints.arrays();
-    // L1 capacity (eq. 4 for L1): 128 B lines of every resident block against the L1 left
-    // over by shared memory.
     double block_line_bytes = 0;
     for (size_t a = 0; a < arrays.size(); ++a)
         block_line_bytes +=
-            static_cast<double>(footprints.count(a, block, line, AccessFilter::all) * line);
+            static_cast<double>(footprints.count(a, block, m.line, AccessFilter::all) * m.line);
     p.l1_capacity_bytes =
-        static_cast<double>(l1.size_bytes->value) -
+        static_cast<double>(m.l1->size_bytes->value) -
         static_cast<double>(p.occupancy.active_blocks_per_sm) * static_cast<double>(shared_bytes);
     p.l1_allocated_bytes = block_line_bytes * p.occupancy.active_blocks_per_sm;
     p.l1_oversubscription =
         p.l1_capacity_bytes > 0 ? p.l1_allocated_bytes / p.l1_capacity_bytes : 1e9;
-    p.l1_hit_rate = capacity_hit_rate(l1_fit, p.l1_oversubscription);
+    p.l1_hit_rate = capacity_hit_rate(*m.l1_fit, p.l1_oversubscription);
+}
 
-    // L2 capacity and the waves (sec. 4.4, 4.4.1, 4.4.2).
-    p.l2_capacity_bytes = static_cast<double>(
-        l2.effective_size_bytes ? l2.effective_size_bytes->value : l2.size_bytes->value);
-    const std::vector<WaveSample> samples =
-        sample_waves(footprints, analysis, p, l2_line, l2_sector, options.sampled_waves);
+double total_points(const std::vector<WaveSample>& samples) {
+    double sampled_points = 0;
+    for (const auto& sample : samples)
+        sampled_points += static_cast<double>(sample.points);
+    return sampled_points;
+}
+
+// L2 capacity and the waves (sec. 4.4, 4.4.1, 4.4.2): averages over the sampled waves,
+// weighted by their points.
+void average_waves(VolumePrediction& p, const std::vector<WaveSample>& samples,
+                   const VolumeMachine& m) {
     p.sampled_waves = static_cast<std::int64_t>(samples.size());
     const WaveSample& middle = samples[samples.size() / 2];
     p.wave_first_block = middle.first_block;
     p.wave_points = middle.points;
-    double sampled_points = 0;
-    for (const auto& sample : samples)
-        sampled_points += static_cast<double>(sample.points);
-    // Averages over the sampled waves, weighted by their points.
+    const double sampled_points = total_points(samples);
     std::array<double, 3> layer_hit_bytes{0, 0, 0};
     for (const auto& sample : samples) {
         const double weight = static_cast<double>(sample.points) / sampled_points;
@@ -314,12 +331,12 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
                 overlap += bytes;
             layer.overlap_bytes_per_point += overlap / sampled_points;
             layer_hit_bytes[d] +=
-                capacity_hit_rate(d == 2 ? z_fit : y_fit, s.allocated_bytes / p.l2_capacity_bytes) *
+                capacity_hit_rate(m.layer_fit(d), s.allocated_bytes / p.l2_capacity_bytes) *
                 overlap / sampled_points;
         }
     }
     p.wave_oversubscription = p.wave_allocated_bytes / p.l2_capacity_bytes;
-    p.store_hit_rate = capacity_hit_rate(store_fit, p.wave_oversubscription);
+    p.store_hit_rate = capacity_hit_rate(*m.store_fit, p.wave_oversubscription);
     for (size_t d = 0; d < 3; ++d) {
         LayerSet& layer = p.layers[d];
         layer.blocks /= static_cast<std::int64_t>(samples.size());
@@ -327,109 +344,130 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
         layer.oversubscription = layer.allocated_bytes / p.l2_capacity_bytes;
         layer.hit_rate = layer.overlap_bytes_per_point > 0
                              ? layer_hit_bytes[d] / layer.overlap_bytes_per_point
-                             : capacity_hit_rate(d == 2 ? z_fit : y_fit, layer.oversubscription);
+                             : capacity_hit_rate(m.layer_fit(d), layer.oversubscription);
     }
+}
 
-    const double block_points = static_cast<double>(p.block_points);
+// What the per-array volumes read: the footprints, the representative block, the sampled
+// waves and the machine.
+struct ArrayContext {
+    const WaveFootprints& footprints;
+    const std::vector<BlockBox>& block;
+    const std::vector<WaveSample>& samples;
+    const VolumeMachine& m;
+    double block_points = 0;
+    double sampled_points = 0;
+};
+
+// Load volumes of array `a` at L2 and DRAM.
+void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayContext& c) {
+    auto& decomposition = p.decompositions;
+    const VolumeMachine& m = c.m;
+    // L2 -> L1 (sec. 4.3, eq. 5). The redundant volume that can miss is what the warps request
+    // beyond the block's unique sectors, counting the sectors one warp requests again itself
+    // only once: those are re-read a few instructions later by the same warp and do not wait
+    // in L1 long enough to be evicted.
+    v.l1_load_warp_unique_bytes = warp_unique_bytes(p.l1, v.array, v.l1_load_request_bytes);
+    v.l2_load_compulsory_bytes =
+        static_cast<double>(c.footprints.count(a, c.block, m.sector, AccessFilter::loads) *
+                            m.sector) /
+        c.block_points;
+    const double redundant =
+        std::max(0.0, std::min(v.l1_load_request_bytes, v.l1_load_warp_unique_bytes) -
+                          v.l2_load_compulsory_bytes);
+    v.l2_load_capacity_bytes = (1.0 - p.l1_hit_rate) * redundant;
+    v.l2_load_bytes = v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
+    decomposition.l2_load.base_bytes_per_point += v.l2_load_compulsory_bytes;
+    decomposition.l2_load.terms.push_back(
+        {CapacityFitKind::l1_redundant_loads, p.l1_oversubscription, redundant});
+    // DRAM -> L2: each sampled wave's unique sectors minus what its layer sets left in L2
+    // (eq. 5 per layer), averaged over the samples.
+    double load = 0;
+    for (const auto& sample : c.samples) {
+        v.dram_load_wave_bytes += sample.arrays[a].load_bytes / c.sampled_points;
+        load += sample.arrays[a].load_bytes / c.sampled_points;
+        for (size_t d = 0; d < 3; ++d) {
+            const double overlap = sample.layers[d].overlap_bytes[a] / c.sampled_points;
+            if (overlap == 0)
+                continue;
+            const double oversubscription = sample.layers[d].allocated_bytes / p.l2_capacity_bytes;
+            const double hit = capacity_hit_rate(m.layer_fit(d), oversubscription) * overlap;
+            v.dram_layer_hit_bytes[d] += hit;
+            load -= hit;
+            decomposition.dram_load.base_bytes_per_point -= overlap;
+            decomposition.dram_load.terms.push_back(
+                {d == 2 ? CapacityFitKind::z_layer_overlap : CapacityFitKind::y_layer_overlap,
+                 oversubscription, overlap});
+        }
+    }
+    decomposition.dram_load.base_bytes_per_point += v.dram_load_wave_bytes;
+    // Eq. (5) for the L2 with one wave as the group (kerncast's extension): what L1 requests
+    // from L2 beyond the wave's unique sectors — halos shared by blocks of the wave, L1
+    // capacity misses — hits in L2 unless the wave itself oversubscribes it. The paper treats
+    // every wave as fitting in L2; deep folded waves do not. Two parts: the block's compulsory
+    // sectors beyond the wave's, and the L1 capacity misses (those miss in L2 only if they
+    // missed in L1 first).
+    if (*m.l2_load_fit) {
+        const double miss = 1.0 - capacity_hit_rate(**m.l2_load_fit, p.wave_oversubscription);
+        const double shared = std::max(0.0, v.l2_load_compulsory_bytes - v.dram_load_wave_bytes);
+        v.dram_l2_capacity_bytes = miss * (shared + v.l2_load_capacity_bytes);
+        load += v.dram_l2_capacity_bytes;
+        if (shared > 0)
+            decomposition.dram_load.terms.push_back(
+                {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, shared});
+        if (redundant > 0)
+            decomposition.dram_load.terms.push_back(
+                {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, redundant,
+                 CapacityFitKind::l1_redundant_loads, p.l1_oversubscription});
+    }
+    v.dram_load_bytes = load;
+}
+
+// Store volumes of array `a` at L2 and DRAM.
+void store_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayContext& c) {
+    auto& decomposition = p.decompositions;
+    decomposition.l2_store.base_bytes_per_point += v.l2_store_bytes;
+    for (const auto& sample : c.samples)
+        v.dram_store_bytes += sample.arrays[a].store_bytes / c.sampled_points;
+    decomposition.dram_store.base_bytes_per_point += v.dram_store_bytes;
+    // Partly written sectors of a block are completed in L2 by the neighbouring blocks unless
+    // evicted first (sec. 4.4, fig. 18). An evicted part costs twice: DRAM supplies the
+    // unwritten rest of the sector (a read), and the sector is written back once more when the
+    // neighbour's part arrives (a second write).
+    const double partial =
+        static_cast<double>(c.footprints.partial_store_granules(a, c.block, c.m.l2_sector) *
+                            c.m.l2_sector) /
+        c.block_points;
+    v.dram_partial_store_bytes = (1.0 - p.store_hit_rate) * partial;
+    v.dram_load_bytes += v.dram_partial_store_bytes;
+    v.dram_store_bytes += v.dram_partial_store_bytes;
+    if (partial > 0) {
+        decomposition.dram_load.terms.push_back(
+            {CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial});
+        decomposition.dram_store.terms.push_back(
+            {CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial});
+    }
+}
+
+// Volumes per array and their totals (sec. 4.3, 4.4).
+void array_volumes(VolumePrediction& p, const ArrayContext& c) {
+    const auto& arrays = c.footprints.arrays();
     std::vector<double> request_bytes(arrays.size(), 0.0), store_bytes(arrays.size(), 0.0);
     for (const auto& cost : p.l1.accesses)
         for (size_t a = 0; a < arrays.size(); ++a)
             if (arrays[a].name == cost.array)
                 (cost.direction == analysis::Direction::load ? request_bytes : store_bytes)[a] +=
                     cost.sector_bytes_per_point;
-    auto& decomposition = p.decompositions;
-
     for (size_t a = 0; a < arrays.size(); ++a) {
         ArrayVolumes v;
         v.array = arrays[a].name;
         if (arrays[a].loaded) {
-            // L2 -> L1 (sec. 4.3, eq. 5). The redundant volume that can miss is what the warps
-            // request beyond the block's unique sectors, counting the sectors one warp requests
-            // again itself only once: those are re-read a few instructions later by the same
-            // warp and do not wait in L1 long enough to be evicted.
             v.l1_load_request_bytes = request_bytes[a];
-            v.l1_load_warp_unique_bytes = warp_unique_bytes(p.l1, v.array, v.l1_load_request_bytes);
-            v.l2_load_compulsory_bytes =
-                static_cast<double>(footprints.count(a, block, sector, AccessFilter::loads) *
-                                    sector) /
-                block_points;
-            const double redundant =
-                std::max(0.0, std::min(v.l1_load_request_bytes, v.l1_load_warp_unique_bytes) -
-                                  v.l2_load_compulsory_bytes);
-            v.l2_load_capacity_bytes = (1.0 - p.l1_hit_rate) * redundant;
-            v.l2_load_bytes = v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
-            decomposition.l2_load.base_bytes_per_point += v.l2_load_compulsory_bytes;
-            decomposition.l2_load.terms.push_back(
-                {CapacityFitKind::l1_redundant_loads, p.l1_oversubscription, redundant});
-            // DRAM -> L2: each sampled wave's unique sectors minus what its layer sets left in
-            // L2 (eq. 5 per layer), averaged over the samples.
-            double load = 0;
-            for (const auto& sample : samples) {
-                v.dram_load_wave_bytes += sample.arrays[a].load_bytes / sampled_points;
-                load += sample.arrays[a].load_bytes / sampled_points;
-                for (size_t d = 0; d < 3; ++d) {
-                    const double overlap = sample.layers[d].overlap_bytes[a] / sampled_points;
-                    if (overlap == 0)
-                        continue;
-                    const double oversubscription =
-                        sample.layers[d].allocated_bytes / p.l2_capacity_bytes;
-                    const double hit =
-                        capacity_hit_rate(d == 2 ? z_fit : y_fit, oversubscription) * overlap;
-                    v.dram_layer_hit_bytes[d] += hit;
-                    load -= hit;
-                    decomposition.dram_load.base_bytes_per_point -= overlap;
-                    decomposition.dram_load.terms.push_back({d == 2
-                                                                 ? CapacityFitKind::z_layer_overlap
-                                                                 : CapacityFitKind::y_layer_overlap,
-                                                             oversubscription, overlap});
-                }
-            }
-            decomposition.dram_load.base_bytes_per_point += v.dram_load_wave_bytes;
-            // Eq. (5) for the L2 with one wave as the group (kerncast's extension): what L1
-            // requests from L2 beyond the wave's unique sectors — halos shared by blocks of the
-            // wave, L1 capacity misses — hits in L2 unless the wave itself oversubscribes it.
-            // The paper treats every wave as fitting in L2; deep folded waves do not.
-            // Two parts: the block's compulsory sectors beyond the wave's, and the L1 capacity
-            // misses (those miss in L2 only if they missed in L1 first).
-            if (l2_load_fit) {
-                const double miss = 1.0 - capacity_hit_rate(*l2_load_fit, p.wave_oversubscription);
-                const double shared =
-                    std::max(0.0, v.l2_load_compulsory_bytes - v.dram_load_wave_bytes);
-                v.dram_l2_capacity_bytes = miss * (shared + v.l2_load_capacity_bytes);
-                load += v.dram_l2_capacity_bytes;
-                if (shared > 0)
-                    decomposition.dram_load.terms.push_back(
-                        {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, shared});
-                if (redundant > 0)
-                    decomposition.dram_load.terms.push_back(
-                        {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, redundant,
-                         CapacityFitKind::l1_redundant_loads, p.l1_oversubscription});
-            }
-            v.dram_load_bytes = load;
+            load_volumes(p, v, a, c);
         }
         if (arrays[a].stored) {
             v.l2_store_bytes = store_bytes[a];
-            decomposition.l2_store.base_bytes_per_point += v.l2_store_bytes;
-            for (const auto& sample : samples)
-                v.dram_store_bytes += sample.arrays[a].store_bytes / sampled_points;
-            decomposition.dram_store.base_bytes_per_point += v.dram_store_bytes;
-            // Partly written sectors of a block are completed in L2 by the neighbouring blocks
-            // unless evicted first (sec. 4.4, fig. 18). An evicted part costs twice: DRAM
-            // supplies the unwritten rest of the sector (a read), and the sector is written
-            // back once more when the neighbour's part arrives (a second write).
-            const double partial =
-                static_cast<double>(footprints.partial_store_granules(a, block, l2_sector) *
-                                    l2_sector) /
-                block_points;
-            v.dram_partial_store_bytes = (1.0 - p.store_hit_rate) * partial;
-            v.dram_load_bytes += v.dram_partial_store_bytes;
-            v.dram_store_bytes += v.dram_partial_store_bytes;
-            if (partial > 0) {
-                decomposition.dram_load.terms.push_back(
-                    {CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial});
-                decomposition.dram_store.terms.push_back(
-                    {CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial});
-            }
+            store_volumes(p, v, a, c);
         }
         p.l2_load_bytes += v.l2_load_bytes;
         p.l2_store_bytes += v.l2_store_bytes;
@@ -437,12 +475,15 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
         p.dram_store_bytes += v.dram_store_bytes;
         p.arrays.push_back(std::move(v));
     }
+}
 
-    // Floating-point work (sec. 4.1): fused multiply-adds issue once. Issue cycles count every
-    // lane of the sub-groups that execute an operation (idle lanes of a partly filled warp
-    // take the slot too); flops count the work-items that execute it (useful work).
+// Floating-point work (sec. 4.1): fused multiply-adds issue once. Issue cycles count every lane
+// of the sub-groups that execute an operation (idle lanes of a partly filled warp take the slot
+// too); flops count the work-items that execute it (useful work).
+void floating_point_work(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
+                         const std::vector<std::int64_t>& params, const MachineModel& machine,
+                         int warp) {
     const double total_points = static_cast<double>(p.points);
-    const int warp = layout.warp_size;
     for (const auto& op : analysis.operations) {
         if (!kernel::is_floating(op.dtype))
             continue;
@@ -473,18 +514,72 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
         }
     }
     p.fp_cycles_per_point = std::max(0.0, p.fp_cycles_per_point);
+}
 
+// The assumptions that applied to this launch.
+void add_notes(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
+               const VolumeOptions& options, const VolumeMachine& m) {
     for (const auto& access : analysis.accesses)
         if (access.indirect && access.space == kernel::MemorySpace::global)
             p.notes.push_back(
                 "'" + access.text +
                 "' has a data-dependent address and is not part of the volumes or L1 cycles.");
     p.notes.push_back(register_count_note(options.registers));
-    if (!l2_load_fit)
+    if (!*m.l2_load_fit)
         p.notes.push_back("The machine has no capacity_fits.l2_redundant_loads: redundant L2 "
                           "loads within a wave are assumed to hit (the paper's assumption).");
     if (p.waves == 1)
         p.notes.push_back("The launch fits in one wave: no reuse from earlier blocks is possible.");
+}
+
+} // namespace
+
+void check_volume_machine(const MachineModel& machine) {
+    required_level(machine, "l1");
+    required_level(machine, "l2");
+    (void)l1_bank_layout(machine);
+    required_int(machine.compute.sm_count, machine, "compute.sm_count");
+    const CapacityFits& fits = machine.capacity_fits;
+    required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
+    required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
+    required_fit(fits.z_layer_overlap, machine, "z_layer_overlap");
+    required_fit(fits.l2_redundant_stores, machine, "l2_redundant_stores");
+    (void)limiter_machine(machine);
+}
+
+VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
+                                 const std::vector<std::int64_t>& params,
+                                 const MachineModel& machine, const VolumeOptions& options) {
+    check_volume_machine(machine);
+    const VolumeMachine m = volume_machine(machine);
+    VolumePrediction p;
+    p.launch = analysis.launch;
+
+    const WaveFootprints footprints(analysis, params, std::max(m.line, m.l2_line),
+                                    options.linear_addresses);
+    p.grid = footprints.grid();
+    p.blocks = p.grid[0] * p.grid[1] * p.grid[2];
+    p.points = footprints.points({BlockBox{{0, 0, 0}, p.grid}});
+    if (p.points <= 0)
+        throw_input_error("the kernel's domain is empty at these parameters: nothing to predict");
+
+    predict_l1(p, analysis, params, m);
+    const std::int64_t shared_bytes = shared_memory_bytes(analysis, params);
+    place_waves(p, analysis, shared_bytes, machine, options, m);
+    const std::vector<BlockBox> block = representative_block(p, footprints);
+    l1_capacity(p, footprints, block, shared_bytes, m);
+
+    p.l2_capacity_bytes = static_cast<double>(
+        m.l2->effective_size_bytes ? m.l2->effective_size_bytes->value : m.l2->size_bytes->value);
+    const std::vector<WaveSample> samples =
+        sample_waves(footprints, analysis, p, m.l2_line, m.l2_sector, options.sampled_waves);
+    average_waves(p, samples, m);
+
+    const ArrayContext context{
+        footprints, block, samples, m, static_cast<double>(p.block_points), total_points(samples)};
+    array_volumes(p, context);
+    floating_point_work(p, analysis, params, machine, m.layout.warp_size);
+    add_notes(p, analysis, options, m);
 
     LimiterInputs inputs;
     inputs.dram_bytes_per_point = p.dram_load_bytes + p.dram_store_bytes;

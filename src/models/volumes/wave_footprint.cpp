@@ -2,9 +2,12 @@
 
 #include "../../support/isl_support.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/support/integer.hpp"
 
 #include <algorithm>
-#include <isl/ilp.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <isl/cpp.h>
 
 namespace kerncast::models {
 
@@ -49,30 +52,66 @@ std::vector<BlockBox> block_boxes(std::int64_t first, std::int64_t end, const Bl
 
 namespace {
 
-std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
-    std::string text;
-    for (const auto& item : items)
-        text += (text.empty() ? "" : separator) + item;
-    return text;
+using support::floor_div;
+
+// isl's message in an ::isl::exception ("<isl file>:<line>: <message>"), "" when it has none.
+std::string isl_message(const ::isl::exception& error) {
+    const std::string text = error.what();
+    const size_t colon = text.find(": ");
+    return colon == std::string::npos ? std::string() : text.substr(colon + 2);
 }
 
-isl::Set fix_parameters(isl::Set set, const std::vector<std::string>& names,
-                        const std::vector<std::int64_t>& values) {
+// Runs an isl computation of the C++ binding; a failure becomes the IslError that
+// kerncast::isl::Context::check reports ("<what>: <isl's message>"), which callers turn into
+// file:line:column messages.
+template <class Compute> auto checked(const char* what, Compute&& compute) {
+    try {
+        return compute();
+    } catch (const ::isl::exception& error) {
+        const std::string message = isl_message(error);
+        throw isl::IslError(message.empty() ? std::string(what)
+                                            : std::string(what) + ": " + message);
+    }
+}
+
+// isl text read with kerncast's diagnostics (isl::read_set), handed to the C++ binding.
+::isl::set read_isl_set(isl::Context& ctx, const std::string& text) {
+    return ::isl::manage(isl::read_set(ctx, text).release());
+}
+::isl::map read_isl_map(isl::Context& ctx, const std::string& text) {
+    return ::isl::manage(isl::read_map(ctx, text).release());
+}
+
+// A kernel's parameter values by name (an IntegerLookup): nullopt for other names.
+class ParameterValues {
+public:
+    ParameterValues(const std::vector<std::string>& names, const std::vector<std::int64_t>& values)
+        : names_(names), values_(values) {}
+    std::optional<std::int64_t> operator()(const std::string& name) const {
+        auto at = std::find(names_.begin(), names_.end(), name);
+        if (at == names_.end())
+            return std::nullopt;
+        return values_[static_cast<size_t>(at - names_.begin())];
+    }
+    const std::vector<std::int64_t>& values() const { return values_; }
+
+private:
+    const std::vector<std::string>& names_;
+    const std::vector<std::int64_t>& values_;
+};
+
+::isl::set fix_parameters(::isl::set set, const std::vector<std::string>& names,
+                          const std::vector<std::int64_t>& values) {
     const auto params = isl::dim_names(set.get(), isl_dim_param);
     for (size_t k = 0; k < params.size(); ++k) {
         auto at = std::find(names.begin(), names.end(), params[k]);
         KERNCAST_CHECK(at != names.end(), "unknown parameter " + params[k]);
-        isl_val* value = isl_val_int_from_si(isl_set_get_ctx(set.get()),
-                                             values[static_cast<size_t>(at - names.begin())]);
-        set.reset(isl_set_fix_val(set.release(), isl_dim_param, static_cast<unsigned>(k), value));
+        isl_val* value =
+            isl_val_int_from_si(set.ctx().get(), values[static_cast<size_t>(at - names.begin())]);
+        set = ::isl::manage(
+            isl_set_fix_val(set.copy(), isl_dim_param, static_cast<unsigned>(k), value));
     }
-    set.reset(
-        isl_set_project_out(set.release(), isl_dim_param, 0, static_cast<unsigned>(params.size())));
-    return set;
-}
-
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
+    return set.project_out_all_params();
 }
 
 using Range = std::pair<std::int64_t, std::int64_t>; // inclusive
@@ -180,14 +219,14 @@ struct WaveFootprints::State {
         bool store = false;
         std::vector<std::string> variables;          // the access's domain variables
         std::array<std::string, 3> block_variable{}; // "" when the access has none on that axis
-        isl::Set domain;                             // over `variables`, parameters fixed
-        isl::Map elements;                           // variables -> element address tuple
+        ::isl::set domain;                           // over `variables`, parameters fixed
+        ::isl::map elements;                         // variables -> element address tuple
     };
     mutable isl::Context ctx;
-    std::vector<ArrayLayout> arrays;
+    std::vector<FootprintArray> arrays;
     std::vector<Access> accesses;
     BlockIndex grid{1, 1, 1};
-    isl::Set points_domain; // mapped indices only
+    ::isl::set points_domain; // mapped indices only
     std::array<std::string, 3> mapped_index{};
     std::array<std::string, 3> block_index{}; // explicit block indices (no global mapping)
     std::array<std::int64_t, 3> lower{0, 0, 0};
@@ -217,7 +256,7 @@ struct WaveFootprints::State {
     std::vector<Box> granule_boxes(size_t array, const std::vector<BlockBox>& blocks,
                                    std::int64_t granule_bytes, AccessFilter filter) const {
         std::vector<Box> boxes;
-        const ArrayLayout& layout = arrays[array];
+        const FootprintArray& layout = arrays[array];
         for (const auto& block : blocks) {
             std::array<std::pair<std::int64_t, std::int64_t>, 3> index{};
             bool empty = false;
@@ -284,7 +323,7 @@ struct WaveFootprints::State {
         return boxes;
     }
 
-    isl::Set restrict_to(const Access& access, const std::vector<BlockBox>& blocks) const {
+    ::isl::set restrict_to(const Access& access, const std::vector<BlockBox>& blocks) const {
         std::vector<std::string> pieces;
         for (const auto& box : blocks) {
             std::vector<std::string> constraints;
@@ -293,33 +332,35 @@ struct WaveFootprints::State {
                     constraints.push_back(std::to_string(box.first[a]) +
                                           " <= " + access.block_variable[a] + " < " +
                                           std::to_string(box.end[a]));
-            pieces.push_back(constraints.empty() ? "true" : "(" + join(constraints, " and ") + ")");
+            pieces.push_back(constraints.empty()
+                                 ? "true"
+                                 : fmt::format("({})", fmt::join(constraints, " and ")));
         }
         if (pieces.empty())
             pieces.push_back("false");
-        isl::Set box = isl::read_set(ctx, "{ [" + join(access.variables) +
-                                              "] : " + join(pieces, " or ") + " }");
-        isl::Set result(isl_set_intersect(isl_set_copy(access.domain.get()), box.release()));
-        return ctx.check(std::move(result), "restricting an access to thread blocks");
+        const ::isl::set box =
+            read_isl_set(ctx, fmt::format("{{ [{}] : {} }}", fmt::join(access.variables, ", "),
+                                          fmt::join(pieces, " or ")));
+        return checked("restricting an access to thread blocks",
+                       [&] { return access.domain.intersect(box); });
     }
 
     // Element addresses of `array` touched by the blocks.
-    isl::Set element_set(size_t array, const std::vector<BlockBox>& blocks,
-                         AccessFilter filter) const {
-        isl::Set all;
+    ::isl::set element_set(size_t array, const std::vector<BlockBox>& blocks,
+                           AccessFilter filter) const {
+        std::optional<::isl::set> all;
         for (const auto& access : accesses) {
             if (access.array != array || (filter == AccessFilter::loads && access.store) ||
                 (filter == AccessFilter::stores && !access.store))
                 continue;
-            isl::Set image(isl_set_apply(restrict_to(access, blocks).release(),
-                                         isl_map_copy(access.elements.get())));
-            ctx.check(image.get(), "computing the addresses of an access");
-            all.reset(all ? isl_set_union(all.release(), image.release()) : image.release());
+            const ::isl::set image = checked("computing the addresses of an access", [&] {
+                return restrict_to(access, blocks).apply(access.elements);
+            });
+            all = all ? all->unite(image) : image;
         }
         if (!all)
-            return isl::read_set(ctx, "{ [" + dims(array, "e") + "] : false }");
-        all.reset(isl_set_coalesce(all.release()));
-        return all;
+            return read_isl_set(ctx, fmt::format("{{ [{}] : false }}", dims(array, "e")));
+        return all->coalesce();
     }
 
     std::string dims(size_t array, const char* prefix) const {
@@ -327,10 +368,10 @@ struct WaveFootprints::State {
         std::vector<std::string> names;
         for (size_t k = 0; k < n; ++k)
             names.push_back(prefix + std::to_string(k));
-        return join(names);
+        return fmt::format("{}", fmt::join(names, ", "));
     }
 
-    isl::Map granule_map(size_t array, std::int64_t granule_bytes) const {
+    ::isl::map granule_map(size_t array, std::int64_t granule_bytes) const {
         const size_t n = arrays[array].space == AddressSpace::rows ? arrays[array].shape.size() : 1;
         std::vector<std::string> in, out;
         for (size_t k = 0; k < n; ++k) {
@@ -340,70 +381,82 @@ struct WaveFootprints::State {
                               : "floor((" + std::to_string(arrays[array].element_bytes) + "*" +
                                     in.back() + ")/" + std::to_string(granule_bytes) + ")");
         }
-        return isl::read_map(ctx, "{ [" + join(in) + "] -> [" + join(out) + "] }");
+        return read_isl_map(
+            ctx, fmt::format("{{ [{}] -> [{}] }}", fmt::join(in, ", "), fmt::join(out, ", ")));
     }
 
-    isl::Set granule_set(size_t array, const std::vector<BlockBox>& blocks,
-                         std::int64_t granule_bytes, AccessFilter filter) const {
-        isl::Set granules(isl_set_apply(element_set(array, blocks, filter).release(),
-                                        granule_map(array, granule_bytes).release()));
-        ctx.check(granules.get(), "computing granules");
-        granules.reset(isl_set_coalesce(granules.release()));
-        return granules;
+    ::isl::set granule_set(size_t array, const std::vector<BlockBox>& blocks,
+                           std::int64_t granule_bytes, AccessFilter filter) const {
+        const ::isl::set elements = element_set(array, blocks, filter);
+        const ::isl::map to_granule = granule_map(array, granule_bytes);
+        return checked("computing granules", [&] { return elements.apply(to_granule); }).coalesce();
     }
-};
 
-WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
-                               const std::vector<std::int64_t>& params,
-                               std::int64_t row_alignment_bytes, bool force_linear, bool force_isl)
-    : state_(std::make_unique<State>()) {
-    State& s = *state_;
-    const kernel::KernelSpec& spec = analysis.spec;
-    auto lookup = [&](const std::string& name) -> std::optional<std::int64_t> {
-        auto at = std::find(analysis.parameters.begin(), analysis.parameters.end(), name);
-        if (at == analysis.parameters.end())
-            return std::nullopt;
-        return params[static_cast<size_t>(at - analysis.parameters.begin())];
-    };
+    // Steps of the constructor (WaveFootprints::WaveFootprints).
     struct Candidate {
         size_t array;
         bool store;
         const analysis::AccessInfo* access;
     };
-    std::vector<Candidate> box_candidates;
+    std::vector<Candidate> collect_arrays(const analysis::KernelAnalysis& analysis,
+                                          const ParameterValues& values,
+                                          std::int64_t row_alignment_bytes, bool force_linear);
+    std::vector<std::string> read_points_domain(const analysis::KernelAnalysis& analysis,
+                                                const ParameterValues& values);
+    void check_box_domain(const std::vector<std::string>& kept);
+    std::optional<BoxAccess> box_access(const analysis::KernelAnalysis& analysis,
+                                        const ParameterValues& values,
+                                        const Candidate& candidate) const;
+    Access isl_access(const analysis::KernelAnalysis& analysis, const ParameterValues& values,
+                      const Candidate& candidate);
+};
+
+// Every global, directly addressed array of the kernel with its layout at the parameter values;
+// one candidate per access.
+std::vector<WaveFootprints::State::Candidate>
+WaveFootprints::State::collect_arrays(const analysis::KernelAnalysis& analysis,
+                                      const ParameterValues& values,
+                                      std::int64_t row_alignment_bytes, bool force_linear) {
+    std::vector<Candidate> candidates;
     for (const auto& access : analysis.accesses) {
         if (access.indirect || access.space != kernel::MemorySpace::global)
             continue;
-        const kernel::ArrayDecl* decl = spec.find_array(access.array);
+        const kernel::ArrayDecl* decl = analysis.spec.find_array(access.array);
         KERNCAST_CHECK(decl != nullptr, "access to an undeclared array " + access.array);
-        auto known = std::find_if(s.arrays.begin(), s.arrays.end(),
-                                  [&](const ArrayLayout& a) { return a.name == access.array; });
-        if (known == s.arrays.end()) {
-            ArrayLayout layout;
+        auto known = std::find_if(arrays.begin(), arrays.end(),
+                                  [&](const FootprintArray& a) { return a.name == access.array; });
+        if (known == arrays.end()) {
+            FootprintArray layout;
             layout.name = access.array;
             layout.element_bytes = kernel::data_type_bytes(decl->dtype);
             for (const auto& extent : decl->shape)
-                layout.shape.push_back(kernel::evaluate_integer(*extent, lookup));
+                layout.shape.push_back(kernel::evaluate_integer(*extent, values));
             if (decl->offset)
-                layout.offset_elements = kernel::evaluate_integer(*decl->offset, lookup);
+                layout.offset_elements = kernel::evaluate_integer(*decl->offset, values);
             const bool aligned_rows =
                 layout.shape.size() >= 2 &&
                 (layout.shape.back() * layout.element_bytes) % row_alignment_bytes == 0;
             layout.space =
                 aligned_rows && !force_linear ? AddressSpace::rows : AddressSpace::linear;
-            s.arrays.push_back(layout);
-            known = s.arrays.end() - 1;
+            arrays.push_back(layout);
+            known = arrays.end() - 1;
         }
-        const size_t array = static_cast<size_t>(known - s.arrays.begin());
+        const size_t array = static_cast<size_t>(known - arrays.begin());
         const bool store = access.direction != analysis::Direction::load;
         (store ? known->stored : known->loaded) = true;
-
-        box_candidates.push_back({array, store, &access});
+        candidates.push_back({array, store, &access});
     }
+    return candidates;
+}
 
-    // Points and grid from the kernel's domain over the thread-mapped indices.
-    isl::Set domain =
-        fix_parameters(isl::read_set(s.ctx, spec.domain), analysis.parameters, params);
+// Points and grid from the kernel's domain over the thread-mapped indices; returns the names
+// of the indices kept in points_domain.
+std::vector<std::string>
+WaveFootprints::State::read_points_domain(const analysis::KernelAnalysis& analysis,
+                                          const ParameterValues& values) {
+    const kernel::KernelSpec& spec = analysis.spec;
+    ::isl::set domain =
+        fix_parameters(read_isl_set(ctx, spec.domain), analysis.parameters, values.values());
     const auto indices = isl::dim_names(domain.get(), isl_dim_set);
     for (size_t k = indices.size(); k-- > 0;) {
         bool mapped = false;
@@ -411,162 +464,187 @@ WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
             mapped = mapped || spec.threads.global[a] == indices[k] ||
                      spec.threads.block[a] == indices[k] || spec.threads.local[a] == indices[k];
         if (!mapped)
-            domain.reset(
-                isl_set_project_out(domain.release(), isl_dim_set, static_cast<unsigned>(k), 1));
+            domain = ::isl::manage(
+                isl_set_project_out(domain.copy(), isl_dim_set, static_cast<unsigned>(k), 1));
     }
     const auto kept = isl::dim_names(domain.get(), isl_dim_set);
+    auto position = [&](const std::string& index) {
+        return static_cast<int>(std::find(kept.begin(), kept.end(), index) - kept.begin());
+    };
     for (size_t a = 0; a < 3; ++a) {
         const std::string& index = spec.threads.global[a];
         if (index.empty() && !spec.threads.block[a].empty()) {
             // Explicit block index (blocks: {x: bj}): the grid is its range.
-            s.block_index[a] = spec.threads.block[a];
-            const int position = static_cast<int>(
-                std::find(kept.begin(), kept.end(), s.block_index[a]) - kept.begin());
-            isl::Val maximum(isl_set_dim_max_val(isl_set_copy(domain.get()), position));
-            s.grid[a] = std::max<std::int64_t>(1, isl::to_int64(maximum.get()) + 1);
+            block_index[a] = spec.threads.block[a];
+            const ::isl::val maximum = domain.dim_max_val(position(block_index[a]));
+            grid[a] = std::max<std::int64_t>(1, isl::to_int64(maximum.get()) + 1);
         }
         if (index.empty())
             continue;
         auto form = analysis.index_forms.find(index);
         KERNCAST_CHECK(form != analysis.index_forms.end(), "no index form for " + index);
-        s.mapped_index[a] = index;
-        s.lower[a] = form->second.constant;
+        mapped_index[a] = index;
+        lower[a] = form->second.constant;
         for (const auto& [name, c] : form->second.coefficients)
-            if (auto value = lookup(name))
-                s.lower[a] += c * *value;
-        s.block_span[a] = analysis.launch.block[a] * analysis.launch.fold[a];
-        const int position =
-            static_cast<int>(std::find(kept.begin(), kept.end(), index) - kept.begin());
-        isl::Val maximum(isl_set_dim_max_val(isl_set_copy(domain.get()), position));
+            if (auto value = values(name))
+                lower[a] += c * *value;
+        block_span[a] = analysis.launch.block[a] * analysis.launch.fold[a];
+        const ::isl::val maximum = domain.dim_max_val(position(index));
         const std::int64_t top = isl::to_int64(maximum.get());
-        s.grid[a] = std::max<std::int64_t>(1, (top - s.lower[a]) / s.block_span[a] + 1);
-        isl::Val minimum(isl_set_dim_min_val(isl_set_copy(domain.get()), position));
-        s.domain_low[a] = isl::to_int64(minimum.get());
-        s.domain_high[a] = top;
+        grid[a] = std::max<std::int64_t>(1, (top - lower[a]) / block_span[a] + 1);
+        const ::isl::val minimum = domain.dim_min_val(position(index));
+        domain_low[a] = isl::to_int64(minimum.get());
+        domain_high[a] = top;
     }
-    s.points_domain = std::move(domain);
+    points_domain = std::move(domain);
+    return kept;
+}
 
-    // Fast path eligibility (see State::granule_boxes): the domain equals its bounding box.
+// Fast path eligibility (see granule_boxes): the domain equals its bounding box.
+void WaveFootprints::State::check_box_domain(const std::vector<std::string>& kept) {
     std::vector<std::string> bounds;
     for (const auto& name : kept)
         for (size_t a = 0; a < 3; ++a)
-            if (s.mapped_index[a] == name)
-                bounds.push_back(std::to_string(s.domain_low[a]) + " <= " + name +
-                                 " <= " + std::to_string(s.domain_high[a]));
+            if (mapped_index[a] == name)
+                bounds.push_back(std::to_string(domain_low[a]) + " <= " + name +
+                                 " <= " + std::to_string(domain_high[a]));
     if (!kept.empty() && bounds.size() == kept.size()) {
-        isl::Set box =
-            isl::read_set(s.ctx, "{ [" + join(kept) + "] : " + join(bounds, " and ") + " }");
-        s.domain_is_box = isl_set_is_equal(box.get(), s.points_domain.get()) == isl_bool_true;
+        const ::isl::set box = read_isl_set(
+            ctx, fmt::format("{{ [{}] : {} }}", fmt::join(kept, ", "), fmt::join(bounds, " and ")));
+        domain_is_box = box.is_equal(points_domain);
     }
+}
+
+// The access as a map from block boxes to address boxes, when every subscript is
+// +-(mapped index) + constant with each axis used at most once; nullopt otherwise.
+std::optional<WaveFootprints::State::BoxAccess>
+WaveFootprints::State::box_access(const analysis::KernelAnalysis& analysis,
+                                  const ParameterValues& values, const Candidate& candidate) const {
+    const analysis::AccessInfo& access = *candidate.access;
+    const auto& statement = analysis.spec.statements[static_cast<size_t>(access.statement)];
+    if (statement.condition || !statement.within.empty() || access.subscripts.empty())
+        return std::nullopt;
+    BoxAccess box{candidate.array, candidate.store, {}};
+    std::array<bool, 3> used{false, false, false};
+    for (const auto& form : access.subscripts) {
+        DimMap dim;
+        dim.constant = form.constant;
+        std::array<std::int64_t, 3> block_c{0, 0, 0}, thread_c{0, 0, 0}, fold_c{0, 0, 0};
+        for (const auto& [name, c] : form.coefficients) {
+            if (auto value = values(name)) {
+                dim.constant += c * *value;
+                continue;
+            }
+            // (a plain reference: clang 14 cannot capture a structured binding)
+            const std::string& variable_name = name;
+            auto variable = std::find_if(analysis.variables.begin(), analysis.variables.end(),
+                                         [&](const auto& v) { return v.name == variable_name; });
+            if (variable == analysis.variables.end() || variable->axis < 0 ||
+                (dim.axis >= 0 && dim.axis != variable->axis))
+                return std::nullopt;
+            dim.axis = variable->axis;
+            const size_t a = static_cast<size_t>(variable->axis);
+            (variable->kind == analysis::LaunchVariable::Kind::block    ? block_c
+             : variable->kind == analysis::LaunchVariable::Kind::thread ? thread_c
+                                                                        : fold_c)[a] = c;
+        }
+        if (dim.axis >= 0) {
+            const size_t a = static_cast<size_t>(dim.axis);
+            const std::int64_t B = analysis.launch.block[a], F = analysis.launch.fold[a];
+            const std::int64_t sign = block_c[a] / (B * F);
+            const bool ok = !mapped_index[a].empty() && !used[a] && (sign == 1 || sign == -1) &&
+                            block_c[a] == sign * B * F && (B == 1 || thread_c[a] == sign * F) &&
+                            (F == 1 || fold_c[a] == sign);
+            if (!ok)
+                return std::nullopt;
+            used[a] = true;
+            dim.sign = sign;
+            dim.constant -= sign * lower[a]; // subscript = sign * (index - lower) + constant
+        }
+        box.dims.push_back(dim);
+    }
+    return box;
+}
+
+// The access as isl sets: its domain at the parameter values and its element addresses.
+WaveFootprints::State::Access
+WaveFootprints::State::isl_access(const analysis::KernelAnalysis& analysis,
+                                  const ParameterValues& values, const Candidate& candidate) {
+    const analysis::AccessInfo& access = *candidate.access;
+    Access a;
+    a.array = candidate.array;
+    a.store = candidate.store;
+    a.variables = access.domain_variables;
+    for (const auto& v : analysis.variables)
+        if (v.kind == analysis::LaunchVariable::Kind::block &&
+            std::find(a.variables.begin(), a.variables.end(), v.name) != a.variables.end())
+            a.block_variable[static_cast<size_t>(v.axis)] = v.name;
+    a.domain =
+        fix_parameters(read_isl_set(ctx, access.domain), analysis.parameters, values.values());
+    // Subscripts at fixed parameters, in launch variables.
+    std::vector<std::string> subscripts;
+    for (const auto& form : access.subscripts) {
+        kernel::AffineForm numeric;
+        numeric.constant = form.constant;
+        for (const auto& [name, c] : form.coefficients) {
+            if (auto value = values(name))
+                numeric.constant += c * *value;
+            else
+                numeric.add_term(name, c);
+        }
+        subscripts.push_back(numeric.to_string());
+    }
+    const FootprintArray& layout = arrays[candidate.array];
+    std::vector<std::string> out;
+    const std::string offset = std::to_string(layout.offset_elements);
+    if (layout.space == AddressSpace::rows) {
+        for (size_t k = 0; k < subscripts.size(); ++k)
+            out.push_back(k + 1 < subscripts.size() ? subscripts[k]
+                                                    : "(" + subscripts[k] + ") + " + offset);
+    } else {
+        std::string linear = offset;
+        std::int64_t stride = 1;
+        for (size_t k = subscripts.size(); k-- > 0;) {
+            linear += " + " + std::to_string(stride) + "*(" + subscripts[k] + ")";
+            stride *= layout.shape[k];
+        }
+        out.push_back(linear);
+    }
+    a.elements = read_isl_map(
+        ctx, fmt::format("{{ [{}] -> [{}] }}", fmt::join(a.variables, ", "), fmt::join(out, ", ")));
+    return a;
+}
+
+WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
+                               const std::vector<std::int64_t>& params,
+                               std::int64_t row_alignment_bytes, bool force_linear, bool force_isl)
+    : state_(std::make_unique<State>()) {
+    State& s = *state_;
+    const ParameterValues values(analysis.parameters, params);
+    const std::vector<State::Candidate> candidates =
+        s.collect_arrays(analysis, values, row_alignment_bytes, force_linear);
+    checked("reading the kernel's domain",
+            [&] { s.check_box_domain(s.read_points_domain(analysis, values)); });
     s.array_uses_boxes.assign(s.arrays.size(), s.domain_is_box && !force_isl);
-    for (const auto& candidate : box_candidates) {
+    for (const auto& candidate : candidates) {
         if (!s.array_uses_boxes[candidate.array])
             continue;
-        const analysis::AccessInfo& access = *candidate.access;
-        const auto& statement = spec.statements[static_cast<size_t>(access.statement)];
-        bool ok = !statement.condition && statement.within.empty() && !access.subscripts.empty();
-        State::BoxAccess box{candidate.array, candidate.store, {}};
-        std::array<bool, 3> used{false, false, false};
-        for (const auto& form : access.subscripts) {
-            State::DimMap dim;
-            dim.constant = form.constant;
-            std::array<std::int64_t, 3> block_c{0, 0, 0}, thread_c{0, 0, 0}, fold_c{0, 0, 0};
-            for (const auto& [name, c] : form.coefficients) {
-                if (auto value = lookup(name)) {
-                    dim.constant += c * *value;
-                    continue;
-                }
-                // (a plain reference: clang 14 cannot capture a structured binding)
-                const std::string& variable_name = name;
-                auto variable =
-                    std::find_if(analysis.variables.begin(), analysis.variables.end(),
-                                 [&](const auto& v) { return v.name == variable_name; });
-                if (variable == analysis.variables.end() || variable->axis < 0 ||
-                    (dim.axis >= 0 && dim.axis != variable->axis)) {
-                    ok = false;
-                    break;
-                }
-                dim.axis = variable->axis;
-                const size_t a = static_cast<size_t>(variable->axis);
-                (variable->kind == analysis::LaunchVariable::Kind::block    ? block_c
-                 : variable->kind == analysis::LaunchVariable::Kind::thread ? thread_c
-                                                                            : fold_c)[a] = c;
-            }
-            if (!ok)
-                break;
-            if (dim.axis >= 0) {
-                const size_t a = static_cast<size_t>(dim.axis);
-                const std::int64_t B = analysis.launch.block[a], F = analysis.launch.fold[a];
-                const std::int64_t sign = block_c[a] / (B * F);
-                ok = !s.mapped_index[a].empty() && !used[a] && (sign == 1 || sign == -1) &&
-                     block_c[a] == sign * B * F && (B == 1 || thread_c[a] == sign * F) &&
-                     (F == 1 || fold_c[a] == sign);
-                used[a] = true;
-                dim.sign = sign;
-                dim.constant -= sign * s.lower[a]; // subscript = sign * (index - lower) + constant
-            }
-            box.dims.push_back(dim);
-        }
-        if (ok)
-            s.box_accesses.push_back(std::move(box));
+        if (auto box = s.box_access(analysis, values, candidate))
+            s.box_accesses.push_back(std::move(*box));
         else
             s.array_uses_boxes[candidate.array] = false;
     }
-
     // isl sets for the arrays that are not unions of boxes.
-    for (const auto& candidate : box_candidates) {
-        if (s.array_uses_boxes[candidate.array])
-            continue;
-        const analysis::AccessInfo& access = *candidate.access;
-        const size_t array = candidate.array;
-        const bool store = candidate.store;
-        const auto known = s.arrays.begin() + static_cast<std::ptrdiff_t>(array);
-        State::Access a;
-        a.array = array;
-        a.store = store;
-        a.variables = access.domain_variables;
-        for (const auto& v : analysis.variables)
-            if (v.kind == analysis::LaunchVariable::Kind::block &&
-                std::find(a.variables.begin(), a.variables.end(), v.name) != a.variables.end())
-                a.block_variable[static_cast<size_t>(v.axis)] = v.name;
-        a.domain = fix_parameters(isl::read_set(s.ctx, access.domain), analysis.parameters, params);
-        // Subscripts at fixed parameters, in launch variables.
-        std::vector<std::string> subscripts;
-        for (const auto& form : access.subscripts) {
-            kernel::AffineForm numeric;
-            numeric.constant = form.constant;
-            for (const auto& [name, c] : form.coefficients) {
-                if (auto value = lookup(name))
-                    numeric.constant += c * *value;
-                else
-                    numeric.add_term(name, c);
-            }
-            subscripts.push_back(numeric.to_string());
-        }
-        const ArrayLayout& layout = *known;
-        std::vector<std::string> out;
-        const std::string offset = std::to_string(layout.offset_elements);
-        if (layout.space == AddressSpace::rows) {
-            for (size_t k = 0; k < subscripts.size(); ++k)
-                out.push_back(k + 1 < subscripts.size() ? subscripts[k]
-                                                        : "(" + subscripts[k] + ") + " + offset);
-        } else {
-            std::string linear = offset;
-            std::int64_t stride = 1;
-            for (size_t k = subscripts.size(); k-- > 0;) {
-                linear += " + " + std::to_string(stride) + "*(" + subscripts[k] + ")";
-                stride *= layout.shape[k];
-            }
-            out.push_back(linear);
-        }
-        a.elements = isl::read_map(s.ctx, "{ [" + join(a.variables) + "] -> [" + join(out) + "] }");
-        s.accesses.push_back(std::move(a));
-    }
+    for (const auto& candidate : candidates)
+        if (!s.array_uses_boxes[candidate.array])
+            s.accesses.push_back(checked("reading an access's domain", [&] {
+                return s.isl_access(analysis, values, candidate);
+            }));
 }
 
 WaveFootprints::~WaveFootprints() = default;
 
-const std::vector<ArrayLayout>& WaveFootprints::arrays() const {
+const std::vector<FootprintArray>& WaveFootprints::arrays() const {
     return state_->arrays;
 }
 const BlockIndex& WaveFootprints::grid() const {
@@ -606,13 +684,16 @@ std::int64_t WaveFootprints::points(const std::vector<BlockBox>& blocks) const {
                 constraints.push_back(std::to_string(s.lower[a] + box.first[a] * s.block_span[a]) +
                                       " <= " + s.mapped_index[a] + " < " +
                                       std::to_string(s.lower[a] + box.end[a] * s.block_span[a]));
-        pieces.push_back(constraints.empty() ? "true" : "(" + join(constraints, " and ") + ")");
+        pieces.push_back(
+            constraints.empty() ? "true" : fmt::format("({})", fmt::join(constraints, " and ")));
     }
     if (pieces.empty())
         return 0;
-    isl::Set box = isl::read_set(s.ctx, "{ [" + join(names) + "] : " + join(pieces, " or ") + " }");
-    isl::Set inside(isl_set_intersect(isl_set_copy(s.points_domain.get()), box.release()));
-    return isl::count_points(s.ctx, s.ctx.check(inside.get(), "restricting the domain"));
+    const ::isl::set box = read_isl_set(
+        s.ctx, fmt::format("{{ [{}] : {} }}", fmt::join(names, ", "), fmt::join(pieces, " or ")));
+    const ::isl::set inside =
+        checked("restricting the domain", [&] { return s.points_domain.intersect(box); });
+    return isl::count_points(s.ctx, inside.get());
 }
 
 std::int64_t WaveFootprints::count(size_t array, const std::vector<BlockBox>& blocks,
@@ -621,7 +702,7 @@ std::int64_t WaveFootprints::count(size_t array, const std::vector<BlockBox>& bl
         const auto boxes = state_->granule_boxes(array, blocks, granule_bytes, filter);
         return union_volume(boxes);
     }
-    isl::Set granules = state_->granule_set(array, blocks, granule_bytes, filter);
+    const ::isl::set granules = state_->granule_set(array, blocks, granule_bytes, filter);
     return isl::count_points(state_->ctx, granules.get());
 }
 
@@ -638,11 +719,11 @@ std::int64_t WaveFootprints::count_shared(size_t array, const std::vector<BlockB
         a.insert(a.end(), b.begin(), b.end());
         return only_a + only_b - union_volume(a);
     }
-    isl::Set a = state_->granule_set(array, first, granule_bytes, filter);
-    isl::Set b = state_->granule_set(array, second, granule_bytes, filter);
-    isl::Set both(isl_set_intersect(a.release(), b.release()));
-    both.reset(isl_set_coalesce(both.release()));
-    return isl::count_points(state_->ctx, state_->ctx.check(both.get(), "intersecting footprints"));
+    const ::isl::set a = state_->granule_set(array, first, granule_bytes, filter);
+    const ::isl::set b = state_->granule_set(array, second, granule_bytes, filter);
+    const ::isl::set both =
+        checked("intersecting footprints", [&] { return a.intersect(b).coalesce(); });
+    return isl::count_points(state_->ctx, both.get());
 }
 
 std::int64_t WaveFootprints::partial_store_granules(size_t array,
@@ -654,17 +735,14 @@ std::int64_t WaveFootprints::partial_store_granules(size_t array,
         return partial_granules(s.granule_boxes(array, blocks, element_bytes, AccessFilter::stores),
                                 element_bytes, granule_bytes);
     }
-    isl::Set written = s.element_set(array, blocks, AccessFilter::stores);
-    isl::Map to_granule = s.granule_map(array, granule_bytes);
-    isl::Set granules(isl_set_apply(isl_set_copy(written.get()), isl_map_copy(to_granule.get())));
-    // Every element of a touched granule, minus the written ones: what is missing.
-    isl::Set span(
-        isl_set_apply(granules.release(), isl_map_reverse(isl_map_copy(to_granule.get()))));
-    isl::Set missing(isl_set_subtract(span.release(), written.release()));
-    isl::Set partial(isl_set_apply(missing.release(), to_granule.release()));
-    partial.reset(isl_set_coalesce(partial.release()));
-    return isl::count_points(s.ctx,
-                             s.ctx.check(partial.get(), "computing partly written granules"));
+    const ::isl::set written = s.element_set(array, blocks, AccessFilter::stores);
+    const ::isl::map to_granule = s.granule_map(array, granule_bytes);
+    const ::isl::set partial = checked("computing partly written granules", [&] {
+        // Every element of a touched granule, minus the written ones: what is missing.
+        const ::isl::set span = written.apply(to_granule).apply(to_granule.reverse());
+        return span.subtract(written).apply(to_granule).coalesce();
+    });
+    return isl::count_points(s.ctx, partial.get());
 }
 
 } // namespace kerncast::models

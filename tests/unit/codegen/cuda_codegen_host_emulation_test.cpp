@@ -128,7 +128,7 @@ void emulate_and_compare(const kernel::KernelSpec& spec,
              << ", " << bytes.size() << ")); }\n";
     }
     for (size_t k = 0; k < g.arguments.size(); ++k) {
-        const ArrayLayout& array = *schedule.find_array(g.buffer_arrays[k]);
+        const ArrayStorage& array = *schedule.find_array(g.buffer_arrays[k]);
         const auto bytes = initial_buffer_bytes(array);
         std::ofstream((dir / ("in" + std::to_string(k))).string(), std::ios::binary)
             .write(reinterpret_cast<const char*>(bytes.data()),
@@ -173,7 +173,7 @@ void emulate_and_compare(const kernel::KernelSpec& spec,
 
     const ReferenceResult reference = run_reference(schedule);
     for (size_t k = 0; k < g.arguments.size(); ++k) {
-        const ArrayLayout& array = *schedule.find_array(g.buffer_arrays[k]);
+        const ArrayStorage& array = *schedule.find_array(g.buffer_arrays[k]);
         SCOPED_TRACE(array.decl.name);
         const std::string text = read_text(dir / ("out" + std::to_string(k)));
         const std::vector<double> emulated =

@@ -167,7 +167,7 @@ TEST(ReferenceInterpreter, HistogramReadsPackedBytes) {
     // initial_integer(seed, w) (values < 1024: bytes 2 and 3 are zero).
     const auto spec = example("histogram");
     const Schedule s = lower_kernel(spec, spec.launch, {{"n", 256}});
-    const ArrayLayout* image = s.find_array("image");
+    const ArrayStorage* image = s.find_array("image");
     const auto bytes = initial_buffer_bytes(*image);
     ASSERT_EQ(bytes.size(), 1024u);
     const std::int64_t word3 = runtime::initial_integer(runtime::buffer_seed("image"), 3);
@@ -226,7 +226,7 @@ kernel::KernelSpec data_kernel(const std::string& name) {
 
 // An array's contents before the kernel runs, as element values.
 std::vector<double> initial(const Schedule& s, const std::string& array) {
-    const ArrayLayout& layout = *s.find_array(array);
+    const ArrayStorage& layout = *s.find_array(array);
     return decode_buffer(layout, initial_buffer_bytes(layout));
 }
 

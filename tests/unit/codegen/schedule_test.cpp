@@ -44,7 +44,7 @@ TEST(Schedule, MatmulTiledFusesPrefetchBarriersAndReductionInOneTileLoop) {
                                     {{"n", 64}, {"m", 32}, {"l", 48}});
     EXPECT_EQ(shape(s.body), "init acc_c L(ko:0..1)[S S B L(kk:0..15)[update acc_c] B] store");
     EXPECT_EQ(s.grid, (std::array<std::int64_t, 3>{3, 4, 1})); // l/16, n/16
-    const ArrayLayout* acc = s.find_array("acc_c");
+    const ArrayStorage* acc = s.find_array("acc_c");
     ASSERT_NE(acc, nullptr);
     EXPECT_TRUE(acc->accumulator);
     EXPECT_TRUE(acc->extents.empty()); // one scalar per thread
@@ -59,7 +59,7 @@ TEST(Schedule, DgDiff2PrivatisesTheAccumulatorOverM) {
         lower_kernel(example("dg_diff_2"), example("dg_diff_2").launch, {{"nelements", 32}});
     EXPECT_EQ(shape(s.body), "L(m:0..2)[init acc_res] L(jo:0..3)[S B L(m:0..2)[L(jj:0..15)[update "
                              "acc_res]] B] L(m:0..2)[store]");
-    const ArrayLayout* acc = s.find_array("acc_res");
+    const ArrayStorage* acc = s.find_array("acc_res");
     ASSERT_NE(acc, nullptr);
     EXPECT_EQ(acc->extents, std::vector<std::int64_t>{3});
 }
@@ -92,7 +92,7 @@ TEST(Schedule, FoldingEntersTheThreadIndexForm) {
     // z = 4 + (bz*4 + tz)*2 + fz; 16 interior planes / (4 threads * 2 points) = 2 blocks.
     EXPECT_EQ(s.thread_indices[2].form.to_string(), "8*bz + fz + 2*tz + 4");
     EXPECT_EQ(s.grid, (std::array<std::int64_t, 3>{1, 2, 2}));
-    const ArrayLayout* src = s.find_array("src");
+    const ArrayStorage* src = s.find_array("src");
     EXPECT_EQ(src->offset, 4);
     EXPECT_EQ(src->buffer_elements, 4 + 40 * 16 * 24);
     EXPECT_FALSE(src->written);
@@ -234,7 +234,7 @@ TEST(Schedule, NestedReductionsReinitialiseTheInnerAccumulatorInTheOuterLoop) {
     EXPECT_EQ(kernel::to_string(*s.body[1].body[2].statement.value), "a[i, k] * acc_c2[]");
     EXPECT_EQ(kernel::to_string(*s.body[4].body[0].statement.value), "1");
     for (const char* name : {"acc_c", "acc_c2", "acc_p", "acc_p2", "acc_t", "acc_t2", "acc_t3"}) {
-        const ArrayLayout* acc = s.find_array(name);
+        const ArrayStorage* acc = s.find_array(name);
         ASSERT_NE(acc, nullptr) << name;
         EXPECT_TRUE(acc->accumulator);
         EXPECT_TRUE(acc->extents.empty()) << name << " is a private scalar";

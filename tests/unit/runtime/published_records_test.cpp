@@ -2,7 +2,8 @@
 // scripts/import-published from ../shared/reference/measured/*.csv): kerncast reads every one
 // and writes it back byte for byte, and a few values checked by hand against the CSV rows.
 #include "kerncast/runtime/measurement.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/runtime/measurement_records.hpp"
+#include "kerncast/validate/validation.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -72,7 +73,7 @@ TEST(PublishedRecords, StarRowByHand) {
     EXPECT_DOUBLE_EQ(m.provenance->peer_predictions.at("peer_pred_dram_load_B"), 10.09);
     EXPECT_DOUBLE_EQ(m.provenance->peer_predictions.at("peer_pred_l2_load_B"), 28.0);
     // The peer's predictions as counters: per point x points (L2: / 32 B).
-    const auto peer = peer_counter_predictions(m);
+    const auto peer = validate::peer_counter_predictions(m);
     EXPECT_DOUBLE_EQ(peer.at("dram__bytes_read.sum"), 10.09 * points);
     EXPECT_DOUBLE_EQ(peer.at("lts__t_sectors_op_read.sum"), 28.0 * points / 32);
     EXPECT_EQ(peer.size(), 2u);
@@ -103,7 +104,7 @@ TEST(PublishedRecords, BoxRowByHand) {
     EXPECT_DOUBLE_EQ(counter(m, "dram__bytes_read.sum"), 1801125000.0);      // 8.005 x 15000^2
     EXPECT_DOUBLE_EQ(counter(m, "lts__t_sectors_op_read.sum"), 317432812.5); // 45.146 x .. / 32
     EXPECT_DOUBLE_EQ(counter(m, "lts__t_sectors_op_write.sum"), 56151562.5); // 7.986 x .. / 32
-    EXPECT_DOUBLE_EQ(peer_counter_predictions(m).at("lts__t_sectors_op_read.sum"),
+    EXPECT_DOUBLE_EQ(validate::peer_counter_predictions(m).at("lts__t_sectors_op_read.sum"),
                      45.5 * 225000000 / 32);
 }
 

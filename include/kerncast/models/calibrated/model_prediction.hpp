@@ -5,6 +5,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/models/calibrated/calibrated_machine.hpp"
 #include "kerncast/models/calibrated/cost_model.hpp"
+#include "kerncast/models/prediction/prediction.hpp"
 
 #include <cstdint>
 #include <string>
@@ -32,5 +33,11 @@ struct ModelPrediction {
 ModelPrediction predict_with_model(const CostModel& model, const analysis::KernelAnalysis& analysis,
                                    const std::vector<std::int64_t>& params,
                                    const MachineModel& machine);
+
+// The shared models::Prediction: model "calibrated", time_s = the predicted output (a time
+// feature: f_time, f_time_min or f_time_mean, in seconds), no limiter, counters or flops; a
+// note naming the cost model and its output. An input Error when the model predicts another
+// feature than a time.
+Prediction to_prediction(const ModelPrediction& prediction);
 
 } // namespace kerncast::models::calibrated

@@ -7,7 +7,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/models/calibrated/calibration.hpp"
 #include "kerncast/models/calibrated/cost_model.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/runtime/measurement_records.hpp"
 
 #include <functional>
 #include <string>
@@ -32,7 +32,7 @@ struct RecordSamples {
     std::vector<std::string> notes;         // records skipped and why
 };
 
-// One sample per record of one of `kernels` (matched by name, codegen::record_is_of) with a
+// One sample per record of one of `kernels` (matched by name, validate::record_is_of) with a
 // time: the kernel analysed under the record's launch (block, fold), its integer parameters,
 // the features at them. Records of no given kernel, or without times, are skipped with a
 // note; two kernel files of one name are an input Error.

@@ -8,7 +8,7 @@
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/mwp_cwp/workload.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/runtime/measurement_records.hpp"
 
 #include <array>
 #include <functional>

@@ -5,7 +5,7 @@
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/validate/validation.hpp"
 
 #include <optional>
 #include <vector>
@@ -19,10 +19,10 @@ std::optional<KernelMwpPrediction> predict_record_mwp(const kernel::KernelSpec& 
                                                       const runtime::KernelRecord& record,
                                                       const KernelMwpOptions& options = {});
 
-// For validate: time per launch and flops per launch (the volume model's flop count, so that
-// throughputs rank like the volume model's), no counters. Each record is predicted by the first
-// spec whose name it has.
-runtime::PredictionSource mwp_record_predictions(const std::vector<kernel::KernelSpec>& specs,
-                                                 const MachineModel& machine, Variant variant);
+// For validate: each record's prediction as models::Prediction (to_prediction, mwp_summary.hpp:
+// time and flops per launch, the volume model's flop count, so that throughputs rank like the
+// volume model's; no counters), by the first spec whose name it has.
+validate::PredictionSource mwp_record_predictions(const std::vector<kernel::KernelSpec>& specs,
+                                                  const MachineModel& machine, Variant variant);
 
 } // namespace kerncast::models::mwp_cwp

@@ -34,7 +34,10 @@ enum class AccessFilter { loads, stores, all };
 // addresses of the row-major layout, always exact, slower to count.
 enum class AddressSpace { rows, linear };
 
-struct ArrayLayout {
+// One array as the footprint counts see it: element size, extents and offset at the given
+// parameters, its address space, and whether the kernel loads / stores it. (Not
+// codegen::ArrayStorage: that one is a buffer of the generated kernel, accumulators included.)
+struct FootprintArray {
     std::string name;
     int element_bytes = 0;
     std::vector<std::int64_t> shape; // extents at the given parameters, outermost first
@@ -60,7 +63,7 @@ public:
     WaveFootprints(const WaveFootprints&) = delete;
     WaveFootprints& operator=(const WaveFootprints&) = delete;
 
-    const std::vector<ArrayLayout>& arrays() const;
+    const std::vector<FootprintArray>& arrays() const;
     // Thread blocks of the launch along x, y, z.
     const BlockIndex& grid() const;
     // Points (thread x fold instances inside the domain) of the blocks.

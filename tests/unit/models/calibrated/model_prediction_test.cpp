@@ -1,6 +1,7 @@
 // Prediction with calibrated parameters: the features of the kernel at its parameters and the
 // machine's "<model>.<parameter>" values, evaluated exactly; the report's tables.
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/calibrated/calibration_view.hpp"
@@ -39,4 +40,30 @@ TEST(ModelPrediction, TiledMatmulWithMachineParameters) {
     EXPECT_EQ(doc.schema, "kerncast.model-prediction/1");
     EXPECT_DOUBLE_EQ(std::get<double>(doc.table_at("prediction").rows[0][3]), p.predicted * 1e6);
     EXPECT_EQ(doc.table_at("features").rows.size(), 3u);
+
+    // The shared prediction: the output is f_time, seconds.
+    const models::Prediction summary = to_prediction(p);
+    EXPECT_EQ(summary.model, "calibrated");
+    EXPECT_EQ(summary.time_s, p.predicted);
+    EXPECT_FALSE(summary.limiter.has_value());
+    EXPECT_FALSE(summary.flops.has_value());
+    EXPECT_TRUE(summary.counters.empty());
+    ASSERT_EQ(summary.notes.size(), 1u);
+    EXPECT_NE(summary.notes[0].find("tiled (f_time)"), std::string::npos);
+}
+
+TEST(ModelPrediction, OnlyATimeOutputIsAPredictedTime) {
+    ModelPrediction p;
+    p.model = "madds";
+    p.output = "f_op_float32_madd";
+    p.predicted = 12;
+    try {
+        to_prediction(p);
+        FAIL() << "a count output is not a time";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(e.message().find("predicts f_op_float32_madd, not a time"), std::string::npos);
+    }
+    p.output = "f_time_min";
+    EXPECT_EQ(to_prediction(p).time_s, 12);
 }

@@ -10,36 +10,46 @@
 namespace kerncast::models::mwp_cwp {
 namespace {
 
-std::vector<ModelTime> times(const std::string& machine_id) {
+std::vector<ModelTime> times(const std::string& machine_id, VolumePrediction* limiter = nullptr) {
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/star2d_r1.yaml");
     const MachineModel machine = resolve_machine(machine_id);
     const auto analysis = analysis::analyze(spec, spec.launch);
     const auto params = analysis::parameter_values(analysis);
     const auto volumes = predict_volumes(analysis, params, machine);
+    if (limiter)
+        *limiter = volumes;
     return model_times(spec, spec.launch, {}, machine, volumes);
 }
 
 TEST(ModelTimes, LimiterAndBothVariants) {
-    const auto t = times("v100-pcie-32gb");
+    VolumePrediction volumes;
+    const auto t = times("v100-pcie-32gb", &volumes);
     ASSERT_EQ(t.size(), 3u);
     EXPECT_EQ(t[0].model, "limiter (Ernst et al. 2023)");
     EXPECT_EQ(t[1].model, "MWP-CWP classic");
     EXPECT_EQ(t[2].model, "MWP-CWP cache-aware");
     for (const auto& row : t) {
-        ASSERT_TRUE(row.seconds.has_value()) << row.model << ": " << row.detail;
-        EXPECT_GT(*row.seconds, 0);
+        ASSERT_TRUE(row.prediction.has_value()) << row.model << ": " << row.detail;
+        EXPECT_GT(row.prediction->time_s, 0);
     }
+    // Each row is its model's shared prediction; the detail is the limiter or case it names.
+    EXPECT_EQ(t[0].prediction->model, "volumes");
+    EXPECT_EQ(t[0].prediction->time_s, volumes.limiter.seconds_per_launch);
+    EXPECT_EQ(t[0].detail, std::string(limiter_name(volumes.limiter.binding)) + " binds");
+    EXPECT_EQ(t[1].prediction->model, "mwp-cwp classic");
+    EXPECT_EQ(t[2].prediction->model, "mwp-cwp cache-aware");
     EXPECT_EQ(t[1].detail.rfind("case (", 0), 0u);
+    EXPECT_EQ(t[1].detail, *t[1].prediction->limiter);
 }
 
 TEST(ModelTimes, MachineWithoutMwpParametersSaysWhy) {
     const auto t = times("a100-sxm4-40gb");
     ASSERT_EQ(t.size(), 3u);
-    EXPECT_TRUE(t[0].seconds.has_value());
-    EXPECT_FALSE(t[1].seconds.has_value());
+    EXPECT_TRUE(t[0].prediction.has_value());
+    EXPECT_FALSE(t[1].prediction.has_value());
     EXPECT_NE(t[1].detail.find("lacks mwp_cwp.mem_ld_cycles"), std::string::npos);
-    EXPECT_FALSE(t[2].seconds.has_value());
+    EXPECT_FALSE(t[2].prediction.has_value());
 }
 
 } // namespace

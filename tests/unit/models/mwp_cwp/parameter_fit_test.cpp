@@ -7,7 +7,7 @@
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
 #include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/parameter_fit.hpp"
-#include "kerncast/runtime/validation.hpp"
+#include "kerncast/runtime/measurement_records.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The predict and explore views arrange the prediction's numbers without computing.
+// The predict view arranges the prediction's numbers without computing.
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
@@ -36,28 +36,6 @@ TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
     EXPECT_EQ(binding, 1);
     EXPECT_EQ(std::get<std::string>(doc.table_at("prediction").rows[0][0]),
               limiter_name(p.limiter.binding));
-}
-
-TEST(VolumeView, ExploreTopTrimsPredictedRowsButKeepsSkippedOnes) {
-    ExploreResult result;
-    result.kernel = "k";
-    result.machine = "m";
-    for (int k = 0; k < 3; ++k) {
-        ExploreRow row;
-        row.prediction = VolumePrediction{};
-        row.prediction->limiter.points_per_second = 3e9 - k * 1e9;
-        result.rows.push_back(row);
-    }
-    ExploreRow skipped;
-    skipped.skipped = "too many threads";
-    result.rows.push_back(skipped);
-    const auto doc = explore_view(result, 2);
-    const auto& ranking = doc.table_at("ranking");
-    ASSERT_EQ(ranking.rows.size(), 3u);
-    EXPECT_EQ(std::get<std::int64_t>(ranking.rows[1][0]), 2);
-    EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][3]), 3.0);
-    EXPECT_EQ(std::get<std::string>(ranking.rows[2][12]), "too many threads");
-    EXPECT_EQ(explore_view(result).tables[0].rows.size(), 4u);
 }
 
 } // namespace

@@ -265,6 +265,19 @@ TEST(VolumesL1, WarpRepeatsDoNotCountAsCapacityMisses) {
     EXPECT_DOUBLE_EQ(src.l2_load_capacity_bytes, 0.0);
 }
 
+// The L1 allocation (eq. 4 for L1) counts the lines of loads and of stores. Loads only (if
+// the write-through L1 did not allocate stores) was tried on the published V100 sets and
+// refitted: worse (docs/accuracy.md, notes), so stores stay. box2d_r1, block 32x1 on the
+// A100 (32 resident blocks), representative block 234x7499: src rows 7499..7501, elements
+// 7488..7521 of 15000-wide f64 rows (linear addresses) are 3 lines each, dst row 7500,
+// elements 7489..7520, 3 lines: 12 lines of 128 B per block (9 without the stores).
+TEST(VolumesL1, StoresAllocateL1Lines) {
+    const VolumePrediction p = predict("box2d_r1", {{32, 1, 1}, {1, 1, 1}});
+    ASSERT_EQ(p.occupancy.active_blocks_per_sm, 32);
+    EXPECT_DOUBLE_EQ(p.l1_allocated_bytes, 32.0 * 12 * 128);
+    EXPECT_DOUBLE_EQ(p.l1_oversubscription, p.l1_allocated_bytes / p.l1_capacity_bytes);
+}
+
 // The decompositions reproduce the totals, and re-evaluating them under other fits equals
 // predicting again under those fits: the oversubscriptions do not depend on the fits.
 TEST(VolumesDecomposition, ReproducesTheTotalsUnderAnyFits) {

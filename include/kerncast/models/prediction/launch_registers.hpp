@@ -1,0 +1,34 @@
+// Registers per thread for the occupancy of `predict` and `explore` (CLI and Python module):
+// what --registers asks for, following docs/volume-model.md's precedence, wired one way.
+#pragma once
+
+#include "kerncast/kernel/kernel_spec.hpp"
+#include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/predict_launch.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kerncast::models {
+
+// When ptxas's counter is made (it checks up front that the machine's SM can be compiled for).
+enum class CounterCreation {
+    now,             // before any launch (explore: the error precedes the sweep)
+    on_first_launch, // when first asked, i.e. once the launch is known valid (predict)
+};
+
+// A count the request fixes (N, or none given and the kernel file's registers_per_thread:
+// fixed_register_count) goes to `registers`, and the result is empty. Otherwise (auto) ptxas
+// counts each launch it is asked for: NVRTC compiling kerncast's generated CUDA
+// (codegen::RegisterCounter, one compilation per distinct source; safe to call from several
+// threads).
+RegistersForLaunch
+launch_registers(const RegisterRequest& request, const kernel::KernelSpec& spec,
+                 const std::vector<std::pair<std::string, std::int64_t>>& overrides,
+                 const MachineModel& machine, RegisterCount& registers,
+                 CounterCreation creation = CounterCreation::on_first_launch);
+
+} // namespace kerncast::models

@@ -1,0 +1,70 @@
+// The volume model's prediction as models::Prediction: volumes per point x points in the
+// Nsight Compute metrics' units, the L2 sector counters only with a sector size.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes/volume_summary.hpp"
+
+#include <gtest/gtest.h>
+
+namespace kerncast::models {
+namespace {
+
+VolumePrediction volumes_of_1000_points() {
+    VolumePrediction volumes;
+    volumes.points = 1000;
+    volumes.dram_load_bytes = 8;
+    volumes.dram_store_bytes = 4;
+    volumes.l2_load_bytes = 16;
+    volumes.l2_store_bytes = 8;
+    volumes.flops_per_point = 2;
+    volumes.limiter.binding = Limiter::l2;
+    volumes.limiter.seconds_per_launch = 1.5e-3;
+    return volumes;
+}
+
+TEST(VolumeSummary, CountersAreVolumesTimesPointsInTheMetricsUnits) {
+    const Prediction p = to_prediction(volumes_of_1000_points(), 32.0);
+    EXPECT_EQ(p.model, "volumes");
+    EXPECT_EQ(p.time_s, 1.5e-3);
+    EXPECT_EQ(p.limiter, "L2");
+    ASSERT_TRUE(p.flops.has_value());
+    EXPECT_EQ(*p.flops, 2000);
+    const std::map<std::string, double> expected = {
+        {"dram__bytes_read.sum", 8000},
+        {"dram__bytes_write.sum", 4000},
+        {"lts__t_sectors_op_read.sum", 500}, // 16 B x 1000 / 32 B
+        {"lts__t_sectors_op_write.sum", 250},
+        {"lts__t_sectors_srcunit_tex_op_read.sum", 500},
+        {"lts__t_sectors_srcunit_tex_op_write.sum", 250}};
+    EXPECT_EQ(p.counters, expected);
+}
+
+TEST(VolumeSummary, NoSectorSizeNoL2SectorCounters) {
+    const Prediction p = to_prediction(volumes_of_1000_points(), std::nullopt);
+    EXPECT_EQ(p.counters.size(), 2u);
+    EXPECT_EQ(p.counters.at("dram__bytes_read.sum"), 8000);
+    EXPECT_EQ(p.counters.count("lts__t_sectors_op_read.sum"), 0u);
+}
+
+TEST(VolumeSummary, OfAPredictedLaunch) {
+    // star2d_r1 through the whole model on the V100 (32 B L2 sectors): the summary is the
+    // prediction's limiter time and name and its volumes times the launch's points.
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/kernels/star2d_r1.yaml");
+    const MachineModel machine = resolve_machine("v100-pcie-32gb");
+    const auto analysis = analysis::analyze(spec, spec.launch);
+    const VolumePrediction volumes =
+        predict_volumes(analysis, analysis::parameter_values(analysis), machine);
+    const Prediction p = to_prediction(volumes, 32.0);
+    const auto points = static_cast<double>(volumes.points);
+    EXPECT_EQ(p.time_s, volumes.limiter.seconds_per_launch);
+    EXPECT_EQ(p.limiter, limiter_name(volumes.limiter.binding));
+    EXPECT_EQ(p.counters.at("dram__bytes_read.sum"), volumes.dram_load_bytes * points);
+    EXPECT_EQ(p.counters.at("lts__t_sectors_op_read.sum"), volumes.l2_load_bytes * points / 32);
+    EXPECT_EQ(*p.flops, volumes.flops_per_point * points);
+    EXPECT_GT(p.counters.at("dram__bytes_read.sum"), 0);
+}
+
+} // namespace
+} // namespace kerncast::models

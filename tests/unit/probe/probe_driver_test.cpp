@@ -1,0 +1,125 @@
+#include "kerncast/probe/analysis.hpp"
+#include "kerncast/probe/runner.hpp"
+#include "simulated_probe_device.hpp"
+
+#include <gtest/gtest.h>
+#include <set>
+
+namespace kerncast::probe {
+namespace {
+
+std::vector<std::string> names_of(const ProbeRecord& record) {
+    std::vector<std::string> names;
+    for (const auto& b : record.benchmarks)
+        names.push_back(b.name);
+    return names;
+}
+
+ProbeOptions options_for(std::vector<std::string> groups) {
+    ProbeOptions options;
+    options.groups = std::move(groups);
+    options.repetitions = 1;
+    options.command = "kerncast probe";
+    return options;
+}
+
+TEST(ProbeDriver, GroupsRecordTheirBenchmarksInDocumentedOrder) {
+    testing::SimulatedProbeDevice device;
+    const ProbeRecord record =
+        run_probe_on(device, options_for({"l1", "constant", "shared", "sharing", "mwp"}));
+    EXPECT_EQ(names_of(record), (std::vector<std::string>{"clock",
+                                                          "overhead",
+                                                          "l1.caching",
+                                                          "l1.size",
+                                                          "l1.line",
+                                                          "l1.latency",
+                                                          "constant_l1.size",
+                                                          "constant_l15.size",
+                                                          "constant_l1.latency",
+                                                          "constant_l15.latency",
+                                                          "constant_l1.line",
+                                                          "shared.latency",
+                                                          "shared.overhead",
+                                                          "sharing.l1.texture",
+                                                          "sharing.l1.readonly",
+                                                          "sharing.texture.readonly",
+                                                          "texture.count_per_sm",
+                                                          "dram.departure.coalesced",
+                                                          "dram.departure.uncoalesced",
+                                                          "dram.latency"}));
+    EXPECT_EQ(record.device.name, "Simulated GPU");
+    EXPECT_EQ(record.command, "kerncast probe");
+    EXPECT_EQ(device.carveout_percent, 0);
+}
+
+TEST(ProbeDriver, AnalysisOfTheRecordRecoversTheSimulatedCaches) {
+    testing::SimulatedProbeDevice device;
+    const ProbeRecord record = run_probe_on(device, options_for({"l1", "constant", "shared"}));
+    const ProbeAnalysis a = analyse_probe_record(record);
+    ASSERT_NE(a.find("l1", "size_bytes"), nullptr);
+    EXPECT_EQ(a.find("l1", "size_bytes")->estimate.value, device.l1.capacity_bytes);
+    ASSERT_NE(a.find("l1", "line_bytes"), nullptr);
+    EXPECT_EQ(a.find("l1", "line_bytes")->estimate.value, device.l1.line_bytes);
+    ASSERT_NE(a.find("constant_l1", "size_bytes"), nullptr);
+    EXPECT_EQ(a.find("constant_l1", "size_bytes")->estimate.value,
+              device.constant_l1.capacity_bytes);
+    ASSERT_NE(a.find("", "sm_clock_mhz"), nullptr);
+    EXPECT_NEAR(a.find("", "sm_clock_mhz")->estimate.value, 1755, 1e-6);
+    ASSERT_NE(a.find("l1", "latency_cycles"), nullptr);
+    EXPECT_DOUBLE_EQ(a.find("l1", "latency_cycles")->estimate.value, 41 - 8);
+}
+
+TEST(ProbeDriver, RecordRoundTripsThroughRawJson) {
+    testing::SimulatedProbeDevice device;
+    const ProbeRecord record = run_probe_on(device, options_for({"bandwidth", "mwp"}));
+    const std::string text = format_probe_record(record);
+    EXPECT_EQ(format_probe_record(parse_probe_record(text, "raw.json")), text);
+    const ProbeAnalysis a = analyse_probe_record(record);
+    ASSERT_NE(a.find("", "departure_del_coal_cycles"), nullptr);
+    EXPECT_NEAR(a.find("", "departure_del_coal_cycles")->estimate.value, 4, 1e-9);
+    EXPECT_NEAR(a.find("", "departure_del_uncoal_cycles")->estimate.value, 10, 1e-9);
+    ASSERT_NE(a.find("dram", "load_bandwidth_gbs"), nullptr);
+}
+
+TEST(ProbeDriver, CarveoutSearchesOnePerDistinctCarveoutAndRestoreTheRequestedOne) {
+    testing::SimulatedProbeDevice device;
+    ProbeOptions options = options_for({"carveout"});
+    options.carveout_percent = 25;
+    const ProbeRecord record = run_probe_on(device, options);
+    std::vector<std::string> names = names_of(record);
+    ASSERT_GE(names.size(), 5U);
+    EXPECT_EQ(names[2].rfind("l1.size.carveout_", 0), 0U) << names[2];
+    for (const auto& b : record.benchmarks)
+        if (b.kind == "size")
+            EXPECT_GE(b.carveout_percent, 0) << b.name;
+    EXPECT_EQ(device.carveout_percent, 25);
+}
+
+TEST(ProbeDriver, EveryGroupRunsAndItsRecordIsAnalysed) {
+    testing::SimulatedProbeDevice device;
+    const ProbeRecord record = run_probe_on(device, options_for(probe_groups()));
+    std::set<std::string> kinds;
+    for (const auto& b : record.benchmarks)
+        kinds.insert(b.kind);
+    EXPECT_EQ(kinds, (std::set<std::string>{"clock", "overhead", "caching", "size", "line",
+                                            "latency", "sharing", "count_per_sm", "departure",
+                                            "l2_partition", "bandwidth", "tlb"}));
+    EXPECT_NO_THROW(analyse_probe_record(record));
+}
+
+TEST(ProbeDriver, TlbSkippedWithoutFreeMemory) {
+    testing::SimulatedProbeDevice device;
+    device.free_bytes = 64 << 20;
+    std::vector<std::string> progress;
+    ProbeOptions options = options_for({"tlb"});
+    options.progress = [&](const std::string& line) { progress.push_back(line); };
+    const ProbeRecord record = run_probe_on(device, options);
+    EXPECT_EQ(names_of(record), (std::vector<std::string>{"clock", "overhead"}));
+    bool skipped = false;
+    for (const auto& line : progress)
+        skipped |= line.find("tlb: less than 64 MiB") != std::string::npos;
+    EXPECT_TRUE(skipped);
+}
+
+} // namespace
+} // namespace kerncast::probe

@@ -1,0 +1,144 @@
+// A ProbeDevice without a GPU: chases go through SimulatedCache models (L1 for global/texture/
+// read-only loads, a constant L1), everything else returns fixed, plausible timings. Lets the
+// host-side driving (probe_driver.cpp, probe_session.cpp, the benchmark plans) run in unit
+// tests, and records every launch for the tests to inspect.
+#pragma once
+
+#include "kerncast/probe/probe_device.hpp"
+#include "simulated_cache.hpp"
+
+#include <map>
+#include <stdexcept>
+
+namespace kerncast::probe::testing {
+
+class SimulatedProbeDevice : public ProbeDevice {
+public:
+    SimulatedProbeDevice() {
+        info_.name = "Simulated GPU";
+        info_.cc_major = 9;
+        info_.sm_count = 4;
+        info_.warp_size = 32;
+        info_.l2_cache_bytes = 2 << 20;
+        info_.max_threads_per_sm = 2048;
+        info_.shared_memory_per_sm_bytes = 233472;
+        info_.shared_memory_per_block_optin_bytes = 232448;
+        l1.capacity_bytes = 24 * 1024;
+        l1.ways = 4;
+        constant_l1.capacity_bytes = 2 * 1024;
+        constant_l1.line_bytes = 64;
+        constant_l1.hit_cycles = 40;
+    }
+
+    SimulatedCache l1;
+    SimulatedCache constant_l1;
+    // sm of each block of the next fine-grained launch (default: block index)
+    std::vector<std::uint32_t> block_sms;
+    int fine_launches = 0;
+    int carveout_percent = -1;
+    std::int64_t free_bytes = std::int64_t{8} << 30;
+
+    const gpu::DeviceInfo& info() const override { return info_; }
+    int attribute(ProbeAttribute attribute) const override {
+        switch (attribute) {
+        case ProbeAttribute::max_texture_1d_linear_elements:
+            return 1 << 27;
+        case ProbeAttribute::reserved_shared_bytes_per_block:
+            return 1024;
+        case ProbeAttribute::max_threads_per_block:
+            return 64;
+        }
+        return 0;
+    }
+    std::int64_t free_memory_bytes() const override { return free_bytes; }
+    void allocate(std::size_t elements, std::int64_t, std::uint32_t, std::uint32_t) override {
+        elements_ = elements;
+    }
+    void set_carveout_percent(int percent) override { carveout_percent = percent; }
+    std::int64_t chase_static_shared_bytes(ProbeLoad) const override { return 4; }
+    void set_chase_max_dynamic_shared(ProbeLoad, std::int64_t) override {}
+
+    void build_chain(std::uint32_t first_element, std::uint32_t count,
+                     std::uint32_t stride_elements, std::uint64_t) override {
+        if (first_element + std::uint64_t{count} * stride_elements > elements_)
+            throw std::logic_error("chain beyond the probe buffer");
+        chains_[first_element] = stride_elements;
+    }
+    void upload_constant_chain(const std::vector<std::uint32_t>& chain) override {
+        constant_stride_elements_ = chain.at(0);
+    }
+    std::uint32_t constant_chain_elements() const override { return 62 * 1024 / 4; }
+
+    std::vector<BlockTimes> fine_grained_chase(const FineChase& chase) override {
+        ++fine_launches;
+        std::vector<BlockTimes> blocks;
+        for (std::size_t b = 0; b < chase.starts.size(); ++b) {
+            BlockTimes t;
+            if (chase.load == ProbeLoad::constant) {
+                const int stride = static_cast<int>(constant_stride_elements_ * 4);
+                t.times = constant_l1.chase(std::int64_t{chase.wrap_elements} * 4, stride,
+                                            chase.measure_count);
+            } else {
+                const int stride = static_cast<int>(chains_.at(chase.starts[b]) * 4);
+                t.times =
+                    l1.chase(std::int64_t{chase.lengths[b]} * stride, stride, chase.measure_count);
+            }
+            t.sm_clock_mhz = 1755;
+            t.sm = b < block_sms.size() ? block_sms[b] : static_cast<std::uint32_t>(b);
+            blocks.push_back(std::move(t));
+        }
+        block_sms.clear();
+        return blocks;
+    }
+    PlainTiming plain_chase(ProbeLoad load, std::uint32_t, std::uint32_t, std::uint32_t,
+                            std::uint32_t, bool) override {
+        return {load == ProbeLoad::global_cg ? 488.0 : 41.0, 1755};
+    }
+    double chase_overhead(std::uint32_t, std::uint32_t) override { return 8; }
+    double shared_chase(std::uint32_t, std::uint32_t, std::uint32_t, std::size_t) override {
+        return 30;
+    }
+    std::vector<double> interference(ProbeLoad, ProbeLoad, std::uint32_t, std::uint32_t,
+                                     std::uint32_t, std::uint32_t, int other, int,
+                                     std::uint32_t measure_count) override {
+        // one cache: any disturbing thread slows thread 0 (count per SM 1)
+        std::vector<double> times(measure_count);
+        for (std::size_t k = 0; k < times.size(); ++k)
+            times[k] = (other < 0 ? 33.0 : 220.0) + static_cast<double>(k % 3);
+        return times;
+    }
+    double departure(bool coalesced, std::size_t, int threads) override {
+        return 480 + (threads / 32 - 1) * (coalesced ? 4.0 : 320.0);
+    }
+    Spin spin(long long cycles) override {
+        return {static_cast<double>(cycles), static_cast<double>(cycles) / 1755e3};
+    }
+    void stream(const StreamLaunch&, int, int) override {}
+    double timed_stream_ms(const StreamLaunch&, int, int threads) override {
+        return 1000.0 / threads;
+    }
+    void synchronize() override {}
+    void allocate_tlb_region(std::int64_t bytes) override { tlb_bytes_ = bytes; }
+    void release_tlb_region() override { tlb_bytes_ = 0; }
+    void build_tlb_chain(std::uint64_t count, std::uint64_t stride_bytes) override {
+        if (static_cast<std::int64_t>(count * stride_bytes) > tlb_bytes_)
+            throw std::logic_error("TLB chain beyond its region");
+    }
+    std::vector<std::vector<double>> tlb_chase(const std::vector<std::uint64_t>& counts,
+                                               std::uint64_t, std::uint64_t,
+                                               std::uint32_t measure_count,
+                                               double& sm_clock_mhz) override {
+        sm_clock_mhz = 1755;
+        return std::vector<std::vector<double>>(counts.size(),
+                                                std::vector<double>(measure_count, 300));
+    }
+
+private:
+    gpu::DeviceInfo info_;
+    std::size_t elements_ = 0;
+    std::map<std::uint32_t, std::uint32_t> chains_; // first element -> stride in elements
+    std::uint32_t constant_stride_elements_ = 16;
+    std::int64_t tlb_bytes_ = 0;
+};
+
+} // namespace kerncast::probe::testing
