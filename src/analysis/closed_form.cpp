@@ -2,6 +2,7 @@
 
 #include "kerncast/checked_arithmetic.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/support/integer.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -206,13 +207,6 @@ bool BoundValue::parameters_only() const {
     return true;
 }
 
-static int128 floor_div(int128 a, int128 b) {
-    int128 q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        --q;
-    return q;
-}
-
 // values: parameters, then floor atoms (an atom may use the parameters and earlier atoms).
 static int128 evaluate_affine(const std::map<int, std::int64_t>& coefficients,
                               std::int64_t constant, const int128* values) {
@@ -223,7 +217,8 @@ static int128 evaluate_affine(const std::map<int, std::int64_t>& coefficients,
 }
 
 static int128 evaluate_bound(const BoundValue& b, const int128* values) {
-    return b.sign * floor_div(evaluate_affine(b.coefficients, b.constant, values), b.denominator);
+    return b.sign * support::floor_div(evaluate_affine(b.coefficients, b.constant, values),
+                                       static_cast<int128>(b.denominator));
 }
 
 namespace {
@@ -236,57 +231,77 @@ struct RawConstraint {
     std::int64_t constant = 0;
 };
 
-std::int64_t val_si(isl_val* v) {
-    const std::int64_t value = isl_val_get_num_si(v);
-    isl_val_free(v);
-    return value;
+// Coefficients of one constraint (the binding has no constraint type: read it through the C
+// API, owning it for the duration).
+RawConstraint raw_constraint(isl_constraint* borrowed_constraint, int params, int dims, int divs) {
+    const isl::Constraint c(borrowed_constraint);
+    auto coefficient = [&](isl_dim_type type, int k) {
+        return ::isl::manage(isl_constraint_get_coefficient_val(c.get(), type, k)).get_num_si();
+    };
+    RawConstraint raw;
+    raw.equality = isl_constraint_is_equality(c.get()) == isl_bool_true;
+    for (int k = 0; k < params; ++k)
+        raw.params.push_back(coefficient(isl_dim_param, k));
+    for (int k = 0; k < dims; ++k)
+        raw.dims.push_back(coefficient(isl_dim_set, k));
+    for (int k = 0; k < divs; ++k)
+        raw.divs.push_back(coefficient(isl_dim_div, k));
+    raw.constant = ::isl::manage(isl_constraint_get_constant_val(c.get())).get_num_si();
+    return raw;
 }
 
-std::vector<RawConstraint> constraints_of(isl_basic_set* bset) {
-    std::vector<RawConstraint> result;
-    const isl_size params = isl_basic_set_dim(bset, isl_dim_param);
-    const isl_size dims = isl_basic_set_dim(bset, isl_dim_set);
-    const isl_size divs = isl_basic_set_dim(bset, isl_dim_div);
+std::vector<RawConstraint> constraints_of(const ::isl::basic_set& bset) {
     struct Data {
-        std::vector<RawConstraint>* out;
+        std::vector<RawConstraint> out;
         int params, dims, divs;
-    } data{&result, static_cast<int>(params), static_cast<int>(dims), static_cast<int>(divs)};
+    } data{{},
+           isl::dim_count(bset, isl_dim_param),
+           isl::dim_count(bset, isl_dim_set),
+           isl::dim_count(bset, isl_dim_div)};
     isl_basic_set_foreach_constraint(
-        bset,
+        bset.get(),
         [](isl_constraint* c, void* user) -> isl_stat {
             auto* d = static_cast<Data*>(user);
-            RawConstraint raw;
-            raw.equality = isl_constraint_is_equality(c) == isl_bool_true;
-            for (int k = 0; k < d->params; ++k)
-                raw.params.push_back(
-                    val_si(isl_constraint_get_coefficient_val(c, isl_dim_param, k)));
-            for (int k = 0; k < d->dims; ++k)
-                raw.dims.push_back(val_si(isl_constraint_get_coefficient_val(c, isl_dim_set, k)));
-            for (int k = 0; k < d->divs; ++k)
-                raw.divs.push_back(val_si(isl_constraint_get_coefficient_val(c, isl_dim_div, k)));
-            raw.constant = val_si(isl_constraint_get_constant_val(c));
-            isl_constraint_free(c);
-            d->out->push_back(std::move(raw));
+            d->out.push_back(raw_constraint(c, d->params, d->dims, d->divs));
             return isl_stat_ok;
         },
         &data);
-    return result;
+    return std::move(data.out);
 }
+
+// Adds "sum coefficients*var + constant >= 0" to bset.
+::isl::basic_set with_inequality(const ::isl::basic_set& bset,
+                                 const std::map<int, std::int64_t>& coefficients,
+                                 std::int64_t constant) {
+    isl_constraint* c = isl_constraint_alloc_inequality(isl_basic_set_get_local_space(bset.get()));
+    for (const auto& [var, value] : coefficients) {
+        if (var >= dim_base)
+            c = isl_constraint_set_coefficient_si(c, isl_dim_set, var - dim_base,
+                                                  static_cast<int>(value));
+        else
+            c = isl_constraint_set_coefficient_si(c, isl_dim_param, var, static_cast<int>(value));
+    }
+    c = isl_constraint_set_constant_si(c, static_cast<int>(constant));
+    return ::isl::manage(isl_basic_set_add_constraint(bset.copy(), c));
+}
+
+// The lower and upper bounds on one set dimension, read from its constraints.
+struct DimensionBounds {
+    std::vector<BoundValue> lowers;
+    std::vector<BoundValue> uppers;
+};
 
 class Deriver {
 public:
-    Deriver(isl::Context& ctx, int param_count) : ctx_(ctx) { form_.param_count = param_count; }
+    explicit Deriver(int param_count) { form_.param_count = param_count; }
 
-    bool run(isl_basic_set* bset) {
-        const isl_size dims = isl_basic_set_dim(bset, isl_dim_set);
-        derive(isl::BasicSet(isl_basic_set_copy(bset)), static_cast<int>(dims),
-               Polynomial::constant(Rational(1)), {});
+    bool run(const ::isl::basic_set& bset) {
+        derive(bset, isl::dim_count(bset, isl_dim_set), Polynomial::constant(Rational(1)), {});
         return ok_;
     }
     ClosedForm take() { return std::move(form_); }
 
 private:
-    isl::Context& ctx_;
     ClosedForm form_;
     bool ok_ = true;
 
@@ -311,47 +326,35 @@ private:
 
     // Registers each existential variable of bset as a floor atom when it is the floor of
     // an affine function of the parameters and earlier atoms.
-    bool divs_as_atoms(isl_basic_set* bset, std::vector<int>& vars) {
-        const isl_size n = isl_basic_set_dim(bset, isl_dim_div);
-        if (n == 0)
-            return true;
-        const isl_size params = isl_basic_set_dim(bset, isl_dim_param);
-        const isl_size dims = isl_basic_set_dim(bset, isl_dim_set);
-        isl_local_space* space = isl_basic_set_get_local_space(bset);
-        bool ok = true;
-        for (int k = 0; k < n && ok; ++k) {
-            isl::Aff div(isl_local_space_get_div(space, k));
-            if (!div) {
-                ok = false;
-                break;
-            }
-            isl::Val den(isl_aff_get_denominator_val(div.get()));
-            const std::int64_t denominator = isl_val_get_num_si(den.get());
-            auto scaled = [&](isl_val* v) {
-                isl::Val owned(isl_val_mul(v, isl_val_copy(den.get())));
-                return isl_val_get_num_si(owned.get());
+    bool divs_as_atoms(const ::isl::basic_set& bset, std::vector<int>& vars) {
+        const int n = isl::dim_count(bset, isl_dim_div);
+        const int params = isl::dim_count(bset, isl_dim_param);
+        const int dims = isl::dim_count(bset, isl_dim_set);
+        for (int k = 0; k < n; ++k) {
+            const ::isl::aff div = ::isl::manage(isl_basic_set_get_div(bset.get(), k));
+            const ::isl::val den = ::isl::manage(isl_aff_get_denominator_val(div.get()));
+            auto scaled = [&](isl_dim_type type, int position) {
+                return ::isl::manage(isl_aff_get_coefficient_val(div.get(), type, position))
+                    .mul(den)
+                    .get_num_si();
             };
             FloorAtom atom;
-            atom.denominator = denominator;
-            atom.constant = scaled(isl_aff_get_constant_val(div.get()));
+            atom.denominator = den.get_num_si();
+            atom.constant = div.get_constant_val().mul(den).get_num_si();
             for (int p = 0; p < params; ++p)
-                if (const std::int64_t c =
-                        scaled(isl_aff_get_coefficient_val(div.get(), isl_dim_param, p)))
+                if (const std::int64_t c = scaled(isl_dim_param, p))
                     atom.coefficients[p] = c;
             for (int d = 0; d < dims; ++d)
-                if (scaled(isl_aff_get_coefficient_val(div.get(), isl_dim_in, d)) != 0)
-                    ok = false;
+                if (scaled(isl_dim_in, d) != 0)
+                    return false;
             for (int e = 0; e < k; ++e)
-                if (const std::int64_t c =
-                        scaled(isl_aff_get_coefficient_val(div.get(), isl_dim_div, e)))
+                if (const std::int64_t c = scaled(isl_dim_div, e))
                     atom.coefficients[vars[static_cast<size_t>(e)]] += c;
-            if (denominator <= 0)
-                ok = false;
-            if (ok)
-                vars.push_back(atom_var(atom));
+            if (atom.denominator <= 0)
+                return false;
+            vars.push_back(atom_var(atom));
         }
-        isl_local_space_free(space);
-        return ok;
+        return true;
     }
 
     static BoundValue normalized(BoundValue b) {
@@ -364,27 +367,10 @@ private:
         return b;
     }
 
-    // Adds "sum coefficients*var + constant >= 0" to bset.
-    static isl_basic_set* add_inequality(isl_basic_set* bset,
-                                         const std::map<int, std::int64_t>& coefficients,
-                                         std::int64_t constant) {
-        isl_constraint* c = isl_constraint_alloc_inequality(isl_basic_set_get_local_space(bset));
-        for (const auto& [var, value] : coefficients) {
-            if (var >= dim_base)
-                c = isl_constraint_set_coefficient_si(c, isl_dim_set, var - dim_base,
-                                                      static_cast<int>(value));
-            else
-                c = isl_constraint_set_coefficient_si(c, isl_dim_param, var,
-                                                      static_cast<int>(value));
-        }
-        c = isl_constraint_set_constant_si(c, static_cast<int>(constant));
-        return isl_basic_set_add_constraint(bset, c);
-    }
-
     // Records "x <= y" (x + 1 <= y when strict) as an isl constraint or a run-time guard.
     // Returns false when neither is possible exactly.
-    bool add_less_equal(isl::BasicSet& bset, std::vector<Guard>& guards, BoundValue x, BoundValue y,
-                        bool strict) {
+    static bool add_less_equal(::isl::basic_set& bset, std::vector<Guard>& guards, BoundValue x,
+                               BoundValue y, bool strict) {
         x = normalized(x);
         y = normalized(y);
         if (x.parameters_only() && y.parameters_only() &&
@@ -433,125 +419,121 @@ private:
             return false;
         }
         std::erase_if(coefficients, [](const auto& entry) { return entry.second == 0; });
-        bset.reset(add_inequality(bset.release(), coefficients, constant));
+        bset = with_inequality(bset, coefficients, constant);
         return true;
     }
 
-    void derive(isl::BasicSet bset, int dims, Polynomial count, std::vector<Guard> guards) {
-        if (!ok_)
-            return;
-        bset.reset(isl_basic_set_remove_redundancies(bset.release()));
-        if (!bset) {
-            ok_ = false;
-            return;
-        }
-        if (isl_basic_set_is_empty(bset.get()) == isl_bool_true)
-            return;
-        // Existential variables that are floors of parameter expressions (divisibility of
-        // the parameters) become floor atoms; any other kind has no closed form here.
-        std::vector<int> div_vars;
-        if (!divs_as_atoms(bset.get(), div_vars)) {
-            ok_ = false;
-            return;
-        }
-        auto constraints = constraints_of(bset.get());
-        if (dims == 0) {
-            Piece piece;
-            piece.count = std::move(count);
-            piece.guards = std::move(guards);
-            for (const auto& raw : constraints) {
-                ParamConstraint pc;
-                pc.equality = raw.equality;
-                pc.constant = raw.constant;
-                for (size_t k = 0; k < raw.params.size(); ++k)
-                    if (raw.params[k] != 0)
-                        pc.coefficients[static_cast<int>(k)] = raw.params[k];
-                for (size_t k = 0; k < raw.divs.size(); ++k)
-                    if (raw.divs[k] != 0)
-                        pc.coefficients[div_vars[k]] += raw.divs[k];
-                piece.constraints.push_back(pc);
+    // The parameter/atom part of a constraint (`rest`) and its coefficients on the outer
+    // dimensions 0..d-1; involves_dims tells whether any of those is non-zero.
+    static std::map<int, std::int64_t> rest_of(const RawConstraint& raw,
+                                               const std::vector<int>& div_vars, int d,
+                                               bool& involves_dims) {
+        std::map<int, std::int64_t> rest;
+        involves_dims = false;
+        for (size_t k = 0; k < raw.params.size(); ++k)
+            if (raw.params[k] != 0)
+                rest[static_cast<int>(k)] = raw.params[k];
+        for (size_t k = 0; k < raw.divs.size(); ++k)
+            if (raw.divs[k] != 0)
+                rest[div_vars[k]] += raw.divs[k];
+        for (int k = 0; k < d; ++k)
+            if (raw.dims[static_cast<size_t>(k)] != 0) {
+                rest[dim_base + k] = raw.dims[static_cast<size_t>(k)];
+                involves_dims = true;
             }
-            form_.pieces.push_back(std::move(piece));
-            return;
-        }
-        const int d = dims - 1;
-        const int var = dim_base + d;
-        auto rest_of = [&](const RawConstraint& raw, std::map<int, std::int64_t>& rest,
-                           bool& involves_dims) {
-            involves_dims = false;
+        return rest;
+    }
+
+    // All dimensions summed: the remaining constraints are on the parameters (and atoms).
+    void record_piece(const std::vector<RawConstraint>& constraints,
+                      const std::vector<int>& div_vars, Polynomial count,
+                      std::vector<Guard> guards) {
+        Piece piece;
+        piece.count = std::move(count);
+        piece.guards = std::move(guards);
+        for (const auto& raw : constraints) {
+            ParamConstraint pc;
+            pc.equality = raw.equality;
+            pc.constant = raw.constant;
             for (size_t k = 0; k < raw.params.size(); ++k)
                 if (raw.params[k] != 0)
-                    rest[static_cast<int>(k)] = raw.params[k];
+                    pc.coefficients[static_cast<int>(k)] = raw.params[k];
             for (size_t k = 0; k < raw.divs.size(); ++k)
                 if (raw.divs[k] != 0)
-                    rest[div_vars[k]] += raw.divs[k];
-            for (int k = 0; k < d; ++k)
-                if (raw.dims[static_cast<size_t>(k)] != 0) {
-                    rest[dim_base + k] = raw.dims[static_cast<size_t>(k)];
-                    involves_dims = true;
-                }
-        };
+                    pc.coefficients[div_vars[k]] += raw.divs[k];
+            piece.constraints.push_back(pc);
+        }
+        form_.pieces.push_back(std::move(piece));
+    }
+
+    // An equality with a unit coefficient on the innermost dimension d determines it:
+    // substitute its value into the count and project d out. False when there is none.
+    bool substitute_equality(const ::isl::basic_set& bset,
+                             const std::vector<RawConstraint>& constraints,
+                             const std::vector<int>& div_vars, int dims, const Polynomial& count,
+                             std::vector<Guard>& guards) {
+        const int d = dims - 1;
         for (const auto& raw : constraints) {
             const std::int64_t c = raw.dims[static_cast<size_t>(d)];
-            if (!raw.equality || c == 0)
-                continue;
-            if (c != 1 && c != -1)
-                continue; // param-only rest: handled below as a pair of bounds
+            if (!raw.equality || (c != 1 && c != -1))
+                continue; // |c| > 1 with a param-only rest: handled as a pair of bounds
             // c*d + rest = 0  ->  d = -c*rest
-            std::map<int, std::int64_t> rest;
             bool involves_dims;
-            rest_of(raw, rest, involves_dims);
-            BoundValue value{rest, raw.constant, 1, static_cast<int>(-c)};
-            Polynomial substituted = count.substitute(var, polynomial_of(value));
-            isl::BasicSet outer(isl_basic_set_project_out(bset.release(), isl_dim_set,
-                                                          static_cast<unsigned>(d), 1));
-            derive(std::move(outer), dims - 1, std::move(substituted), std::move(guards));
-            return;
+            BoundValue value{rest_of(raw, div_vars, d, involves_dims), raw.constant, 1,
+                             static_cast<int>(-c)};
+            Polynomial substituted = count.substitute(dim_base + d, polynomial_of(value));
+            derive(isl::project_out(bset, isl_dim_set, d, 1), dims - 1, std::move(substituted),
+                   std::move(guards));
+            return true;
         }
-        std::vector<BoundValue> lowers, uppers;
+        return false;
+    }
+
+    // Lower and upper bounds on dimension d; false when some bound has no closed form here.
+    bool bounds_of(const std::vector<RawConstraint>& constraints, const std::vector<int>& div_vars,
+                   int d, DimensionBounds& bounds) {
         for (const auto& raw : constraints) {
             const std::int64_t c = raw.dims[static_cast<size_t>(d)];
             if (c == 0)
                 continue;
-            std::map<int, std::int64_t> rest;
             bool involves_dims;
-            rest_of(raw, rest, involves_dims);
+            const auto rest = rest_of(raw, div_vars, d, involves_dims);
             const std::int64_t magnitude = c > 0 ? c : -c;
-            if (magnitude != 1 && involves_dims) {
-                ok_ = false;
-                return;
-            }
+            if (magnitude != 1 && involves_dims)
+                return false;
+            auto negated = [&](bool negate) {
+                std::pair<std::map<int, std::int64_t>, std::int64_t> r{rest, raw.constant};
+                if (negate) {
+                    for (auto& [v, x] : r.first)
+                        x = -x;
+                    r.second = -r.second;
+                }
+                return r;
+            };
             // An equality c*d + r = 0 with |c| > 1 (r parameter-only) is the pair
             // c*d + r >= 0 and -c*d - r >= 0: a range of one point when c divides r, empty
             // otherwise, which the sum over [L, U] gets right (U = L - 1 sums to 0).
             if (c > 0 || raw.equality) { // c*d + r >= 0  ->  d >= ceil(-r/c) = -floor(r/c)
-                std::map<int, std::int64_t> r = rest;
-                std::int64_t k = raw.constant;
-                if (c < 0) {
-                    for (auto& [v, x] : r)
-                        x = -x;
-                    k = -k;
-                }
-                lowers.push_back(BoundValue{r, k, magnitude, -1});
+                auto [r, k] = negated(c < 0);
+                bounds.lowers.push_back(BoundValue{r, k, magnitude, -1});
             }
             if (c < 0 || raw.equality) { // -|c|*d + r >= 0  ->  d <= floor(r/|c|)
-                std::map<int, std::int64_t> r = rest;
-                std::int64_t k = raw.constant;
-                if (c > 0) {
-                    for (auto& [v, x] : r)
-                        x = -x;
-                    k = -k;
-                }
-                uppers.push_back(BoundValue{r, k, magnitude, 1});
+                auto [r, k] = negated(c > 0);
+                bounds.uppers.push_back(BoundValue{r, k, magnitude, 1});
             }
         }
-        if (lowers.empty() || uppers.empty()) {
-            ok_ = false; // unbounded
-            return;
-        }
+        return !bounds.lowers.empty() && !bounds.uppers.empty(); // else unbounded
+    }
+
+    // Splits the set by which lower bound is the max and which upper bound the min, and sums
+    // the count over dimension d in each piece (Faulhaber), recursing on the outer dimensions.
+    void sum_over_pieces(const ::isl::basic_set& bset, const DimensionBounds& bounds, int dims,
+                         const Polynomial& count, const std::vector<Guard>& guards) {
+        const int d = dims - 1;
+        const auto& [lowers, uppers] = bounds;
         for (size_t ju = 0; ju < uppers.size(); ++ju) {
             for (size_t jl = 0; jl < lowers.size(); ++jl) {
-                isl::BasicSet piece(isl_basic_set_copy(bset.get()));
+                ::isl::basic_set piece = bset;
                 std::vector<Guard> piece_guards = guards;
                 for (size_t i = 0; i < uppers.size() && ok_; ++i)
                     if (i != ju &&
@@ -563,83 +545,102 @@ private:
                         ok_ = false;
                 if (!ok_)
                     return;
-                if (isl_basic_set_is_empty(piece.get()) == isl_bool_true)
+                if (piece.is_empty())
                     continue;
-                Polynomial summed =
-                    sum_over(count, var, polynomial_of(lowers[jl]), polynomial_of(uppers[ju]));
-                isl::BasicSet outer(isl_basic_set_project_out(piece.release(), isl_dim_set,
-                                                              static_cast<unsigned>(d), 1));
-                derive(std::move(outer), dims - 1, std::move(summed), std::move(piece_guards));
+                Polynomial summed = sum_over(count, dim_base + d, polynomial_of(lowers[jl]),
+                                             polynomial_of(uppers[ju]));
+                derive(isl::project_out(piece, isl_dim_set, d, 1), dims - 1, std::move(summed),
+                       std::move(piece_guards));
                 if (!ok_)
                     return;
             }
         }
     }
+
+    // Sums `count` over the dimensions of bset, innermost first, adding pieces to form_.
+    void derive(const ::isl::basic_set& input, int dims, Polynomial count,
+                std::vector<Guard> guards) {
+        if (!ok_)
+            return;
+        const ::isl::basic_set bset =
+            ::isl::manage(isl_basic_set_remove_redundancies(input.copy()));
+        if (bset.is_empty())
+            return;
+        // Existential variables that are floors of parameter expressions (divisibility of
+        // the parameters) become floor atoms; any other kind has no closed form here.
+        std::vector<int> div_vars;
+        if (!divs_as_atoms(bset, div_vars)) {
+            ok_ = false;
+            return;
+        }
+        const auto constraints = constraints_of(bset);
+        if (dims == 0) {
+            record_piece(constraints, div_vars, std::move(count), std::move(guards));
+            return;
+        }
+        if (substitute_equality(bset, constraints, div_vars, dims, count, guards))
+            return;
+        DimensionBounds bounds;
+        if (!bounds_of(constraints, div_vars, dims - 1, bounds)) {
+            ok_ = false;
+            return;
+        }
+        sum_over_pieces(bset, bounds, dims, count, guards);
+    }
 };
-
-} // namespace
-
-static std::optional<ClosedForm> derive_direct(isl::Context& ctx, isl_set* set, int param_count);
 
 // Existential variables that depend on set dimensions (e.g. "16*floor(c/16) <= m - 16")
 // are each determined by the point, so lifting them to set dimensions keeps the count.
 // They go in front (outermost): the original dimensions then have unit-coefficient bounds
-// in them (16*e <= c <= 16*e + 15).
-static isl::Set lifted(isl_set* set) {
-    isl::Set result(isl_set_flatten(isl_set_lift(isl_set_copy(set))));
-    if (!result)
-        return result;
-    const isl_size original = isl_set_dim(set, isl_dim_set);
-    const isl_size total = isl_set_dim(result.get(), isl_dim_set);
-    if (original < 0 || total <= original)
-        return isl::Set();
+// in them (16*e <= c <= 16*e + 15). nullopt when there is nothing to lift.
+std::optional<::isl::set> lifted(const ::isl::set& set) {
+    const ::isl::set lift = ::isl::manage(isl_set_lift(set.copy()));
+    ::isl::set result = lift.flatten();
+    const int original = isl::dim_count(set, isl_dim_set);
+    const int total = isl::dim_count(result, isl_dim_set);
+    if (total <= original)
+        return std::nullopt;
     // Move the lifted dimensions to the front, one at a time (a set's dims cannot be moved
     // within the same tuple directly: go through the parameters).
-    const isl_size params = isl_set_dim(result.get(), isl_dim_param);
-    const unsigned extra = static_cast<unsigned>(total - original);
-    result.reset(isl_set_move_dims(result.release(), isl_dim_param, static_cast<unsigned>(params),
-                                   isl_dim_set, static_cast<unsigned>(original), extra));
-    result.reset(isl_set_move_dims(result.release(), isl_dim_set, 0, isl_dim_param,
-                                   static_cast<unsigned>(params), extra));
-    return result;
+    const auto params = static_cast<unsigned>(isl::dim_count(result, isl_dim_param));
+    const auto extra = static_cast<unsigned>(total - original);
+    result = ::isl::manage(isl_set_move_dims(result.copy(), isl_dim_param, params, isl_dim_set,
+                                             static_cast<unsigned>(original), extra));
+    return ::isl::manage(
+        isl_set_move_dims(result.copy(), isl_dim_set, 0, isl_dim_param, params, extra));
 }
 
-std::optional<ClosedForm> derive_closed_form(isl::Context& ctx, isl_set* set, int param_count) {
-    if (auto form = derive_direct(ctx, set, param_count))
-        return form;
-    isl::Set set_with_divs(isl_set_coalesce(isl_set_copy(set)));
-    if (!set_with_divs || isl_set_n_basic_set(set_with_divs.get()) != 1)
+std::optional<ClosedForm> derive_direct(const ::isl::set& set, int param_count) {
+    const ::isl::set coalesced = set.coalesce();
+    const ::isl::set disjoint = ::isl::manage(isl_set_make_disjoint(coalesced.copy()));
+    if (isl::dim_count(disjoint, isl_dim_param) != param_count)
         return std::nullopt;
-    isl::Set lift = lifted(set_with_divs.get());
-    if (!lift)
-        return std::nullopt;
-    return derive_direct(ctx, lift.get(), param_count);
-}
-
-static std::optional<ClosedForm> derive_direct(isl::Context& ctx, isl_set* set, int param_count) {
-    isl::Set disjoint(isl_set_make_disjoint(isl_set_coalesce(isl_set_copy(set))));
-    if (!disjoint)
-        return std::nullopt;
-    if (isl_set_dim(disjoint.get(), isl_dim_param) != param_count)
-        return std::nullopt;
-    Deriver deriver(ctx, param_count);
-    struct Data {
-        Deriver* deriver;
-        bool ok;
-    } data{&deriver, true};
-    isl_set_foreach_basic_set(
-        disjoint.get(),
-        [](isl_basic_set* bset, void* user) -> isl_stat {
-            auto* d = static_cast<Data*>(user);
-            if (d->ok && !d->deriver->run(bset))
-                d->ok = false;
-            isl_basic_set_free(bset);
-            return isl_stat_ok;
-        },
-        &data);
-    if (!data.ok)
-        return std::nullopt;
+    std::vector<::isl::basic_set> pieces;
+    disjoint.foreach_basic_set([&](::isl::basic_set bset) { pieces.push_back(bset); });
+    Deriver deriver(param_count);
+    for (const auto& bset : pieces)
+        if (!deriver.run(bset))
+            return std::nullopt;
     return deriver.take();
+}
+
+} // namespace
+
+std::optional<ClosedForm> derive_closed_form(const ::isl::set& set, int param_count) {
+    // An isl failure on the way means no closed form: the caller counts with isl instead.
+    try {
+        if (auto form = derive_direct(set, param_count))
+            return form;
+        const ::isl::set set_with_divs = set.coalesce();
+        if (set_with_divs.n_basic_set() != 1)
+            return std::nullopt;
+        const auto lift = lifted(set_with_divs);
+        if (!lift)
+            return std::nullopt;
+        return derive_direct(*lift, param_count);
+    } catch (const ::isl::exception&) {
+        return std::nullopt;
+    }
 }
 
 // ---- evaluation ----------------------------------------------------------------------------
@@ -680,8 +681,8 @@ std::int64_t CompiledClosedForm::evaluate(const std::int64_t* params) const {
         value[k] = params[k];
     for (size_t a = 0; a < atoms_.size(); ++a)
         value[static_cast<size_t>(param_count_) + a] =
-            floor_div(evaluate_affine(atoms_[a].coefficients, atoms_[a].constant, value),
-                      atoms_[a].denominator);
+            support::floor_div(evaluate_affine(atoms_[a].coefficients, atoms_[a].constant, value),
+                               static_cast<int128>(atoms_[a].denominator));
     int128 total = 0;
     for (const auto& piece : pieces_) {
         bool holds = true;

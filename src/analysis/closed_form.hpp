@@ -8,7 +8,7 @@
 // bounds split the set into disjoint pieces (which bound is the max/min), decided either by
 // extra affine constraints (isl keeps them exact) or by guards on the parameters evaluated at
 // run time. Anything else (existential variables, non-unit coefficients on outer indices)
-// is reported as "no closed form" and the caller falls back to isl_set_count_val.
+// is reported as "no closed form" (so is any isl failure) and the caller counts with isl.
 #pragma once
 
 #include "../support/isl_support.hpp"
@@ -104,7 +104,7 @@ struct ClosedForm {
 
 // set: parameters aligned to the caller's parameter list (param_count of them), set
 // dimensions in nesting order (outermost first). nullopt: no closed form derived.
-std::optional<ClosedForm> derive_closed_form(isl::Context& ctx, isl_set* set, int param_count);
+std::optional<ClosedForm> derive_closed_form(const ::isl::set& set, int param_count);
 
 // A compiled closed form for fast repeated evaluation.
 class CompiledClosedForm {

@@ -15,27 +15,20 @@ class PointCount {
 public:
     PointCount(const std::string& text, const std::vector<std::string>& parameters)
         : text_(text), parameters_(parameters) {
-        isl::Set set;
+        ::isl::set set;
         try {
-            set = isl::read_set(ctx_, text);
+            set = isl::parse_set(ctx_, text);
         } catch (const isl::IslError& e) {
             throw_input_error("isl rejects the set '" + text + "': " + e.what());
         }
-        // Align the set's parameters with the caller's list (adds unused ones).
-        isl::Space space(
-            isl_space_params_alloc(ctx_.get(), static_cast<unsigned>(parameters.size())));
-        for (size_t k = 0; k < parameters.size(); ++k)
-            space.reset(isl_space_set_dim_name(space.release(), isl_dim_param,
-                                               static_cast<unsigned>(k), parameters[k].c_str()));
-        const auto used = isl::dim_names(set.get(), isl_dim_param);
-        for (const auto& name : used)
+        for (const auto& name : isl::dim_names(set, isl_dim_param))
             if (std::find(parameters.begin(), parameters.end(), name) == parameters.end())
                 throw_input_error("the set '" + text + "' uses '" + name +
                                   "', which is not a parameter");
-        set_.reset(isl_set_align_params(set.release(), space.release()));
-        ctx_.check(set_.get(), "aligning parameters");
-        if (auto form =
-                detail::derive_closed_form(ctx_, set_.get(), static_cast<int>(parameters.size()))) {
+        // Align the set's parameters with the caller's list (adds unused ones).
+        set_ =
+            isl::checked("aligning parameters", [&] { return isl::align_params(set, parameters); });
+        if (auto form = detail::derive_closed_form(set_, static_cast<int>(parameters.size()))) {
             formula_ = form->to_string(parameters);
             compiled_ = std::make_unique<detail::CompiledClosedForm>(*form);
         }
@@ -49,27 +42,28 @@ public:
 
     std::int64_t evaluate_with_isl(const std::int64_t* params) const {
         std::lock_guard lock(mutex_);
-        isl::Set fixed(isl_set_copy(set_.get()));
-        for (size_t k = 0; k < parameters_.size(); ++k)
-            fixed.reset(isl_set_fix_val(fixed.release(), isl_dim_param, static_cast<unsigned>(k),
-                                        isl_val_int_from_si(ctx_.get(), params[k])));
         try {
-            return isl::count_points(ctx_, fixed.get());
+            ::isl::set fixed = set_;
+            for (size_t k = 0; k < parameters_.size(); ++k)
+                fixed = isl::fix_param(fixed, static_cast<int>(k), params[k]);
+            return isl::count_points(ctx_, fixed);
         } catch (const isl::IslError& e) {
             throw_input_error(std::string("cannot count ") + text_ + ": " + e.what());
+        } catch (const ::isl::exception& e) {
+            throw_input_error(std::string("cannot count ") + text_ + ": " + isl::message_of(e));
         }
     }
 
     bool closed_form() const { return compiled_ != nullptr; }
     std::string formula() const {
-        return compiled_ ? formula_ : "isl count of " + isl::to_string(set_.get());
+        return compiled_ ? formula_ : "isl count of " + isl::to_string(set_);
     }
 
 private:
     mutable isl::Context ctx_;
     std::string text_;
     std::vector<std::string> parameters_;
-    isl::Set set_;
+    ::isl::set set_;
     std::string formula_;
     std::unique_ptr<detail::CompiledClosedForm> compiled_;
     mutable std::mutex mutex_;

@@ -347,21 +347,21 @@ void FileParser::parse_arrays(const YAML::Node& node) {
 void FileParser::parse_domain(const YAML::Node& node) {
     spec_.domain = scalar(node, "domain");
     isl::Context ctx;
-    isl::Set set;
+    ::isl::set set;
     try {
-        set = isl::read_set(ctx, spec_.domain);
+        set = isl::parse_set(ctx, spec_.domain);
     } catch (const isl::IslError& e) {
         throw_input_error(
             "isl rejects the domain: " + std::string(e.what()),
             e.offset() >= 0 ? inside(node, e.offset()) : at(node),
             {"the domain is an isl set such as \"[n] -> { [i, j] : 0 <= i, j < n }\""});
     }
-    for (const auto& name : isl::dim_names(set.get(), isl_dim_param))
+    for (const auto& name : isl::dim_names(set, isl_dim_param))
         if (!spec_.find_param(name))
             fail(node, "the domain uses parameter '" + name + "', which is not declared in params");
     if (isl_set_dim(set.get(), isl_dim_div) < 0)
         fail(node, "isl rejects the domain");
-    spec_.indices = isl::dim_names(set.get(), isl_dim_set);
+    spec_.indices = isl::dim_names(set, isl_dim_set);
     for (size_t k = 0; k < spec_.indices.size(); ++k) {
         const std::string& index = spec_.indices[k];
         if (index.empty())
@@ -375,12 +375,13 @@ void FileParser::parse_domain(const YAML::Node& node) {
             fail(node, "index '" + index + "' appears twice in the domain");
     }
     // Boundedness at the default parameter values.
-    ::isl::set fixed = ::isl::manage(isl_set_copy(set.get()));
-    const auto params = isl::dim_names(set.get(), isl_dim_param);
+    ::isl::set fixed = set;
+    const auto params = isl::dim_names(set, isl_dim_param);
     for (size_t k = 0; k < params.size(); ++k)
-        fixed = ::isl::manage(isl_set_fix_val(
-            fixed.copy(), isl_dim_param, static_cast<unsigned>(k),
-            isl_val_int_from_si(ctx.get(), spec_.find_param(params[k])->default_value)));
+        fixed = isl::checked("fixing a parameter", [&] {
+            return isl::fix_param(fixed, static_cast<int>(k),
+                                  spec_.find_param(params[k])->default_value);
+        });
     if (isl_set_is_bounded(fixed.get()) != isl_bool_true)
         fail(node, "the domain is unbounded at the default parameter values",
              {"every index needs a lower and an upper bound"});

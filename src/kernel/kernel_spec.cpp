@@ -203,19 +203,19 @@ void KernelSpec::check_param_values(
     isl::Context ctx;
     ::isl::set set;
     try {
-        set = ::isl::manage(isl::read_set(ctx, domain).release()); // into the C++ binding
+        set = isl::parse_set(ctx, domain);
     } catch (const isl::IslError&) {
         return; // rejected with its position when the file was read
     }
-    const auto names = isl::dim_names(set.get(), isl_dim_param);
+    const auto names = isl::dim_names(set, isl_dim_param);
     for (size_t k = 0; k < names.size(); ++k) {
         const auto value = lookup(names[k]);
         if (!value)
             return;
-        set = ::isl::manage(isl_set_fix_val(set.copy(), isl_dim_param, static_cast<unsigned>(k),
-                                            isl_val_int_from_si(ctx.get(), *value)));
+        set = isl::checked("fixing a parameter",
+                           [&] { return isl::fix_param(set, static_cast<int>(k), *value); });
     }
-    if (isl_set_is_empty(set.get()) == isl_bool_true)
+    if (isl::checked("testing the domain for emptiness", [&] { return set.is_empty(); }))
         throw_input_error("kernel '" + name + "': the domain " + domain + " is empty for " +
                               (values.empty() ? std::string("its parameters") : values_text()),
                           SourceLocation{file, 0, 0, {}, {}},

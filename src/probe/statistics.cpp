@@ -10,28 +10,6 @@
 
 namespace kerncast::probe {
 
-double median(std::span<const double> values) {
-    KERNCAST_CHECK(!values.empty(), "median of an empty sample");
-    std::vector<double> sorted(values.begin(), values.end());
-    std::sort(sorted.begin(), sorted.end());
-    const std::size_t half = sorted.size() / 2;
-    return sorted.size() % 2 == 1 ? sorted[half] : 0.5 * (sorted[half - 1] + sorted[half]);
-}
-
-double mean(std::span<const double> values) {
-    KERNCAST_CHECK(!values.empty(), "mean of an empty sample");
-    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
-double median_absolute_deviation(std::span<const double> values) {
-    const double center = median(values);
-    std::vector<double> deviations;
-    deviations.reserve(values.size());
-    for (double v : values)
-        deviations.push_back(std::abs(v - center));
-    return median(deviations);
-}
-
 LinearFit fit_line(std::span<const double> x, std::span<const double> y) {
     KERNCAST_CHECK(x.size() == y.size() && x.size() >= 2, "line fit needs >= 2 points");
     const double mx = mean(x);

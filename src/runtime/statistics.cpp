@@ -8,30 +8,6 @@
 
 namespace kerncast::runtime {
 
-static std::vector<double> sorted_copy(std::span<const double> values) {
-    std::vector<double> sorted(values.begin(), values.end());
-    std::sort(sorted.begin(), sorted.end());
-    return sorted;
-}
-
-double median(std::span<const double> values) {
-    KERNCAST_CHECK(!values.empty(), "median of no values");
-    const std::vector<double> sorted = sorted_copy(values);
-    const std::size_t n = sorted.size();
-    return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-}
-
-double percentile(std::span<const double> values, double p) {
-    KERNCAST_CHECK(!values.empty(), "percentile of no values");
-    KERNCAST_CHECK(p >= 0 && p <= 100, "percentile outside [0, 100]");
-    const std::vector<double> sorted = sorted_copy(values);
-    const double h = static_cast<double>(sorted.size() - 1) * p / 100.0;
-    const auto below = static_cast<std::size_t>(std::floor(h));
-    if (below + 1 >= sorted.size())
-        return sorted.back();
-    return sorted[below] + (h - static_cast<double>(below)) * (sorted[below + 1] - sorted[below]);
-}
-
 TimeSummary summarize_times(std::span<const double> times_s) {
     KERNCAST_CHECK(!times_s.empty(), "summary of no times");
     TimeSummary summary;

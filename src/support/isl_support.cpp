@@ -102,15 +102,16 @@ std::string tidy(const std::string& text, int& offset) {
     return first;
 }
 
+// The parsed object (owned by the caller, never null) or IslError with isl's diagnostic.
 template <class T, class Reader>
-T read_with_diagnostics(Context& ctx, const std::string& text, Reader reader) {
+T* read_with_diagnostics(Context& ctx, const std::string& text, Reader reader) {
     std::string diagnostics;
-    T object;
+    T* object = nullptr;
     {
         std::lock_guard lock(parse_mutex);
         StderrCapture capture;
         isl_options_set_on_error(ctx.get(), ISL_ON_ERROR_WARN); // report with a position
-        object = T(reader(ctx.get(), text.c_str()));
+        object = reader(ctx.get(), text.c_str());
         isl_options_set_on_error(ctx.get(), ISL_ON_ERROR_CONTINUE);
         diagnostics = capture.restore();
     }
@@ -129,20 +130,22 @@ T read_with_diagnostics(Context& ctx, const std::string& text, Reader reader) {
 } // namespace
 
 Set read_set(Context& ctx, const std::string& text) {
-    return read_with_diagnostics<Set>(ctx, text, isl_set_read_from_str);
+    return Set(read_with_diagnostics<isl_set>(ctx, text, isl_set_read_from_str));
 }
 
 Map read_map(Context& ctx, const std::string& text) {
-    return read_with_diagnostics<Map>(ctx, text, isl_map_read_from_str);
+    return Map(read_with_diagnostics<isl_map>(ctx, text, isl_map_read_from_str));
 }
 
-static std::string take_string(char* text) {
+namespace {
+std::string take_string(char* text) {
     if (!text)
         return "(null)";
     std::string result = text;
     std::free(text);
     return result;
 }
+} // namespace
 
 std::string to_string(isl_set* set) {
     return take_string(isl_set_to_str(set));
@@ -184,6 +187,113 @@ std::int64_t count_points(Context& ctx, isl_set* set) {
     if (isl_val_is_infty(count.get()) || isl_val_is_nan(count.get()))
         throw IslError("the set " + to_string(set) + " is unbounded");
     return to_int64(count.get());
+}
+
+// ---- the C++ binding's types --------------------------------------------------------------
+
+namespace {
+
+// A C call's result as a binding object: a null result (isl failed) throws ::isl::exception
+// with isl's last error, the way the binding's own methods report failures.
+template <class Object, class Raw> Object take(isl_ctx* ctx, Raw* raw) {
+    if (!raw)
+        ::isl::exception::throw_last_error(ctx);
+    return ::isl::manage(raw);
+}
+
+} // namespace
+
+std::string message_of(const ::isl::exception& error) {
+    // The binding's text is "file:line: message" when isl reported a location.
+    const std::string text = error.what();
+    const size_t colon = text.find(": ");
+    if (colon == std::string::npos)
+        return text;
+    const size_t line = text.rfind(':', colon - 1);
+    if (line == std::string::npos || line + 1 == colon)
+        return text;
+    for (size_t k = line + 1; k < colon; ++k)
+        if (text[k] < '0' || text[k] > '9')
+            return text;
+    return text.substr(colon + 2);
+}
+
+::isl::set parse_set(Context& ctx, const std::string& text) {
+    return ::isl::manage(read_with_diagnostics<isl_set>(ctx, text, isl_set_read_from_str));
+}
+
+::isl::map parse_map(Context& ctx, const std::string& text) {
+    return ::isl::manage(read_with_diagnostics<isl_map>(ctx, text, isl_map_read_from_str));
+}
+
+std::string to_string(const ::isl::set& set) {
+    return take_string(isl_set_to_str(set.get()));
+}
+std::string to_string(const ::isl::basic_set& set) {
+    return take_string(isl_basic_set_to_str(set.get()));
+}
+std::string to_string(const ::isl::pw_aff& aff) {
+    return take_string(isl_pw_aff_to_str(aff.get()));
+}
+
+std::vector<std::string> dim_names(const ::isl::set& set, isl_dim_type type) {
+    return dim_names(set.get(), type);
+}
+
+int dim_count(const ::isl::set& set, isl_dim_type type) {
+    const isl_size n = isl_set_dim(set.get(), type);
+    if (n < 0)
+        ::isl::exception::throw_last_error(set.ctx());
+    return static_cast<int>(n);
+}
+
+int dim_count(const ::isl::basic_set& set, isl_dim_type type) {
+    const isl_size n = isl_basic_set_dim(set.get(), type);
+    if (n < 0)
+        ::isl::exception::throw_last_error(set.ctx());
+    return static_cast<int>(n);
+}
+
+std::int64_t count_points(Context& ctx, const ::isl::set& set) {
+    return count_points(ctx, set.get());
+}
+
+std::int64_t to_int64(const ::isl::val& value) {
+    return to_int64(value.get());
+}
+
+::isl::set fix_param(const ::isl::set& set, int position, std::int64_t value) {
+    isl_ctx* ctx = isl_set_get_ctx(set.get());
+    return take<::isl::set>(ctx, isl_set_fix_val(set.copy(), isl_dim_param,
+                                                 static_cast<unsigned>(position),
+                                                 isl_val_int_from_si(ctx, value)));
+}
+
+::isl::set project_out(const ::isl::set& set, isl_dim_type type, int first, int n) {
+    return take<::isl::set>(isl_set_get_ctx(set.get()),
+                            isl_set_project_out(set.copy(), type, static_cast<unsigned>(first),
+                                                static_cast<unsigned>(n)));
+}
+
+::isl::basic_set project_out(const ::isl::basic_set& set, isl_dim_type type, int first, int n) {
+    return take<::isl::basic_set>(isl_basic_set_get_ctx(set.get()),
+                                  isl_basic_set_project_out(set.copy(), type,
+                                                            static_cast<unsigned>(first),
+                                                            static_cast<unsigned>(n)));
+}
+
+::isl::set align_params(const ::isl::set& set, const std::vector<std::string>& names) {
+    isl_ctx* ctx = isl_set_get_ctx(set.get());
+    isl_space* space = isl_space_params_alloc(ctx, static_cast<unsigned>(names.size()));
+    for (size_t k = 0; k < names.size(); ++k)
+        space = isl_space_set_dim_name(space, isl_dim_param, static_cast<unsigned>(k),
+                                       names[k].c_str());
+    return take<::isl::set>(ctx, isl_set_align_params(set.copy(), space));
+}
+
+::isl::val coordinate(const ::isl::point& point, int position) {
+    return take<::isl::val>(isl_point_get_ctx(point.get()),
+                            isl_point_get_coordinate_val(point.get(), isl_dim_set, position));
 }
 
 } // namespace kerncast::isl

@@ -1,10 +1,17 @@
-// Private support layer: small RAII wrappers around isl objects and isl error handling. isl stays
-// out of public headers; the kernel reader, the analysis, the models and codegen include this.
+// Private support layer around isl: the error translation (IslError with parse offsets), the
+// parser with isl's diagnostics, and thin functions on Debian's official C++ binding
+// (<isl/cpp.h>, namespace ::isl) for what the binding lacks (dimension names, point counts,
+// fixing and projecting dimensions, constraints of a basic set). isl stays out of public
+// headers; the kernel reader, the analysis, the models and codegen include this.
+//
+// The unique_ptr aliases (Set, Map, ...) and the isl_set* overloads serve code that still
+// calls isl's C API; new code uses the ::isl types and the overloads taking them.
 #pragma once
 
 #include <cstdint>
 #include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/cpp.h>
 #include <isl/ctx.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
@@ -56,6 +63,8 @@ public:
     Context& operator=(const Context&) = delete;
 
     isl_ctx* get() const { return ctx_; }
+    // The same context for the C++ binding (non-owning).
+    ::isl::ctx cpp() const { return ::isl::ctx(ctx_); }
     // Throws IslError with isl's last message when `object` is null (an isl call failed).
     template <class P> P check(P object, const char* what) {
         if (!object)
@@ -83,5 +92,46 @@ std::int64_t count_points(Context& ctx, isl_set* set);
 
 // Value as int64; throws IslError when not an integer / too large.
 std::int64_t to_int64(isl_val* value);
+
+// ---- the same on the C++ binding's types ---------------------------------------------------
+
+// isl's own message of a binding exception, without the "isl_file.c:123: " prefix.
+std::string message_of(const ::isl::exception& error);
+
+// Runs `step` (isl calls through the binding); a ::isl::exception becomes
+// IslError("what: isl's message"), the text Context::check gave for the same failure.
+template <class Step> auto checked(const std::string& what, Step&& step) -> decltype(step()) {
+    try {
+        return step();
+    } catch (const ::isl::exception& error) {
+        const std::string message = message_of(error);
+        throw IslError(message.empty() ? what : what + ": " + message);
+    }
+}
+
+// read_set / read_map for the binding (same diagnostics and offsets in IslError).
+::isl::set parse_set(Context& ctx, const std::string& text);
+::isl::map parse_map(Context& ctx, const std::string& text);
+
+std::string to_string(const ::isl::set& set);
+std::string to_string(const ::isl::basic_set& set);
+std::string to_string(const ::isl::pw_aff& aff);
+
+std::vector<std::string> dim_names(const ::isl::set& set, isl_dim_type type);
+int dim_count(const ::isl::set& set, isl_dim_type type);
+int dim_count(const ::isl::basic_set& set, isl_dim_type type);
+
+std::int64_t count_points(Context& ctx, const ::isl::set& set);
+std::int64_t to_int64(const ::isl::val& value);
+
+// set with parameter `position` fixed to `value`.
+::isl::set fix_param(const ::isl::set& set, int position, std::int64_t value);
+// set without dimensions [first, first + n) of `type` (existentially projected).
+::isl::set project_out(const ::isl::set& set, isl_dim_type type, int first, int n);
+::isl::basic_set project_out(const ::isl::basic_set& set, isl_dim_type type, int first, int n);
+// set's parameters reordered (and extended) to `names`, in that order.
+::isl::set align_params(const ::isl::set& set, const std::vector<std::string>& names);
+// Coordinate `position` of a set dimension of `point`.
+::isl::val coordinate(const ::isl::point& point, int position);
 
 } // namespace kerncast::isl

@@ -2,22 +2,18 @@
 
 #include "kerncast/report/table_builder.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace kerncast::uipick {
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-    std::string text;
-    for (const auto& item : items)
-        text += (text.empty() ? "" : separator) + item;
-    return text;
-}
 
 std::string variant_text(const VariantValues& values) {
     std::vector<std::string> parts;
     for (const auto& [argument, value] : values)
         parts.push_back(argument + ":" + value);
-    return join(parts, " ");
+    return fmt::format("{}", fmt::join(parts, " "));
 }
 
 } // namespace
@@ -41,10 +37,12 @@ report::Document generation_view(const Generation& generation, const FilterTags&
         doc.tables.push_back(skipped.build());
     doc.notes.push_back(
         "generator tags: " +
-        (tags.generator_tags.empty() ? std::string("(none)") : join(tags.generator_tags, " ")) +
+        (tags.generator_tags.empty() ? std::string("(none)")
+                                     : fmt::format("{}", fmt::join(tags.generator_tags, " "))) +
         "; match condition: " + match_condition_name(condition) + "; matching generators: " +
-        (generation.matched_generators.empty() ? std::string("none")
-                                               : join(generation.matched_generators, ", ")));
+        (generation.matched_generators.empty()
+             ? std::string("none")
+             : fmt::format("{}", fmt::join(generation.matched_generators, ", "))));
     return doc;
 }
 
@@ -57,7 +55,8 @@ report::Document generators_view(const std::vector<Generator>& collection) {
     for (const auto& generator : collection) {
         const std::vector<std::string> tags(generator.tags.begin(), generator.tags.end());
         for (const auto& argument : generator.arguments)
-            t.row(generator.name, join(tags, " "), argument.name, join(argument.defaults, ","),
+            t.row(generator.name, fmt::format("{}", fmt::join(tags, " ")), argument.name,
+                  fmt::format("{}", fmt::join(argument.defaults, ",")),
                   argument.accepts ? argument.accepted : "the defaults", argument.description);
     }
     doc.tables.push_back(t.build());

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 
 namespace kerncast::uipick {
@@ -67,13 +69,6 @@ std::vector<std::string> allowed_values(const VariantArgument& argument, const F
     return values;
 }
 
-std::string join(const std::vector<std::string>& items) {
-    std::string text;
-    for (const auto& item : items)
-        text += (text.empty() ? "" : ", ") + item;
-    return text;
-}
-
 // Usage errors for variant tags that no matching generator can use.
 void check_variant_tags(const std::vector<const Generator*>& matched, const FilterTags& tags) {
     for (const auto& tag : tags.variant_tags) {
@@ -92,11 +87,13 @@ void check_variant_tags(const std::vector<const Generator*>& matched, const Filt
                     some_value_accepted || !allowed_values(argument, tags).empty();
             }
         if (!known)
-            throw_usage_error("variant tag '" + tag.argument +
-                                  "' is an argument of none of the matching generators",
-                              {"their arguments: " + join(known_arguments)});
+            throw_usage_error(
+                "variant tag '" + tag.argument +
+                    "' is an argument of none of the matching generators",
+                {"their arguments: " + fmt::format("{}", fmt::join(known_arguments, ", "))});
         if (!some_value_accepted)
-            throw_usage_error("variant tag '" + tag.argument + ":" + join(tag.values) +
+            throw_usage_error("variant tag '" + tag.argument + ":" +
+                              fmt::format("{}", fmt::join(tag.values, ", ")) +
                               "': no matching generator accepts these values (see `kerncast "
                               "gen --generators`)");
     }

@@ -49,39 +49,29 @@ void find_loads(const KernelSpec& spec, const Expr& e, std::vector<std::string>&
 }
 
 // Kernel-language text of an isl AST expression (arithmetic only: a sink extent).
-std::string ast_text(isl_ast_expr* expr) {
-    switch (isl_ast_expr_get_type(expr)) {
-    case isl_ast_expr_int: {
-        isl::Val value(isl_ast_expr_int_get_val(expr));
-        return std::to_string(isl::to_int64(value.get()));
-    }
-    case isl_ast_expr_id: {
-        isl_id* id = isl_ast_expr_id_get_id(expr);
-        std::string name = isl_id_get_name(id);
-        isl_id_free(id);
-        return name;
-    }
-    case isl_ast_expr_op:
-        break;
-    default:
+std::string ast_text(const ::isl::ast_expr& expr) {
+    if (expr.isa<::isl::ast_expr_int>())
+        return std::to_string(isl::to_int64(expr.as<::isl::ast_expr_int>().val()));
+    if (expr.isa<::isl::ast_expr_id>())
+        return expr.as<::isl::ast_expr_id>().id().name();
+    if (!expr.isa<::isl::ast_expr_op>())
         throw isl::IslError("unexpected isl AST expression");
-    }
+    const auto op = expr.as<::isl::ast_expr_op>();
     std::vector<std::string> args;
-    for (int k = 0; k < isl_ast_expr_op_get_n_arg(expr); ++k) {
-        isl_ast_expr* arg = isl_ast_expr_op_get_arg(expr, k);
-        std::string text = "(";
-        text += ast_text(arg);
+    for (unsigned k = 0; k < op.n_arg(); ++k) {
+        std::string text = "("; // (built in steps: GCC 12 warns falsely on "(" + s + ")")
+        text += ast_text(op.arg(static_cast<int>(k)));
         text += ")";
         args.push_back(std::move(text));
-        isl_ast_expr_free(arg);
     }
-    auto fold = [&](const char* op) {
+    auto fold = [&](const char* symbol) {
         std::string text = args.at(0);
         for (size_t k = 1; k < args.size(); ++k)
-            text += std::string(" ") + op + " " + args[k];
+            text += std::string(" ") + symbol + " " + args[k];
         return text;
     };
-    switch (isl_ast_expr_op_get_type(expr)) {
+    const isl_ast_expr_op_type type = isl_ast_expr_op_get_type(op.get());
+    switch (type) {
     case isl_ast_expr_op_minus:
         return "-" + args.at(0);
     case isl_ast_expr_op_add:
@@ -96,7 +86,7 @@ std::string ast_text(isl_ast_expr* expr) {
         return fold("/"); // the kernel language's integer '/' is floor division
     case isl_ast_expr_op_max:
     case isl_ast_expr_op_min: {
-        const char* name = isl_ast_expr_op_get_type(expr) == isl_ast_expr_op_max ? "max" : "min";
+        const char* name = type == isl_ast_expr_op_max ? "max" : "min";
         std::string text = args.at(0);
         for (size_t k = 1; k < args.size(); ++k)
             text = std::string(name) + "(" + text + ", " + args[k] + ")";
@@ -113,38 +103,32 @@ struct IndexRange {
     std::string index, lower, extent;
 };
 
-std::string pw_aff_text(isl::Context& ctx, isl_pw_aff* value) {
-    isl_set* context = isl_pw_aff_params(isl_pw_aff_copy(value));
-    isl_ast_build* build = ctx.check(isl_ast_build_from_context(context), "sink extent");
-    isl_ast_expr* expr = isl_ast_build_expr_from_pw_aff(build, value);
-    isl_ast_build_free(build);
-    ctx.check(expr, "sink extent");
-    std::string text;
-    try {
-        text = ast_text(expr);
-    } catch (...) {
-        isl_ast_expr_free(expr);
-        throw;
-    }
-    isl_ast_expr_free(expr);
-    return text;
+std::string pw_aff_text(const ::isl::pw_aff& value) {
+    const ::isl::ast_expr expr = isl::checked("sink extent", [&] {
+        const ::isl::pw_aff coalesced = value.coalesce();
+        return ::isl::ast_build::from_context(coalesced.domain().params()).expr_from(coalesced);
+    });
+    return ast_text(expr);
 }
 
 IndexRange index_range(const KernelSpec& spec, const std::string& index) {
     isl::Context ctx;
-    isl::Set domain = isl::read_set(ctx, spec.domain);
+    const ::isl::set domain = isl::parse_set(ctx, spec.domain);
     const int pos = isl_set_find_dim_by_name(domain.get(), isl_dim_set, index.c_str());
     KERNCAST_CHECK(pos >= 0, "index " + index + " not in the domain");
-    isl_pw_aff* low = isl_set_dim_min(isl_set_copy(domain.get()), pos);
-    isl_pw_aff* high = isl_set_dim_max(isl_set_copy(domain.get()), pos);
-    isl_pw_aff* extent =
-        isl_pw_aff_add(isl_pw_aff_sub(high, isl_pw_aff_copy(low)),
-                       isl_pw_aff_val_on_domain(isl_set_params(isl_set_copy(domain.get())),
-                                                isl_val_one(ctx.get())));
     IndexRange range{index, "", ""};
     try {
-        range.lower = pw_aff_text(ctx, isl_pw_aff_coalesce(low));
-        range.extent = pw_aff_text(ctx, isl_pw_aff_coalesce(extent));
+        const ::isl::pw_aff low = isl::checked(
+            "sink extent", [&] { return ::isl::manage(isl_set_dim_min(domain.copy(), pos)); });
+        const ::isl::pw_aff high = isl::checked(
+            "sink extent", [&] { return ::isl::manage(isl_set_dim_max(domain.copy(), pos)); });
+        const ::isl::pw_aff one = isl::checked("sink extent", [&] {
+            const ::isl::set parameters = domain.params();
+            return ::isl::manage(
+                isl_pw_aff_val_on_domain(parameters.copy(), isl_val_one(ctx.get())));
+        });
+        range.lower = pw_aff_text(low);
+        range.extent = pw_aff_text(high.sub(low).add(one));
     } catch (const isl::IslError& e) {
         throw_input_error("work removal: cannot size the sink array of kernel '" + spec.name +
                               "': the range of thread index '" + index + "' is not one " +

@@ -2,16 +2,18 @@
 // the physical-bounds check that flags implausible values instead of writing them.
 #pragma once
 
+#include "kerncast/support/statistics.hpp"
+
 #include <span>
 #include <string>
 #include <vector>
 
 namespace kerncast::probe {
 
-double median(std::span<const double> values); // values must be non-empty
-double mean(std::span<const double> values);   // values must be non-empty
-// Median absolute deviation from the median (unscaled).
-double median_absolute_deviation(std::span<const double> values);
+// median, mean and the median absolute deviation live in the support layer.
+using support::mean;
+using support::median;
+using support::median_absolute_deviation;
 
 // Least-squares line y = intercept + slope * x (at least two distinct x).
 struct LinearFit {

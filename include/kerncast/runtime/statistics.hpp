@@ -2,6 +2,8 @@
 // measured over many configurations). Pure functions; definitions in docs/gpu-runtime.md.
 #pragma once
 
+#include "kerncast/support/statistics.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -9,13 +11,9 @@
 
 namespace kerncast::runtime {
 
-// Median: the middle value, or the mean of the two middle values for an even count.
-double median(std::span<const double> values); // values non-empty
-
-// Percentile p in [0, 100] by linear interpolation between closest ranks (Hyndman & Fan 1996,
-// definition 7; numpy's default): sort x[0..n-1], h = (n - 1) p / 100,
-// result = x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]).
-double percentile(std::span<const double> values, double p); // values non-empty
+// median and percentile (Hyndman & Fan definition 7) live in the support layer.
+using support::median;
+using support::percentile;
 
 struct TimeSummary {
     double median_s = 0;

@@ -3,7 +3,7 @@
 
 #include "kerncast/error.hpp"
 #include "kerncast/json_reader.hpp"
-#include "kerncast/runtime/statistics.hpp"
+#include "kerncast/support/statistics.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -185,7 +185,7 @@ AtomicServiceTable service_table_from_record(const ServiceRecord& record,
                                       ": its n and e must form a full grid");
                 std::vector<double> by_cas;
                 for (const auto& repetitions : it->second->total_cycles)
-                    by_cas.push_back(runtime::median(repetitions)); // parsed non-empty
+                    by_cas.push_back(support::median(repetitions)); // parsed non-empty
                 by_threads.push_back(std::move(by_cas));
             }
             grid.total_cycles.push_back(std::move(by_threads));

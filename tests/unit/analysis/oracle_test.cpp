@@ -6,6 +6,7 @@
 #include "kerncast/analysis/footprint.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/support/integer.hpp"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -19,42 +20,24 @@ namespace {
 
 using Point = std::map<std::string, std::int64_t>; // user indices, params and builtins
 
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-    std::int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        --q;
-    return q;
-}
-
 // All domain points at fixed parameters, by isl enumeration of the user's domain.
 std::vector<std::vector<std::int64_t>> enumerate(const kernel::KernelSpec& spec,
                                                  const std::vector<std::int64_t>& params) {
-    isl::Context ctx;
-    isl::Set set = isl::read_set(ctx, spec.domain);
-    const auto names = isl::dim_names(set.get(), isl_dim_param);
+    kerncast::isl::Context ctx;
+    ::isl::set set = kerncast::isl::parse_set(ctx, spec.domain);
+    const auto names = kerncast::isl::dim_names(set, isl_dim_param);
     for (size_t k = 0; k < names.size(); ++k)
         for (size_t p = 0; p < spec.params.size(); ++p)
             if (spec.params[p].name == names[k])
-                set.reset(isl_set_fix_si(set.release(), isl_dim_param, static_cast<unsigned>(k),
-                                         static_cast<int>(params[p])));
+                set = kerncast::isl::fix_param(set, static_cast<int>(k), params[p]);
     std::vector<std::vector<std::int64_t>> points;
-    isl_set_foreach_point(
-        set.get(),
-        [](isl_point* point, void* user) -> isl_stat {
-            auto* out = static_cast<std::vector<std::vector<std::int64_t>>*>(user);
-            isl_space* space = isl_point_get_space(point);
-            const isl_size n = isl_space_dim(space, isl_dim_set);
-            isl_space_free(space);
-            std::vector<std::int64_t> coordinates;
-            for (int k = 0; k < n; ++k) {
-                isl::Val v(isl_point_get_coordinate_val(point, isl_dim_set, k));
-                coordinates.push_back(isl_val_get_num_si(v.get()));
-            }
-            isl_point_free(point);
-            out->push_back(coordinates);
-            return isl_stat_ok;
-        },
-        &points);
+    const int dims = kerncast::isl::dim_count(set, isl_dim_set);
+    set.foreach_point([&](const ::isl::point& point) {
+        std::vector<std::int64_t> coordinates;
+        for (int k = 0; k < dims; ++k)
+            coordinates.push_back(kerncast::isl::coordinate(point, k).get_num_si());
+        points.push_back(coordinates);
+    });
     return points;
 }
 
@@ -207,7 +190,7 @@ struct Oracle {
         auto granules = [](const std::set<std::int64_t>& addresses, std::int64_t size) {
             std::set<std::int64_t> g;
             for (auto a : addresses)
-                g.insert(floor_div(a, size));
+                g.insert(support::floor_div(a, size));
             return static_cast<std::int64_t>(g.size());
         };
         const Footprint w = footprint(analysis, access, params, *warp, {32, 128});
