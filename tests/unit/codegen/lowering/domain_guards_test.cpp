@@ -60,5 +60,5 @@ TEST(DomainGuards, GuardOfARangePastTheDomainIsAGuardOnTheExcess) {
 TEST(DomainGuards, BadDomainTextIsAnIslError) {
     kernel::KernelSpec spec = triangle();
     spec.domain = "[n] -> { [i, j] : 0 <= i < }";
-    EXPECT_THROW(DomainGuards(spec, {{"n", 4}}), isl::IslError);
+    EXPECT_THROW(DomainGuards(spec, {{"n", 4}}), kerncast::isl::IslError);
 }
