@@ -202,8 +202,7 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params =
-        analysis::bind(analysis, parameter_overrides(o.launch)).values();
+    const auto params = analysis::bind(analysis, parameter_overrides(o.launch)).values();
     ma::ForecastOptions options;
     options.distribution = *distribution;
     options.operation = o.operation;

@@ -41,8 +41,7 @@ void run_model_predict(const PredictOptions& o) {
     const MachineModel machine = resolve_machine(o.machine);
     const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const kernel::BoundKernel bound =
-        analysis::bind(analysis, parameter_overrides(o.launch));
+    const kernel::BoundKernel bound = analysis::bind(analysis, parameter_overrides(o.launch));
     analysis::check_fold_within_domain(bound);
     const std::vector<std::int64_t>& params = bound.values();
     emit(models::calibrated::model_prediction_view(
