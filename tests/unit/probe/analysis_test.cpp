@@ -1,6 +1,4 @@
 #include "kerncast/error.hpp"
-#include "kerncast/machine/machine_json.hpp"
-#include "kerncast/machine/validate.hpp"
 #include "kerncast/probe/analysis.hpp"
 #include "synthetic_record.hpp"
 
@@ -94,72 +92,6 @@ TEST(ProbeAnalysis, OutOfBoundsValueIsFlaggedAndNotWritten) {
     EXPECT_TRUE(noted);
 }
 
-TEST(ProbeAnalysis, MachineModelCarriesMeasuredProvenance) {
-    const SyntheticTruth truth;
-    const ProbeAnalysis a = analyse_probe_record(synthetic_record(truth));
-    const MachineModel m = machine_from_probe(a, "data/probe/synthetic/raw.json");
-    EXPECT_EQ(m.identity.id, "synthetic-gpu-probed");
-    EXPECT_EQ(m.identity.architecture, "Hopper");
-    EXPECT_TRUE(m.identity.incomplete);
-    const MemoryLevel* l1 = m.level("l1");
-    ASSERT_NE(l1, nullptr);
-    ASSERT_TRUE(l1->effective_size_bytes.has_value());
-    EXPECT_EQ(l1->effective_size_bytes->value, truth.l1_bytes);
-    EXPECT_EQ(l1->line_bytes->value, truth.l1_line_bytes);
-    const Provenance& source = m.sources.at(l1->effective_size_bytes->source);
-    EXPECT_EQ(source.kind, SourceKind::measured);
-    EXPECT_EQ(source.run, "data/probe/synthetic/raw.json");
-    EXPECT_NE(source.citation.find("3 repetition(s)"), std::string::npos) << source.citation;
-    EXPECT_NE(source.citation.find("confidence high"), std::string::npos) << source.citation;
-    const MemoryLevel* l2 = m.level("l2");
-    ASSERT_NE(l2, nullptr);
-    EXPECT_EQ(l2->size_bytes->value, 52428800);
-    EXPECT_EQ(l2->partitions->value, 2);
-    EXPECT_EQ(m.level("texture")->count_per_sm->value, 1);
-    EXPECT_NEAR(m.mwp_cwp.departure_del_uncoal_cycles->value, truth.departure_uncoal, 1e-9);
-    EXPECT_EQ(m.compute.sm_count->value, 132);
-    EXPECT_NEAR(m.compute.measured_sm_clock_mhz->value, truth.sm_clock_mhz, 2);
-
-    // The fields added for the probe (docs/probe.md, "The machine file").
-    EXPECT_NEAR(l1->store_bandwidth_gbs->value, truth.l1_store_gbs / 1.002, 1e-3);
-    EXPECT_NEAR(m.level("shared")->store_bandwidth_gbs->value, truth.shared_store_gbs / 1.002,
-                1e-3);
-    EXPECT_NEAR(l2->latency_near_cycles->value, truth.l2_near_cycles, 3);
-    EXPECT_NEAR(l2->latency_far_cycles->value, truth.l2_far_cycles, 3);
-    ASSERT_TRUE(m.level("texture")->same_cache_as.has_value());
-    EXPECT_EQ(m.level("texture")->same_cache_as->value, "l1");
-    ASSERT_TRUE(l1->effective_size_by_carveout.has_value());
-    ASSERT_EQ(l1->effective_size_by_carveout->value.size(), 1u);
-    EXPECT_EQ(l1->effective_size_by_carveout->value[0].shared_kib, 228);
-    EXPECT_EQ(l1->effective_size_by_carveout->value[0].effective_size_bytes,
-              truth.l1_bytes_at_largest_carveout);
-    ASSERT_EQ(m.tlbs.size(), 2u);
-    EXPECT_EQ(m.tlbs[0].name, "l1_tlb");
-    EXPECT_EQ(m.tlbs[0].reach_bytes->value, truth.l1_tlb_entries * truth.tlb_page_bytes);
-    EXPECT_EQ(m.tlbs[1].reach_bytes->value, truth.l2_tlb_entries * truth.tlb_page_bytes);
-    EXPECT_EQ(m.tlbs[1].page_bytes->value, truth.tlb_page_bytes);
-    EXPECT_NEAR(m.tlbs[1].miss_latency_cycles->value, truth.l2_tlb_miss_cycles, 3);
-
-    // Every measured value's source carries its uncertainty: the L1 size agrees exactly over
-    // three repetitions.
-    ASSERT_TRUE(source.uncertainty.has_value());
-    EXPECT_EQ(source.uncertainty->confidence, "high");
-    EXPECT_EQ(source.uncertainty->repetitions, 3);
-    EXPECT_EQ(source.uncertainty->relative_spread, 0.0);
-    const Provenance& dram_latency = m.sources.at(m.level("dram")->latency_cycles->source);
-    ASSERT_TRUE(dram_latency.uncertainty.has_value());
-    EXPECT_EQ(dram_latency.uncertainty->repetitions, 5);
-    EXPECT_NEAR(dram_latency.uncertainty->relative_spread, 0.1 / (truth.dram_cycles + 0.2), 1e-9);
-}
-
-TEST(ProbeAnalysis, MachineFileRoundTripsThroughTheMachineFormat) {
-    const MachineModel m = machine_from_probe(analyse_probe_record(synthetic_record()), "run");
-    EXPECT_NO_THROW(validate_machine(m, "probed machine"));
-    const std::string text = machine_to_json(m).dump(2);
-    const MachineModel parsed = parse_machine_json(text, "probed.json");
-    EXPECT_EQ(machine_to_json(parsed), machine_to_json(m));
-}
-
 TEST(ProbeAnalysis, ReplayOfTheWrittenRecordEqualsTheLiveAnalysis) {
     // What `kerncast probe` analyses right after measuring and what `--replay` analyses
     // from raw.json must agree exactly.
@@ -189,16 +121,6 @@ TEST(ProbeAnalysis, InconsistentBenchmarkIsAnInputError) {
         EXPECT_NE(e.message().find("sharing.l1.texture"), std::string::npos) << e.message();
         EXPECT_NE(e.message().find("interfered"), std::string::npos) << e.message();
     }
-}
-
-TEST(ProbeAnalysis, ViewListsEveryValue) {
-    const ProbeAnalysis a = analyse_probe_record(synthetic_record());
-    const auto doc = probe_view(a);
-    EXPECT_EQ(doc.schema, "kerncast.probe/1");
-    ASSERT_EQ(doc.tables.size(), 2u);
-    EXPECT_EQ(doc.tables[1].rows.size(), a.values.size());
-    for (const auto& row : doc.tables[1].rows)
-        EXPECT_EQ(row.size(), doc.tables[1].columns.size());
 }
 
 } // namespace
