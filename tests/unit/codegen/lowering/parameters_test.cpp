@@ -31,11 +31,11 @@ threads: {x: i}
 statements: ["a[i] = 1"]
 )yaml",
                                                               "nothing.yaml");
-    // Not empty at the default n = 8, empty at n = 4.
-    LoweringState state(spec, spec.launch, {{"n", 4}});
+    // Not empty at the default n = 8, empty at n = 4: binding the kernel, before any pass, says
+    // so.
     try {
-        run_through(state, "bind-parameters");
-        FAIL() << "an empty domain lowered";
+        LoweringState state(spec, spec.launch, {{"n", 4}});
+        FAIL() << "an empty domain bound";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::input);
         EXPECT_NE(std::string(e.what()).find("nothing.yaml: kernel 'nothing': the domain [n] -> "
@@ -59,4 +59,19 @@ TEST(Parameters, ArraysGetExtentsOffsetAndBufferSize) {
     EXPECT_FALSE(src->written);
     EXPECT_TRUE(state.schedule.find_array("dst")->written);
     EXPECT_FALSE(src->accumulator);
+}
+
+TEST(Parameters, TheBoundKernelGivesValuesExtentsAndTheResolvedLaunch) {
+    const kernel::KernelSpec spec = example("star3d_r4");
+    const kernel::BoundKernel bound =
+        kernel::BoundKernel::bind(spec, spec.launch, {{"nx", 40}, {"ny", 16}, {"nz", 24}});
+    LoweringState state(bound);
+    run_through(state, "lay-out-arrays");
+    EXPECT_EQ(state.schedule.parameters, bound.named_values());
+    EXPECT_EQ(state.schedule.find_array("src")->extents, bound.extents("src"));
+    EXPECT_EQ(state.schedule.find_array("src")->offset, bound.offset("src"));
+    // The same schedule as the convenience entry that binds the overrides itself.
+    LoweringState direct(spec, spec.launch, {{"nx", 40}, {"ny", 16}, {"nz", 24}});
+    run_through(direct, "lay-out-arrays");
+    EXPECT_EQ(direct.schedule.parameters, state.schedule.parameters);
 }
