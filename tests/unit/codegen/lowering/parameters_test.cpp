@@ -75,3 +75,16 @@ TEST(Parameters, TheBoundKernelGivesValuesExtentsAndTheResolvedLaunch) {
     run_through(direct, "lay-out-arrays");
     EXPECT_EQ(direct.schedule.parameters, state.schedule.parameters);
 }
+
+TEST(Parameters, ABoundKernelIsBoundAgainAtTheLaunchItsLocalIndicesFix) {
+    const kernel::KernelSpec spec = example("fd5pt_16"); // locals lj, li: threadIdx, 0..15
+    kernel::LaunchConfig unset; // block 1 x 1 x 1: the local indices fix 16 x 16
+    const kernel::BoundKernel bound = kernel::BoundKernel::bind(spec, unset, {{"n", 40}});
+    LoweringState state(bound);
+    EXPECT_EQ(state.bound.launch().block, (kernel::Dim3{16, 16, 1}));
+    EXPECT_EQ(state.bound.named_values(), bound.named_values());
+    run_through(state, "map-threads");
+    EXPECT_EQ(state.schedule.launch.block, (kernel::Dim3{16, 16, 1}));
+    EXPECT_EQ(state.schedule.grid, state.bound.grid());
+    EXPECT_EQ(state.schedule.grid, (kernel::Dim3{3, 3, 1})); // 14*bi < 40
+}
