@@ -19,7 +19,7 @@ BENCHMARK(BM_Analyze)->Unit(benchmark::kMillisecond);
 
 void BM_PredictVolumes(benchmark::State& state) {
     const auto analysis = analysis::analyze(bench::star3d_r4(), {{32, 4, 4}, {1, 1, 2}});
-    const auto params = analysis::parameter_values(analysis);
+    const auto params = analysis::bind(analysis).values();
     for (auto _ : state)
         benchmark::DoNotOptimize(models::predict_volumes(analysis, params, bench::a100_40gb()));
 }

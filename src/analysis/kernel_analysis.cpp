@@ -142,18 +142,10 @@ int matrix_rank(std::vector<std::vector<wide_int>> rows) {
     return rank;
 }
 
-// The C++ binding (isl/cpp.h) holds every isl object here. The text readers and printers of
-// support/isl_support (which turn isl's parser diagnostics into IslError texts) are the
-// boundary: their objects move into the binding in these helpers. isl operations the binding
-// does not export (projecting out dimensions, naming them) are C calls on copies, their
-// results managed at once.
-::isl::set read_isl_set(isl::Context& ctx, const std::string& text) {
-    return ::isl::manage(isl::read_set(ctx, text).release());
-}
-
-::isl::map read_isl_map(isl::Context& ctx, const std::string& text) {
-    return ::isl::manage(isl::read_map(ctx, text).release());
-}
+// The C++ binding (isl/cpp.h) holds every isl object here. Text is read by support/isl_support's
+// parse_set / parse_map, which turn isl's parser diagnostics into IslError texts. isl
+// operations the binding does not export (projecting out dimensions, naming them) are C calls
+// on copies, their results managed at once.
 
 std::string to_string(const ::isl::set& set) {
     return isl::to_string(set.get());
@@ -227,7 +219,7 @@ private:
     // The kernel's assumptions as an isl parameter set (absent when there are none): every
     // counted set is simplified under it (isl gist), which removes cases the assumptions
     // exclude (e.g. a partial tile when the size is a multiple of the tile). Evaluation
-    // checks the assumptions (parameter_values), so the counts stay exact where they apply.
+    // checks the assumptions (bind), so the counts stay exact where they apply.
     std::optional<::isl::set> context_;
 
     struct Scope {
@@ -267,7 +259,7 @@ private:
     SymbolicCount count_simplified(const std::string& raw_text) {
         std::string text = raw_text;
         if (context_) {
-            const ::isl::set raw = read_isl_set(ctx_, raw_text);
+            const ::isl::set raw = isl::parse_set(ctx_, raw_text);
             const ::isl::set set = ::isl::manage(isl_set_gist_params(raw.copy(), context_->copy()));
             ctx_.check(set.get(), "simplifying under the assumptions");
             text = to_string(set);
@@ -383,7 +375,7 @@ void Analyzer::read_assumptions() {
     if (facts.empty())
         return;
     try {
-        context_ = read_isl_set(
+        context_ = isl::parse_set(
             ctx_, fmt::format("{} -> {{ : {} }}", params_text_, fmt::join(facts, " and ")));
     } catch (const isl::IslError&) {
         context_ = std::nullopt; // not expressible in isl: no simplification
@@ -394,12 +386,12 @@ void Analyzer::read_assumptions() {
 void Analyzer::read_domain() {
     const KernelSpec& spec = result_.spec;
     try {
-        user_domain_ = read_isl_set(ctx_, spec.domain);
+        user_domain_ = isl::parse_set(ctx_, spec.domain);
     } catch (const isl::IslError& e) {
         throw_input_error("isl rejects the domain of kernel '" + spec.name + "': " + e.what());
     }
     const ::isl::space declared =
-        read_isl_set(ctx_, result_.parameters.empty() ? "{ : }" : params_text_ + " -> { : }")
+        isl::parse_set(ctx_, result_.parameters.empty() ? "{ : }" : params_text_ + " -> { : }")
             .space();
     user_domain_ = ::isl::manage(isl_set_align_params(user_domain_.copy(), declared.copy()));
     ctx_.check(user_domain_.get(), "aligning the domain's parameters");
@@ -545,7 +537,7 @@ void Analyzer::build_launch_domain(const std::vector<std::string>& constraints) 
         constraints.empty() ? "" : fmt::format(" : {}", fmt::join(constraints, " and ")));
     ::isl::map map;
     try {
-        map = read_isl_map(ctx_, map_text);
+        map = isl::parse_map(ctx_, map_text);
     } catch (const isl::IslError& e) {
         KERNCAST_CHECK(false, "launch map rejected by isl: " + map_text + ": " + e.what());
     }
@@ -605,7 +597,7 @@ void Analyzer::count_thread_blocks() {
             "] : " + condition_to_isl(*scope.statement->condition, forms) + " }";
         ::isl::set condition;
         try {
-            condition = read_isl_set(ctx_, text);
+            condition = isl::parse_set(ctx_, text);
         } catch (const isl::IslError& e) {
             throw_input_error("isl rejects the where-condition '" +
                                   scope.statement->condition_text + "': " + e.what(),
@@ -745,7 +737,7 @@ SymbolicCount Analyzer::footprint_elements(const AccessInfo& access, const Scope
         outputs.push_back(s.to_string());
     const std::string map_text = fmt::format("{} -> {{ [{}] -> [{}] }}", params_text_,
                                              fmt::join(names, ", "), fmt::join(outputs, ", "));
-    const ::isl::map map = read_isl_map(ctx_, map_text);
+    const ::isl::map map = isl::parse_map(ctx_, map_text);
     ::isl::set image = ::isl::manage(isl_set_apply(source.copy(), map.copy()));
     ctx_.check(image.get(), "computing a footprint");
     image = ::isl::manage(isl_set_coalesce(image.copy()));
@@ -1043,14 +1035,6 @@ KernelAnalysis analyze(const kernel::BoundKernel& bound, const CountOptions& opt
     return analyze(bound.spec(), bound.launch(), options);
 }
 
-void check_fold_within_domain(const KernelAnalysis& analysis,
-                              const std::vector<std::int64_t>& params) {
-    kernel::ParameterOverrides named;
-    for (size_t k = 0; k < analysis.parameters.size() && k < params.size(); ++k)
-        named.emplace_back(analysis.parameters[k], params[k]);
-    check_fold_within_domain(analysis.spec, analysis.launch, named);
-}
-
 void check_fold_within_domain(const kernel::BoundKernel& bound) {
     check_fold_within_domain(bound.spec(), bound.launch(), bound.named_values());
 }
@@ -1061,7 +1045,7 @@ static void check_fold_within_domain(const kernel::KernelSpec& spec,
     isl::Context ctx;
     ::isl::set domain;
     try {
-        domain = read_isl_set(ctx, spec.domain);
+        domain = isl::parse_set(ctx, spec.domain);
     } catch (const isl::IslError&) {
         return; // rejected with its position when the file was read
     }
@@ -1100,11 +1084,6 @@ static void check_fold_within_domain(const kernel::KernelSpec& spec,
 kernel::BoundKernel bind(const KernelAnalysis& analysis,
                          const kernel::ParameterOverrides& overrides) {
     return kernel::BoundKernel::bind(analysis.spec, analysis.launch, overrides);
-}
-
-std::vector<std::int64_t> parameter_values(const KernelAnalysis& analysis,
-                                           const kernel::ParameterOverrides& overrides) {
-    return bind(analysis, overrides).values();
 }
 
 ByteAddress byte_address(const KernelAnalysis& analysis, const AccessInfo& access,

@@ -18,12 +18,25 @@ const ArrayStorage* Schedule::find_array(const std::string& name) const {
     return nullptr;
 }
 
-Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
-                      const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
-    lowering::LoweringState state(spec, launch, overrides);
+namespace {
+
+Schedule run_pipeline(lowering::LoweringState& state) {
     for (const lowering::LoweringPass& pass : lowering::lowering_pipeline())
         pass.run(state);
     return std::move(state.schedule);
+}
+
+} // namespace
+
+Schedule lower_kernel(const kernel::BoundKernel& bound) {
+    lowering::LoweringState state(bound);
+    return run_pipeline(state);
+}
+
+Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
+                      const kernel::ParameterOverrides& overrides) {
+    lowering::LoweringState state(spec, launch, overrides);
+    return run_pipeline(state);
 }
 
 } // namespace kerncast::codegen

@@ -1,5 +1,6 @@
 // kerncast codegen: the CUDA C++ that `kerncast run KERNEL` compiles (docs/codegen.md).
 #include "commands.hpp"
+#include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/cuda_codegen.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -24,8 +25,9 @@ struct CodegenOptions {
 void run_codegen(const CodegenOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const kernel::LaunchConfig launch = launch_of(spec, o.launch);
-    const codegen::Schedule schedule =
-        codegen::lower_kernel(spec, launch, parameter_overrides(o.launch));
+    const kernel::BoundKernel bound =
+        analysis::bind(analysis::analyze(spec, launch), parameter_overrides(o.launch));
+    const codegen::Schedule schedule = codegen::lower_kernel(bound);
     const codegen::GeneratedKernel generated =
         codegen::generate_cuda(schedule, {o.kernel_path, sha256_file_hex(o.kernel_path)});
     if (o.output_path.empty() || o.output_path == "-") {

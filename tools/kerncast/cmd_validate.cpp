@@ -2,6 +2,7 @@
 // kernel, from recorded measurements (--records) or by running a sweep on the GPU
 // (docs/codegen.md, "kerncast validate").
 #include "commands.hpp"
+#include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/kernel_run.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -47,7 +48,9 @@ std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
         std::filesystem::create_directories(o.save_directory);
     std::vector<runtime::LoadedRecord> records;
     for (const auto& launch : sweep) {
-        const codegen::Schedule schedule = codegen::lower_kernel(spec, launch, overrides);
+        const kernel::BoundKernel bound =
+            analysis::bind(analysis::analyze(spec, launch), overrides);
+        const codegen::Schedule schedule = codegen::lower_kernel(bound);
         const codegen::GeneratedKernel generated = codegen::generate_cuda(schedule, origin);
         const runtime::TimingRequest request =
             codegen::timing_request(generated, spec.name + ".cu", o.timing);

@@ -114,18 +114,11 @@ KernelAnalysis analyze(const kernel::BoundKernel& bound, const CountOptions& opt
 kernel::BoundKernel bind(const KernelAnalysis& analysis,
                          const kernel::ParameterOverrides& overrides = {});
 
-// bind(analysis, overrides).values(): the values in KernelAnalysis::parameters order.
-std::vector<std::int64_t> parameter_values(const KernelAnalysis& analysis,
-                                           const kernel::ParameterOverrides& overrides = {});
-
 // Input error (naming the kernel file) when the launch's fold along an axis is larger than
 // the number of values the index mapped to that axis takes at the bound values: every thread
 // but one would idle, and the per-thread work of the models grows with the fold. The commands
 // (count, predict, codegen, validate) check it before any such work; the models accept it.
 void check_fold_within_domain(const kernel::BoundKernel& bound);
-// The same for `analysis.launch` at positional values `params`.
-void check_fold_within_domain(const KernelAnalysis& analysis,
-                              const std::vector<std::int64_t>& params);
 
 // A byte address that is affine in the launch variables at fixed parameter values:
 // address = constant + sum(coefficients[v] * v), relative to the array's (aligned) base.

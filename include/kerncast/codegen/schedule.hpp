@@ -4,6 +4,7 @@
 // (reference_interpreter.hpp) executes it. docs/codegen.md describes the rules.
 #pragma once
 
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/expression.hpp"
 #include "kerncast/kernel/kernel_spec.hpp"
 
@@ -75,15 +76,18 @@ struct Schedule {
     }
 };
 
-// Lowers `spec` under `launch` with parameter `overrides` (defaults otherwise; assumptions are
-// checked). Statements that share sequential loops are fused in file order; a reduction
+// Lowers the bound kernel (at the launch its analysis resolves: a local index fixes the block
+// size along its axis). Statements that share sequential loops are fused in file order; a reduction
 // becomes an accumulator (a private scalar, or a private array over the statement's own
 // sequential indices when its loops end up split by a shared loop) with init / update / store
 // pieces; a nested reduction's accumulator is initialised inside the enclosing reduction's
 // loops and read by its update. Input Errors for kernels the generator cannot express (a
 // reduction over a thread index, over an index used outside it or bound by an enclosing
 // reduction; bitwise atomics on reals).
+Schedule lower_kernel(const kernel::BoundKernel& bound);
+// Convenience: `spec` analysed under `launch` and bound, at the launch the analysis resolved,
+// with parameter `overrides` (defaults otherwise).
 Schedule lower_kernel(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
-                      const std::vector<std::pair<std::string, std::int64_t>>& overrides = {});
+                      const kernel::ParameterOverrides& overrides = {});
 
 } // namespace kerncast::codegen

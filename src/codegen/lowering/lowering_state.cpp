@@ -8,9 +8,29 @@
 
 namespace kerncast::codegen::lowering {
 
+namespace {
+
+bool same_launch(const kernel::LaunchConfig& x, const kernel::LaunchConfig& y) {
+    return x.block == y.block && x.fold == y.fold;
+}
+
+// `bound`, bound again at the launch its analysis resolved when that differs.
+kernel::BoundKernel at_launch(const kernel::BoundKernel& bound,
+                              const analysis::KernelAnalysis& analysis) {
+    if (same_launch(bound.launch(), analysis.launch))
+        return bound;
+    return kernel::BoundKernel::bind(bound.spec(), analysis.launch, bound.named_values());
+}
+
+} // namespace
+
+LoweringState::LoweringState(const kernel::BoundKernel& bound_)
+    : analysis(analysis::analyze(bound_)), bound(at_launch(bound_, analysis)), spec(bound.spec()) {}
+
 LoweringState::LoweringState(const kernel::KernelSpec& spec_, const kernel::LaunchConfig& launch,
-                             const std::vector<std::pair<std::string, std::int64_t>>& overrides_)
-    : spec(spec_), requested_launch(launch), overrides(overrides_) {}
+                             const kernel::ParameterOverrides& overrides)
+    : analysis(analysis::analyze(spec_, launch)), bound(analysis::bind(analysis, overrides)),
+      spec(bound.spec()) {}
 
 std::vector<std::string> LoweringState::in_domain_order(const std::set<std::string>& names) const {
     auto position = [&](const std::string& index) {

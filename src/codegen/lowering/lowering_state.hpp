@@ -6,6 +6,7 @@
 #include "domain_guards.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/schedule.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 
 #include <cstdint>
 #include <map>
@@ -56,16 +57,21 @@ struct Access {
 using IndexRange = std::pair<std::int64_t, std::int64_t>; // [lower, upper], inclusive
 
 struct LoweringState {
+    // The kernel as bound, analysed at its launch; when the analysis resolves another launch (a
+    // local index fixes the block size along its axis), bound again at that launch.
+    explicit LoweringState(const kernel::BoundKernel& bound);
+    // Analyses `spec` under `launch` and binds it at the launch the analysis resolved.
     LoweringState(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
-                  const std::vector<std::pair<std::string, std::int64_t>>& overrides);
+                  const kernel::ParameterOverrides& overrides);
+    LoweringState(const LoweringState&) = delete;
+    LoweringState& operator=(const LoweringState&) = delete;
 
-    // Inputs.
-    const kernel::KernelSpec& spec; // outlives the state
-    kernel::LaunchConfig requested_launch;
-    std::vector<std::pair<std::string, std::int64_t>> overrides;
+    // Inputs: the bound kernel (parameter values, array extents) and its analysis.
+    analysis::KernelAnalysis analysis;
+    kernel::BoundKernel bound;
+    const kernel::KernelSpec& spec; // bound.spec()
 
     // bind_parameters
-    analysis::KernelAnalysis analysis;
     std::map<std::string, std::int64_t> param_value;
     std::unique_ptr<DomainGuards> domain;
     // map_threads

@@ -74,14 +74,6 @@ template <class Compute> auto checked(const char* what, Compute&& compute) {
     }
 }
 
-// isl text read with kerncast's diagnostics (isl::read_set), handed to the C++ binding.
-::isl::set read_isl_set(isl::Context& ctx, const std::string& text) {
-    return ::isl::manage(isl::read_set(ctx, text).release());
-}
-::isl::map read_isl_map(isl::Context& ctx, const std::string& text) {
-    return ::isl::manage(isl::read_map(ctx, text).release());
-}
-
 // A kernel's parameter values by name (an IntegerLookup): nullopt for other names.
 class ParameterValues {
 public:
@@ -339,8 +331,8 @@ struct WaveFootprints::State {
         if (pieces.empty())
             pieces.push_back("false");
         const ::isl::set box =
-            read_isl_set(ctx, fmt::format("{{ [{}] : {} }}", fmt::join(access.variables, ", "),
-                                          fmt::join(pieces, " or ")));
+            isl::parse_set(ctx, fmt::format("{{ [{}] : {} }}", fmt::join(access.variables, ", "),
+                                            fmt::join(pieces, " or ")));
         return checked("restricting an access to thread blocks",
                        [&] { return access.domain.intersect(box); });
     }
@@ -359,7 +351,7 @@ struct WaveFootprints::State {
             all = all ? all->unite(image) : image;
         }
         if (!all)
-            return read_isl_set(ctx, fmt::format("{{ [{}] : false }}", dims(array, "e")));
+            return isl::parse_set(ctx, fmt::format("{{ [{}] : false }}", dims(array, "e")));
         return all->coalesce();
     }
 
@@ -381,7 +373,7 @@ struct WaveFootprints::State {
                               : "floor((" + std::to_string(arrays[array].element_bytes) + "*" +
                                     in.back() + ")/" + std::to_string(granule_bytes) + ")");
         }
-        return read_isl_map(
+        return isl::parse_map(
             ctx, fmt::format("{{ [{}] -> [{}] }}", fmt::join(in, ", "), fmt::join(out, ", ")));
     }
 
@@ -456,7 +448,7 @@ WaveFootprints::State::read_points_domain(const analysis::KernelAnalysis& analys
                                           const ParameterValues& values) {
     const kernel::KernelSpec& spec = analysis.spec;
     ::isl::set domain =
-        fix_parameters(read_isl_set(ctx, spec.domain), analysis.parameters, values.values());
+        fix_parameters(isl::parse_set(ctx, spec.domain), analysis.parameters, values.values());
     const auto indices = isl::dim_names(domain.get(), isl_dim_set);
     for (size_t k = indices.size(); k-- > 0;) {
         bool mapped = false;
@@ -509,7 +501,7 @@ void WaveFootprints::State::check_box_domain(const std::vector<std::string>& kep
                 bounds.push_back(std::to_string(domain_low[a]) + " <= " + name +
                                  " <= " + std::to_string(domain_high[a]));
     if (!kept.empty() && bounds.size() == kept.size()) {
-        const ::isl::set box = read_isl_set(
+        const ::isl::set box = isl::parse_set(
             ctx, fmt::format("{{ [{}] : {} }}", fmt::join(kept, ", "), fmt::join(bounds, " and ")));
         domain_is_box = box.is_equal(points_domain);
     }
@@ -580,7 +572,7 @@ WaveFootprints::State::isl_access(const analysis::KernelAnalysis& analysis,
             std::find(a.variables.begin(), a.variables.end(), v.name) != a.variables.end())
             a.block_variable[static_cast<size_t>(v.axis)] = v.name;
     a.domain =
-        fix_parameters(read_isl_set(ctx, access.domain), analysis.parameters, values.values());
+        fix_parameters(isl::parse_set(ctx, access.domain), analysis.parameters, values.values());
     // Subscripts at fixed parameters, in launch variables.
     std::vector<std::string> subscripts;
     for (const auto& form : access.subscripts) {
@@ -610,7 +602,7 @@ WaveFootprints::State::isl_access(const analysis::KernelAnalysis& analysis,
         }
         out.push_back(linear);
     }
-    a.elements = read_isl_map(
+    a.elements = isl::parse_map(
         ctx, fmt::format("{{ [{}] -> [{}] }}", fmt::join(a.variables, ", "), fmt::join(out, ", ")));
     return a;
 }
@@ -689,7 +681,7 @@ std::int64_t WaveFootprints::points(const std::vector<BlockBox>& blocks) const {
     }
     if (pieces.empty())
         return 0;
-    const ::isl::set box = read_isl_set(
+    const ::isl::set box = isl::parse_set(
         s.ctx, fmt::format("{{ [{}] : {} }}", fmt::join(names, ", "), fmt::join(pieces, " or ")));
     const ::isl::set inside =
         checked("restricting the domain", [&] { return s.points_domain.intersect(box); });

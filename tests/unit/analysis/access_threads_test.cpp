@@ -12,7 +12,7 @@ std::int64_t threads_of_atomic(const std::string& kernel, std::int64_t n, int wh
     const auto spec =
         kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/" + kernel);
     const KernelAnalysis analysis = analyze(spec);
-    const auto params = parameter_values(analysis, {{"n", n}});
+    const auto params = kerncast::analysis::bind(analysis, {{"n", n}}).values();
     for (const auto& access : analysis.accesses)
         if (access.direction == Direction::atomic && which-- == 0)
             return access_threads(analysis, access, params);

@@ -83,7 +83,7 @@ TEST(Footprint, IndirectAccessHasNone) {
     const auto spec =
         kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/histogram.yaml");
     const KernelAnalysis analysis = analyze(spec);
-    const std::vector<std::int64_t> params = parameter_values(analysis);
+    const std::vector<std::int64_t> params = kerncast::analysis::bind(analysis).values();
     for (const auto& access : analysis.accesses)
         if (access.indirect) {
             EXPECT_THROW((void)footprint(analysis, access, params, whole_block(analysis), {32}),

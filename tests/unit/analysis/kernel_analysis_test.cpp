@@ -86,7 +86,8 @@ TEST(CountingCases, TiledMatmulWithPrefetch) {
     const auto spec =
         kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/matmul_tiled16.yaml");
     const KernelAnalysis a = analyze(spec);
-    const std::vector<std::int64_t> p = parameter_values(a, {{"n", 512}, {"m", 256}, {"l", 128}});
+    const std::vector<std::int64_t> p =
+        kerncast::analysis::bind(a, {{"n", 512}, {"m", 256}, {"l", 128}}).values();
     EXPECT_EQ(a.thread_blocks.evaluate(p), 256);
     EXPECT_EQ(a.subgroups_per_block, 8);
     ASSERT_EQ(a.barriers.size(), 2u);
@@ -194,7 +195,7 @@ TEST(ExampleCounts, ClosedFormsMatchIslCounting) {
                 values.emplace_back(param.name, std::uniform_int_distribution<int>(1, 48)(rng));
             std::vector<std::int64_t> p;
             try {
-                p = parameter_values(a, values);
+                p = kerncast::analysis::bind(a, values).values();
             } catch (const Error&) {
                 continue; // violates an assumption
             }
@@ -251,7 +252,7 @@ TEST(KernelAnalysis, OperationsPerWorkItemAreTheUsefulWork) {
     launch.block = {1024, 1, 1};
     launch.fold = {1, 1, 1};
     const auto analysis = kerncast::analysis::analyze(spec, launch);
-    const auto params = kerncast::analysis::parameter_values(analysis);
+    const auto params = kerncast::analysis::bind(analysis).values();
     const std::int64_t points = 14994LL * 14994LL;
     int found = 0;
     for (const auto& op : analysis.operations) {

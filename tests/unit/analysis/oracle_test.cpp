@@ -274,7 +274,7 @@ TEST(Oracle, EveryExampleKernel) {
         const auto spec = kernel::load_kernel_file(
             std::string(KERNCAST_SOURCE_DIR "/examples/kernels/") + c.file + ".yaml");
         const KernelAnalysis analysis = analyze(spec);
-        Oracle oracle(analysis, parameter_values(analysis, c.small));
+        Oracle oracle(analysis, kerncast::analysis::bind(analysis, c.small).values());
         oracle.check_all();
     }
 }
@@ -288,7 +288,9 @@ TEST(Oracle, ExampleLaunchOverrides) {
                                                            {{{16, 1, 2}, {1, 1, 1}}, 0}}) {
         (void)fold;
         const KernelAnalysis analysis = analyze(spec, block);
-        Oracle oracle(analysis, parameter_values(analysis, {{"nx", 19}, {"ny", 14}, {"nz", 13}}));
+        Oracle oracle(
+            analysis,
+            kerncast::analysis::bind(analysis, {{"nx", 19}, {"ny", 14}, {"nz", 13}}).values());
         oracle.check_all();
     }
 }
@@ -338,9 +340,10 @@ TEST(Oracle, RandomSmallKernels) {
         SCOPED_TRACE(text);
         const auto spec = kernel::parse_kernel_text(text, "random.yaml");
         const KernelAnalysis analysis = analyze(spec);
-        Oracle oracle(analysis, parameter_values(analysis, {{"n", pick(lo_x + 1, 40)},
-                                                            {"m", pick(lo_y + 1, 9)},
-                                                            {"t", pick(1, 4)}}));
+        Oracle oracle(analysis, kerncast::analysis::bind(analysis, {{"n", pick(lo_x + 1, 40)},
+                                                                    {"m", pick(lo_y + 1, 9)},
+                                                                    {"t", pick(1, 4)}})
+                                    .values());
         oracle.check_all();
         if (::testing::Test::HasFailure())
             break;

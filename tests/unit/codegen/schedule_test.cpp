@@ -1,9 +1,11 @@
 // Lowering kernel files to schedules: loop fusion around tiles, accumulators, grid, guards,
 // and the kernels the generator refuses.
+#include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/schedule.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 
 using namespace kerncast;
@@ -250,4 +252,35 @@ TEST(Schedule, FusionKeepsDependencesOfOneIteration) {
     const auto reordered = example("histogram_reordered");
     EXPECT_EQ(shape(lower_kernel(reordered, reordered.launch, {{"n", 1024}}).body),
               "B L(c:0..3)[S] L(c:0..3)[S] B");
+}
+
+// Two computations of the grid agree on every example kernel: the bound kernel's (from the
+// domain's range along each mapped axis) and map-threads' (from the thread-index forms the
+// generated code uses). Array extents and parameter values are the bound kernel's own.
+TEST(Schedule, LoweringABoundKernelKeepsItsValuesExtentsAndGrid) {
+    int lowered = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(KERNCAST_SOURCE_DIR "/examples/kernels")) {
+        if (entry.path().extension() != ".yaml")
+            continue;
+        SCOPED_TRACE(entry.path().string());
+        const kernel::KernelSpec spec = kernel::load_kernel_file(entry.path().string());
+        const kernel::BoundKernel bound = analysis::bind(analysis::analyze(spec, spec.launch), {});
+        Schedule s;
+        try {
+            s = lower_kernel(bound);
+        } catch (const Error& e) {
+            ASSERT_EQ(e.kind(), ErrorKind::input) << e.what(); // beyond the generator
+            continue;
+        }
+        ++lowered;
+        EXPECT_EQ(s.parameters, bound.named_values());
+        EXPECT_EQ(s.grid, bound.grid());
+        for (const auto& decl : spec.arrays) {
+            ASSERT_NE(s.find_array(decl.name), nullptr);
+            EXPECT_EQ(s.find_array(decl.name)->extents, bound.extents(decl.name));
+            EXPECT_EQ(s.find_array(decl.name)->offset, bound.offset(decl.name));
+        }
+    }
+    EXPECT_GT(lowered, 20);
 }

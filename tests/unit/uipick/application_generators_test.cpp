@@ -24,7 +24,7 @@ using Row = std::tuple<std::string, std::string, std::string, std::int64_t, std:
 std::vector<Row> counts(const kernel::KernelSpec& spec,
                         const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
     const analysis::KernelAnalysis a = analysis::analyze(spec);
-    const auto params = analysis::parameter_values(a, overrides);
+    const auto params = analysis::bind(a, overrides).values();
     std::vector<Row> rows;
     for (const auto& op : a.operations)
         rows.emplace_back("op", kernel::data_type_name(op.dtype), op.operation,

@@ -152,8 +152,9 @@ TEST(KernelCollection, EveryVariantPassesCountAndCodegen) {
         SCOPED_TRACE(kernel.file_name);
         const kernel::KernelSpec spec = kernel::parse_kernel_text(kernel.yaml, kernel.file_name);
         const analysis::KernelAnalysis a = analysis::analyze(spec);
-        const auto params = analysis::parameter_values(a);
-        analysis::check_fold_within_domain(a, params);
+        const kernel::BoundKernel bound = analysis::bind(a);
+        analysis::check_fold_within_domain(bound);
+        const std::vector<std::int64_t>& params = bound.values();
         EXPECT_GT(a.thread_blocks.evaluate(params), 0);
         ASSERT_FALSE(a.accesses.empty());
         for (const auto& access : a.accesses)
@@ -176,7 +177,7 @@ TEST(KernelCollection, GlobalPatternsHaveAfrOneAndTheirStrides) {
     for (const auto& kernel : g.kernels) {
         const bool xfast = value_of(kernel.values, "layout") == "xfast";
         const analysis::KernelAnalysis a = analysis::analyze(kernel.spec);
-        const auto params = analysis::parameter_values(a);
+        const auto params = analysis::bind(a).values();
         ASSERT_EQ(a.accesses.size(), 3u); // in0, in1 loads, out store
         for (const auto& access : a.accesses) {
             EXPECT_EQ(access.count_per_work_item.evaluate(params), 512 * 512);
@@ -201,7 +202,7 @@ TEST(KernelCollection, MicrobenchmarksContainTheirWork) {
     {
         const auto a =
             only({"flops_madd_pattern", "dtype:float32", "nelements:8192", "m:10", "unroll:2"});
-        const auto params = analysis::parameter_values(a);
+        const auto params = analysis::bind(a).values();
         std::int64_t madd = -1, add = -1, mul = -1;
         for (const auto& op : a.operations) {
             if (op.dtype != kernel::DataType::f32)
@@ -222,7 +223,7 @@ TEST(KernelCollection, MicrobenchmarksContainTheirWork) {
     }
     {
         const auto a = only({"lmem_pattern", "dtype:float32", "nelements:8192", "m:10", "rows:8"});
-        const auto params = analysis::parameter_values(a);
+        const auto params = analysis::bind(a).values();
         std::int64_t shared_loads = 0, shared_stores = 0;
         for (const auto& access : a.accesses)
             if (access.space == kernel::MemorySpace::shared)
@@ -238,7 +239,7 @@ TEST(KernelCollection, MicrobenchmarksContainTheirWork) {
     {
         // Sec. 7.4's overlap kernel: one global load and store around m iterations.
         const auto a = only({"lmem_overlap", "nelements:8192", "m:4"});
-        const auto params = analysis::parameter_values(a);
+        const auto params = analysis::bind(a).values();
         std::int64_t shared = 0, global = 0;
         for (const auto& access : a.accesses)
             (access.space == kernel::MemorySpace::shared ? shared : global) +=
@@ -248,7 +249,7 @@ TEST(KernelCollection, MicrobenchmarksContainTheirWork) {
     }
     {
         const auto a = only({"barrier_pattern", "nelements:8192", "m:10", "unroll:3"});
-        const auto params = analysis::parameter_values(a);
+        const auto params = analysis::bind(a).values();
         std::int64_t barriers = 0;
         for (const auto& barrier : a.barriers)
             barriers += barrier.per_work_item.evaluate(params);
@@ -256,7 +257,7 @@ TEST(KernelCollection, MicrobenchmarksContainTheirWork) {
     }
     {
         const auto a = only({"empty_kernel", "ngroups:16"});
-        const auto params = analysis::parameter_values(a);
+        const auto params = analysis::bind(a).values();
         EXPECT_EQ(a.thread_blocks.evaluate(params), 16);
         ASSERT_EQ(a.accesses.size(), 1u);
         EXPECT_EQ(a.accesses[0].count.evaluate(params), 1); // one store in the whole kernel
@@ -277,7 +278,7 @@ TEST(KernelCollection, PaperFlopsExample) {
     EXPECT_EQ(value_of(last.values, "nelements"), "1310720");
     EXPECT_EQ(value_of(last.values, "m"), "1408");
     const analysis::KernelAnalysis a = analysis::analyze(last.spec);
-    const auto params = analysis::parameter_values(a);
+    const auto params = analysis::bind(a).values();
     for (const auto& access : a.accesses) {
         const auto strides = analysis::access_strides(a, access, params);
         EXPECT_EQ(strides.thread[0], 1);

@@ -30,7 +30,7 @@ TEST(MeasurementGenerators, GlobalPatternReadsEachInputOnceAndWritesOnce) {
                                             "lsize_1:8", "layout:xfast", "narrays:3", "n:64"}));
     ASSERT_EQ(g.kernels.size(), 1u);
     const analysis::KernelAnalysis a = analysis::analyze(g.kernels[0].spec);
-    const auto params = analysis::parameter_values(a, {});
+    const auto params = analysis::bind(a, {}).values();
     std::int64_t loads = 0, stores = 0;
     for (const auto& access : a.accesses) {
         const std::int64_t count = access.count.evaluate(params);

@@ -37,8 +37,8 @@ const analysis::AccessInfo& only_access(const analysis::KernelAnalysis& a,
 // The kept access has the same execution count and strides before and after removal.
 void expect_same_access(const analysis::KernelAnalysis& before,
                         const analysis::KernelAnalysis& after, const std::string& array) {
-    const auto params_before = analysis::parameter_values(before);
-    const auto params_after = analysis::parameter_values(after);
+    const auto params_before = analysis::bind(before).values();
+    const auto params_after = analysis::bind(after).values();
     const auto& a = only_access(before, array);
     const auto& b = only_access(after, array);
     EXPECT_EQ(a.count_per_work_item.evaluate(params_before),
@@ -64,7 +64,7 @@ TEST(WorkRemoval, TiledMatmulKeepsExactlyTheBLoadsAndTheSinkStore) {
     const kernel::KernelSpec removed = remove_work(original, {"b"});
     const auto before = analysis::analyze(original);
     const auto after = analysis::analyze(removed);
-    const auto params = analysis::parameter_values(after);
+    const auto params = analysis::bind(after).values();
     ASSERT_EQ(after.accesses.size(), 2u);
     const auto& b = only_access(after, "b");
     EXPECT_EQ(b.direction, analysis::Direction::load);
@@ -97,7 +97,7 @@ TEST(WorkRemoval, KeptStoreNeedsNoSink) {
     ASSERT_EQ(after.accesses.size(), 2u);
     expect_same_access(before, after, "a"); // inside the k reduction: n^3 loads
     expect_same_access(before, after, "c");
-    const auto params = analysis::parameter_values(after);
+    const auto params = analysis::bind(after).values();
     EXPECT_EQ(only_access(after, "a").count_per_work_item.evaluate(params), 2048LL * 2048 * 2048);
 }
 
@@ -108,7 +108,7 @@ TEST(WorkRemoval, LoadsInReductionsKeepTheirLoops) {
     const auto after = analysis::analyze(remove_work(original, {"u"}));
     ASSERT_EQ(after.accesses.size(), 2u);
     expect_same_access(before, after, "u");
-    const auto params = analysis::parameter_values(after);
+    const auto params = analysis::bind(after).values();
     EXPECT_EQ(only_access(after, "u").count_per_work_item.evaluate(params), 3LL * 131072 * 64 * 64);
 }
 
@@ -122,7 +122,7 @@ TEST(WorkRemoval, HaloTilesKeepGuardsAndSizeTheSink) {
     ASSERT_EQ(after.accesses.size(), 2u);
     expect_same_access(before, after, "u");
     for (std::int64_t n : {4096, 1000, 14, 15}) {
-        const auto params = analysis::parameter_values(after, {{"n", n}});
+        const auto params = analysis::bind(after, {{"n", n}}).values();
         const std::int64_t blocks = (n + 13) / 14;
         EXPECT_EQ(only_access(after, "read_tgt_dest").count_per_work_item.evaluate(params),
                   blocks * blocks * 256)
@@ -166,7 +166,7 @@ TEST(WorkRemoval, EveryExampleKeepsEveryArrayExactly) {
             continue;
         const kernel::KernelSpec original = kernel::load_kernel_file(entry.path().string());
         const auto before = analysis::analyze(original);
-        const auto params_before = analysis::parameter_values(before);
+        const auto params_before = analysis::bind(before).values();
         for (const auto& array : original.arrays) {
             if (array.space != kernel::MemorySpace::global &&
                 array.space != kernel::MemorySpace::constant)
@@ -174,7 +174,7 @@ TEST(WorkRemoval, EveryExampleKeepsEveryArrayExactly) {
             SCOPED_TRACE(entry.path().filename().string() + " keep " + array.name);
             const kernel::KernelSpec removed = remove_work(original, {array.name});
             const auto after = analysis::analyze(removed);
-            const auto params_after = analysis::parameter_values(after);
+            const auto params_after = analysis::bind(after).values();
             using Row = std::tuple<std::string, std::string, std::int64_t, std::int64_t,
                                    std::vector<std::int64_t>>;
             auto rows = [](const analysis::KernelAnalysis& a, const std::vector<std::int64_t>& p,

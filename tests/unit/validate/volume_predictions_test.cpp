@@ -43,8 +43,7 @@ TEST(VolumePredictions, PredictionIsTheVolumeModelAtTheRecordedConfiguration) {
     // The same numbers straight from the model.
     kernel::LaunchConfig launch{{64, 4, 1}, {1, 1, 2}};
     const auto analysis = analysis::analyze(spec, launch);
-    const auto params =
-        analysis::parameter_values(analysis, {{"nx", 328}, {"ny", 200}, {"nz", 136}});
+    const auto params = analysis::bind(analysis, {{"nx", 328}, {"ny", 200}, {"nz", 136}}).values();
     const auto volumes = models::predict_volumes(analysis, params, machine);
     const double points = 320.0 * 192 * 128; // the interior, 4 cells off every face
     EXPECT_EQ(volumes.points, 320 * 192 * 128);
@@ -80,7 +79,7 @@ TEST(VolumePredictions, AllUnitL2SectorsFlopsAndRegistersFromTheRecord) {
 
     kernel::LaunchConfig launch{{32, 4, 8}, {1, 1, 1}};
     const auto analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::parameter_values(analysis, {});
+    const auto params = analysis::bind(analysis, {}).values();
     models::VolumeOptions options;
     options.registers.per_thread = 64;
     const auto volumes = models::predict_volumes(analysis, params, machine, options);

@@ -31,11 +31,11 @@ threads: {x: i}
 statements: ["a[i] = 1"]
 )yaml",
                                                               "nothing.yaml");
-    // Not empty at the default n = 8, empty at n = 4.
-    LoweringState state(spec, spec.launch, {{"n", 4}});
+    // Not empty at the default n = 8, empty at n = 4: binding the kernel, before any pass, says
+    // so.
     try {
-        run_through(state, "bind-parameters");
-        FAIL() << "an empty domain lowered";
+        LoweringState state(spec, spec.launch, {{"n", 4}});
+        FAIL() << "an empty domain bound";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::input);
         EXPECT_NE(std::string(e.what()).find("nothing.yaml: kernel 'nothing': the domain [n] -> "
@@ -59,4 +59,32 @@ TEST(Parameters, ArraysGetExtentsOffsetAndBufferSize) {
     EXPECT_FALSE(src->written);
     EXPECT_TRUE(state.schedule.find_array("dst")->written);
     EXPECT_FALSE(src->accumulator);
+}
+
+TEST(Parameters, TheBoundKernelGivesValuesExtentsAndTheResolvedLaunch) {
+    const kernel::KernelSpec spec = example("star3d_r4");
+    const kernel::BoundKernel bound =
+        kernel::BoundKernel::bind(spec, spec.launch, {{"nx", 40}, {"ny", 16}, {"nz", 24}});
+    LoweringState state(bound);
+    run_through(state, "lay-out-arrays");
+    EXPECT_EQ(state.schedule.parameters, bound.named_values());
+    EXPECT_EQ(state.schedule.find_array("src")->extents, bound.extents("src"));
+    EXPECT_EQ(state.schedule.find_array("src")->offset, bound.offset("src"));
+    // The same schedule as the convenience entry that binds the overrides itself.
+    LoweringState direct(spec, spec.launch, {{"nx", 40}, {"ny", 16}, {"nz", 24}});
+    run_through(direct, "lay-out-arrays");
+    EXPECT_EQ(direct.schedule.parameters, state.schedule.parameters);
+}
+
+TEST(Parameters, ABoundKernelIsBoundAgainAtTheLaunchItsLocalIndicesFix) {
+    const kernel::KernelSpec spec = example("fd5pt_16"); // locals lj, li: threadIdx, 0..15
+    kernel::LaunchConfig unset; // block 1 x 1 x 1: the local indices fix 16 x 16
+    const kernel::BoundKernel bound = kernel::BoundKernel::bind(spec, unset, {{"n", 40}});
+    LoweringState state(bound);
+    EXPECT_EQ(state.bound.launch().block, (kernel::Dim3{16, 16, 1}));
+    EXPECT_EQ(state.bound.named_values(), bound.named_values());
+    run_through(state, "map-threads");
+    EXPECT_EQ(state.schedule.launch.block, (kernel::Dim3{16, 16, 1}));
+    EXPECT_EQ(state.schedule.grid, state.bound.grid());
+    EXPECT_EQ(state.schedule.grid, (kernel::Dim3{3, 3, 1})); // 14*bi < 40
 }

@@ -185,7 +185,7 @@ TEST(Calibration, FromMeasurementRecords) {
                 record.kernel.launch.block = {16, block_y, 1};
                 const auto analysis = analysis::analyze(spec);
                 const auto params =
-                    analysis::parameter_values(analysis, {{"n", n}, {"m", m}, {"l", n / 2}});
+                    analysis::bind(analysis, {{"n", n}, {"m", m}, {"l", n / 2}}).values();
                 const double time = model.evaluate(truth, kernel_features(model, analysis, params));
                 record.method->repetitions = 1;
                 record.results.times_s = {time};

@@ -111,8 +111,7 @@ TEST(CostModel, ExampleModelsResolveOnTheExampleKernels) {
             const auto spec =
                 kernel::load_kernel_file(root + "/examples/kernels/" + kernel_name + ".yaml");
             const auto analysis = analysis::analyze(spec);
-            const auto values =
-                kernel_features(model, analysis, analysis::parameter_values(analysis));
+            const auto values = kernel_features(model, analysis, analysis::bind(analysis).values());
             for (std::size_t f = 0; f < values.size(); ++f)
                 largest[f] = std::max(largest[f], values[f]);
         }

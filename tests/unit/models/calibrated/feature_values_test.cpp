@@ -28,7 +28,7 @@ TEST(FeatureValues, TiledMatmulAgainstEnumeration) {
     const std::int64_t n = 32, m = 48, l = 64;
     const auto spec = kernel::load_kernel_file(root + "/examples/kernels/matmul_tiled16.yaml");
     const auto analysis = analysis::analyze(spec);
-    const auto params = analysis::parameter_values(analysis, {{"n", n}, {"m", m}, {"l", l}});
+    const auto params = analysis::bind(analysis, {{"n", n}, {"m", m}, {"l", l}}).values();
 
     // Enumerate: thread (i, j) = (16 by + ty, 16 bx + tx), tile ko, inner kk.
     std::int64_t a_loads = 0, b_loads = 0, c_stores = 0, shared = 0, madds = 0, barriers = 0;
@@ -94,7 +94,7 @@ TEST(FeatureValues, HaloTilesWithGuardsAgainstEnumeration) {
     const std::int64_t n = 40;
     const auto spec = kernel::load_kernel_file(root + "/examples/kernels/fd5pt_16.yaml");
     const auto analysis = analysis::analyze(spec);
-    const auto params = analysis::parameter_values(analysis, {{"n", n}});
+    const auto params = analysis::bind(analysis, {{"n", n}}).values();
     std::int64_t fetches = 0, stores = 0, blocks = 0;
     const std::int64_t tiles = (n + 13) / 14;
     for (std::int64_t bi = 0; bi < tiles; ++bi)

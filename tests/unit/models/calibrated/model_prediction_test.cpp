@@ -17,7 +17,7 @@ TEST(ModelPrediction, TiledMatmulWithMachineParameters) {
     const auto spec = kernel::load_kernel_file(root + "/examples/kernels/matmul_tiled16.yaml");
     const auto analysis = analysis::analyze(spec);
     const std::int64_t n = 1024, m = 256, l = 128;
-    const auto params = analysis::parameter_values(analysis, {{"n", n}});
+    const auto params = analysis::bind(analysis, {{"n", n}}).values();
     const CostModel model =
         make_cost_model("tiled", "f_time",
                         "p_launch * f_sync_kernel_launch + p_madd * f_op_float32_madd + p_store * "

@@ -15,7 +15,7 @@ std::vector<ModelTime> times(const std::string& machine_id, VolumePrediction* li
                                                "/examples/kernels/star2d_r1.yaml");
     const MachineModel machine = resolve_machine(machine_id);
     const auto analysis = analysis::analyze(spec, spec.launch);
-    const auto params = analysis::parameter_values(analysis);
+    const auto params = analysis::bind(analysis).values();
     const auto volumes = predict_volumes(analysis, params, machine);
     if (limiter)
         *limiter = volumes;

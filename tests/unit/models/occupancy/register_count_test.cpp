@@ -105,7 +105,7 @@ TEST(RegisterCount, NotesSayWhereTheCountCameFrom) {
 TEST(RegisterCount, LimitsTheOccupancyOfTheVolumeModel) {
     const MachineModel a100 = resolve_machine("a100-sxm4-40gb");
     const auto analysis = analysis::analyze(star3d(), {{32, 4, 4}, {1, 1, 2}});
-    const auto params = analysis::parameter_values(analysis);
+    const auto params = analysis::bind(analysis).values();
     const std::int64_t sms = a100.compute.sm_count->value;
     struct Case {
         RegisterCount registers;

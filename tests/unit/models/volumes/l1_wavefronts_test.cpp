@@ -106,7 +106,7 @@ analysis::KernelAnalysis star(const kernel::LaunchConfig& launch) {
 
 double star_cycles(const kernel::LaunchConfig& launch) {
     const auto analysis = star(launch);
-    const auto params = analysis::parameter_values(analysis);
+    const auto params = analysis::bind(analysis).values();
     std::vector<double> once(analysis.accesses.size(), 1.0);
     return estimate_l1(analysis, params, a100_layout(), once).cycles_per_point;
 }

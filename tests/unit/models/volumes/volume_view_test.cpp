@@ -15,7 +15,7 @@ TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/star3d_r4.yaml");
     const auto analysis = analysis::analyze(spec);
-    const auto p = predict_volumes(analysis, analysis::parameter_values(analysis),
+    const auto p = predict_volumes(analysis, analysis::bind(analysis).values(),
                                    resolve_machine("a100-sxm4-40gb"));
     const report::Document doc = predict_view(p, spec.name, "a100-sxm4-40gb");
     EXPECT_EQ(doc.schema, "kerncast.predict/1");

@@ -37,7 +37,7 @@ VolumePrediction predict(const std::string& kernel, kernel::LaunchConfig launch,
                          const std::vector<std::pair<std::string, std::int64_t>>& overrides = {},
                          const MachineModel& machine = a100(), VolumeOptions options = {}) {
     const auto analysis = analysis::analyze(example(kernel), launch);
-    return predict_volumes(analysis, analysis::parameter_values(analysis, overrides), machine,
+    return predict_volumes(analysis, analysis::bind(analysis, overrides).values(), machine,
                            options);
 }
 
@@ -323,7 +323,7 @@ TEST(Volumes, MissingCapacityFitsAreAnInputError) {
     machine.capacity_fits.z_layer_overlap.reset();
     const auto analysis = analysis::analyze(example("star3d_r4"));
     try {
-        predict_volumes(analysis, analysis::parameter_values(analysis), machine);
+        predict_volumes(analysis, analysis::bind(analysis).values(), machine);
         FAIL();
     } catch (const Error& error) {
         EXPECT_EQ(error.kind(), ErrorKind::input);
@@ -346,7 +346,7 @@ TEST(VolumeMachine, EveryBuiltInWithCachesPredicts) {
         {"8800gt", "machine '8800gt' has no L1 or L2 cache"},
         {"gtx280", "machine 'gtx280' has no L1 or L2 cache"}};
     const auto analysis = analysis::analyze(example("star3d_r4"));
-    const auto params = analysis::parameter_values(analysis);
+    const auto params = analysis::bind(analysis).values();
     for (const auto& id : builtin_machine_ids()) {
         SCOPED_TRACE(id);
         const MachineModel machine = builtin_machine(id);
@@ -384,7 +384,7 @@ TEST(VolumeMachine, MissingL2BandwidthIsNamedBeforeAnyVolumeIsComputed) {
              [&] { check_volume_machine(machine); },
              [&] {
                  const auto a = analysis::analyze(example("star3d_r4"));
-                 predict_volumes(a, analysis::parameter_values(a), machine);
+                 predict_volumes(a, analysis::bind(a).values(), machine);
              }}) {
         try {
             run();
@@ -407,7 +407,7 @@ TEST(Volumes, EveryExampleKernelPredicts) {
           "matmul_naive", "matmul_tiled16", "hk_matmul", "fd5pt_16", "fd5pt_18"}) {
         const auto analysis = analysis::analyze(example(name));
         const VolumePrediction p =
-            predict_volumes(analysis, analysis::parameter_values(analysis), a100());
+            predict_volumes(analysis, analysis::bind(analysis).values(), a100());
         EXPECT_GT(p.limiter.points_per_second, 0) << name;
         EXPECT_GT(p.dram_load_bytes + p.dram_store_bytes, 0) << name;
         EXPECT_GT(p.l1.cycles_per_point, 0) << name;
@@ -432,7 +432,7 @@ VolumePrediction predict_published(const std::string& kernel, kernel::LaunchConf
     VolumeOptions options;
     options.registers.per_thread = registers;
     options.registers.source = RegisterSource::command_line;
-    return predict_volumes(analysis, analysis::parameter_values(analysis),
+    return predict_volumes(analysis, analysis::bind(analysis).values(),
                            resolve_machine("v100-pcie-32gb"), options);
 }
 

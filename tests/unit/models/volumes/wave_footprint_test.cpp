@@ -179,7 +179,7 @@ TEST_P(WaveFootprintOracle, RandomKernelsAgreeExactlyWithEnumeration) {
         const RandomKernel k = make_kernel(random);
         const auto spec = kernel::parse_kernel_text(k.yaml, "random.yaml");
         const auto analysis = analysis::analyze(spec, k.launch);
-        const auto params = analysis::parameter_values(analysis);
+        const auto params = analysis::bind(analysis).values();
         const WaveFootprints footprints(analysis, params, 128, linear, isl_only);
         for (size_t array = 0; array < footprints.arrays().size(); ++array)
             ASSERT_EQ(footprints.counts_boxes(array), !isl_only) << k.yaml;
