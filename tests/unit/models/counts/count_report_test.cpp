@@ -43,7 +43,8 @@ AddCounts count_add(std::int64_t n, bool footprints_enabled = true) {
     const kernel::KernelSpec spec = kernel::parse_kernel_text(add_text, "add.yaml");
     const KernelAnalysis analysis = analyze(spec);
     FootprintOptions footprints{{32, 128}, 32, footprints_enabled};
-    return {evaluate_counts(analysis, parameter_values(analysis, {{"n", n}}), footprints)};
+    return {evaluate_counts(analysis, kerncast::analysis::bind(analysis, {{"n", n}}).values(),
+                            footprints)};
 }
 
 } // namespace
