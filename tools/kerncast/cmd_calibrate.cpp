@@ -2,7 +2,6 @@
 // in a directory of measurement records, report the residual and per-kernel errors, and write
 // the machine with the calibrated parameters and their provenance (docs/model-format.md).
 #include "commands.hpp"
-#include "kerncast/codegen/volume_samples.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
@@ -13,6 +12,7 @@
 #include "kerncast/models/calibrated/record_samples.hpp"
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/runtime/measurement.hpp"
+#include "kerncast/validate/volume_samples.hpp"
 #include "launch_options.hpp"
 
 #include <algorithm>
@@ -73,7 +73,7 @@ void run_calibrate(const CalibrateOptions& o) {
     if (!o.output_path.empty()) {
         cal::CalibrationDataset dataset;
         dataset.path = dataset_path;
-        dataset.records_sha256 = codegen::dataset_sha256(records);
+        dataset.records_sha256 = validate::dataset_sha256(records);
         dataset.records = static_cast<int>(samples.records.size());
         dataset.published_records = samples.published_records;
         dataset.date = runtime::iso8601_utc_now();

@@ -4,7 +4,6 @@
 // curves").
 #include "commands.hpp"
 #include "kerncast/closest_names.hpp"
-#include "kerncast/codegen/volume_samples.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
@@ -13,6 +12,7 @@
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/models/volumes/capacity_fitting_view.hpp"
 #include "kerncast/runtime/measurement.hpp"
+#include "kerncast/validate/volume_samples.hpp"
 #include "launch_options.hpp"
 
 #include <algorithm>
@@ -108,7 +108,7 @@ void run_fit_volumes(const FitVolumesOptions& o) {
         kernels.push_back(kernel::load_kernel_file(path));
 
     const auto progress = make_progress_bar("fit-volumes: analysing", "records");
-    const codegen::RecordSamples samples = codegen::record_volume_samples(
+    const validate::RecordSamples samples = validate::record_volume_samples(
         records, kernels, machine, registers,
         [&progress](std::size_t done, std::size_t total) { progress->update(done, total); });
     progress->finish();
@@ -128,7 +128,7 @@ void run_fit_volumes(const FitVolumesOptions& o) {
     if (!o.output_path.empty()) {
         models::FitDataset dataset;
         dataset.path = dataset_path;
-        dataset.records_sha256 = codegen::dataset_sha256(records);
+        dataset.records_sha256 = validate::dataset_sha256(records);
         dataset.records = static_cast<int>(samples.records.size());
         for (const auto& record : records)
             if (record.measurement.published() &&

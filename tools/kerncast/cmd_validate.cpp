@@ -8,8 +8,8 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/mwp_cwp/record_predictions.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/validate/mwp_record_predictions.hpp"
 #include "kerncast/validate/record_binding.hpp"
 #include "kerncast/validate/sweep.hpp"
 #include "kerncast/validate/volume_predictions.hpp"
@@ -105,7 +105,7 @@ void run_validate(const ValidateOptions& o) {
     const validate::PredictionSource predict =
         o.mwp_variant.empty()
             ? validate::volume_model_predictions(specs, machine)
-            : models::mwp_cwp::mwp_record_predictions(
+            : validate::mwp_record_predictions(
                   specs, machine, models::mwp_cwp::parse_variant(o.mwp_variant, "--mwp-model"));
     std::size_t predicted = 0;
     const validate::ValidationReport report =

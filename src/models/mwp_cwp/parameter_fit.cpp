@@ -4,8 +4,8 @@
 
 #include "kerncast/error.hpp"
 #include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
-#include "kerncast/models/mwp_cwp/record_predictions.hpp"
 #include "kerncast/runtime/statistics.hpp"
+#include "kerncast/validate/mwp_record_predictions.hpp"
 
 #include <algorithm>
 #include <ceres/ceres.h>
@@ -32,7 +32,7 @@ std::vector<FitSample> fit_samples(const std::vector<runtime::LoadedRecord>& rec
         for (const auto& spec : specs) {
             std::optional<KernelMwpPrediction> p;
             try {
-                p = predict_record_mwp(spec, machine, m.kernel);
+                p = validate::predict_record_mwp(spec, machine, m.kernel);
             } catch (const Error& e) {
                 throw_input_error(record.path + ": " + e.message());
             }

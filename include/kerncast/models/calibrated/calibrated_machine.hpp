@@ -18,7 +18,7 @@ std::string calibrated_cost_key(const std::string& model, const std::string& par
 // What the calibration's source records about the data.
 struct CalibrationDataset {
     std::string path;           // the records' directories: the source's "run"
-    std::string records_sha256; // codegen::dataset_sha256
+    std::string records_sha256; // validate::dataset_sha256
     int records = 0;            // records that gave samples
     int published_records = 0;  // of those, published measurements (not kerncast's own)
     std::string date;           // ISO 8601 UTC

@@ -154,7 +154,7 @@ CrossValidation cross_validate_capacity_fits(const std::vector<VolumeSample>& sa
 // What the fitted machine's new source records about the data (FitProvenance).
 struct FitDataset {
     std::string path;           // the records' directory: the source's "run"
-    std::string records_sha256; // codegen::dataset_sha256
+    std::string records_sha256; // validate::dataset_sha256
     int records = 0;            // records that gave samples
     std::string date;           // ISO 8601 UTC
     std::string kerncast_version;

@@ -1,16 +1,16 @@
 // Measured volumes of records as fitting samples (volume_samples.hpp): the counters each
 // metric comes from and their units, the decomposition check, the groups and the dataset
 // hash.
-#include "kerncast/codegen/volume_samples.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/runtime/measurement.hpp"
+#include "kerncast/validate/volume_samples.hpp"
 
 #include <gtest/gtest.h>
 
 using namespace kerncast;
-using namespace kerncast::codegen;
+using namespace kerncast::validate;
 using models::VolumeMetric;
 
 namespace {

@@ -1,11 +1,15 @@
-// MWP-CWP predictions for recorded configurations (record_predictions.hpp).
-#include "kerncast/models/mwp_cwp/record_predictions.hpp"
+// MWP-CWP predictions for recorded configurations (mwp_record_predictions.hpp).
+#include "kerncast/validate/mwp_record_predictions.hpp"
 
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/mwp_cwp/mwp_summary.hpp"
 #include "kerncast/validate/record_binding.hpp"
 
-namespace kerncast::models::mwp_cwp {
+namespace kerncast::validate {
+
+using models::mwp_cwp::KernelMwpOptions;
+using models::mwp_cwp::KernelMwpPrediction;
+using models::mwp_cwp::Variant;
 
 std::optional<KernelMwpPrediction> predict_record_mwp(const kernel::KernelSpec& spec,
                                                       const MachineModel& machine,
@@ -19,8 +23,8 @@ std::optional<KernelMwpPrediction> predict_record_mwp(const kernel::KernelSpec& 
     kernel::check_launch_limits(launch, "the recorded launch");
     KernelMwpOptions with_registers = options;
     with_registers.registers = validate::record_register_count(spec, record);
-    return predict_kernel_mwp(spec, launch, validate::record_parameter_overrides(spec, record),
-                              machine, with_registers);
+    return models::mwp_cwp::predict_kernel_mwp(
+        spec, launch, validate::record_parameter_overrides(spec, record), machine, with_registers);
 }
 
 validate::PredictionSource mwp_record_predictions(const std::vector<kernel::KernelSpec>& specs,
@@ -36,4 +40,4 @@ validate::PredictionSource mwp_record_predictions(const std::vector<kernel::Kern
     };
 }
 
-} // namespace kerncast::models::mwp_cwp
+} // namespace kerncast::validate

@@ -2,11 +2,12 @@
 // launch and parameters, others are not; throughputs divide the volume model's flops.
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/mwp_cwp/record_predictions.hpp"
+#include "kerncast/validate/mwp_record_predictions.hpp"
 
 #include <gtest/gtest.h>
 
-namespace kerncast::models::mwp_cwp {
+namespace kerncast::validate {
+using namespace models::mwp_cwp;
 namespace {
 
 TEST(RecordPredictions, LaunchAndParametersFromTheRecord) {
@@ -43,4 +44,4 @@ TEST(RecordPredictions, SourceGivesTimeAndFlops) {
 }
 
 } // namespace
-} // namespace kerncast::models::mwp_cwp
+} // namespace kerncast::validate

@@ -1,5 +1,5 @@
 // Measured volumes of records as samples for the capacity-curve fit (volume_samples.hpp).
-#include "kerncast/codegen/volume_samples.hpp"
+#include "kerncast/validate/volume_samples.hpp"
 
 #include "kerncast/codegen/register_usage.hpp"
 #include "kerncast/error.hpp"
@@ -12,7 +12,7 @@
 #include <map>
 #include <memory>
 
-namespace kerncast::codegen {
+namespace kerncast::validate {
 
 namespace {
 
@@ -125,7 +125,7 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
     // ptxas counters, made only when --registers auto asks for them: one per kernel file and
     // parameter values (which the generated code compiles in).
     using CounterKey = std::pair<std::size_t, std::vector<std::pair<std::string, std::int64_t>>>;
-    std::map<CounterKey, std::unique_ptr<RegisterCounter>> counters;
+    std::map<CounterKey, std::unique_ptr<codegen::RegisterCounter>> counters;
 
     RecordSamples result;
     std::map<std::string, int> counters_used;
@@ -152,7 +152,7 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
             const auto overrides = validate::record_parameter_overrides(spec, kernel);
             auto& counter = counters[CounterKey{k, overrides}];
             if (!counter)
-                counter = std::make_unique<RegisterCounter>(spec, overrides, machine);
+                counter = std::make_unique<codegen::RegisterCounter>(spec, overrides, machine);
             kernel::LaunchConfig launch;
             launch.block = kernel.launch.block;
             launch.fold = kernel.launch.fold;
@@ -217,4 +217,4 @@ std::string dataset_sha256(const std::vector<runtime::LoadedRecord>& records) {
     return sha256_hex(listing);
 }
 
-} // namespace kerncast::codegen
+} // namespace kerncast::validate

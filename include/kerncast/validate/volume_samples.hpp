@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace kerncast::codegen {
+namespace kerncast::validate {
 
 // One metric's measured bytes per point: the counter it came from and its value.
 struct MeasuredVolume {
@@ -76,4 +76,4 @@ RecordSamples record_volume_samples(
 // sha256sum` for several. File names only: the hash does not depend on where DIR is.
 std::string dataset_sha256(const std::vector<runtime::LoadedRecord>& records);
 
-} // namespace kerncast::codegen
+} // namespace kerncast::validate
