@@ -1,6 +1,7 @@
 #include "kerncast/kernel/bound_kernel.hpp"
 
 #include "../support/isl_support.hpp"
+#include "kerncast/checked_arithmetic.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -127,7 +128,8 @@ BoundKernel BoundKernel::bind(const KernelSpec& spec, const LaunchConfig& launch
         ArrayExtents extents;
         for (const auto& extent : decl.shape) {
             extents.extents.push_back(evaluate_integer(*extent, lookup));
-            extents.elements *= extents.extents.back();
+            if (__builtin_mul_overflow(extents.elements, extents.extents.back(), &extents.elements))
+                extents.elements_overflow = true;
         }
         extents.offset = decl.offset ? evaluate_integer(*decl.offset, lookup) : 0;
         bound.arrays_.emplace(decl.name, std::move(extents));
@@ -168,7 +170,10 @@ std::int64_t BoundKernel::offset(const std::string& name) const {
 }
 
 std::int64_t BoundKernel::elements(const std::string& name) const {
-    return array(name).elements;
+    const ArrayExtents& extents = array(name);
+    if (extents.elements_overflow)
+        throw_overflow("the element count of array '" + name + "'");
+    return extents.elements;
 }
 
 } // namespace kerncast::kernel

@@ -46,7 +46,8 @@ public:
     const std::vector<std::int64_t>& extents(const std::string& array) const;
     // The array's alignment offset in elements (0 when it has none).
     std::int64_t offset(const std::string& array) const;
-    // Elements of the array: the product of its extents (1 for a scalar).
+    // Elements of the array: the product of its extents (1 for a scalar). Input Error when the
+    // product exceeds 64 bits (binding does not fail on it: counting needs no element count).
     std::int64_t elements(const std::string& array) const;
 
     // Blocks along x, y, z that cover the domain: per axis with a global index,
@@ -59,6 +60,7 @@ private:
         std::vector<std::int64_t> extents;
         std::int64_t offset = 0;
         std::int64_t elements = 1;
+        bool elements_overflow = false; // the product of the extents exceeds 64 bits
     };
     const ArrayExtents& array(const std::string& name) const;
 

@@ -66,6 +66,23 @@ TEST(BoundKernel, ArrayExtentsOffsetsAndElements) {
     EXPECT_EQ(k.elements("w"), 1);
 }
 
+// 3e6^3 elements exceed 64 bits: binding still succeeds (counts need no element count, and
+// report their own overflow), asking for the element count is an input error, never a wrap.
+TEST(BoundKernel, AnElementCountBeyond64BitsIsAnErrorWhenAsked) {
+    const BoundKernel k = bound({{"nx", 3000000}, {"ny", 3000000}, {"nz", 3000000}});
+    EXPECT_EQ(k.extents("src"), (std::vector<std::int64_t>{3000000, 3000000, 3000000}));
+    try {
+        (void)k.elements("src");
+        FAIL() << "expected an overflow";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(e.message().find("the element count of array 'src' exceeds the 64-bit"),
+                  std::string::npos)
+            << e.message();
+    }
+    EXPECT_EQ(k.elements("w"), 1);
+}
+
 TEST(BoundKernel, GridCoversTheDomain) {
     // x: 64 points in blocks of 32 -> 2; y: 32 points, 4 threads x fold 2 = 8 per block -> 4;
     // z: 8 points in blocks of 2 -> 4.
