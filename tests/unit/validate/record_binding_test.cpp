@@ -7,29 +7,14 @@
 #include "kerncast/models/volumes/volumes.hpp"
 #include "kerncast/sha256.hpp"
 #include "kerncast/validate/record_binding.hpp"
+#include "record_fixtures.hpp"
 
 #include <gtest/gtest.h>
 
 using namespace kerncast;
 using namespace kerncast::validate;
 
-namespace {
-
-kernel::KernelSpec example(const std::string& name) {
-    return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/" + name + ".yaml");
-}
-
-runtime::KernelRecord record_of(const std::string& name, kernel::Dim3 block, kernel::Dim3 fold,
-                                std::map<std::string, runtime::ParameterValue> parameters) {
-    runtime::KernelRecord record;
-    record.name = name;
-    record.launch.block = block;
-    record.launch.fold = fold;
-    record.parameters = std::move(parameters);
-    return record;
-}
-
-} // namespace
+using namespace kerncast::validate::test;
 
 TEST(RecordBinding, ByNameOrGeneratedSymbol) {
     kernel::KernelSpec spec;

@@ -3,19 +3,14 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/validate/sweep.hpp"
+#include "record_fixtures.hpp"
 
 #include <gtest/gtest.h>
 
 using namespace kerncast;
 using namespace kerncast::validate;
 
-namespace {
-
-kernel::KernelSpec example(const std::string& name) {
-    return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/" + name + ".yaml");
-}
-
-} // namespace
+using namespace kerncast::validate::test;
 
 TEST(Sweep, DefaultSweepKeepsOnlyLaunchesTheKernelCanTake) {
     // histogram maps only x: every block has y = z = 1 and no fold along y or z.
