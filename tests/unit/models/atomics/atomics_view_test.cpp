@@ -1,6 +1,7 @@
 // The atomic-unit views (atomics_view.hpp) arrange a forecast's numbers without computing: a
 // hand-made forecast shows up cell for cell, the c column is n^ N_c / N (Dong & Pai Table 2),
 // and columns that need the service-time table or the kernel's cycles stay blank without them.
+#include "../../view_test_support.hpp"
 #include "kerncast/models/atomics/atomics_view.hpp"
 
 #include <algorithm>
@@ -9,19 +10,8 @@
 namespace kerncast::models::atomics {
 namespace {
 
-std::size_t column(const report::Table& table, const std::string& key) {
-    for (std::size_t k = 0; k < table.columns.size(); ++k)
-        if (table.columns[k].key == key)
-            return k;
-    ADD_FAILURE() << "no column " << key << " in " << table.key;
-    return 0;
-}
-
-bool has_note(const report::Document& doc, const std::string& text) {
-    return std::any_of(doc.notes.begin(), doc.notes.end(), [&](const std::string& note) {
-        return note.find(text) != std::string::npos;
-    });
-}
+using kerncast::test::column;
+using kerncast::test::has_note;
 
 AtomicForecast hand_made_forecast() {
     AtomicForecast f;

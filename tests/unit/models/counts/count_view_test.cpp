@@ -1,4 +1,5 @@
 // The count report (evaluate_counts) and its view: values land in the right cells.
+#include "../../view_test_support.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/models/counts/count_view.hpp"
 
@@ -10,12 +11,7 @@ using namespace kerncast::models::counts;
 
 namespace {
 
-size_t column(const report::Table& t, const std::string& key) {
-    for (size_t k = 0; k < t.columns.size(); ++k)
-        if (t.columns[k].key == key)
-            return k;
-    throw std::runtime_error("no column " + key);
-}
+using kerncast::test::column;
 
 } // namespace
 

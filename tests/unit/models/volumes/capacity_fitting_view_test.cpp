@@ -1,6 +1,7 @@
 // The fit-volumes view (capacity_fitting_view.hpp) arranges a fit result's numbers without
 // computing: a hand-made result shows up cell for cell, absent fits are left out, and the
 // notes say which fits could not be fitted and that there was no cross-validation.
+#include "../../view_test_support.hpp"
 #include "kerncast/models/volumes/capacity_fitting_view.hpp"
 
 #include <algorithm>
@@ -9,19 +10,8 @@
 namespace kerncast::models {
 namespace {
 
-std::size_t column(const report::Table& table, const std::string& key) {
-    for (std::size_t k = 0; k < table.columns.size(); ++k)
-        if (table.columns[k].key == key)
-            return k;
-    ADD_FAILURE() << "no column " << key << " in " << table.key;
-    return 0;
-}
-
-bool has_note(const report::Document& doc, const std::string& text) {
-    return std::any_of(doc.notes.begin(), doc.notes.end(), [&](const std::string& note) {
-        return note.find(text) != std::string::npos;
-    });
-}
+using kerncast::test::column;
+using kerncast::test::has_note;
 
 struct Fixture {
     std::vector<VolumeSample> samples;
