@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
 
 namespace kerncast::validate {
 
@@ -68,14 +69,23 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
         ranking.spearman = runtime::spearman_rank_correlation(predicted, measured);
         ranking.predicted_best_fraction =
             runtime::predicted_best_fraction(predicted_time, measured_time);
-        // The labels: the first best of each (predicted_best_fraction resolves ties itself).
-        const auto best = [&](const std::vector<double>& values) {
-            return members[static_cast<std::size_t>(std::max_element(values.begin(), values.end()) -
-                                                    values.begin())]
+        // The labels. Of predicted shapes that tie, predicted_best_fraction counts the slowest
+        // measured one; the label names that one and how many tie.
+        const double top_prediction = *std::max_element(predicted.begin(), predicted.end());
+        std::size_t pick = members.size(), tied = 0;
+        for (std::size_t i = 0; i < members.size(); ++i)
+            if (predicted[i] == top_prediction) {
+                ++tied;
+                if (pick == members.size() || measured[i] < measured[pick])
+                    pick = i;
+            }
+        ranking.predicted_best = members[pick]->configuration;
+        if (tied > 1)
+            ranking.predicted_best += fmt::format(" (slowest of {} tied)", tied);
+        ranking.measured_best =
+            members[static_cast<std::size_t>(std::max_element(measured.begin(), measured.end()) -
+                                             measured.begin())]
                 ->configuration;
-        };
-        ranking.predicted_best = best(predicted);
-        ranking.measured_best = best(measured);
         rankings.push_back(std::move(ranking));
     }
     return rankings;

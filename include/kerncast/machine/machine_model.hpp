@@ -126,6 +126,9 @@ struct ComputeUnits {
     Known<int> max_threads_per_sm;
     Known<int> max_warps_per_sm;
     Known<int> max_blocks_per_sm;
+    // Thread blocks the GPU's block scheduler starts per SM clock cycle, device-wide (a rate
+    // limit for launches of many small blocks; the volume model's block-launch limiter).
+    Known<double> block_launches_per_cycle;
     Known<int> registers_per_sm; // 32-bit registers
     Known<int> max_registers_per_thread;
     Known<int> max_registers_per_block;

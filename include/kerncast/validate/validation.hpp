@@ -64,7 +64,9 @@ struct ThroughputRanking {
     // Measured throughput of the configuration with the highest predicted throughput, as a
     // fraction of the highest measured throughput (ties in the prediction: the slowest counts).
     double predicted_best_fraction = 0;
-    std::string predicted_best; // configuration labels
+    // Configuration labels; predicted_best is the shape predicted_best_fraction counts (the
+    // slowest measured of a tie, with " (slowest of N tied)").
+    std::string predicted_best;
     std::string measured_best;
 };
 

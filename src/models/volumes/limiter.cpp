@@ -14,6 +14,8 @@ const char* limiter_name(Limiter limiter) {
         return "L1";
     case Limiter::fp:
         return "FP";
+    case Limiter::launch:
+        return "launch";
     }
     return "?";
 }
@@ -45,6 +47,8 @@ LimiterMachine limiter_machine(const MachineModel& machine) {
         throw_input_error("machine '" + machine.identity.id +
                           "' needs compute.sm_count and a clock for the L1 and FP limiters");
     m.sm_cycles_per_s = clock->value * 1e6 * machine.compute.sm_count->value;
+    if (const auto& rate = machine.compute.block_launches_per_cycle)
+        m.block_launches_per_s = rate->value * clock->value * 1e6;
     return m;
 }
 
@@ -56,11 +60,15 @@ LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachin
     r.l2_seconds_per_point = inputs.l2_bytes_per_point / machine.l2_bandwidth_bytes_per_s;
     r.l1_seconds_per_point = inputs.l1_cycles_per_point / machine.sm_cycles_per_s;
     r.fp_seconds_per_point = inputs.fp_cycles_per_point / machine.sm_cycles_per_s;
+    // Every block must be started; the scheduler starts at most block_launches_per_s of them.
+    if (machine.block_launches_per_s > 0)
+        r.launch_seconds_per_point = inputs.blocks_per_point / machine.block_launches_per_s;
     r.binding = Limiter::dram;
     r.seconds_per_point = r.dram_seconds_per_point;
     for (auto [limiter, seconds] : {std::pair{Limiter::l2, r.l2_seconds_per_point},
                                     std::pair{Limiter::l1, r.l1_seconds_per_point},
-                                    std::pair{Limiter::fp, r.fp_seconds_per_point}})
+                                    std::pair{Limiter::fp, r.fp_seconds_per_point},
+                                    std::pair{Limiter::launch, r.launch_seconds_per_point}})
         if (seconds > r.seconds_per_point) {
             r.binding = limiter;
             r.seconds_per_point = seconds;

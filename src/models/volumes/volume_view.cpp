@@ -143,6 +143,11 @@ report::Table limiter_table(const VolumePrediction& p) {
     row(Limiter::l2, p.l2_load_bytes + p.l2_store_bytes, "B", l.l2_seconds_per_point);
     row(Limiter::l1, p.l1.cycles_per_point, "cycles", l.l1_seconds_per_point);
     row(Limiter::fp, p.fp_cycles_per_point, "cycles", l.fp_seconds_per_point);
+    const double blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
+    if (l.launch_seconds_per_point > 0)
+        row(Limiter::launch, blocks_per_point, "blocks", l.launch_seconds_per_point);
+    else // the machine gives no block launch rate: not a limiter
+        t.row(limiter_name(Limiter::launch), blocks_per_point, "blocks", report::blank, false);
     return t.build();
 }
 
@@ -184,13 +189,15 @@ report::Chart limiter_chart(const VolumePrediction& p) {
     chart.title = fmt::format("Time per point by limiter ({} binds)", limiter_name(l.binding));
     chart.kind = report::ChartKind::bar;
     chart.categories = {limiter_name(Limiter::dram), limiter_name(Limiter::l2),
-                        limiter_name(Limiter::l1), limiter_name(Limiter::fp)};
+                        limiter_name(Limiter::l1), limiter_name(Limiter::fp),
+                        limiter_name(Limiter::launch)};
     chart.x_axis = {"limiter", "", false};
     chart.y_axis = {"time per point", "ps", false};
     chart.series.push_back({"time per point",
                             {},
                             {l.dram_seconds_per_point * 1e12, l.l2_seconds_per_point * 1e12,
-                             l.l1_seconds_per_point * 1e12, l.fp_seconds_per_point * 1e12},
+                             l.l1_seconds_per_point * 1e12, l.fp_seconds_per_point * 1e12,
+                             l.launch_seconds_per_point * 1e12},
                             {},
                             ""});
     return chart;

@@ -586,7 +586,13 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.l2_bytes_per_point = p.l2_load_bytes + p.l2_store_bytes;
     inputs.l1_cycles_per_point = p.l1.cycles_per_point;
     inputs.fp_cycles_per_point = p.fp_cycles_per_point;
+    inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
     p.limiter = evaluate_limiters(inputs, limiter_machine(machine), p.points);
+    if (!machine.compute.block_launches_per_cycle)
+        p.notes.push_back(
+            "The machine gives no block launch rate (compute.block_launches_per_cycle, "
+            "docs/machine-format.md): starting the thread blocks is assumed never "
+            "to limit.");
     return p;
 }
 

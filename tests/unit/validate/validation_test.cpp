@@ -199,5 +199,23 @@ TEST(Validation, ThroughputRankingPerGroupWithTies) {
     EXPECT_NE(validation_view(report).find_table("throughput_ranking"), nullptr);
 }
 
+TEST(Validation, TiedPredictedBestNamesTheSlowestMeasuredOfTheTie) {
+    // Predicted 1, 4, 4, 4 GFlop/s (three tie at the top), measured 10, 30, 20, 25: the tie
+    // counts its slowest member (block 3, 20 of the best 30), and the label names it.
+    std::vector<LoadedRecord> records;
+    const std::vector<std::pair<std::int64_t, double>> rows = {{1, 10}, {2, 30}, {3, 20}, {4, 25}};
+    for (const auto& [block, gflops] : rows)
+        records.push_back(published_record(block, "7", gflops, std::nullopt));
+    const PredictionSource model = [&](const KernelRecord& k) -> std::optional<models::Prediction> {
+        return predicted(k.launch.block[0] == 1 ? 1.0 : 0.25, {}, 1e9);
+    };
+    const ValidationReport report = validate_predictions(records, model);
+    ASSERT_EQ(report.throughput_rankings.size(), 1u);
+    const auto& ranking = report.throughput_rankings[0];
+    EXPECT_NEAR(ranking.predicted_best_fraction, 20.0 / 30.0, 1e-12);
+    EXPECT_EQ(ranking.predicted_best, "block=3x1x1 fold=1x1x1 a=2.5 n=1048576 (slowest of 3 tied)");
+    EXPECT_EQ(ranking.measured_best, "block=2x1x1 fold=1x1x1 a=2.5 n=1048576");
+}
+
 } // namespace
 } // namespace kerncast::validate

@@ -1,5 +1,7 @@
-// The limiter model of Ernst et al. 2023, sec. 2: a roofline with two extra cache limiters.
-// Each limiter gives the time one point needs from one resource; the slowest binds.
+// The limiter model of Ernst et al. 2023, sec. 2: a roofline with two extra cache limiters,
+// plus the rate at which the GPU starts thread blocks (the block scheduling term of the same
+// authors' execution model, Tblocksched in te42kyfo/warpspeed's predict.py). Each limiter
+// gives the time one point needs from one resource; the slowest binds.
 #pragma once
 
 #include "kerncast/machine/machine_model.hpp"
@@ -9,8 +11,8 @@
 
 namespace kerncast::models {
 
-enum class Limiter { dram, l2, l1, fp };
-const char* limiter_name(Limiter limiter); // "DRAM", "L2", "L1", "FP"
+enum class Limiter { dram, l2, l1, fp, launch };
+const char* limiter_name(Limiter limiter); // "DRAM", "L2", "L1", "FP", "launch"
 
 // Per point (one thread-fold instance of the kernel's domain).
 struct LimiterInputs {
@@ -18,6 +20,7 @@ struct LimiterInputs {
     double l2_bytes_per_point = 0;   // loads L2 -> L1 + stores L1 -> L2
     double l1_cycles_per_point = 0;  // L1 wavefronts of one SM
     double fp_cycles_per_point = 0;  // floating-point issue cycles of one SM
+    double blocks_per_point = 0;     // thread blocks of the launch over its points
 };
 
 // The machine numbers the limiters divide by, with the fields they came from.
@@ -25,6 +28,9 @@ struct LimiterMachine {
     double dram_bandwidth_bytes_per_s = 0; // memory level dram, sustained (else peak)
     double l2_bandwidth_bytes_per_s = 0;   // memory level l2, sustained (else peak)
     double sm_cycles_per_s = 0;            // SMs x clock (boost when known)
+    // compute.block_launches_per_cycle x clock; 0 when the machine does not give the rate (the
+    // launch limiter then does not limit).
+    double block_launches_per_s = 0;
 };
 
 // Input Error naming the missing field when the machine lacks one.
@@ -35,8 +41,9 @@ struct LimiterResult {
     double l2_seconds_per_point = 0;
     double l1_seconds_per_point = 0;
     double fp_seconds_per_point = 0;
+    double launch_seconds_per_point = 0; // 0 when the machine has no block launch rate
     Limiter binding = Limiter::dram;
-    double seconds_per_point = 0; // the largest of the four
+    double seconds_per_point = 0; // the largest of the five
     double points_per_second = 0;
     double seconds_per_launch = 0;
 };

@@ -60,6 +60,42 @@ TEST(Limiter, SlowestResourceBinds) {
     EXPECT_STREQ(limiter_name(Limiter::l1), "L1");
 }
 
+TEST(Limiter, BlockLaunchRateComesFromTheV100FilesOnly) {
+    // 0.5 blocks per cycle (the Warpspeed execution model's Tblocksched) at the boost clock.
+    EXPECT_DOUBLE_EQ(limiter_machine(resolve_machine("v100-pcie-32gb")).block_launches_per_s,
+                     0.5 * 1380e6);
+    EXPECT_DOUBLE_EQ(limiter_machine(resolve_machine("v100-sxm2-32gb")).block_launches_per_s,
+                     0.5 * 1530e6);
+    // No other file gives a rate: starting blocks does not limit there.
+    EXPECT_DOUBLE_EQ(limiter_machine(resolve_machine("a100-sxm4-40gb")).block_launches_per_s, 0);
+}
+
+TEST(Limiter, SmallBlocksAreLimitedByStartingThem) {
+    // 690 M blocks/s (0.5 per cycle at 1.38 GHz): blocks of 32 points need 45.3 ps per point,
+    // more than the 30 ps of L1; blocks of 128 points need 11.3 ps and L1 binds again.
+    LimiterMachine m{1000e9, 4000e9, 100e9, 690e6};
+    LimiterInputs in;
+    in.dram_bytes_per_point = 16; // 16 ps
+    in.l2_bytes_per_point = 80;   // 20 ps
+    in.l1_cycles_per_point = 3;   // 30 ps
+    in.blocks_per_point = 1.0 / 32;
+    LimiterResult r = evaluate_limiters(in, m, 3200);
+    EXPECT_EQ(r.binding, Limiter::launch);
+    EXPECT_DOUBLE_EQ(r.launch_seconds_per_point, 1.0 / (32 * 690e6));
+    EXPECT_DOUBLE_EQ(r.seconds_per_launch, 100 / 690e6); // 100 blocks
+    EXPECT_STREQ(limiter_name(Limiter::launch), "launch");
+    in.blocks_per_point = 1.0 / 128;
+    r = evaluate_limiters(in, m, 3200);
+    EXPECT_EQ(r.binding, Limiter::l1);
+    EXPECT_DOUBLE_EQ(r.launch_seconds_per_point, 1.0 / (128 * 690e6));
+    // Without a rate the launch limiter is 0 and never binds, whatever the block size.
+    m.block_launches_per_s = 0;
+    in.blocks_per_point = 1;
+    r = evaluate_limiters(in, m, 3200);
+    EXPECT_EQ(r.binding, Limiter::l1);
+    EXPECT_DOUBLE_EQ(r.launch_seconds_per_point, 0);
+}
+
 TEST(Limiter, MissingBandwidthIsAnInputErrorNamingTheLevel) {
     MachineModel machine = resolve_machine("a100-sxm4-40gb");
     for (auto& level : machine.memory)

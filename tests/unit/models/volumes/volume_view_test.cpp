@@ -29,11 +29,17 @@ TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
     ASSERT_LT(dram_load, volumes.columns.size());
     EXPECT_EQ(std::get<double>(volumes.rows.back()[dram_load]), p.dram_load_bytes);
     const auto& limiters = doc.table_at("limiters");
-    ASSERT_EQ(limiters.rows.size(), 4u);
+    ASSERT_EQ(limiters.rows.size(), 5u);
     int binding = 0;
     for (const auto& row : limiters.rows)
         binding += std::get<bool>(row[4]) ? 1 : 0;
     EXPECT_EQ(binding, 1);
+    // The A100 file gives no block launch rate: the launch row has blocks but no time.
+    const auto& launch = limiters.rows.back();
+    EXPECT_EQ(std::get<std::string>(launch[0]), "launch");
+    EXPECT_DOUBLE_EQ(std::get<double>(launch[1]),
+                     static_cast<double>(p.blocks) / static_cast<double>(p.points));
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(launch[3]));
     EXPECT_EQ(std::get<std::string>(doc.table_at("prediction").rows[0][0]),
               limiter_name(p.limiter.binding));
 }

@@ -452,6 +452,27 @@ TEST(VolumesPublishedV100, WideBoxStencilsAndDeepBlocks) {
     EXPECT_DOUBLE_EQ(star.l2_store_bytes, 8.0); // aligned as measured (8.00)
 }
 
+// The published V100 box range 1 throughputs (stencil-verify.ipynb cell 7): every block of 32
+// threads runs at 184 GFlop/s and every one of 64 at 366, whatever its shape; both are about
+// 640 M blocks/s. The block launch rate of the V100 files (0.5 per cycle at 1.38 GHz, 690 M/s)
+// binds them; from 128 threads on, the volume limiters bind as before (measured 426-437).
+TEST(VolumesPublishedV100, SmallBlocksAreLimitedByStartingThem) {
+    for (const kernel::Dim3 block :
+         {kernel::Dim3{32, 1, 1}, kernel::Dim3{4, 8, 1}, kernel::Dim3{64, 1, 1}}) {
+        const VolumePrediction p = predict_published("box2d_r1", {block, {1, 1, 1}}, 0);
+        SCOPED_TRACE(block[0] * block[1]);
+        EXPECT_EQ(p.limiter.binding, Limiter::launch);
+        const double blocks_per_s = 0.5 * 1380e6;
+        EXPECT_DOUBLE_EQ(p.limiter.seconds_per_launch,
+                         static_cast<double>(p.blocks) / blocks_per_s);
+        const double measured_gflops = block[0] * block[1] == 32 ? 184 : 366;
+        const double gflops = p.flops_per_point * p.limiter.points_per_second / 1e9;
+        EXPECT_NEAR(gflops, measured_gflops, 0.10 * measured_gflops);
+    }
+    EXPECT_NE(predict_published("box2d_r1", {{128, 1, 1}, {1, 1, 1}}, 0).limiter.binding,
+              Limiter::launch);
+}
+
 // Flops per point are the useful work (work-items that execute), issue cycles every lane of
 // the executing sub-groups (Stevens & Klöckner sec. 5 counts operations per sub-group). A
 // 49-point box sums 49 values (48 adds) and scales once (1 mul): 49 flops per point in every
