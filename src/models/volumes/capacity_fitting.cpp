@@ -710,6 +710,55 @@ std::string unused_source_key(const MachineModel& machine, const std::string& ba
     }
 }
 
+namespace {
+
+bool fit_cites(const CapacityFits& fits, const std::string& key) {
+    for (CapacityFitKind kind : all_fit_kinds) {
+        const auto& slot = capacity_fit_slot(fits, kind);
+        if (slot && (slot->a.source == key || slot->b.source == key || slot->c.source == key))
+            return true;
+    }
+    return false;
+}
+
+// A refit replaces the provenance of an earlier fit-volumes run once every fit that run
+// determined has been fitted again (no coefficient cites it any more): its residuals and dates
+// would describe numbers the file no longer holds.
+void drop_replaced_fit_sources(MachineModel& machine, const std::vector<std::string>& refitted) {
+    for (auto it = machine.sources.begin(); it != machine.sources.end();) {
+        const auto& provenance = it->second.fit;
+        const bool replaced = provenance && !provenance->fits.empty() &&
+                              std::all_of(provenance->fits.begin(), provenance->fits.end(),
+                                          [&](const std::string& name) {
+                                              return std::find(refitted.begin(), refitted.end(),
+                                                               name) != refitted.end();
+                                          }) &&
+                              !fit_cites(machine.capacity_fits, it->first);
+        it = replaced ? machine.sources.erase(it) : std::next(it);
+    }
+}
+
+// unused_source_key gave `key` = base-N because base was taken; once the refit has dropped the
+// provenance that held base, the new one takes base back (a refit leaves one "fit-volumes").
+void reclaim_base_key(MachineModel& machine, const std::string& key) {
+    const auto dash = key.find_last_of('-');
+    if (dash == std::string::npos || dash + 1 == key.size() ||
+        key.find_first_not_of("0123456789", dash + 1) != std::string::npos)
+        return;
+    const std::string base = key.substr(0, dash);
+    if (machine.sources.count(base) != 0)
+        return;
+    machine.sources[base] = machine.sources.at(key);
+    machine.sources.erase(key);
+    for (CapacityFitKind kind : all_fit_kinds)
+        if (auto& slot = capacity_fit_slot(machine.capacity_fits, kind))
+            for (Sourced<double>* coefficient : {&slot->a, &slot->b, &slot->c})
+                if (coefficient->source == key)
+                    coefficient->source = base;
+}
+
+} // namespace
+
 MachineModel machine_with_fits(const MachineModel& machine, const CapacityFitResult& fit,
                                const CrossValidation& validation, const FitDataset& dataset,
                                const std::string& source_key) {
@@ -761,6 +810,8 @@ MachineModel machine_with_fits(const MachineModel& machine, const CapacityFitRes
     MachineModel result = machine;
     result.sources[source_key] = source;
     result.capacity_fits = fit.fits;
+    drop_replaced_fit_sources(result, provenance.fits);
+    reclaim_base_key(result, source_key);
     return result;
 }
 

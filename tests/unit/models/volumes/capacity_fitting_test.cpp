@@ -573,5 +573,34 @@ TEST(CapacityFitting, FittedMachineCarriesProvenanceAndRoundTrips) {
               std::string::npos);
 }
 
+TEST(CapacityFitting, ARefitReplacesTheProvenanceItMakesObsolete) {
+    const MachineModel machine = unfitted_v100();
+    const auto samples = synthetic_samples(true_fits(), 0.01);
+    const FitDataset dataset{"records", std::string(64, 'c'), 48, "2026-11-24T21:00:00Z", "0.1.0"};
+    auto fit_once = [&](const MachineModel& m, const std::vector<CapacityFitKind>& only) {
+        CapacityFitOptions options;
+        options.source_key = unused_source_key(m, "fit-volumes");
+        if (!only.empty())
+            options.fits = only;
+        const CapacityFitResult fit =
+            fit_capacity_curves(samples, m.capacity_fits, m.identity.id, options);
+        return machine_with_fits(m, fit, {}, dataset, options.source_key);
+    };
+    const MachineModel first = fit_once(machine, {});
+    // Refitting every fit of the first run: its provenance goes, the new one takes the key.
+    const MachineModel second = fit_once(first, {});
+    EXPECT_EQ(second.sources.count("fit-volumes-2"), 0u);
+    ASSERT_EQ(second.sources.count("fit-volumes"), 1u);
+    EXPECT_EQ(second.capacity_fits.l1_redundant_loads->a.source, "fit-volumes");
+    EXPECT_EQ(second.sources.size(), first.sources.size());
+    EXPECT_EQ(parse_machine_json(machine_json_text(second), "refit.json"), second);
+    // Refitting only some of them: the first run's provenance still describes the others.
+    const MachineModel partial = fit_once(first, {CapacityFitKind::l1_redundant_loads});
+    EXPECT_EQ(partial.sources.count("fit-volumes"), 1u);
+    EXPECT_EQ(partial.sources.count("fit-volumes-2"), 1u);
+    EXPECT_EQ(partial.capacity_fits.l1_redundant_loads->a.source, "fit-volumes-2");
+    EXPECT_EQ(partial.capacity_fits.y_layer_overlap->a.source, "fit-volumes");
+}
+
 } // namespace
 } // namespace kerncast::models
