@@ -274,6 +274,13 @@ __global__ void spin(long long cycles, unsigned long long* __restrict__ elapsed)
     elapsed[0] = static_cast<unsigned long long>(t - t0);
 }
 
+// Block launch rate: a block that does nothing. The store's condition never holds (the host
+// passes never = 0), but the compiler cannot know, so the launch and its blocks stay.
+__global__ void empty_block(unsigned never, unsigned* __restrict__ sink) {
+    if (never != 0 && threadIdx.x == never)
+        sink[0] = blockIdx.x;
+}
+
 // Chains built on the device (chain_layout.hpp, checked on the host by walking every chain).
 // Sequential: multiplier 1, element k*stride -> (k+1)*stride (mod count). Random: position
 // p_k = (k * multiplier) mod count visits every position once when gcd(multiplier, count) = 1;

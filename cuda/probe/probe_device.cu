@@ -233,6 +233,18 @@ public:
         return {static_cast<double>(elapsed.download_first()), ms};
     }
 
+    double empty_blocks_ms(int blocks, int threads) override {
+        device::empty_block<<<blocks, threads>>>(0, sink_.get()); // warm-up
+        KERNCAST_CUDA_LAUNCHED("empty_block");
+        Event start;
+        Event stop;
+        start.record();
+        device::empty_block<<<blocks, threads>>>(0, sink_.get());
+        KERNCAST_CUDA_LAUNCHED("empty_block");
+        stop.record();
+        return stop.milliseconds_since(start);
+    }
+
     void stream(const StreamLaunch& launch, int blocks, int threads) override;
 
     double timed_stream_ms(const StreamLaunch& launch, int blocks, int threads) override {

@@ -30,7 +30,7 @@ const std::vector<BenchmarkKind>& benchmark_kinds() {
              {benchmarks::clock_kinds, benchmarks::size_kinds, benchmarks::line_kinds,
               benchmarks::latency_kinds, benchmarks::caching_kinds, benchmarks::sharing_kinds,
               benchmarks::bandwidth_kinds, benchmarks::l2_partition_kinds, benchmarks::tlb_kinds,
-              benchmarks::departure_kinds}) {
+              benchmarks::departure_kinds, benchmarks::block_launch_kinds}) {
             const auto registered = family();
             all.insert(all.end(), registered.begin(), registered.end());
         }

@@ -85,6 +85,7 @@ public:
         set(c.shared_memory_per_sm_bytes, d.shared_memory_per_sm_bytes);
         set(c.shared_memory_per_block_optin_bytes, d.shared_memory_per_block_optin_bytes);
         measured(c.measured_sm_clock_mhz, "", "sm_clock_mhz");
+        measured(c.block_launches_per_cycle, "", "block_launches_per_cycle");
 
         for (const char* name : {"l1", "l2", "dram"})
             level(m_.memory, name);

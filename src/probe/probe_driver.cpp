@@ -90,6 +90,8 @@ ProbeRecord run_probe_on(ProbeDevice& device, const ProbeOptions& options) {
         record_carveout_size_searches(session);
     if (wanted("tlb"))
         record_tlb(session);
+    if (wanted("launch"))
+        record_block_launch(session);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     session.progress(fmt::format("done in {:.1f} s", seconds));

@@ -90,7 +90,7 @@ void setup_probe(CLI::App& app) {
     auto options = std::make_shared<ProbeCliOptions>();
     cmd->add_option("--only", options->only,
                     "Comma-separated groups to measure: clock,l1,texture,readonly,constant,"
-                    "shared,l2,dram,sharing,bandwidth,mwp,carveout,tlb (default: all)")
+                    "shared,l2,dram,sharing,bandwidth,mwp,carveout,tlb,launch (default: all)")
         ->type_name("GROUPS");
     cmd->add_option("-o,--output", options->machine_path, "Write the machine file here")
         ->type_name("FILE");

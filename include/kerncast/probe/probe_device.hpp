@@ -118,6 +118,9 @@ public:
         double milliseconds = 0;
     };
     virtual Spin spin(long long cycles) = 0;
+    // cudaEvent milliseconds of one launch of `blocks` empty blocks of `threads` threads (no
+    // memory traffic), after an untimed warm-up launch of the same shape.
+    virtual double empty_blocks_ms(int blocks, int threads) = 0;
     // A streaming kernel over the probe buffer, not waited for; and the same between two
     // events, in milliseconds.
     virtual void stream(const StreamLaunch& launch, int blocks, int threads) = 0;

@@ -44,6 +44,8 @@ struct RawSeries {
 //   clock        clock64 cycles (values[0]) over event milliseconds (values[1]) -> SM MHz
 //   tlb          fine-grained times of a chase with one load per stride_bytes over a
 //                footprint of size_bytes, per (stride, footprint, repetition) -> TLB levels
+//   block_launch [blocks, threads_per_block, milliseconds] of empty blocks -> block launches
+//                per second and per SM cycle
 struct RawBenchmark {
     std::string name;         // unique in the record: "l1.size", "sharing.l1.texture", ...
     std::string kind;         // one of the kinds above

@@ -15,7 +15,7 @@ namespace kerncast::probe {
 inline const std::vector<std::string>& probe_groups() {
     static const std::vector<std::string> groups{
         "clock", "l1",      "texture",   "readonly", "constant", "shared", "l2",
-        "dram",  "sharing", "bandwidth", "mwp",      "carveout", "tlb"};
+        "dram",  "sharing", "bandwidth", "mwp",      "carveout", "tlb",    "launch"};
     return groups;
 }
 

@@ -45,5 +45,7 @@ void record_l2_partition(ProbeSession& session);
 void record_bandwidths(ProbeSession& session);
 // tlb_benchmark.cpp
 void record_tlb(ProbeSession& session);
+// block_launch_benchmark.cpp
+void record_block_launch(ProbeSession& session);
 
 } // namespace kerncast::probe::benchmarks

@@ -34,5 +34,6 @@ std::vector<BenchmarkKind> bandwidth_kinds();    // bandwidth
 std::vector<BenchmarkKind> departure_kinds();    // departure
 std::vector<BenchmarkKind> l2_partition_kinds(); // l2_partition
 std::vector<BenchmarkKind> tlb_kinds();          // tlb
+std::vector<BenchmarkKind> block_launch_kinds(); // block_launch
 
 } // namespace kerncast::probe::benchmarks

@@ -103,7 +103,7 @@ TEST(ProbeDriver, EveryGroupRunsAndItsRecordIsAnalysed) {
         kinds.insert(b.kind);
     EXPECT_EQ(kinds, (std::set<std::string>{"clock", "overhead", "caching", "size", "line",
                                             "latency", "sharing", "count_per_sm", "departure",
-                                            "l2_partition", "bandwidth", "tlb"}));
+                                            "l2_partition", "bandwidth", "tlb", "block_launch"}));
     EXPECT_NO_THROW(analyse_probe_record(record));
 }
 

@@ -37,6 +37,9 @@ public:
     int fine_launches = 0;
     int carveout_percent = -1;
     std::int64_t free_bytes = std::int64_t{8} << 30;
+    // The block scheduler of empty_blocks_ms: blocks per SM cycle after a fixed launch time.
+    double block_launches_per_cycle = 0.5;
+    double launch_ms = 5e-3;
 
     const gpu::DeviceInfo& info() const override { return info_; }
     int attribute(ProbeAttribute attribute) const override {
@@ -112,6 +115,10 @@ public:
     }
     Spin spin(long long cycles) override {
         return {static_cast<double>(cycles), static_cast<double>(cycles) / 1755e3};
+    }
+    // Blocks started per cycle of the 1755 MHz clock spin() simulates, after a fixed launch_ms.
+    double empty_blocks_ms(int blocks, int) override {
+        return launch_ms + blocks / (block_launches_per_cycle * 1755e3);
     }
     void stream(const StreamLaunch&, int, int) override {}
     double timed_stream_ms(const StreamLaunch&, int, int threads) override {
