@@ -71,10 +71,11 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
             runtime::predicted_best_fraction(predicted_time, measured_time);
         // The labels. Of predicted shapes that tie, predicted_best_fraction counts the slowest
         // measured one; the label names that one and how many tie.
-        const double top_prediction = *std::max_element(predicted.begin(), predicted.end());
+        const double top_prediction =
+            *std::min_element(predicted_time.begin(), predicted_time.end());
         std::size_t pick = members.size(), tied = 0;
         for (std::size_t i = 0; i < members.size(); ++i)
-            if (predicted[i] == top_prediction) {
+            if (predicted_time[i] == top_prediction) {
                 ++tied;
                 if (pick == members.size() || measured[i] < measured[pick])
                     pick = i;
