@@ -70,16 +70,26 @@ std::optional<double> spearman_rank_correlation(std::span<const double> x,
     return covariance / std::sqrt(variance_x * variance_y);
 }
 
-double predicted_best_fraction(std::span<const double> predicted_times,
-                               std::span<const double> measured_times) {
+PredictedBestPick predicted_best_pick(std::span<const double> predicted_times,
+                                      std::span<const double> measured_times) {
     KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
                    "predicted-best fraction needs equally many predictions and measurements");
     const double best_prediction =
         *std::min_element(predicted_times.begin(), predicted_times.end());
-    double measured_of_pick = 0;
+    PredictedBestPick pick;
     for (std::size_t i = 0; i < predicted_times.size(); ++i)
-        if (predicted_times[i] == best_prediction)
-            measured_of_pick = std::max(measured_of_pick, measured_times[i]);
+        if (predicted_times[i] == best_prediction) {
+            if (pick.tied == 0 || measured_times[i] > measured_times[pick.index])
+                pick.index = i;
+            ++pick.tied;
+        }
+    return pick;
+}
+
+double predicted_best_fraction(std::span<const double> predicted_times,
+                               std::span<const double> measured_times) {
+    const double measured_of_pick =
+        measured_times[predicted_best_pick(predicted_times, measured_times).index];
     const double best_measured = *std::min_element(measured_times.begin(), measured_times.end());
     KERNCAST_CHECK(best_measured > 0, "measured times must be positive");
     return best_measured / measured_of_pick;

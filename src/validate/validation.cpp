@@ -69,20 +69,12 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
         ranking.spearman = runtime::spearman_rank_correlation(predicted, measured);
         ranking.predicted_best_fraction =
             runtime::predicted_best_fraction(predicted_time, measured_time);
-        // The labels. Of predicted shapes that tie, predicted_best_fraction counts the slowest
-        // measured one; the label names that one and how many tie.
-        const double top_prediction =
-            *std::min_element(predicted_time.begin(), predicted_time.end());
-        std::size_t pick = members.size(), tied = 0;
-        for (std::size_t i = 0; i < members.size(); ++i)
-            if (predicted_time[i] == top_prediction) {
-                ++tied;
-                if (pick == members.size() || measured[i] < measured[pick])
-                    pick = i;
-            }
-        ranking.predicted_best = members[pick]->configuration;
-        if (tied > 1)
-            ranking.predicted_best += fmt::format(" (slowest of {} tied)", tied);
+        // The label names the configuration the fraction counts, and how many tie with it.
+        const runtime::PredictedBestPick pick =
+            runtime::predicted_best_pick(predicted_time, measured_time);
+        ranking.predicted_best = members[pick.index]->configuration;
+        if (pick.tied > 1)
+            ranking.predicted_best += fmt::format(" (slowest of {} tied)", pick.tied);
         ranking.measured_best =
             members[static_cast<std::size_t>(std::max_element(measured.begin(), measured.end()) -
                                              measured.begin())]

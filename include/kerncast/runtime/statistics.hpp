@@ -46,6 +46,15 @@ std::optional<double> spearman_rank_correlation(std::span<const double> x,
 double predicted_best_fraction(std::span<const double> predicted_times,
                                std::span<const double> measured_times);
 
+// The configuration predicted_best_fraction counts: of those with the smallest predicted time,
+// the slowest measured (the first of equals); `tied` is how many share that prediction.
+struct PredictedBestPick {
+    std::size_t index = 0;
+    std::size_t tied = 0;
+};
+PredictedBestPick predicted_best_pick(std::span<const double> predicted_times,
+                                      std::span<const double> measured_times);
+
 // Summary of |relative error| over a set of predictions (model fits and validation share it).
 struct AbsErrorSummary {
     std::size_t samples = 0;

@@ -144,6 +144,12 @@ TEST(RuntimeStatistics, PredictedBestFraction) {
     // Tie between configurations 0 and 2 in prediction: the slower measured (8) counts.
     EXPECT_DOUBLE_EQ(
         predicted_best_fraction(std::vector<double>{1, 2, 1}, std::vector<double>{4, 2, 8}), 0.25);
+    const PredictedBestPick pick =
+        predicted_best_pick(std::vector<double>{1, 2, 1}, std::vector<double>{4, 2, 8});
+    EXPECT_EQ(pick.index, 2u);
+    EXPECT_EQ(pick.tied, 2u);
+    EXPECT_EQ(predicted_best_pick(std::vector<double>{3, 1, 2}, std::vector<double>{5, 4, 2}).tied,
+              1u);
 }
 
 TEST(RuntimeStatistics, ValidationStatistics) {
