@@ -189,17 +189,16 @@ report::Chart limiter_chart(const VolumePrediction& p) {
     chart.title = fmt::format("Time per point by limiter ({} binds)", limiter_name(l.binding));
     chart.kind = report::ChartKind::bar;
     chart.categories = {limiter_name(Limiter::dram), limiter_name(Limiter::l2),
-                        limiter_name(Limiter::l1), limiter_name(Limiter::fp),
-                        limiter_name(Limiter::launch)};
+                        limiter_name(Limiter::l1), limiter_name(Limiter::fp)};
     chart.x_axis = {"limiter", "", false};
     chart.y_axis = {"time per point", "ps", false};
-    chart.series.push_back({"time per point",
-                            {},
-                            {l.dram_seconds_per_point * 1e12, l.l2_seconds_per_point * 1e12,
-                             l.l1_seconds_per_point * 1e12, l.fp_seconds_per_point * 1e12,
-                             l.launch_seconds_per_point * 1e12},
-                            {},
-                            ""});
+    std::vector<double> picoseconds{l.dram_seconds_per_point * 1e12, l.l2_seconds_per_point * 1e12,
+                                    l.l1_seconds_per_point * 1e12, l.fp_seconds_per_point * 1e12};
+    if (l.launch_seconds_per_point > 0) { // no bar where the machine gives no launch rate
+        chart.categories.push_back(limiter_name(Limiter::launch));
+        picoseconds.push_back(l.launch_seconds_per_point * 1e12);
+    }
+    chart.series.push_back({"time per point", {}, std::move(picoseconds), {}, ""});
     return chart;
 }
 

@@ -40,8 +40,35 @@ TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
     EXPECT_DOUBLE_EQ(std::get<double>(launch[1]),
                      static_cast<double>(p.blocks) / static_cast<double>(p.points));
     EXPECT_TRUE(std::holds_alternative<std::monostate>(launch[3]));
+    // The limiter chart draws no launch bar either (a bar of 0 would claim no time).
+    for (const auto& chart : doc.charts)
+        if (chart.key == "limiters") {
+            EXPECT_EQ(chart.categories, (std::vector<std::string>{"DRAM", "L2", "L1", "FP"}));
+            EXPECT_EQ(chart.series.at(0).y.size(), 4u);
+        }
     EXPECT_EQ(std::get<std::string>(doc.table_at("prediction").rows[0][0]),
               limiter_name(p.limiter.binding));
+}
+
+TEST(VolumeView, TheLaunchLimiterIsDrawnWhereTheMachineGivesItsRate) {
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/kernels/star3d_r4.yaml");
+    const auto analysis = analysis::analyze(spec);
+    const auto p = predict_volumes(analysis, analysis::bind(analysis).values(),
+                                   resolve_machine("v100-pcie-32gb"));
+    const report::Document doc = predict_view(p, spec.name, "v100-pcie-32gb");
+    const auto& launch = doc.table_at("limiters").rows.back();
+    EXPECT_DOUBLE_EQ(std::get<double>(launch[3]), p.limiter.launch_seconds_per_point * 1e12);
+    bool drawn = false;
+    for (const auto& chart : doc.charts)
+        if (chart.key == "limiters") {
+            ASSERT_EQ(chart.categories.size(), 5u);
+            EXPECT_EQ(chart.categories.back(), "launch");
+            EXPECT_DOUBLE_EQ(chart.series.at(0).y.back(),
+                             p.limiter.launch_seconds_per_point * 1e12);
+            drawn = true;
+        }
+    EXPECT_TRUE(drawn);
 }
 
 } // namespace
