@@ -1,0 +1,374 @@
+// Research tool, not part of kerncast's model: an exact LRU simulation of one SM's L1 while it
+// runs the published V100 stencil kernels (data/published/v100-warpspeed). It answers one
+// question about the volume model's L1 capacity term (Ernst et al. 2023, sec. 4.5, eq. (5)):
+// how much of the measured L2 -> L1 volume can capacity misses explain at all, when every
+// access's order is known and the cache evicts the least recently used 128 B line?
+//
+// The kernels are written out here, independently of kerncast's kernel files and analysis, so
+// the simulation checks the model rather than repeating it:
+//   star: range-2 3D 13-point star, 600 x 600 x 512 doubles with 2 ghost layers, array offset
+//         14 elements, one thread per point, fold f consecutive z points per thread; the loads
+//         of a fold instance in statement order, z-column values already loaded by an earlier
+//         fold instance of the thread taken from registers (as kerncast assumes, fig. 12);
+//   box:  (2r+1)^2 box, 15000^2 doubles, offset -r mod 16 elements, loads row by row.
+// Each fold instance ends with its store of dst (write-through; it allocates a line in L1
+// only with --stores-allocate 1, the choice kerncast's O_L1 makes).
+//
+// The SM holds K blocks. They start staggered by 1/K of a block's duration, and each finished
+// block is replaced by one at a random position of the grid (blocks on one SM are not grid
+// neighbours, sec. 4.3). Generations 1 .. G-2 of every slot are measured, the first and last
+// are warm-up and drain. Schedules: lockstep (every warp issues its next instruction in turn),
+// random (a random resident warp issues next) and warp-major (a warp issues all of its
+// instructions before the next warp starts). The L1 is LRU over `l1-bytes / 128` lines with
+// a valid bit per 32 B sector: a load of an invalid sector is a 32 B request to L2.
+//
+// Output, one line: L2->L1 load bytes per point, compulsory bytes per point (first touches),
+// then the repeated load sectors per point in 256 bins of their LRU stack distance (distinct
+// lines used since the line's last use) in units of 1/32 of the L1's lines, the last bin
+// holding everything from 8 capacities on.
+//
+// Usage: l1_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM L1_BYTES WAYS STORES_ALLOCATE
+//                   lockstep|random|warp-major GENERATIONS
+// WAYS 0 is a fully associative L1.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <list>
+#include <random>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace {
+
+using i64 = std::int64_t;
+
+constexpr i64 line_bytes = 128;
+constexpr i64 sector_bytes = 32;
+constexpr i64 sectors_per_line = line_bytes / sector_bytes;
+constexpr int distance_bins = 256; // 1/32 of the L1 each, up to 8 capacities
+
+struct Kernel {
+    bool star = true;
+    int range = 2;
+    std::array<i64, 3> block{1, 1, 1};
+    i64 fold_z = 1;
+};
+
+struct Instruction {
+    std::vector<i64> sectors; // distinct 32 B sectors of the warp's lanes
+    bool store = false;
+};
+
+using WarpProgram = std::vector<Instruction>;
+
+i64 floor_div(i64 a, i64 b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// The instructions of every warp of the block at grid position `origin` (in blocks).
+std::vector<WarpProgram> block_programs(const Kernel& k, std::array<i64, 3> origin) {
+    const i64 nx = k.star ? 600 : 15000, ny = nx;
+    const i64 ghost = k.star ? 2 : k.range;
+    const i64 offset = k.star ? 14 : (16 - k.range % 16) % 16;
+    std::vector<std::array<int, 3>> loads; // (dx, dy, dz) in statement order
+    if (k.star) {
+        loads = {{0, 0, 0},  {-1, 0, 0}, {1, 0, 0},  {0, -1, 0}, {0, 1, 0},  {0, 0, -1}, {0, 0, 1},
+                 {-2, 0, 0}, {2, 0, 0},  {0, -2, 0}, {0, 2, 0},  {0, 0, -2}, {0, 0, 2}};
+    } else {
+        for (int dy = -k.range; dy <= k.range; ++dy)
+            for (int dx = -k.range; dx <= k.range; ++dx)
+                loads.push_back({dx, dy, 0});
+    }
+    const i64 threads = k.block[0] * k.block[1] * k.block[2];
+    const i64 warps = (threads + 31) / 32;
+    std::vector<WarpProgram> programs(static_cast<size_t>(warps));
+    auto sector_of = [&](int array, i64 x, i64 y, i64 z) {
+        const i64 element = (z * ny + y) * nx + x + offset;
+        return (i64{array} << 40) + floor_div(element * 8, sector_bytes);
+    };
+    auto emit = [&](int array, std::array<int, 3> d, i64 f, bool store) {
+        for (i64 w = 0; w < warps; ++w) {
+            Instruction instruction;
+            instruction.store = store;
+            for (i64 t = w * 32; t < std::min(threads, w * 32 + 32); ++t) {
+                const i64 tx = t % k.block[0], ty = (t / k.block[0]) % k.block[1],
+                          tz = t / (k.block[0] * k.block[1]);
+                const i64 x = origin[0] * k.block[0] + tx + ghost + d[0];
+                const i64 y = origin[1] * k.block[1] + ty + ghost + d[1];
+                const i64 z =
+                    k.star ? (origin[2] * k.block[2] + tz) * k.fold_z + f + ghost + d[2] : 0;
+                instruction.sectors.push_back(sector_of(array, x, y, z));
+            }
+            auto& s = instruction.sectors;
+            std::sort(s.begin(), s.end());
+            s.erase(std::unique(s.begin(), s.end()), s.end());
+            programs[static_cast<size_t>(w)].push_back(std::move(instruction));
+        }
+    };
+    std::set<i64> z_column_in_registers; // dz + f of the z-column loads done so far
+    for (i64 f = 0; f < k.fold_z; ++f) {
+        for (const auto& d : loads) {
+            if (k.star && d[0] == 0 && d[1] == 0 && !z_column_in_registers.insert(d[2] + f).second)
+                continue;
+            emit(0, d, f, false);
+        }
+        emit(1, {0, 0, 0}, f, true);
+    }
+    return programs;
+}
+
+// LRU over lines with a valid bit per sector. `ways` lines per set (0: fully associative);
+// a line's set is a hash of its address (random placement: NVIDIA does not document the L1's
+// set mapping, and a plain modulo would tie the result to this grid's row pitch).
+class LruL1 {
+public:
+    LruL1(i64 lines, i64 ways) : ways_(ways > 0 ? ways : lines) {
+        sets_.resize(static_cast<size_t>(std::max<i64>(1, lines / ways_)));
+    }
+    // True on a hit of a valid sector. A miss allocates the line when `allocate`.
+    bool access(i64 sector, bool allocate) {
+        const i64 line = floor_div(sector, sectors_per_line);
+        const unsigned bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
+        Set& set = sets_[sets_.size() == 1 ? 0 : mix(line) % sets_.size()];
+        if (auto at = set.lines.find(line); at != set.lines.end()) {
+            set.order.splice(set.order.begin(), set.order, at->second.position);
+            const bool hit = (at->second.valid & bit) != 0;
+            at->second.valid |= bit;
+            return hit;
+        }
+        if (!allocate)
+            return false;
+        if (static_cast<i64>(set.lines.size()) >= ways_) {
+            set.lines.erase(set.order.back());
+            set.order.pop_back();
+        }
+        set.order.push_front(line);
+        set.lines[line] = {set.order.begin(), bit};
+        return false;
+    }
+
+private:
+    static std::uint64_t mix(i64 line) { // splitmix64's finaliser
+        auto z = static_cast<std::uint64_t>(line) + 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    struct Entry {
+        std::list<i64>::iterator position;
+        unsigned valid = 0;
+    };
+    struct Set {
+        std::list<i64> order; // most recent first
+        std::unordered_map<i64, Entry> lines;
+    };
+    i64 ways_;
+    std::vector<Set> sets_;
+};
+
+// LRU stack distance of each line use (distinct lines used since its previous use), with a
+// Fenwick tree over use times holding a 1 at each line's latest use.
+class StackDistance {
+public:
+    explicit StackDistance(size_t uses) : tree_(uses + 2, 0) {}
+    // -1 for the first use of the line.
+    i64 use(i64 line) {
+        i64 distance = -1;
+        if (auto at = last_use_.find(line); at != last_use_.end()) {
+            distance = prefix(now_) - prefix(at->second);
+            add(at->second, -1);
+        }
+        add(now_, 1);
+        last_use_[line] = now_++;
+        return distance;
+    }
+
+private:
+    void add(i64 i, int v) {
+        for (++i; i < static_cast<i64>(tree_.size()); i += i & -i)
+            tree_[static_cast<size_t>(i)] += v;
+    }
+    i64 prefix(i64 i) const {
+        i64 sum = 0;
+        for (++i; i > 0; i -= i & -i)
+            sum += tree_[static_cast<size_t>(i)];
+        return sum;
+    }
+    std::vector<int> tree_;
+    std::unordered_map<i64, i64> last_use_;
+    i64 now_ = 0;
+};
+
+enum class Schedule { lockstep, random, warp_major };
+
+struct Slot {
+    std::vector<WarpProgram> warps;
+    std::vector<size_t> next; // per warp, its next instruction
+    size_t finished_warps = 0;
+    size_t next_warp = 0; // warp-major: the warp that runs next
+    i64 delay = 0;        // steps before the slot's first block starts
+    int generation = 0;
+};
+
+int usage() {
+    std::fprintf(stderr, "usage: l1_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM L1_BYTES "
+                         "WAYS STORES_ALLOCATE lockstep|random|warp-major GENERATIONS\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 13)
+        return usage();
+    Kernel k;
+    k.star = std::strcmp(argv[1], "star") == 0;
+    if (!k.star && std::strcmp(argv[1], "box") != 0)
+        return usage();
+    k.range = std::atoi(argv[2]);
+    k.block = {std::atoll(argv[3]), std::atoll(argv[4]), std::atoll(argv[5])};
+    k.fold_z = std::atoll(argv[6]);
+    const int blocks_per_sm = std::atoi(argv[7]);
+    const i64 l1_lines = std::atoll(argv[8]) / line_bytes;
+    const i64 ways = std::atoll(argv[9]);
+    const bool stores_allocate = std::atoi(argv[10]) != 0;
+    const std::string schedule_name = argv[11];
+    const Schedule schedule = schedule_name == "lockstep" ? Schedule::lockstep
+                              : schedule_name == "random" ? Schedule::random
+                                                          : Schedule::warp_major;
+    if (schedule == Schedule::warp_major && schedule_name != "warp-major")
+        return usage();
+    const int generations = std::atoi(argv[12]);
+    if (k.range < 0 || k.block[0] < 1 || k.block[1] < 1 || k.block[2] < 1 || k.fold_z < 1 ||
+        blocks_per_sm < 1 || l1_lines < 1 || ways < 0 || (ways > 0 && l1_lines % ways != 0) ||
+        generations < 3)
+        return usage();
+
+    const i64 interior = k.star ? 596 : 15000 - 2 * k.range;
+    const std::array<i64, 3> grid{interior / k.block[0], interior / k.block[1],
+                                  k.star ? 508 / (k.block[2] * k.fold_z) : 1};
+    std::mt19937_64 rng(1);
+    auto start_block = [&](Slot& slot) {
+        std::array<i64, 3> origin{};
+        for (size_t d = 0; d < 3; ++d)
+            origin[d] = std::uniform_int_distribution<i64>(0, std::max<i64>(grid[d], 1) - 1)(rng);
+        slot.warps = block_programs(k, origin);
+        slot.next.assign(slot.warps.size(), 0);
+        slot.finished_warps = 0;
+        slot.next_warp = 0;
+    };
+
+    std::vector<Slot> slots(static_cast<size_t>(blocks_per_sm));
+    size_t uses = 0;
+    for (size_t j = 0; j < slots.size(); ++j) {
+        start_block(slots[j]);
+        const size_t length =
+            schedule == Schedule::warp_major ? slots[j].warps.size() : slots[j].warps[0].size();
+        slots[j].delay = static_cast<i64>(length * j / slots.size());
+        for (const auto& warp : slots[j].warps)
+            for (const auto& instruction : warp)
+                uses += instruction.sectors.size();
+    }
+    uses *= 2 * (static_cast<size_t>(generations) + 1); // positions vary the sector counts a little
+
+    LruL1 l1(l1_lines, ways);
+    StackDistance distance(uses);
+    i64 misses = 0, compulsory = 0, points = 0;
+    std::vector<i64> histogram(distance_bins, 0);
+    std::unordered_set<i64> touched;
+    const i64 points_per_block = k.block[0] * k.block[1] * k.block[2] * k.fold_z;
+    auto measured = [&](const Slot& slot) {
+        return slot.generation >= 1 && slot.generation < generations - 1;
+    };
+    auto execute = [&](Slot& slot, const Instruction& instruction) {
+        for (const i64 sector : instruction.sectors) {
+            const bool hit = l1.access(sector, !instruction.store || stores_allocate);
+            const i64 d = distance.use(floor_div(sector, sectors_per_line));
+            if (instruction.store || !measured(slot))
+                continue;
+            if (!hit)
+                ++misses;
+            if (touched.insert(sector).second)
+                ++compulsory;
+            else
+                ++histogram[static_cast<size_t>(
+                    d < 0 ? distance_bins - 1
+                          : std::min<i64>(distance_bins - 1, d * 32 / l1_lines))];
+        }
+    };
+    auto finish_warp = [&](Slot& slot) {
+        if (++slot.finished_warps < slot.warps.size())
+            return false;
+        if (measured(slot))
+            points += points_per_block;
+        ++slot.generation;
+        start_block(slot);
+        return true;
+    };
+    auto all_done = [&] {
+        return std::all_of(slots.begin(), slots.end(),
+                           [&](const Slot& s) { return s.generation >= generations; });
+    };
+
+    while (!all_done()) {
+        if (schedule == Schedule::random) {
+            std::vector<std::pair<size_t, size_t>> ready;
+            for (size_t j = 0; j < slots.size(); ++j) {
+                if (slots[j].delay > 0) {
+                    --slots[j].delay;
+                    continue;
+                }
+                if (slots[j].generation >= generations)
+                    continue;
+                for (size_t w = 0; w < slots[j].warps.size(); ++w)
+                    if (slots[j].next[w] < slots[j].warps[w].size())
+                        ready.emplace_back(j, w);
+            }
+            for (size_t n = ready.size(); n > 0; --n) {
+                const auto [j, w] =
+                    ready[std::uniform_int_distribution<size_t>(0, ready.size() - 1)(rng)];
+                Slot& slot = slots[j];
+                if (slot.next[w] >= slot.warps[w].size())
+                    continue;
+                execute(slot, slot.warps[w][slot.next[w]]);
+                if (++slot.next[w] == slot.warps[w].size() && finish_warp(slot))
+                    break; // a new block: its warps join at the next step
+            }
+            continue;
+        }
+        for (Slot& slot : slots) {
+            if (slot.delay > 0) {
+                --slot.delay;
+                continue;
+            }
+            if (slot.generation >= generations)
+                continue;
+            if (schedule == Schedule::warp_major) {
+                for (const auto& instruction : slot.warps[slot.next_warp])
+                    execute(slot, instruction);
+                ++slot.next_warp;
+                finish_warp(slot);
+                continue;
+            }
+            bool new_block = false;
+            for (size_t w = 0; w < slot.warps.size() && !new_block; ++w) {
+                execute(slot, slot.warps[w][slot.next[w]]);
+                if (++slot.next[w] == slot.warps[w].size())
+                    new_block = finish_warp(slot);
+            }
+        }
+    }
+    const double per_point = static_cast<double>(sector_bytes) / static_cast<double>(points);
+    std::printf("%.4f %.4f", static_cast<double>(misses) * per_point,
+                static_cast<double>(compulsory) * per_point);
+    for (const i64 count : histogram)
+        std::printf(" %.5f", static_cast<double>(count) * per_point);
+    std::printf("\n");
+    return 0;
+}
