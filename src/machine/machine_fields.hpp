@@ -64,11 +64,12 @@ inline constexpr std::array<Field<CU>, 21> compute_fields{{
 }};
 
 using ML = MemoryLevel;
-inline constexpr std::array<Field<ML>, 13> level_fields{{
+inline constexpr std::array<Field<ML>, 14> level_fields{{
     {"size_bytes", &ML::size_bytes, "B", R::positive},
     {"effective_size_bytes", &ML::effective_size_bytes, "B", R::positive},
     {"line_bytes", &ML::line_bytes, "B", R::positive},
     {"sector_bytes", &ML::sector_bytes, "B", R::positive},
+    {"ways", &ML::ways, "", R::positive},
     {"latency_cycles", &ML::latency_cycles, "cycles", R::positive},
     {"latency_near_cycles", &ML::latency_near_cycles, "cycles", R::positive},
     {"latency_far_cycles", &ML::latency_far_cycles, "cycles", R::positive},

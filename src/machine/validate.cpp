@@ -398,6 +398,12 @@ private:
                      "sector_bytes (" + std::to_string(level.sector_bytes->value) +
                          ") must divide line_bytes (" + std::to_string(level.line_bytes->value) +
                          ")");
+            if (level.ways && level.size_bytes && level.line_bytes &&
+                (level.size_bytes->value % level.line_bytes->value != 0 ||
+                 (level.size_bytes->value / level.line_bytes->value) % level.ways->value != 0))
+                fail(child_pointer(level_path, "ways"),
+                     "ways (" + std::to_string(level.ways->value) +
+                         ") must divide the lines of the level (size_bytes / line_bytes)");
             if (level.size_bytes && level.effective_size_bytes &&
                 level.effective_size_bytes->value > level.size_bytes->value)
                 fail(child_pointer(level_path, "effective_size_bytes"),

@@ -163,6 +163,7 @@ struct MemoryLevel {
     Known<std::int64_t> effective_size_bytes; // what one SM effectively sees (partitioned L2)
     Known<int> line_bytes;
     Known<int> sector_bytes;
+    Known<int> ways; // lines per set (associativity); the L1's makes the volume model simulate it
     Known<double> latency_cycles;          // load-to-use latency on a hit, SM cycles
     Known<double> peak_bandwidth_gbs;      // 1e9 bytes/s, whole device
     Known<double> sustained_bandwidth_gbs; // measured or paper-reported achievable (loads)

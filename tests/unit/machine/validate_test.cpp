@@ -90,6 +90,19 @@ TEST(ValidateMachine, SectorMustDivideLine) {
     EXPECT_EQ(error->message(), "sector_bytes (48) must divide line_bytes (128)");
 }
 
+TEST(ValidateMachine, WaysMustDivideTheLines) {
+    MachineModel m = valid_machine();
+    const std::int64_t lines = m.memory[0].size_bytes->value / m.memory[0].line_bytes->value;
+    m.memory[0].ways = Sourced<int>{static_cast<int>(lines), "sheet"}; // fully associative
+    EXPECT_NO_THROW(validate_machine(m, "x"));
+    m.memory[0].ways->value = 3;
+    const auto error = validation_error(m);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "ways (3) must divide the lines of the level (size_bytes / "
+                                "line_bytes)");
+    EXPECT_EQ(error->where().json_path, "/memory/0/ways");
+}
+
 TEST(ValidateMachine, SustainedBandwidthCannotExceedPeak) {
     MachineModel m = valid_machine();
     m.memory[2].sustained_bandwidth_gbs = Sourced<double>{600, "sheet"};
