@@ -1,0 +1,77 @@
+// L2 -> L1 volume by simulating one SM's L1: the resident blocks' warps issue their load and
+// store requests in program order, the L1 keeps 128 B lines with a valid bit per 32 B sector
+// in sets of `ways` lines, evicts the least recently used line of a set, and places a line in
+// a set by a hash of its address. It replaces the L1 capacity fit of Ernst et al. 2023 (sec.
+// 4.5, eq. (5)) for machines whose L1 gives its associativity (`memory.l1.ways`).
+//
+// Why: the fit multiplies every redundant request by one hit rate at the oversubscription of
+// all lines the resident blocks allocate over their life. Those lines are not live at once
+// (a 2D box stencil's rows die when the last warp has passed them), and a set-associative
+// cache also misses before it is full (conflicts); neither depends on the total allocation
+// alone. tools/research/l1_lru_sim.cpp explored this on the published V100 rows
+// (docs/accuracy.md, notes); this is the model's version of it.
+//
+// Assumptions, each stated in docs/volume-model.md: the warps of the SM issue in lockstep
+// (one request each in turn); the resident blocks start staggered by an equal share of a
+// block's run and each finished block is replaced by one at another place of the grid (its
+// data shares nothing with the others on the SM, sec. 4.3), modelled as a copy of the
+// representative block on its own addresses; stores allocate a line (as O_L1 counts them);
+// loads of a fold instance whose address a thread already loaded come from registers (fig. 12).
+#pragma once
+
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/models/volumes/l1_wavefronts.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kerncast::models {
+
+// One warp-wide request: the distinct sectors (address / sector bytes) of one array.
+struct WarpRequest {
+    int array = 0; // index into BlockPrograms::arrays
+    bool store = false;
+    std::vector<std::int64_t> sectors;
+};
+
+// The requests of every warp of one block, in program order.
+struct BlockPrograms {
+    std::vector<std::string> arrays;
+    std::vector<std::vector<WarpRequest>> warps;
+    std::int64_t points = 0; // points the block computes (threads x fold)
+};
+
+// The global accesses of one block at `block_index`, each warp's requests in program order:
+// fold instances in turn (x fastest), within one the statements in turn, a statement's loads
+// before its stores. Empty (with the reason in `why_not`) when the program order is not known
+// statically: an indirect global access or one inside a sequential loop.
+std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& analysis,
+                                            const std::vector<std::int64_t>& params,
+                                            const L1BankLayout& layout,
+                                            const kernel::Dim3& block_index, std::string& why_not);
+
+struct L1Geometry {
+    std::int64_t lines = 0; // capacity / line bytes
+    std::int64_t ways = 0;  // lines per set; lines must be a multiple
+    std::int64_t line_bytes = 0;
+    std::int64_t sector_bytes = 0;
+};
+
+struct L1Simulation {
+    // Per array of BlockPrograms::arrays, bytes per point.
+    std::vector<double> load_miss_bytes;   // load sectors L1 requested from L2
+    std::vector<double> first_touch_bytes; // load sectors the block touched for the first time
+    std::int64_t requests = 0;             // sector requests simulated (all generations)
+};
+
+// Generations of blocks each slot of the SM runs; the first warms the cache up, the last
+// drains it, the ones between are measured.
+inline constexpr int l1_simulation_generations = 6;
+
+// `blocks_per_sm` copies of `block` share one L1. Deterministic.
+L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
+                         const L1Geometry& geometry);
+
+} // namespace kerncast::models

@@ -1,0 +1,316 @@
+#include "kerncast/models/volumes/l1_simulation.hpp"
+
+#include "kerncast/error.hpp"
+#include "kerncast/support/integer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace kerncast::models {
+
+namespace {
+
+// Coefficients of an access's byte address along the thread, fold and block axes.
+struct AxisCoefficients {
+    std::array<std::int64_t, 3> thread{0, 0, 0};
+    std::array<std::int64_t, 3> fold{0, 0, 0};
+    std::array<std::int64_t, 3> block{0, 0, 0};
+};
+
+AxisCoefficients axis_coefficients(const analysis::KernelAnalysis& analysis,
+                                   const analysis::ByteAddress& address) {
+    using Kind = analysis::LaunchVariable::Kind;
+    AxisCoefficients c;
+    for (const auto& variable : analysis.variables) {
+        auto at = address.coefficients.find(variable.name);
+        if (at == address.coefficients.end() || variable.axis < 0)
+            continue;
+        const auto axis = static_cast<size_t>(variable.axis);
+        if (variable.kind == Kind::thread)
+            c.thread[axis] = at->second;
+        else if (variable.kind == Kind::fold)
+            c.fold[axis] = at->second;
+        else if (variable.kind == Kind::block)
+            c.block[axis] = at->second;
+    }
+    return c;
+}
+
+bool in_sequential_loop(const analysis::KernelAnalysis& analysis,
+                        const analysis::AccessInfo& access) {
+    for (const auto& name : access.domain_variables)
+        for (const auto& variable : analysis.variables)
+            if (variable.name == name &&
+                variable.kind == analysis::LaunchVariable::Kind::sequential)
+                return true;
+    return false;
+}
+
+// splitmix64's finaliser: the L1's set of a line (random placement).
+std::uint64_t mix(std::uint64_t z) {
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// A line of one block copy's array.
+struct LineKey {
+    std::int64_t copy = 0;
+    std::int64_t array = 0;
+    std::int64_t line = 0;
+    bool operator==(const LineKey&) const = default;
+};
+
+struct LineKeyHash {
+    size_t operator()(const LineKey& k) const {
+        return static_cast<size_t>(mix(
+            static_cast<std::uint64_t>(k.line) ^
+            mix(static_cast<std::uint64_t>(k.copy) * 64 + static_cast<std::uint64_t>(k.array))));
+    }
+};
+
+// LRU sets of lines with a valid bit per sector: each set a doubly linked list of its slots,
+// most recently used first, so a hit, a fill and an eviction cost O(1) at any associativity.
+class SetAssociativeL1 {
+public:
+    explicit SetAssociativeL1(const L1Geometry& g)
+        : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
+          slots_(static_cast<size_t>(g.lines)), lists_(sets_) {}
+
+    // True when the sector is valid in L1. A miss fills the sector (allocating its line).
+    bool access(const LineKey& key, unsigned sector_bit) {
+        if (auto at = where_.find(key); at != where_.end()) {
+            Slot& slot = slots_[at->second];
+            touch(lists_[slot.set], at->second);
+            const bool hit = (slot.valid & sector_bit) != 0;
+            slot.valid |= sector_bit;
+            return hit;
+        }
+        const size_t set = LineKeyHash{}(key) % sets_;
+        List& list = lists_[set];
+        size_t victim;
+        if (list.used < ways_) {
+            victim = set * ways_ + list.used++;
+        } else {
+            victim = list.tail; // least recently used
+            unlink(list, victim);
+            where_.erase(slots_[victim].key);
+        }
+        slots_[victim] = Slot{key, sector_bit, set, none, none};
+        push_front(list, victim);
+        where_[key] = victim;
+        return false;
+    }
+
+private:
+    static constexpr size_t none = static_cast<size_t>(-1);
+    struct Slot {
+        LineKey key;
+        unsigned valid = 0;
+        size_t set = 0;
+        size_t prev = none, next = none;
+    };
+    struct List {
+        size_t head = none, tail = none;
+        size_t used = 0;
+    };
+    void unlink(List& list, size_t s) {
+        Slot& slot = slots_[s];
+        (slot.prev == none ? list.head : slots_[slot.prev].next) = slot.next;
+        (slot.next == none ? list.tail : slots_[slot.next].prev) = slot.prev;
+        slot.prev = slot.next = none;
+    }
+    void push_front(List& list, size_t s) {
+        slots_[s].next = list.head;
+        if (list.head != none)
+            slots_[list.head].prev = s;
+        list.head = s;
+        if (list.tail == none)
+            list.tail = s;
+    }
+    void touch(List& list, size_t s) {
+        if (list.head == s)
+            return;
+        unlink(list, s);
+        push_front(list, s);
+    }
+    size_t ways_;
+    size_t sets_;
+    std::vector<Slot> slots_; // set s holds slots [s * ways, (s + 1) * ways)
+    std::vector<List> lists_;
+    std::unordered_map<LineKey, size_t, LineKeyHash> where_;
+};
+
+} // namespace
+
+std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& analysis,
+                                            const std::vector<std::int64_t>& params,
+                                            const L1BankLayout& layout,
+                                            const kernel::Dim3& block_index, std::string& why_not) {
+    const auto& block = analysis.launch.block;
+    const auto& fold = analysis.launch.fold;
+    const std::int64_t threads = block[0] * block[1] * block[2];
+    const std::int64_t warps = (threads + layout.warp_size - 1) / layout.warp_size;
+
+    // The global accesses in program order: statements in turn, loads before stores.
+    struct Ordered {
+        const analysis::AccessInfo* access;
+        analysis::ByteAddress address;
+        AxisCoefficients axes;
+        int array;
+        int bytes;
+    };
+    BlockPrograms programs;
+    std::vector<Ordered> ordered;
+    for (const auto& access : analysis.accesses) {
+        if (access.space != kernel::MemorySpace::global || access.atomic)
+            continue;
+        if (access.indirect) {
+            why_not = "'" + access.text + "' has a data-dependent address";
+            return std::nullopt;
+        }
+        if (in_sequential_loop(analysis, access)) {
+            why_not = "'" + access.text + "' is inside a sequential loop";
+            return std::nullopt;
+        }
+        auto named = std::find(programs.arrays.begin(), programs.arrays.end(), access.array);
+        if (named == programs.arrays.end())
+            named = programs.arrays.insert(programs.arrays.end(), access.array);
+        Ordered o{&access,
+                  analysis::byte_address(analysis, access, params),
+                  {},
+                  0,
+                  kernel::data_type_bytes(access.dtype)};
+        o.axes = axis_coefficients(analysis, o.address);
+        o.array = static_cast<int>(named - programs.arrays.begin());
+        ordered.push_back(std::move(o));
+    }
+    std::stable_sort(ordered.begin(), ordered.end(), [](const Ordered& a, const Ordered& b) {
+        const bool a_store = a.access->direction != analysis::Direction::load;
+        const bool b_store = b.access->direction != analysis::Direction::load;
+        return std::tie(a.access->statement, a_store) < std::tie(b.access->statement, b_store);
+    });
+
+    programs.warps.resize(static_cast<size_t>(warps));
+    programs.points = threads * fold[0] * fold[1] * fold[2];
+    // Loads already issued by every thread: (array, thread coefficients, constant).
+    std::set<std::tuple<int, std::array<std::int64_t, 3>, std::int64_t>> in_registers;
+    for (std::int64_t fz = 0; fz < fold[2]; ++fz)
+        for (std::int64_t fy = 0; fy < fold[1]; ++fy)
+            for (std::int64_t fx = 0; fx < fold[0]; ++fx)
+                for (const Ordered& o : ordered) {
+                    const std::int64_t constant =
+                        o.address.constant + fx * o.axes.fold[0] + fy * o.axes.fold[1] +
+                        fz * o.axes.fold[2] + block_index[0] * o.axes.block[0] +
+                        block_index[1] * o.axes.block[1] + block_index[2] * o.axes.block[2];
+                    const bool store = o.access->direction != analysis::Direction::load;
+                    if (!store && !in_registers.insert({o.array, o.axes.thread, constant}).second)
+                        continue;
+                    for (std::int64_t w = 0; w < warps; ++w) {
+                        WarpRequest request{o.array, store, {}};
+                        const std::int64_t end = std::min(threads, (w + 1) * layout.warp_size);
+                        for (std::int64_t t = w * layout.warp_size; t < end; ++t) {
+                            const std::int64_t tx = t % block[0], ty = (t / block[0]) % block[1],
+                                               tz = t / (block[0] * block[1]);
+                            const std::int64_t a = constant + tx * o.axes.thread[0] +
+                                                   ty * o.axes.thread[1] + tz * o.axes.thread[2];
+                            request.sectors.push_back(
+                                support::floor_div<std::int64_t>(a, layout.sector_bytes));
+                            request.sectors.push_back(support::floor_div<std::int64_t>(
+                                a + o.bytes - 1, layout.sector_bytes));
+                        }
+                        auto& s = request.sectors;
+                        std::sort(s.begin(), s.end());
+                        s.erase(std::unique(s.begin(), s.end()), s.end());
+                        programs.warps[static_cast<size_t>(w)].push_back(std::move(request));
+                    }
+                }
+    return programs;
+}
+
+L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
+                         const L1Geometry& geometry) {
+    KERNCAST_CHECK(blocks_per_sm > 0 && geometry.ways > 0 && geometry.lines >= geometry.ways &&
+                       geometry.lines % geometry.ways == 0 && geometry.sector_bytes > 0 &&
+                       geometry.line_bytes % geometry.sector_bytes == 0,
+                   "L1 geometry and residency must be positive and consistent");
+    const std::int64_t sectors_per_line = geometry.line_bytes / geometry.sector_bytes;
+    KERNCAST_CHECK(sectors_per_line <= 32, "at most 32 sectors per line");
+    const size_t length = block.warps.empty() ? 0 : block.warps.front().size();
+    L1Simulation result;
+    result.load_miss_bytes.assign(block.arrays.size(), 0.0);
+    result.first_touch_bytes.assign(block.arrays.size(), 0.0);
+    if (length == 0)
+        return result;
+
+    struct Slot {
+        std::int64_t copy = 0;
+        int generation = 0;
+        size_t next = 0;        // every warp's next request (lockstep)
+        std::int64_t delay = 0; // steps before the first block starts
+    };
+    std::vector<Slot> slots(static_cast<size_t>(blocks_per_sm));
+    for (size_t j = 0; j < slots.size(); ++j) {
+        slots[j].copy = static_cast<std::int64_t>(j);
+        slots[j].delay = static_cast<std::int64_t>(length * j / slots.size());
+    }
+    std::int64_t next_copy = blocks_per_sm;
+
+    SetAssociativeL1 l1(geometry);
+    std::vector<std::int64_t> misses(block.arrays.size(), 0), first(block.arrays.size(), 0);
+    std::unordered_set<LineKey, LineKeyHash> touched; // (copy, array, sector) already loaded
+    std::int64_t measured_points = 0;
+    const auto measured = [](const Slot& s) {
+        return s.generation >= 1 && s.generation < l1_simulation_generations - 1;
+    };
+    for (bool running = true; running;) {
+        running = false;
+        for (Slot& slot : slots) {
+            if (slot.generation >= l1_simulation_generations)
+                continue;
+            running = true;
+            if (slot.delay > 0) {
+                --slot.delay;
+                continue;
+            }
+            for (const auto& warp : block.warps) {
+                const WarpRequest& request = warp[slot.next];
+                for (const std::int64_t sector : request.sectors) {
+                    const std::int64_t line = support::floor_div(sector, sectors_per_line);
+                    const auto bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
+                    const bool hit = l1.access({slot.copy, request.array, line}, bit);
+                    ++result.requests;
+                    if (request.store || !measured(slot))
+                        continue;
+                    const auto a = static_cast<size_t>(request.array);
+                    if (!hit)
+                        ++misses[a];
+                    if (touched.insert({slot.copy, request.array, sector}).second)
+                        ++first[a];
+                }
+            }
+            if (++slot.next < length)
+                continue;
+            if (measured(slot))
+                measured_points += block.points;
+            slot.next = 0;
+            slot.copy = next_copy++;
+            ++slot.generation;
+        }
+    }
+    const double per_point =
+        static_cast<double>(geometry.sector_bytes) / static_cast<double>(measured_points);
+    for (size_t a = 0; a < block.arrays.size(); ++a) {
+        result.load_miss_bytes[a] = static_cast<double>(misses[a]) * per_point;
+        result.first_touch_bytes[a] = static_cast<double>(first[a]) * per_point;
+    }
+    return result;
+}
+
+} // namespace kerncast::models

@@ -1,0 +1,161 @@
+// The simulated L1 (l1_simulation.hpp): LRU sets, sector valid bits and program order on
+// hand-made request streams worked out by hand, the block programs of the published star
+// kernel against counts by hand, and first touches against a brute-force footprint.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes/l1_simulation.hpp"
+
+#include <gtest/gtest.h>
+#include <set>
+
+using namespace kerncast;
+using namespace kerncast::models;
+
+namespace {
+
+// One warp loading sector `s` of each line in `lines` (4 sectors per line) in turn.
+BlockPrograms one_warp_cycling(const std::vector<std::int64_t>& lines, std::int64_t s = 0) {
+    BlockPrograms block;
+    block.arrays = {"a"};
+    block.points = 1;
+    block.warps.resize(1);
+    for (const std::int64_t line : lines)
+        block.warps[0].push_back({0, false, {line * 4 + s}});
+    return block;
+}
+
+L1Geometry geometry(std::int64_t lines, std::int64_t ways) {
+    return {lines, ways, 128, 32};
+}
+
+kernel::KernelSpec star_kernel() {
+    return kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                    "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
+}
+
+} // namespace
+
+TEST(L1Simulation, LruThrashesWhenTheLoopIsOneLineLongerThanTheCache) {
+    // Lines 0, 1, 2 loaded twice per block: a fully associative cache of 3 lines misses only
+    // the first touches; one of 2 lines evicts each line just before its reuse (LRU).
+    const BlockPrograms block = one_warp_cycling({0, 1, 2, 0, 1, 2});
+    const L1Simulation fits = simulate_l1(block, 1, geometry(3, 3));
+    EXPECT_DOUBLE_EQ(fits.first_touch_bytes[0], 3 * 32.0);
+    EXPECT_DOUBLE_EQ(fits.load_miss_bytes[0], 3 * 32.0);
+    const L1Simulation thrashes = simulate_l1(block, 1, geometry(2, 2));
+    EXPECT_DOUBLE_EQ(thrashes.first_touch_bytes[0], 3 * 32.0);
+    EXPECT_DOUBLE_EQ(thrashes.load_miss_bytes[0], 6 * 32.0);
+}
+
+TEST(L1Simulation, LeastRecentlyUsedNotFirstLoadedIsEvicted) {
+    // 0, 1, 0, 2, 0 in 2 lines: 2 evicts 1 (used before the second 0), so the last 0 hits.
+    const L1Simulation lru = simulate_l1(one_warp_cycling({0, 1, 0, 2, 0}), 1, geometry(2, 2));
+    EXPECT_DOUBLE_EQ(lru.load_miss_bytes[0], 3 * 32.0);
+}
+
+TEST(L1Simulation, ASectorOfAPresentLineStillMissesOnce) {
+    BlockPrograms block = one_warp_cycling({0, 0});
+    block.warps[0][1].sectors = {1}; // the second request: sector 1 of line 0
+    block.warps[0].push_back({0, false, {0, 1}});
+    const L1Simulation result = simulate_l1(block, 1, geometry(4, 4));
+    EXPECT_DOUBLE_EQ(result.load_miss_bytes[0], 2 * 32.0);
+    EXPECT_DOUBLE_EQ(result.first_touch_bytes[0], 2 * 32.0);
+}
+
+TEST(L1Simulation, StoresAllocateButAreNotLoadMisses) {
+    // A store fills line 5 and then evicts line 0 from a one-line cache: the reload misses.
+    BlockPrograms block = one_warp_cycling({0});
+    block.warps[0].push_back({0, true, {5 * 4}});
+    block.warps[0].push_back({0, false, {0}});
+    const L1Simulation result = simulate_l1(block, 1, geometry(1, 1));
+    EXPECT_DOUBLE_EQ(result.load_miss_bytes[0], 2 * 32.0);
+    EXPECT_DOUBLE_EQ(result.first_touch_bytes[0], 32.0);
+}
+
+TEST(L1Simulation, ResidentBlocksShareTheCapacity) {
+    // Each block reuses its 3 lines; alone they fit in 4 lines, but two resident blocks
+    // (6 live lines, fully associative) thrash: every load misses.
+    const BlockPrograms block = one_warp_cycling({0, 1, 2, 0, 1, 2});
+    EXPECT_DOUBLE_EQ(simulate_l1(block, 1, geometry(4, 4)).load_miss_bytes[0], 3 * 32.0);
+    EXPECT_DOUBLE_EQ(simulate_l1(block, 2, geometry(4, 4)).load_miss_bytes[0], 6 * 32.0);
+    EXPECT_DOUBLE_EQ(simulate_l1(block, 2, geometry(8, 8)).load_miss_bytes[0], 3 * 32.0);
+}
+
+TEST(L1Simulation, FewerWaysMissBeforeTheCacheIsFull) {
+    // 24 lines reused in a cache of 64 lines: fully associative, only first touches miss;
+    // direct mapped, lines that hash to one set evict each other (birthday collisions among 24
+    // lines in 64 sets are all but certain).
+    std::vector<std::int64_t> lines;
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::int64_t line = 0; line < 24; ++line)
+            lines.push_back(line);
+    const BlockPrograms block = one_warp_cycling(lines);
+    const L1Simulation full = simulate_l1(block, 1, geometry(64, 64));
+    const L1Simulation direct = simulate_l1(block, 1, geometry(64, 1));
+    EXPECT_DOUBLE_EQ(full.load_miss_bytes[0], full.first_touch_bytes[0]);
+    EXPECT_GT(direct.load_miss_bytes[0], direct.first_touch_bytes[0]);
+    EXPECT_LE(direct.load_miss_bytes[0], 2 * direct.first_touch_bytes[0]);
+}
+
+TEST(L1Simulation, StarProgramsTakeZColumnLoadsFromRegisters) {
+    // Range-2 star, block 32 x 4 x 8 folded twice in z: fold instance 0 issues the 13 loads
+    // and the store; instance 1 has the centre and z-1, z-2, z+1 in registers already (they
+    // were z+1, centre, z-1, z+2 of instance 0) and issues 9 loads and the store.
+    auto analysis = analysis::analyze(star_kernel(), kernel::LaunchConfig{{32, 4, 8}, {1, 1, 2}});
+    const auto params = analysis::bind(analysis, {}).values();
+    const L1BankLayout layout = l1_bank_layout(resolve_machine("v100-pcie-32gb"));
+    std::string why_not;
+    const auto programs = block_programs(analysis, params, layout, {5, 5, 5}, why_not);
+    ASSERT_TRUE(programs) << why_not;
+    EXPECT_EQ(programs->warps.size(), 32u);
+    EXPECT_EQ(programs->points, 32 * 4 * 8 * 2);
+    EXPECT_EQ(programs->warps[0].size(), 14u + 10u);
+    int stores = 0;
+    for (const auto& request : programs->warps[0])
+        stores += request.store ? 1 : 0;
+    EXPECT_EQ(stores, 2);
+    // The first request is the centre load: 32 doubles of one row, aligned (offset 14 puts
+    // x = 2 on a 128 B line), 8 sectors.
+    EXPECT_FALSE(programs->warps[0][0].store);
+    EXPECT_EQ(programs->warps[0][0].sectors.size(), 8u);
+}
+
+TEST(L1Simulation, FirstTouchesAreTheBlocksUniqueLoadSectors) {
+    // Brute force: the distinct load sectors of every request of the block, over its points.
+    auto analysis = analysis::analyze(star_kernel(), kernel::LaunchConfig{{8, 8, 16}, {1, 1, 2}});
+    const auto params = analysis::bind(analysis, {}).values();
+    const L1BankLayout layout = l1_bank_layout(resolve_machine("v100-pcie-32gb"));
+    std::string why_not;
+    const auto programs = block_programs(analysis, params, layout, {3, 7, 4}, why_not);
+    ASSERT_TRUE(programs) << why_not;
+    std::set<std::int64_t> unique;
+    for (const auto& warp : programs->warps)
+        for (const auto& request : warp)
+            if (!request.store && programs->arrays[static_cast<size_t>(request.array)] == "src")
+                unique.insert(request.sectors.begin(), request.sectors.end());
+    const L1Simulation result = simulate_l1(*programs, 2, geometry(1024, 16));
+    const double expected =
+        static_cast<double>(unique.size()) * 32.0 / static_cast<double>(programs->points);
+    size_t src = 0;
+    while (programs->arrays[src] != "src")
+        ++src;
+    EXPECT_NEAR(result.first_touch_bytes[src], expected, 1e-9);
+    EXPECT_GE(result.load_miss_bytes[src], result.first_touch_bytes[src]);
+}
+
+TEST(L1Simulation, LoopsHaveNoStaticProgramOrder) {
+    const auto load = [](const std::string& name) {
+        return kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/" +
+                                        name + ".yaml");
+    };
+    const L1BankLayout layout = l1_bank_layout(resolve_machine("v100-pcie-32gb"));
+    for (const std::string name : {"matmul_naive", "hk_mat_tiled"}) {
+        auto analysis = analysis::analyze(load(name), load(name).launch);
+        std::string why_not;
+        EXPECT_FALSE(block_programs(analysis, analysis::bind(analysis, {}).values(), layout,
+                                    {0, 0, 0}, why_not))
+            << name;
+        EXPECT_FALSE(why_not.empty()) << name;
+    }
+}
