@@ -1,6 +1,7 @@
 #include "kerncast/models/volumes/volumes.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/models/volumes/l1_simulation.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -193,6 +194,7 @@ struct VolumeMachine {
     std::int64_t l2_sector = 0; // bytes
     std::int64_t l2_line = 0;   // bytes
     std::int64_t sms = 0;
+    std::int64_t l1_ways = 0; // 0: the L1 capacity fit, else the simulated L1
     const CapacityFit* l1_fit = nullptr;
     const CapacityFit* y_fit = nullptr;
     const CapacityFit* z_fit = nullptr;
@@ -213,6 +215,7 @@ VolumeMachine volume_machine(const MachineModel& machine) {
     m.l2_sector = m.l2->sector_bytes ? m.l2->sector_bytes->value : m.sector;
     m.l2_line = m.l2->line_bytes ? m.l2->line_bytes->value : m.line;
     m.sms = required_int(machine.compute.sm_count, machine, "compute.sm_count");
+    m.l1_ways = m.l1->ways ? m.l1->ways->value : 0;
     const auto& fits = machine.capacity_fits;
     m.l1_fit = &required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
     m.y_fit = &required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
@@ -301,6 +304,42 @@ void l1_capacity(VolumePrediction& p, const WaveFootprints& footprints,
     p.l1_hit_rate = capacity_hit_rate(*m.l1_fit, p.l1_oversubscription);
 }
 
+// The simulated L1 (l1_simulation.hpp) when the machine gives the L1's associativity and the
+// kernel's program order is static; else the capacity fit stays, and a note says why.
+std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
+                                         const analysis::KernelAnalysis& analysis,
+                                         const std::vector<std::int64_t>& params,
+                                         const VolumeMachine& m) {
+    if (m.l1_ways == 0)
+        return std::nullopt;
+    L1Geometry geometry;
+    geometry.ways = m.l1_ways;
+    geometry.line_bytes = m.line;
+    geometry.sector_bytes = m.sector;
+    geometry.lines =
+        static_cast<std::int64_t>(p.l1_capacity_bytes) / m.line / m.l1_ways * m.l1_ways;
+    std::string why_not;
+    std::optional<BlockPrograms> programs;
+    if (geometry.lines < geometry.ways)
+        why_not = "shared memory leaves less than one set of L1 lines";
+    else
+        programs = block_programs(analysis, params, m.layout, p.representative_block, why_not);
+    if (!programs) {
+        p.notes.push_back("L1 capacity misses come from the l1_redundant_loads fit (eq. 5), not "
+                          "the simulated L1: " +
+                          why_not + ".");
+        return std::nullopt;
+    }
+    L1Simulation simulation = simulate_l1(*programs, p.occupancy.active_blocks_per_sm, geometry);
+    p.notes.push_back("L1 capacity misses come from a simulation of one SM's L1 (" +
+                      std::to_string(geometry.lines) + " lines of " + std::to_string(m.line) +
+                      " B in sets of " + std::to_string(m.l1_ways) +
+                      ", LRU; docs/volume-model.md), not the l1_redundant_loads fit.");
+    p.l1_simulated = true;
+    p.l1_simulated_arrays = programs->arrays;
+    return simulation;
+}
+
 double total_points(const std::vector<WaveSample>& samples) {
     double sampled_points = 0;
     for (const auto& sample : samples)
@@ -357,7 +396,17 @@ struct ArrayContext {
     const VolumeMachine& m;
     double block_points = 0;
     double sampled_points = 0;
+    const std::optional<L1Simulation>& l1_simulation;
 };
+
+// The simulated L1's misses of `array` beyond its first touches, bytes per point.
+double simulated_l1_extra_bytes(const VolumePrediction& p, const L1Simulation& simulation,
+                                const std::string& array) {
+    for (size_t a = 0; a < p.l1_simulated_arrays.size(); ++a)
+        if (p.l1_simulated_arrays[a] == array)
+            return std::max(0.0, simulation.load_miss_bytes[a] - simulation.first_touch_bytes[a]);
+    return 0.0;
+}
 
 // Load volumes of array `a` at L2 and DRAM.
 void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayContext& c) {
@@ -375,11 +424,18 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
     const double redundant =
         std::max(0.0, std::min(v.l1_load_request_bytes, v.l1_load_warp_unique_bytes) -
                           v.l2_load_compulsory_bytes);
-    v.l2_load_capacity_bytes = (1.0 - p.l1_hit_rate) * redundant;
+    if (c.l1_simulation) {
+        // The simulated L1: its misses beyond the first touches, no fit.
+        v.l2_load_capacity_bytes = simulated_l1_extra_bytes(p, *c.l1_simulation, v.array);
+        decomposition.l2_load.base_bytes_per_point +=
+            v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
+    } else {
+        v.l2_load_capacity_bytes = (1.0 - p.l1_hit_rate) * redundant;
+        decomposition.l2_load.base_bytes_per_point += v.l2_load_compulsory_bytes;
+        decomposition.l2_load.terms.push_back(
+            {CapacityFitKind::l1_redundant_loads, p.l1_oversubscription, redundant});
+    }
     v.l2_load_bytes = v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
-    decomposition.l2_load.base_bytes_per_point += v.l2_load_compulsory_bytes;
-    decomposition.l2_load.terms.push_back(
-        {CapacityFitKind::l1_redundant_loads, p.l1_oversubscription, redundant});
     // DRAM -> L2: each sampled wave's unique sectors minus what its layer sets left in L2
     // (eq. 5 per layer), averaged over the samples.
     double load = 0;
@@ -415,7 +471,11 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
         if (shared > 0)
             decomposition.dram_load.terms.push_back(
                 {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, shared});
-        if (redundant > 0)
+        if (c.l1_simulation && v.l2_load_capacity_bytes > 0)
+            decomposition.dram_load.terms.push_back({CapacityFitKind::l2_redundant_loads,
+                                                     p.wave_oversubscription,
+                                                     v.l2_load_capacity_bytes});
+        else if (!c.l1_simulation && redundant > 0)
             decomposition.dram_load.terms.push_back(
                 {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, redundant,
                  CapacityFitKind::l1_redundant_loads, p.l1_oversubscription});
@@ -516,6 +576,17 @@ void floating_point_work(VolumePrediction& p, const analysis::KernelAnalysis& an
     p.fp_cycles_per_point = std::max(0.0, p.fp_cycles_per_point);
 }
 
+// The simulated L1's hit rate on what the warps request beyond the block's first touches
+// (the fit's hit rate applies to the warp-unique part of it only).
+void simulated_hit_rate(VolumePrediction& p) {
+    double beyond = 0, missed = 0;
+    for (const auto& v : p.arrays) {
+        beyond += std::max(0.0, v.l1_load_request_bytes - v.l2_load_compulsory_bytes);
+        missed += v.l2_load_capacity_bytes;
+    }
+    p.l1_hit_rate = beyond > 0 ? std::clamp(1.0 - missed / beyond, 0.0, 1.0) : 1.0;
+}
+
 // The assumptions that applied to this launch.
 void add_notes(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
                const VolumeOptions& options, const VolumeMachine& m) {
@@ -568,6 +639,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     place_waves(p, analysis, shared_bytes, machine, options, m);
     const std::vector<BlockBox> block = representative_block(p, footprints);
     l1_capacity(p, footprints, block, shared_bytes, m);
+    const std::optional<L1Simulation> l1_simulation = simulated_l1(p, analysis, params, m);
 
     p.l2_capacity_bytes = static_cast<double>(
         m.l2->effective_size_bytes ? m.l2->effective_size_bytes->value : m.l2->size_bytes->value);
@@ -576,8 +648,11 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     average_waves(p, samples, m);
 
     const ArrayContext context{
-        footprints, block, samples, m, static_cast<double>(p.block_points), total_points(samples)};
+        footprints,   block, samples, m, static_cast<double>(p.block_points), total_points(samples),
+        l1_simulation};
     array_volumes(p, context);
+    if (l1_simulation)
+        simulated_hit_rate(p);
     floating_point_work(p, analysis, params, machine, m.layout.warp_size);
     add_notes(p, analysis, options, m);
 
