@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace kerncast::models {
 
@@ -81,41 +81,59 @@ class SetAssociativeL1 {
 public:
     explicit SetAssociativeL1(const L1Geometry& g)
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
-          slots_(static_cast<size_t>(g.lines)), lists_(sets_) {}
+          slots_(static_cast<size_t>(g.lines)), hashes_(slots_.size()), lists_(sets_) {}
 
-    // True when the sector is valid in L1. A miss fills the sector (allocating its line).
-    bool access(const LineKey& key, unsigned sector_bit) {
-        if (auto at = where_.find(key); at != where_.end()) {
-            Slot& slot = slots_[at->second];
-            touch(lists_[slot.set], at->second);
-            const bool hit = (slot.valid & sector_bit) != 0;
-            slot.valid |= sector_bit;
-            return hit;
-        }
-        const size_t set = LineKeyHash{}(key) % sets_;
+    // The sectors of `sector_bits` that were not valid in L1 (misses); they are filled, the
+    // line allocated when absent.
+    unsigned access(const LineKey& key, unsigned sector_bits) {
+        const size_t hash = LineKeyHash{}(key);
+        const size_t set = hash % sets_;
         List& list = lists_[set];
+        if (const size_t s = find(set, hash, key); s != none) {
+            Slot& slot = slots_[s];
+            touch(list, s);
+            const unsigned missing = sector_bits & ~slot.valid;
+            slot.valid |= sector_bits;
+            return missing;
+        }
         size_t victim;
         if (list.used < ways_) {
             victim = set * ways_ + list.used++;
         } else {
             victim = list.tail; // least recently used
             unlink(list, victim);
-            where_.erase(slots_[victim].key);
+            if (indexed())
+                where_.erase(slots_[victim].key);
         }
-        slots_[victim] = Slot{key, sector_bit, set, none, none};
+        slots_[victim] = Slot{key, sector_bits, none, none};
+        hashes_[victim] = hash;
         push_front(list, victim);
-        where_[key] = victim;
-        return false;
+        if (indexed())
+            where_[key] = victim;
+        return sector_bits;
     }
 
 private:
     static constexpr size_t none = static_cast<size_t>(-1);
+    static constexpr size_t scanned_ways = 32; // up to this, a set is searched, not indexed
     struct Slot {
         LineKey key;
         unsigned valid = 0;
-        size_t set = 0;
         size_t prev = none, next = none;
     };
+    bool indexed() const { return ways_ > scanned_ways; }
+    // The slot holding `key` in `set`, or none.
+    size_t find(size_t set, size_t hash, const LineKey& key) const {
+        if (indexed()) {
+            const auto at = where_.find(key);
+            return at == where_.end() ? none : at->second;
+        }
+        const size_t first = set * ways_;
+        for (size_t s = first; s < first + lists_[set].used; ++s)
+            if (hashes_[s] == hash && slots_[s].key == key)
+                return s;
+        return none;
+    }
     struct List {
         size_t head = none, tail = none;
         size_t used = 0;
@@ -142,9 +160,10 @@ private:
     }
     size_t ways_;
     size_t sets_;
-    std::vector<Slot> slots_; // set s holds slots [s * ways, (s + 1) * ways)
+    std::vector<Slot> slots_;    // set s holds slots [s * ways, (s + 1) * ways)
+    std::vector<size_t> hashes_; // each slot's key hash: a set is scanned through these
     std::vector<List> lists_;
-    std::unordered_map<LineKey, size_t, LineKeyHash> where_;
+    std::unordered_map<LineKey, size_t, LineKeyHash> where_; // only when indexed()
 };
 
 } // namespace
@@ -262,9 +281,28 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     }
     std::int64_t next_copy = blocks_per_sm;
 
+    // Each request as its lines with the requested sectors as bits: one cache look-up a line.
+    struct LineRequest {
+        int array = 0;
+        bool store = false;
+        std::vector<std::pair<std::int64_t, unsigned>> lines;
+    };
+    std::vector<std::vector<LineRequest>> lines(block.warps.size());
+    for (size_t w = 0; w < block.warps.size(); ++w)
+        for (const WarpRequest& request : block.warps[w]) {
+            LineRequest grouped{request.array, request.store, {}};
+            for (const std::int64_t sector : request.sectors) { // sorted
+                const std::int64_t line = support::floor_div(sector, sectors_per_line);
+                const auto bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
+                if (grouped.lines.empty() || grouped.lines.back().first != line)
+                    grouped.lines.emplace_back(line, 0u);
+                grouped.lines.back().second |= bit;
+            }
+            lines[w].push_back(std::move(grouped));
+        }
+
     SetAssociativeL1 l1(geometry);
-    std::vector<std::int64_t> misses(block.arrays.size(), 0), first(block.arrays.size(), 0);
-    std::unordered_set<LineKey, LineKeyHash> touched; // (copy, array, sector) already loaded
+    std::vector<std::int64_t> misses(block.arrays.size(), 0);
     std::int64_t measured_points = 0;
     const auto measured = [](const Slot& s) {
         return s.generation >= 1 && s.generation < l1_simulation_generations - 1;
@@ -279,20 +317,13 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                 --slot.delay;
                 continue;
             }
-            for (const auto& warp : block.warps) {
-                const WarpRequest& request = warp[slot.next];
-                for (const std::int64_t sector : request.sectors) {
-                    const std::int64_t line = support::floor_div(sector, sectors_per_line);
-                    const auto bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
-                    const bool hit = l1.access({slot.copy, request.array, line}, bit);
-                    ++result.requests;
-                    if (request.store || !measured(slot))
-                        continue;
-                    const auto a = static_cast<size_t>(request.array);
-                    if (!hit)
-                        ++misses[a];
-                    if (touched.insert({slot.copy, request.array, sector}).second)
-                        ++first[a];
+            for (const auto& warp : lines) {
+                const LineRequest& request = warp[slot.next];
+                for (const auto& [line, sector_bits] : request.lines) {
+                    const unsigned missing =
+                        l1.access({slot.copy, request.array, line}, sector_bits);
+                    if (!request.store && measured(slot))
+                        misses[static_cast<size_t>(request.array)] += std::popcount(missing);
                 }
             }
             if (++slot.next < length)
@@ -304,11 +335,24 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
             ++slot.generation;
         }
     }
+    // Every block copy first touches the same sectors of its own data: the block's distinct
+    // load sectors of each array.
+    std::vector<std::vector<std::int64_t>> loaded(block.arrays.size());
+    for (const auto& warp : block.warps)
+        for (const WarpRequest& request : warp) {
+            auto& sectors = loaded[static_cast<size_t>(request.array)];
+            if (!request.store)
+                sectors.insert(sectors.end(), request.sectors.begin(), request.sectors.end());
+        }
     const double per_point =
         static_cast<double>(geometry.sector_bytes) / static_cast<double>(measured_points);
     for (size_t a = 0; a < block.arrays.size(); ++a) {
+        auto& sectors = loaded[a];
+        std::sort(sectors.begin(), sectors.end());
+        const auto unique = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
         result.load_miss_bytes[a] = static_cast<double>(misses[a]) * per_point;
-        result.first_touch_bytes[a] = static_cast<double>(first[a]) * per_point;
+        result.first_touch_bytes[a] =
+            static_cast<double>(unique * geometry.sector_bytes) / static_cast<double>(block.points);
     }
     return result;
 }

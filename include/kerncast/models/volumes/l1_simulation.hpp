@@ -63,7 +63,6 @@ struct L1Simulation {
     // Per array of BlockPrograms::arrays, bytes per point.
     std::vector<double> load_miss_bytes;   // load sectors L1 requested from L2
     std::vector<double> first_touch_bytes; // load sectors the block touched for the first time
-    std::int64_t requests = 0;             // sector requests simulated (all generations)
 };
 
 // Generations of blocks each slot of the SM runs; the first warms the cache up, the last
