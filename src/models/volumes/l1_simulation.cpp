@@ -216,8 +216,15 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
         return std::tie(a.access->statement, a_store) < std::tie(b.access->statement, b_store);
     });
 
+    const std::int64_t fold_points = fold[0] * fold[1] * fold[2];
+    if (warps * fold_points * static_cast<std::int64_t>(ordered.size()) >
+        l1_simulation_request_limit) {
+        why_not = "its blocks issue more than " + std::to_string(l1_simulation_request_limit) +
+                  " warp requests each";
+        return std::nullopt;
+    }
     programs.warps.resize(static_cast<size_t>(warps));
-    programs.points = threads * fold[0] * fold[1] * fold[2];
+    programs.points = threads * fold_points;
     // Loads already issued by every thread: (array, thread coefficients, constant).
     std::set<std::tuple<int, std::array<std::int64_t, 3>, std::int64_t>> in_registers;
     for (std::int64_t fz = 0; fz < fold[2]; ++fz)

@@ -43,10 +43,15 @@ struct BlockPrograms {
     std::int64_t points = 0; // points the block computes (threads x fold)
 };
 
+// Warp requests per block (warps x fold instances x global accesses) beyond which a block is not
+// simulated: the simulation would take seconds (typical stencils issue a few thousand).
+inline constexpr std::int64_t l1_simulation_request_limit = std::int64_t{1} << 18;
+
 // The global accesses of one block at `block_index`, each warp's requests in program order:
 // fold instances in turn (x fastest), within one the statements in turn, a statement's loads
 // before its stores. Empty (with the reason in `why_not`) when the program order is not known
-// statically: an indirect global access or one inside a sequential loop.
+// statically (an indirect global access or one inside a sequential loop) or the block issues
+// more than l1_simulation_request_limit requests.
 std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& analysis,
                                             const std::vector<std::int64_t>& params,
                                             const L1BankLayout& layout,

@@ -159,3 +159,18 @@ TEST(L1Simulation, LoopsHaveNoStaticProgramOrder) {
         EXPECT_FALSE(why_not.empty()) << name;
     }
 }
+
+TEST(L1Simulation, BlocksWithTooManyRequestsAreNotSimulated) {
+    // Range-9 box, 8 warps folded 128 times in y: 8 x 128 x 362 requests > 2^18.
+    const auto spec = kernel::load_kernel_file(
+        std::string(KERNCAST_SOURCE_DIR) + "/data/published/v100-warpspeed/kernels/box2d_r9.yaml");
+    const L1BankLayout layout = l1_bank_layout(resolve_machine("v100-pcie-32gb"));
+    std::string why_not;
+    auto folded = analysis::analyze(spec, kernel::LaunchConfig{{32, 8, 1}, {1, 128, 1}});
+    EXPECT_FALSE(
+        block_programs(folded, analysis::bind(folded, {}).values(), layout, {1, 1, 0}, why_not));
+    EXPECT_NE(why_not.find("more than 262144 warp requests"), std::string::npos) << why_not;
+    auto plain = analysis::analyze(spec, kernel::LaunchConfig{{32, 8, 1}, {1, 1, 1}});
+    EXPECT_TRUE(
+        block_programs(plain, analysis::bind(plain, {}).values(), layout, {1, 1, 0}, why_not));
+}
