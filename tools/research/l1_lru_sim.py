@@ -9,6 +9,7 @@ Rows: ../shared/reference/measured (the sources of data/published/v100-warpspeed
 90 3D star rows (2 blocks of 1024 threads per SM at 32 registers) and the 10 2D box rows
 (block 32 x 8, 8 blocks per SM). L1: 128 KiB, 128 B lines, 32 B sectors, stores allocate; fully associative or 16 / 8 ways with
 random set placement; lockstep, random or warp-major issue (l1_lru_sim.cpp says what each means).
+The "ways" table is how machines/v100-pcie-32gb.json's L1 `ways` was chosen.
 """
 import csv
 import os
@@ -26,6 +27,8 @@ L1_BYTES = 128 * 1024
 # (schedule, ways): ways 0 is a fully associative L1.
 CONFIGURATIONS = [("lockstep", 0), ("random", 0), ("warp-major", 0), ("lockstep", 16),
                   ("random", 16), ("lockstep", 8), ("random", 8)]
+# The associativities compared for the choice of machines/v100-pcie-32gb's `ways` (lockstep).
+WAYS_CHOICES = [0, 64, 32, 16, 8, 4]
 
 
 def build():
@@ -42,11 +45,12 @@ def rows():
         for r in csv.DictReader(f):
             shape = [r["block_x"], r["block_y"], r["block_z"], r["fold_z"]]
             out.append(dict(set="star", label="x".join(shape[:3]) + " fold " + shape[3],
+                            group="star " + "x".join(shape[:3]),
                             args=["star", "2", *shape, "2"], measured=float(r["l2_load_B"]),
                             peer=float(r["peer_pred_l2_load_B"])))
     with open(os.path.join(MEASURED, "v100-box2d-volumes.csv")) as f:
         for r in csv.DictReader(f):
-            out.append(dict(set="box", label="range " + r["range"],
+            out.append(dict(set="box", label="range " + r["range"], group="box range " + r["range"],
                             args=["box", r["range"], "32", "8", "1", "1", "8"],
                             measured=float(r["l2_load_B"]), peer=float(r["peer_pred_l2_load_B"])))
     return out
@@ -108,8 +112,9 @@ def main():
     sets = np.array([r["set"] for r in data])
     results = {}
     with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for configuration in CONFIGURATIONS:
-            results[configuration] = list(pool.map(lambda r: simulate(r, configuration), data))
+        for configuration in CONFIGURATIONS + [("lockstep", w) for w in WAYS_CHOICES]:
+            if configuration not in results:
+                results[configuration] = list(pool.map(lambda r: simulate(r, configuration), data))
 
     print("| L1 simulated | star rows (90) | box rows (10) |")
     print("| --- | --- | --- |")
@@ -125,6 +130,20 @@ def main():
     print()
     print("Simulated compulsory volume equal to the peer's (within 0.05 B): "
           f"{int(np.sum(np.abs(compulsory - peer) <= 0.05))} of {len(data)} rows.")
+
+    # The choice of ways: the least sum of squared relative errors (the cost fit-volumes
+    # minimises), on all rows and on each half of the block shapes (sorted, alternately).
+    groups = sorted({r["group"] for r in data})
+    half = np.array([groups.index(r["group"]) % 2 for r in data])
+    print("| ways (lockstep) | star | box | squared error, all | half A | half B |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for ways in WAYS_CHOICES:
+        simulated = np.array([v[0] for v in results[("lockstep", ways)]])
+        e2 = ((simulated - measured) / measured) ** 2
+        print(f"| {'full' if ways == 0 else ways} | " +
+              " | ".join(summary(simulated[sets == n], measured[sets == n]) for n in ("star", "box")) +
+              f" | {e2.sum():.4f} | {e2[half == 0].sum():.4f} | {e2[half == 1].sum():.4f} |")
+    print()
 
     # Capacity misses as a function of each repeat's LRU stack distance (lockstep order): the
     # fit hit(x) = a exp(-b exp(-c x)) of eq. (4) with x = distance / L1 lines instead of the
