@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -76,7 +75,8 @@ struct LineKeyHash {
 };
 
 // LRU sets of lines with a valid bit per sector: each set a doubly linked list of its slots,
-// most recently used first, so a hit, a fill and an eviction cost O(1) at any associativity.
+// most recently used first, so reordering and evicting cost O(1); a look-up scans the set's
+// key hashes (up to 32 ways) or, for wider sets, an index of every line.
 class SetAssociativeL1 {
 public:
     explicit SetAssociativeL1(const L1Geometry& g)
