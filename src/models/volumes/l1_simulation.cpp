@@ -14,32 +14,6 @@ namespace kerncast::models {
 
 namespace {
 
-// Coefficients of an access's byte address along the thread, fold and block axes.
-struct AxisCoefficients {
-    std::array<std::int64_t, 3> thread{0, 0, 0};
-    std::array<std::int64_t, 3> fold{0, 0, 0};
-    std::array<std::int64_t, 3> block{0, 0, 0};
-};
-
-AxisCoefficients axis_coefficients(const analysis::KernelAnalysis& analysis,
-                                   const analysis::ByteAddress& address) {
-    using Kind = analysis::LaunchVariable::Kind;
-    AxisCoefficients c;
-    for (const auto& variable : analysis.variables) {
-        auto at = address.coefficients.find(variable.name);
-        if (at == address.coefficients.end() || variable.axis < 0)
-            continue;
-        const auto axis = static_cast<size_t>(variable.axis);
-        if (variable.kind == Kind::thread)
-            c.thread[axis] = at->second;
-        else if (variable.kind == Kind::fold)
-            c.fold[axis] = at->second;
-        else if (variable.kind == Kind::block)
-            c.block[axis] = at->second;
-    }
-    return c;
-}
-
 bool in_sequential_loop(const analysis::KernelAnalysis& analysis,
                         const analysis::AccessInfo& access) {
     for (const auto& name : access.domain_variables)
@@ -242,10 +216,7 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
                         WarpRequest request{o.array, store, {}};
                         const std::int64_t end = std::min(threads, (w + 1) * layout.warp_size);
                         for (std::int64_t t = w * layout.warp_size; t < end; ++t) {
-                            const std::int64_t tx = t % block[0], ty = (t / block[0]) % block[1],
-                                               tz = t / (block[0] * block[1]);
-                            const std::int64_t a = constant + tx * o.axes.thread[0] +
-                                                   ty * o.axes.thread[1] + tz * o.axes.thread[2];
+                            const std::int64_t a = lane_address(o.axes, block, t, constant);
                             request.sectors.push_back(
                                 support::floor_div<std::int64_t>(a, layout.sector_bytes));
                             request.sectors.push_back(support::floor_div<std::int64_t>(

@@ -23,6 +23,25 @@ T required(const Known<T>& value, const MachineModel& machine, const std::string
 
 } // namespace
 
+AxisCoefficients axis_coefficients(const analysis::KernelAnalysis& analysis,
+                                   const analysis::ByteAddress& address) {
+    using Kind = analysis::LaunchVariable::Kind;
+    AxisCoefficients c;
+    for (const auto& variable : analysis.variables) {
+        auto at = address.coefficients.find(variable.name);
+        if (at == address.coefficients.end() || variable.axis < 0)
+            continue;
+        const auto axis = static_cast<size_t>(variable.axis);
+        if (variable.kind == Kind::thread)
+            c.thread[axis] = at->second;
+        else if (variable.kind == Kind::fold)
+            c.fold[axis] = at->second;
+        else if (variable.kind == Kind::block)
+            c.block[axis] = at->second;
+    }
+    return c;
+}
+
 L1BankLayout l1_bank_layout(const MachineModel& machine) {
     L1BankLayout layout;
     layout.banks =
@@ -119,17 +138,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                                 access.space != kernel::MemorySpace::shared))
             continue;
         const analysis::ByteAddress address = analysis::byte_address(analysis, access, params);
-        std::array<std::int64_t, 3> thread_coefficient{0, 0, 0};
-        std::array<std::int64_t, 3> fold_coefficient{0, 0, 0};
-        for (const auto& variable : analysis.variables) {
-            auto at = address.coefficients.find(variable.name);
-            if (at == address.coefficients.end() || variable.axis < 0)
-                continue;
-            if (variable.kind == analysis::LaunchVariable::Kind::thread)
-                thread_coefficient[static_cast<size_t>(variable.axis)] = at->second;
-            if (variable.kind == analysis::LaunchVariable::Kind::fold)
-                fold_coefficient[static_cast<size_t>(variable.axis)] = at->second;
-        }
+        const AxisCoefficients axes = axis_coefficients(analysis, address);
         L1AccessCost cost;
         cost.array = access.array;
         cost.text = access.text;
@@ -162,11 +171,10 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         for (std::int64_t fz = 0; fz < fold[2]; ++fz)
             for (std::int64_t fy = 0; fy < fold[1]; ++fy)
                 for (std::int64_t fx = 0; fx < fold[0]; ++fx) {
-                    const std::int64_t constant = address.constant + fx * fold_coefficient[0] +
-                                                  fy * fold_coefficient[1] +
-                                                  fz * fold_coefficient[2];
+                    const std::int64_t constant = address.constant + fx * axes.fold[0] +
+                                                  fy * axes.fold[1] + fz * axes.fold[2];
                     if (access.direction == analysis::Direction::load) {
-                        auto key = std::tuple{access.array, thread_coefficient, constant};
+                        auto key = std::tuple{access.array, axes.thread, constant};
                         if (loaded.count(key))
                             continue; // reused from a register
                         loaded[key] = true;
@@ -176,11 +184,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         auto& per_warp = warp_sectors[{access.array, cost.executions_per_point}];
                         per_warp.resize(static_cast<size_t>(warps));
                         for (std::int64_t t = 0; t < threads; ++t) {
-                            const std::int64_t tx = t % block[0], ty = (t / block[0]) % block[1],
-                                               tz = t / (block[0] * block[1]);
-                            const std::int64_t a = constant + tx * thread_coefficient[0] +
-                                                   ty * thread_coefficient[1] +
-                                                   tz * thread_coefficient[2];
+                            const std::int64_t a = lane_address(axes, block, t, constant);
                             auto& mine = per_warp[static_cast<size_t>(t / layout.warp_size)];
                             mine.push_back(
                                 support::floor_div<std::int64_t>(a, layout.sector_bytes));
@@ -199,11 +203,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         lanes.clear();
                         for (std::int64_t t = first;
                              t < std::min(threads, first + layout.warp_size); ++t) {
-                            const std::int64_t tx = t % block[0], ty = (t / block[0]) % block[1],
-                                               tz = t / (block[0] * block[1]);
-                            lanes.push_back(constant + tx * thread_coefficient[0] +
-                                            ty * thread_coefficient[1] +
-                                            tz * thread_coefficient[2]);
+                            lanes.push_back(lane_address(axes, block, t, constant));
                         }
                         const WarpInstructionCost warp =
                             warp_instruction_cost(lanes, bytes, layout);

@@ -6,6 +6,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/machine/machine_model.hpp"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -37,6 +38,24 @@ struct WarpInstructionCost {
 // cluster needs as many wavefronts as its most-used bank has distinct values.
 WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_addresses,
                                           int access_bytes, const L1BankLayout& layout);
+
+// An access's byte address as a function of one thread: the coefficients of threadIdx, of
+// the fold index and of blockIdx along x, y, z (ByteAddress::constant is the rest).
+struct AxisCoefficients {
+    std::array<std::int64_t, 3> thread{0, 0, 0};
+    std::array<std::int64_t, 3> fold{0, 0, 0};
+    std::array<std::int64_t, 3> block{0, 0, 0};
+};
+AxisCoefficients axis_coefficients(const analysis::KernelAnalysis& analysis,
+                                   const analysis::ByteAddress& address);
+
+// The byte address of thread `t` of a block (threadIdx = (t % Bx, (t / Bx) % By,
+// t / (Bx*By))) for an access whose address is `constant` at threadIdx 0.
+inline std::int64_t lane_address(const AxisCoefficients& axes, const kernel::Dim3& block,
+                                 std::int64_t t, std::int64_t constant) {
+    return constant + (t % block[0]) * axes.thread[0] + (t / block[0]) % block[1] * axes.thread[1] +
+           t / (block[0] * block[1]) * axes.thread[2];
+}
 
 // The cost of one access of the kernel, averaged over the warps of one thread block.
 struct L1AccessCost {

@@ -129,3 +129,25 @@ TEST(L1Wavefronts, NarrowBlocksCostMore) {
 }
 
 } // namespace
+
+TEST(L1Wavefronts, AxisCoefficientsAndLaneAddressesOfAFoldedStar) {
+    // src[z, y, x + 1] of the published range-2 star (600 x 600 x 512 doubles): 8 B per x,
+    // 4800 B per y, 2 880 000 B per z; blocks of 32 x 4 x 8 folded twice in z.
+    const auto spec = kernel::load_kernel_file(
+        std::string(KERNCAST_SOURCE_DIR) + "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
+    const auto analysis = analysis::analyze(spec, kernel::LaunchConfig{{32, 4, 8}, {1, 1, 2}});
+    const auto params = analysis::bind(analysis, {}).values();
+    const analysis::AccessInfo* access = nullptr;
+    for (const auto& a : analysis.accesses)
+        if (a.text == "src[z, y, x + 1]")
+            access = &a;
+    ASSERT_NE(access, nullptr);
+    const analysis::ByteAddress address = analysis::byte_address(analysis, *access, params);
+    const AxisCoefficients axes = axis_coefficients(analysis, address);
+    EXPECT_EQ(axes.thread, (std::array<std::int64_t, 3>{8, 4800, 2 * 2880000}));
+    EXPECT_EQ(axes.fold, (std::array<std::int64_t, 3>{0, 0, 2880000}));
+    EXPECT_EQ(axes.block, (std::array<std::int64_t, 3>{32 * 8, 4 * 4800, 16 * 2880000}));
+    // Thread 32 * 4 * 1 + 32 * 2 + 5 is threadIdx (5, 2, 1).
+    EXPECT_EQ(lane_address(axes, {32, 4, 8}, 128 + 64 + 5, 100),
+              100 + 5 * 8 + 2 * 4800 + 1 * 2 * 2880000);
+}
