@@ -241,6 +241,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     KERNCAST_CHECK(sectors_per_line <= 32, "at most 32 sectors per line");
     const size_t length = block.warps.empty() ? 0 : block.warps.front().size();
     L1Simulation result;
+    result.arrays = block.arrays;
     result.load_miss_bytes.assign(block.arrays.size(), 0.0);
     result.first_touch_bytes.assign(block.arrays.size(), 0.0);
     if (length == 0)

@@ -336,7 +336,6 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
                       " B in sets of " + std::to_string(m.l1_ways) +
                       ", LRU; docs/volume-model.md), not the l1_redundant_loads fit.");
     p.l1_simulated = true;
-    p.l1_simulated_arrays = programs->arrays;
     return simulation;
 }
 
@@ -400,10 +399,9 @@ struct ArrayContext {
 };
 
 // The simulated L1's misses of `array` beyond its first touches, bytes per point.
-double simulated_l1_extra_bytes(const VolumePrediction& p, const L1Simulation& simulation,
-                                const std::string& array) {
-    for (size_t a = 0; a < p.l1_simulated_arrays.size(); ++a)
-        if (p.l1_simulated_arrays[a] == array)
+double simulated_l1_extra_bytes(const L1Simulation& simulation, const std::string& array) {
+    for (size_t a = 0; a < simulation.arrays.size(); ++a)
+        if (simulation.arrays[a] == array)
             return std::max(0.0, simulation.load_miss_bytes[a] - simulation.first_touch_bytes[a]);
     return 0.0;
 }
@@ -426,7 +424,7 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
                           v.l2_load_compulsory_bytes);
     if (c.l1_simulation) {
         // The simulated L1: its misses beyond the first touches, no fit.
-        v.l2_load_capacity_bytes = simulated_l1_extra_bytes(p, *c.l1_simulation, v.array);
+        v.l2_load_capacity_bytes = simulated_l1_extra_bytes(*c.l1_simulation, v.array);
         decomposition.l2_load.base_bytes_per_point +=
             v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
     } else {

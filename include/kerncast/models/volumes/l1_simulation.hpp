@@ -65,7 +65,8 @@ struct L1Geometry {
 };
 
 struct L1Simulation {
-    // Per array of BlockPrograms::arrays, bytes per point.
+    std::vector<std::string> arrays; // BlockPrograms::arrays
+    // Per array, bytes per point.
     std::vector<double> load_miss_bytes;   // load sectors L1 requested from L2
     std::vector<double> first_touch_bytes; // load sectors the block touched for the first time
 };

@@ -78,9 +78,8 @@ struct VolumePrediction {
     double l1_oversubscription = 0;
     double l1_hit_rate = 0; // the fit's at l1_oversubscription, or the simulated L1's
     // True when L1 misses come from the simulated L1 (l1_simulation.hpp) rather than the
-    // l1_redundant_loads fit; the arrays it simulated.
+    // l1_redundant_loads fit.
     bool l1_simulated = false;
-    std::vector<std::string> l1_simulated_arrays;
     double l2_capacity_bytes = 0; // effective L2 (near partition on A100/H100, sec. 3)
     double wave_allocated_bytes = 0;
     double wave_oversubscription = 0;
