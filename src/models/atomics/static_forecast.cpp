@@ -3,6 +3,7 @@
 
 #include "../../codegen/atomic_emulation.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/support/hash.hpp"
 #include "kerncast/support/integer.hpp"
 
 #include <algorithm>
@@ -15,16 +16,8 @@ namespace {
 using kernel::Expr;
 using kernel::ExprKind;
 
-// splitmix64: a fixed-seed generator, so a forecast is the same number on every run.
-struct SplitMix {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-};
+// A fixed-seed generator, so a forecast is the same number on every run.
+using SplitMix = support::SplitMix64;
 
 using support::floor_div;
 using support::floor_mod;

@@ -1,6 +1,7 @@
 #include "kerncast/models/volumes/l1_simulation.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/support/hash.hpp"
 #include "kerncast/support/integer.hpp"
 
 #include <algorithm>
@@ -24,13 +25,8 @@ bool in_sequential_loop(const analysis::KernelAnalysis& analysis,
     return false;
 }
 
-// splitmix64's finaliser: the L1's set of a line (random placement).
-std::uint64_t mix(std::uint64_t z) {
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+// The L1's set of a line is a hash of its address (random placement).
+using support::splitmix64_hash;
 
 // A line of one block copy's array.
 struct LineKey {
@@ -42,9 +38,10 @@ struct LineKey {
 
 struct LineKeyHash {
     size_t operator()(const LineKey& k) const {
-        return static_cast<size_t>(mix(
-            static_cast<std::uint64_t>(k.line) ^
-            mix(static_cast<std::uint64_t>(k.copy) * 64 + static_cast<std::uint64_t>(k.array))));
+        return static_cast<size_t>(
+            splitmix64_hash(static_cast<std::uint64_t>(k.line) ^
+                            splitmix64_hash(static_cast<std::uint64_t>(k.copy) * 64 +
+                                            static_cast<std::uint64_t>(k.array))));
     }
 };
 
