@@ -34,6 +34,14 @@ kernel::KernelSpec star_kernel() {
                                     "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
 }
 
+// The published star's block programs at `launch`, for the block at `index`.
+std::optional<BlockPrograms> star_programs(const kernel::LaunchConfig& launch,
+                                           const kernel::Dim3& index, std::string& why_not) {
+    const auto analysis = analysis::analyze(star_kernel(), launch);
+    return block_programs(analysis, analysis::bind(analysis, {}).values(),
+                          l1_bank_layout(resolve_machine("v100-pcie-32gb")), index, why_not);
+}
+
 } // namespace
 
 TEST(L1Simulation, LruThrashesWhenTheLoopIsOneLineLongerThanTheCache) {
@@ -102,11 +110,8 @@ TEST(L1Simulation, StarProgramsTakeZColumnLoadsFromRegisters) {
     // Range-2 star, block 32 x 4 x 8 folded twice in z: fold instance 0 issues the 13 loads
     // and the store; instance 1 has the centre and z-1, z-2, z+1 in registers already (they
     // were z+1, centre, z-1, z+2 of instance 0) and issues 9 loads and the store.
-    auto analysis = analysis::analyze(star_kernel(), kernel::LaunchConfig{{32, 4, 8}, {1, 1, 2}});
-    const auto params = analysis::bind(analysis, {}).values();
-    const L1BankLayout layout = l1_bank_layout(resolve_machine("v100-pcie-32gb"));
     std::string why_not;
-    const auto programs = block_programs(analysis, params, layout, {5, 5, 5}, why_not);
+    const auto programs = star_programs({{32, 4, 8}, {1, 1, 2}}, {5, 5, 5}, why_not);
     ASSERT_TRUE(programs) << why_not;
     EXPECT_EQ(programs->warps.size(), 32u);
     EXPECT_EQ(programs->points, 32 * 4 * 8 * 2);
@@ -123,11 +128,8 @@ TEST(L1Simulation, StarProgramsTakeZColumnLoadsFromRegisters) {
 
 TEST(L1Simulation, FirstTouchesAreTheBlocksUniqueLoadSectors) {
     // Brute force: the distinct load sectors of every request of the block, over its points.
-    auto analysis = analysis::analyze(star_kernel(), kernel::LaunchConfig{{8, 8, 16}, {1, 1, 2}});
-    const auto params = analysis::bind(analysis, {}).values();
-    const L1BankLayout layout = l1_bank_layout(resolve_machine("v100-pcie-32gb"));
     std::string why_not;
-    const auto programs = block_programs(analysis, params, layout, {3, 7, 4}, why_not);
+    const auto programs = star_programs({{8, 8, 16}, {1, 1, 2}}, {3, 7, 4}, why_not);
     ASSERT_TRUE(programs) << why_not;
     std::set<std::int64_t> unique;
     for (const auto& warp : programs->warps)
