@@ -22,6 +22,11 @@ kerncast_add_cli_test(NAME validate.records_with_sweep
 kerncast_add_cli_test(NAME validate.bad_sweep_file
   ARGS validate examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb
        --sweep tests/unit/validate/data/bad_sweep.txt EXIT 1 STDERR_CONTAINS "bad_sweep.txt:3")
+# The option checks come before the GPU is looked for.
+kerncast_add_cli_test(NAME validate.negative_warmup
+  ARGS validate examples/kernels/star2d_r1.yaml -m a100-sxm4-40gb --warmup -1
+  EXIT 2 STDERR_CONTAINS "--warmup must not be negative")
+
 if(NOT KERNCAST_GPU_PRESENT)
   if(KERNCAST_ENABLE_CUDA)
     set(validate_no_gpu_message "needs a GPU")

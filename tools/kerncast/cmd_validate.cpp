@@ -85,6 +85,8 @@ void run_validate(const ValidateOptions& o) {
     const MachineModel machine = resolve_machine(o.machine);
     if (o.timing.repetitions < 1)
         throw_usage_error("--repeat must be at least 1");
+    if (o.timing.warmup < 0)
+        throw_usage_error("--warmup must not be negative");
     std::vector<runtime::LoadedRecord> records;
     if (!o.records_directory.empty()) {
         if (!o.defines.empty() || o.sweep != "default" || !o.save_directory.empty())
@@ -139,6 +141,10 @@ void setup_validate(CLI::App& app) {
     add_define_option(*cmd, options->defines, "Live mode");
     cmd->add_option("--repeat", options->timing.repetitions,
                     "Live mode: timed launches per configuration (default 10)")
+        ->type_name("N");
+    cmd->add_option("--warmup", options->timing.warmup,
+                    "Live mode: untimed launches per configuration first (default 3; 0 with "
+                    "--repeat 1 launches each configuration once, e.g. under ncu)")
         ->type_name("N");
     cmd->add_flag("--l2-flush", options->timing.l2_flush,
                   "Live mode: flush L2 between repetitions");
