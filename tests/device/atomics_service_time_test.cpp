@@ -28,12 +28,21 @@ TEST(DeviceAtomicServiceTime, SmallTableHasTheGridAndContentionCosts) {
         for (std::size_t n = 0; n < grid.queued_warps.size(); ++n) {
             ASSERT_EQ(grid.total_cycles[n][0].size(),
                       static_cast<std::size_t>(grid.queued_warps[n]) + 1);
-            for (std::size_t c = 0; c < grid.total_cycles[n][0].size(); ++c) {
+            const std::size_t all_cas = grid.total_cycles[n][0].size() - 1; // c = n
+            for (std::size_t c = 0; c <= all_cas; ++c) {
                 EXPECT_GT(grid.total_cycles[n][0][c], 0);
-                // 32 threads on one address serialise: never faster than 1 thread.
-                EXPECT_GE(grid.total_cycles[n][1][c], grid.total_cycles[n][0][c])
+                // More active lanes on one address never make a warp's atomic markedly
+                // faster. Not strictly slower either: on the H200 (2026-11-26,
+                // data/measured/h200-2026-11-26/atomics) a fetch-and-add warp took the same
+                // time with 1 and 32 lanes (add, n = 32, c = 0: 492 and 494 cycles), so the
+                // bound allows the run-to-run noise seen there (at most 1.3 % faster).
+                EXPECT_GE(grid.total_cycles[n][1][c], 0.97 * grid.total_cycles[n][0][c])
                     << grid.operation << " n=" << grid.queued_warps[n] << " c=" << c;
             }
+            // Compare-and-swap lanes on one word serialise (Dong & Pai sec. 3.2): with every
+            // warp issuing CAS, 32 lanes take longer than 1 (H200: 122 -> 188 cycles at n = 1).
+            EXPECT_GT(grid.total_cycles[n][1][all_cas], grid.total_cycles[n][0][all_cas])
+                << grid.operation << " n=" << grid.queued_warps[n] << " c=n";
         }
         // S = T / n falls with load (pipelining, sec. 3.2): 32 jobs take less than 32 x one.
         const ServiceTime one = service_time(grid, {1, 32, 0});
