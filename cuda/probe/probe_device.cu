@@ -358,7 +358,10 @@ void CudaProbeDevice::stream(const StreamLaunch& launch, int blocks, int threads
     const std::size_t shared = launch.count * 16;
     switch (launch.kernel) {
     case StreamKernel::read_stream:
-        device::read_stream<<<blocks, threads>>>(data, launch.count, launch.passes, sink);
+        device::read_stream<false><<<blocks, threads>>>(data, launch.count, launch.passes, sink);
+        break;
+    case StreamKernel::read_stream_l2:
+        device::read_stream<true><<<blocks, threads>>>(data, launch.count, launch.passes, sink);
         break;
     case StreamKernel::write_stream:
         device::write_stream<<<blocks, threads>>>(data, launch.count, launch.passes);

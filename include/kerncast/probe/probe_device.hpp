@@ -45,6 +45,7 @@ struct PlainTiming {
 // The streaming kernels of bandwidth_kernels.cuh.
 enum class StreamKernel {
     read_stream,
+    read_stream_l2, // read_stream with ld.global.cg: cached in L2 only, so re-reads are L2 hits
     write_stream,
     read_slices,
     write_slices,

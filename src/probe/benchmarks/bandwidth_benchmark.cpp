@@ -91,12 +91,13 @@ void record_bandwidths(ProbeSession& session) {
                            stream_launch(K::read_stream, dram_count, 1));
     record_bandwidth_sweep(session, "dram", "store", {1, 2, 4, 8}, dram_moved,
                            stream_launch(K::write_stream, dram_count, 1));
-    // L2: a quarter of L2, re-read 20 times (resident after the warm-up launch).
+    // L2: a quarter of L2, re-read 20 times (resident after the warm-up launch), with loads
+    // that bypass L1 (each SM's share of it fits in L1: bandwidth_kernels.cuh).
     const std::int64_t l2_array = session.l2_bytes / 4 / 16 * 16;
     const int l2_passes = 20;
     const std::int64_t l2_moved = chain::stream_bytes(l2_array / 16, l2_passes);
     record_bandwidth_sweep(session, "l2", "load", {1, 2, 4}, l2_moved,
-                           stream_launch(K::read_stream, l2_array / 16, l2_passes));
+                           stream_launch(K::read_stream_l2, l2_array / 16, l2_passes));
     record_bandwidth_sweep(session, "l2", "store", {1, 2, 4}, l2_moved,
                            stream_launch(K::write_stream, l2_array / 16, l2_passes));
     // L1: each block re-reads its own 16 KiB slice; bytes scale with the blocks (per block
@@ -121,7 +122,8 @@ void record_bandwidths(ProbeSession& session) {
 std::vector<BenchmarkKind> bandwidth_kinds() {
     return {
         {"bandwidth", "<direction>_bandwidth_gbs",
-         "read_stream/write_stream (dram, l2), read_slices/write_slices (l1), "
+         "read_stream/write_stream (dram, l2; L2 loads ld.global.cg), read_slices/write_slices "
+         "(l1), "
          "read_shared/write_shared (shared); blocks = SMs x {1, 2, 4 (, 8)}, threads 256/512/1024, "
          "5 cudaEvent-timed launches each (unit ms)",
          AnalysisPass::measurement, analyse_bandwidth},
