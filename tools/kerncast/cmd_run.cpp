@@ -71,16 +71,6 @@ kernel::Dim3 parse_launch_dimensions(const std::string& text, const std::string&
     return dims;
 }
 
-// This process's command line, as the kernel saw it (for the record).
-std::vector<std::string> own_command_line() {
-    std::ifstream file("/proc/self/cmdline", std::ios::binary);
-    std::vector<std::string> argv;
-    std::string arg;
-    while (std::getline(file, arg, '\0'))
-        argv.push_back(arg);
-    return argv;
-}
-
 // The kernel's arguments in command-line order: --buffer and --scalar may interleave.
 std::vector<runtime::KernelArgument> arguments_in_order(const CLI::App& cmd) {
     std::vector<runtime::KernelArgument> arguments;

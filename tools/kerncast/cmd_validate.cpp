@@ -56,6 +56,7 @@ std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
             codegen::timing_request(generated, spec.name + ".cu", o.timing);
         runtime::RunContext context = codegen::run_context(schedule, generated, origin);
         context.date_utc = runtime::iso8601_utc_now();
+        context.command_line = own_command_line();
         const runtime::TimedRun run = runtime::time_kernel(request);
         runtime::LoadedRecord record;
         record.measurement = runtime::make_measurement(request, run, context);

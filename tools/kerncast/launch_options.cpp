@@ -8,9 +8,19 @@
 #include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <fstream>
 #include <iterator>
 
 namespace kerncast::cli {
+
+std::vector<std::string> own_command_line() {
+    std::ifstream file("/proc/self/cmdline", std::ios::binary);
+    std::vector<std::string> argv;
+    std::string arg;
+    while (std::getline(file, arg, '\0'))
+        argv.push_back(arg);
+    return argv;
+}
 
 namespace {
 

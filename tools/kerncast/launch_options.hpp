@@ -15,6 +15,10 @@
 
 namespace kerncast::cli {
 
+// This process's command line (/proc/self/cmdline), one argument per element: what a
+// measurement record of run or validate's live mode keeps as /command_line.
+std::vector<std::string> own_command_line();
+
 struct LaunchOptions {
     std::vector<std::string> defines; // "name=value"
     std::string block;                // "" keeps the kernel file's
