@@ -79,7 +79,7 @@ foreach(case
     "rtx-a6000|2440.1|a40-l2-bandwidth"
     "h100-sxm5-80gb|9675.0|l2-bandwidth-h200-run"
     "h100-pcie-80gb|6892.2|gpu-benches-l2-cache"
-    "h200-sxm-141gb|9769.1|gpu-benches-l2-cache")
+    "h200-sxm-141gb|7292.6|h200-probe-bandwidth-2026-11-26")
   string(REPLACE "|" ";" fields "${case}")
   list(GET fields 0 id)
   list(GET fields 1 l2_gbs)
@@ -143,19 +143,25 @@ kerncast_add_cli_test(NAME predict_registers_bad_kernel_file EXIT 1
   STDERR_CONTAINS "registers_out_of_range.yaml:9:23: error: registers_per_thread must be between 1 and 255, got 300"
                   "^")
 
+# A tiled kernel runs only at the block its shared tiles were written for (16 x 16 for
+# dg_diff_4): explore predicts that one and lists the other as skipped, with the reason.
+kerncast_add_cli_test(NAME explore_skips_blocks_the_tiles_cannot_take
+  ARGS explore examples/kernels/dg_diff_4.yaml -m a100-sxm4-40gb --blocks 16x16x1,256x1x1 --folds none
+  STDOUT_CONTAINS "launch block 256x1x1 cannot run kernel 'dg_diff_4': in block 0, 'dm_tile[ty, tx]' reaches dm_tile[0, 16]"
+                  "1 configurations predicted, 1 skipped")
 if(KERNCAST_ENABLE_CUDA)
   # ptxas's counts through NVRTC (CUDA 13.0; exact for this toolkit and generator).
   kerncast_add_cli_test(NAME predict_star3d_r4_registers_auto
     ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --registers auto
     STDOUT ${volumes_expected}/predict_star3d_r4_registers_auto.txt)
-  # The block is compiled in: __launch_bounds__(1024) caps dg_diff_4 at 64 registers and ptxas
-  # spills; at 256 threads it keeps 95.
-  kerncast_add_cli_test(NAME explore_dg_diff_4_registers_auto
-    ARGS explore examples/kernels/dg_diff_4.yaml -m a100-sxm4-40gb --registers auto --blocks 256x1x1,1024x1x1 --folds none
-    STDOUT ${volumes_expected}/explore_dg_diff_4_registers_auto.txt)
+  # The block is compiled in: __launch_bounds__(1024) caps dg_diff_global at 64 registers and
+  # ptxas spills; at 256 threads it keeps 125 (tests/unit/codegen/data/dg_diff_global.yaml).
+  kerncast_add_cli_test(NAME explore_dg_diff_global_registers_auto
+    ARGS explore tests/unit/codegen/data/dg_diff_global.yaml -m a100-sxm4-40gb --registers auto --blocks 256x1x1,1024x1x1 --folds none
+    STDOUT ${volumes_expected}/explore_dg_diff_global_registers_auto.txt)
   kerncast_add_cli_test(NAME predict_registers_auto_spills_json
-    ARGS predict examples/kernels/dg_diff_4.yaml -m a100-sxm4-40gb --registers auto --block 1024 --json -
-    STDOUT_CONTAINS "\"spill_store_bytes\"" "It spills: 68 B stored, 68 B loaded per thread")
+    ARGS predict tests/unit/codegen/data/dg_diff_global.yaml -m a100-sxm4-40gb --registers auto --block 1024 --json -
+    STDOUT_CONTAINS "\"spill_store_bytes\"" "It spills: 108 B stored, 108 B loaded per thread")
   # --registers auto asks ptxas even when the kernel file states a count (64).
   kerncast_add_cli_test(NAME predict_registers_auto_over_kernel_file
     ARGS predict ${registers_kernel} -m a100-sxm4-40gb --registers auto --csv -

@@ -124,8 +124,8 @@ TEST(Catalogue, BandwidthsComeFromThePublishedFigures) {
                    K::benchmark, "memory.main.readBandwidth 2561.031719280527 GiB/s"},
           Expected{"h100-pcie-80gb", 6892.2, K::benchmark, "gpu-l2-cache/h100_pcie.txt L31", 1704,
                    K::benchmark, "gpu-stream/h100_pcie.txt, last row"},
-          Expected{"h200-sxm-141gb", 9769.1, K::benchmark, "gpu-l2-cache/h200.txt L32", 0,
-                   K::datasheet, ""}}) {
+          Expected{"h200-sxm-141gb", 7292.6, K::measured, "ld.global.cg", 4102.2, K::measured,
+                   "DRAM load bandwidth 4102.2 GB/s"}}) {
         SCOPED_TRACE(e.id);
         const MachineModel m = builtin_machine(e.id);
         const auto& l2 = m.level("l2")->sustained_bandwidth_gbs;
@@ -145,16 +145,19 @@ TEST(Catalogue, BandwidthsComeFromThePublishedFigures) {
         EXPECT_NE(m.sources.at(dram->source).citation.find(e.dram_cites), std::string::npos);
     }
 
-    // L2 sizes: the H200's is the six-stack H100 NVL's (a neighbour, marked derived); the H100
-    // SXM5's partition was measured by mt4g (segment size 26214400 B).
+    // L2 sizes: the H200's were measured on one (2026-11-26: the device query's 60 MiB, the
+    // probe's 30343168 B seen from one SM); the H100 SXM5's partition was measured by mt4g
+    // (segment size 26214400 B).
     const MachineModel h200 = builtin_machine("h200-sxm-141gb");
     EXPECT_FALSE(h200.identity.incomplete);
     const MemoryLevel& h200_l2 = *h200.level("l2");
     EXPECT_EQ(h200_l2.size_bytes->value, std::int64_t{60} << 20);
-    EXPECT_EQ(h200.sources.at(h200_l2.size_bytes->source).kind, SourceKind::derived);
-    EXPECT_NE(h200.sources.at(h200_l2.size_bytes->source).citation.find("NVIDIA H100 NVL.json"),
+    EXPECT_EQ(h200.sources.at(h200_l2.size_bytes->source).kind, SourceKind::measured);
+    EXPECT_NE(h200.sources.at(h200_l2.size_bytes->source).citation.find("cudaDevAttrL2CacheSize"),
               std::string::npos);
-    EXPECT_EQ(h200_l2.effective_size_bytes->value, std::int64_t{30} << 20);
+    EXPECT_EQ(h200_l2.effective_size_bytes->value, 30343168);
+    EXPECT_EQ(h200.sources.at(h200_l2.effective_size_bytes->source).kind, SourceKind::measured);
+    EXPECT_EQ(h200.level("l1")->ways->value, 4);
     EXPECT_EQ(h200_l2.partitions->value, 2);
     const MachineModel h100 = builtin_machine("h100-sxm5-80gb");
     const auto& h100_effective = h100.level("l2")->effective_size_bytes;
