@@ -85,6 +85,12 @@ ThreadGroup first_iteration_warp(const KernelAnalysis& analysis, const AccessInf
     return group;
 }
 
+std::string group_iterations(const KernelAnalysis& analysis, const AccessInfo& access,
+                             const std::vector<std::int64_t>& params, const ThreadGroup& group) {
+    isl::Context ctx;
+    return isl::to_string(group_domain(ctx, analysis, access, params, group));
+}
+
 ThreadGroup whole_block(const KernelAnalysis& analysis) {
     ThreadGroup group;
     group.first_thread = 0;

@@ -11,6 +11,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 
 #include "../support/isl_support.hpp"
+#include "kerncast/analysis/shared_arrays.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
 
@@ -1083,7 +1084,10 @@ static void check_fold_within_domain(const kernel::KernelSpec& spec,
 
 kernel::BoundKernel bind(const KernelAnalysis& analysis,
                          const kernel::ParameterOverrides& overrides) {
-    return kernel::BoundKernel::bind(analysis.spec, analysis.launch, overrides);
+    kernel::BoundKernel bound =
+        kernel::BoundKernel::bind(analysis.spec, analysis.launch, overrides);
+    check_shared_arrays(analysis, bound.values());
+    return bound;
 }
 
 ByteAddress byte_address(const KernelAnalysis& analysis, const AccessInfo& access,

@@ -32,6 +32,11 @@ ThreadGroup first_iteration_warp(const KernelAnalysis& analysis, const AccessInf
 // All threads of block 0 over all sequential iterations.
 ThreadGroup whole_block(const KernelAnalysis& analysis);
 
+// The iterations of `access` that `group` executes at `params`: isl set text over
+// access.domain_variables, without parameters.
+std::string group_iterations(const KernelAnalysis& analysis, const AccessInfo& access,
+                             const std::vector<std::int64_t>& params, const ThreadGroup& group);
+
 struct GranuleFootprint {
     std::int64_t granule_bytes = 0;
     std::int64_t count = 0; // distinct granules

@@ -110,7 +110,8 @@ KernelAnalysis analyze(const kernel::BoundKernel& bound, const CountOptions& opt
 
 // The analysed kernel bound to the launch the analysis resolved (a local index fixes the block
 // size along its axis) at its defaults with `overrides`: values checked once, including the
-// kernel's assumptions (input Error naming the violated one).
+// kernel's assumptions (input Error naming the violated one) and whether the launch can run
+// the kernel's shared-memory arrays (check_shared_arrays, shared_arrays.hpp).
 kernel::BoundKernel bind(const KernelAnalysis& analysis,
                          const kernel::ParameterOverrides& overrides = {});
 
