@@ -77,7 +77,7 @@ foreach(case
     "a100-sxm4-40gb|5000.0"
     "a100-sxm4-80gb|5000.0|l2-bandwidth-same-chip"
     "rtx-a6000|2440.1|a40-l2-bandwidth"
-    "h100-sxm5-80gb|9675.0|l2-bandwidth-h200-run"
+    "h100-sxm5-80gb|6415.0"
     "h100-pcie-80gb|6892.2|gpu-benches-l2-cache"
     "h200-sxm-141gb|7292.6|h200-probe-bandwidth-2026-11-26")
   string(REPLACE "|" ";" fields "${case}")

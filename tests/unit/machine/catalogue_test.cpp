@@ -120,8 +120,8 @@ TEST(Catalogue, BandwidthsComeFromThePublishedFigures) {
           Expected{"a100-sxm4-80gb", 5000, K::derived, "gpu-l2-cache/a100_80.txt L3-L27", 1732,
                    K::benchmark, "gpu-stream/a100_80.txt, last row"},
           Expected{"rtx-a6000", 2440.1, K::derived, "gpu-cache/a40.txt L64", 0, K::datasheet, ""},
-          Expected{"h100-sxm5-80gb", 9675.0, K::derived, "gpu-l2-cache/h200.txt L30", 2749.9,
-                   K::benchmark, "memory.main.readBandwidth 2561.031719280527 GiB/s"},
+          Expected{"h100-sxm5-80gb", 6415.0, K::measured, "ld.global.cg", 3004.5, K::measured,
+                   "DRAM load bandwidth 3004.5 GB/s"},
           Expected{"h100-pcie-80gb", 6892.2, K::benchmark, "gpu-l2-cache/h100_pcie.txt L31", 1704,
                    K::benchmark, "gpu-stream/h100_pcie.txt, last row"},
           Expected{"h200-sxm-141gb", 7292.6, K::measured, "ld.global.cg", 4102.2, K::measured,
@@ -146,8 +146,7 @@ TEST(Catalogue, BandwidthsComeFromThePublishedFigures) {
     }
 
     // L2 sizes: the H200's were measured on one (2026-11-26: the device query's 60 MiB, the
-    // probe's 30343168 B seen from one SM); the H100 SXM5's partition was measured by mt4g
-    // (segment size 26214400 B).
+    // probe's 30343168 B seen from one SM), and so was the H100 SXM5's partition.
     const MachineModel h200 = builtin_machine("h200-sxm-141gb");
     EXPECT_FALSE(h200.identity.incomplete);
     const MemoryLevel& h200_l2 = *h200.level("l2");
@@ -161,10 +160,11 @@ TEST(Catalogue, BandwidthsComeFromThePublishedFigures) {
     EXPECT_EQ(h200_l2.partitions->value, 2);
     const MachineModel h100 = builtin_machine("h100-sxm5-80gb");
     const auto& h100_effective = h100.level("l2")->effective_size_bytes;
-    EXPECT_EQ(h100_effective->value, std::int64_t{25} << 20);
-    EXPECT_EQ(h100.sources.at(h100_effective->source).kind, SourceKind::benchmark);
-    EXPECT_NE(h100.sources.at(h100_effective->source).citation.find("segmentSize 26214400 B"),
+    EXPECT_EQ(h100_effective->value, 25886720); // the probe's, on an H100 SXM5 (2026-11-26)
+    EXPECT_EQ(h100.sources.at(h100_effective->source).kind, SourceKind::measured);
+    EXPECT_NE(h100.sources.at(h100_effective->source).citation.find("(25886720, 25952256] B"),
               std::string::npos);
+    EXPECT_EQ(h100.level("l1")->ways->value, 4);
 }
 
 TEST(Catalogue, BenchmarkSourcesNameTheSuiteCommitAndFile) {

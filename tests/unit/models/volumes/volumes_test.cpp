@@ -334,10 +334,10 @@ TEST(Volumes, MissingCapacityFitsAreAnInputError) {
 TEST(VolumeMachine, EveryBuiltInWithCachesPredicts) {
     // Every built-in machine is either one the volume model can use (with the effective L2 it
     // divides by) or one it refuses with the reason; a new machine must be classified here.
-    // Bytes; the H200's effective L2 is the probe's measurement (28.9 MiB).
+    // Bytes; the H100 SXM5's and H200's effective L2 are the probe's measurements.
     const std::map<std::string, std::int64_t> l2_capacity_bytes{
         {"v100-pcie-32gb", 6 << 20},  {"v100-sxm2-32gb", 6 << 20}, {"a100-sxm4-40gb", 20 << 20},
-        {"a100-sxm4-80gb", 20 << 20}, {"rtx-a6000", 6 << 20},      {"h100-sxm5-80gb", 25 << 20},
+        {"a100-sxm4-80gb", 20 << 20}, {"rtx-a6000", 6 << 20},      {"h100-sxm5-80gb", 25886720},
         {"h100-pcie-80gb", 25 << 20}, {"h200-sxm-141gb", 30343168}};
     const std::map<std::string, std::string> refused{
         {"titan-v", "machine 'titan-v' has no size for memory level l2"},
