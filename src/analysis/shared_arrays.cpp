@@ -60,12 +60,37 @@ std::string launch_text(const KernelAnalysis& analysis) {
 
 } // namespace
 
+namespace {
+
+void check_shared_array(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params,
+                        const kernel::ArrayDecl& array);
+
+} // namespace
+
 void check_shared_arrays(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params) {
-    const kernel::KernelSpec& spec = analysis.spec;
-    const SourceLocation where{spec.file, 0, 0, {}, {}};
-    for (const kernel::ArrayDecl& array : spec.arrays) {
+    for (const kernel::ArrayDecl& array : analysis.spec.arrays) {
         if (array.space != kernel::MemorySpace::shared || array.shape.empty())
             continue;
+        try {
+            check_shared_array(analysis, params, array);
+        } catch (const isl::IslError&) {
+            // An array whose sets isl cannot form (the reader and the analysis reported what
+            // they could) is not checked rather than stopping the command.
+        } catch (const ::isl::exception&) {
+            // The same, raised by the binding outside isl::checked.
+        } catch (const kernel::ExpressionError&) {
+            // Likewise an extent that does not evaluate: the models report it where they use it.
+        }
+    }
+}
+
+namespace {
+
+void check_shared_array(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params,
+                        const kernel::ArrayDecl& array) {
+    const kernel::KernelSpec& spec = analysis.spec;
+    const SourceLocation where{spec.file, 0, 0, {}, {}};
+    {
         std::vector<const AccessInfo*> accesses;
         bool indirect = false;
         for (const AccessInfo& access : analysis.accesses)
@@ -74,7 +99,7 @@ void check_shared_arrays(const KernelAnalysis& analysis, const std::vector<std::
                 indirect = indirect || access.indirect;
             }
         if (accesses.empty() || indirect)
-            continue;
+            return;
         isl::Context ctx;
         std::vector<std::string> extents, inside;
         for (size_t d = 0; d < array.shape.size(); ++d) {
@@ -113,10 +138,10 @@ void check_shared_arrays(const KernelAnalysis& analysis, const std::vector<std::
                 read = read ? read->unite(elements) : elements;
         }
         if (!read)
-            continue;
+            return;
         const ::isl::set unwritten = written ? read->subtract(*written) : *read;
         if (unwritten.is_empty())
-            continue;
+            return;
         const std::string element = element_text(unwritten);
         std::string reader;
         for (const AccessInfo* access : accesses)
@@ -137,5 +162,7 @@ void check_shared_arrays(const KernelAnalysis& analysis, const std::vector<std::
             where);
     }
 }
+
+} // namespace
 
 } // namespace kerncast::analysis
