@@ -42,6 +42,14 @@ kerncast_add_cli_test(NAME atomics_two_forms EXIT 2
   ARGS atomics examples/kernels/histogram.yaml --ncu-csv x.csv -m h100-sxm5-80gb
   STDERR_CONTAINS "give exactly one of")
 
+# The table measured on an H200 (2026-11-26, data/measured/h200-2026-11-26/atomics): its raw
+# record replays to the medians the run printed (add, n = 1: 207 cycles fetch-and-add, 122 CAS
+# at e = 1, 188 CAS at e = 32).
+kerncast_add_cli_test(NAME atomics_replay_h200
+  ARGS atomics --replay ${PROJECT_SOURCE_DIR}/data/measured/h200-2026-11-26/atomics/raw.json
+  STDOUT_CONTAINS "of NVIDIA H200 from a raw record"
+                  "add         1   1              207              122"
+                  "add         1  32              207              188")
 # The microbenchmark's record replayed without a GPU (invented values).
 kerncast_add_cli_test(NAME atomics_replay
   ARGS atomics --replay ${atomics_data}/synthetic-raw.json

@@ -10,6 +10,24 @@ kerncast_add_cli_test(NAME probe_replay_synthetic_json
 kerncast_add_cli_test(NAME probe_replay_writes_machine_file
   ARGS probe --replay ${probe_synthetic} -o ${CMAKE_CURRENT_BINARY_DIR}/probe-synthetic-machine.json
   STDERR_CONTAINS "machine file written to" STDOUT_CONTAINS "l1           size_bytes")
+# Real runs (kerncast's first, 2026-11-26; data/measured/*/probe): the raw series, extracted at
+# configure time, replay to the values the probe wrote on the GPU (its probe.txt there).
+foreach(run h200 h100)
+  set(probe_raw_dir ${CMAKE_CURRENT_BINARY_DIR}/measured-${run}-probe)
+  set(probe_archive ${PROJECT_SOURCE_DIR}/data/measured/${run}-2026-11-26/probe/raw.tar.xz)
+  if(NOT EXISTS ${probe_raw_dir}/raw.json OR ${probe_archive} IS_NEWER_THAN ${probe_raw_dir}/raw.json)
+    file(ARCHIVE_EXTRACT INPUT ${probe_archive} DESTINATION ${probe_raw_dir})
+  endif()
+endforeach()
+kerncast_add_cli_test(NAME probe_replay_h200
+  ARGS probe --replay ${CMAKE_CURRENT_BINARY_DIR}/measured-h200-probe/raw.json
+  STDOUT_CONTAINS "NVIDIA H200" "size in (30343168, 30408704" "onset of the verified change point"
+                  "L2 hits split into near 273 and far 304 cycles" "4102.16"
+                  "size in (246784, 247296" "at carve-out preference 2 %")
+kerncast_add_cli_test(NAME probe_replay_h100
+  ARGS probe --replay ${CMAKE_CURRENT_BINARY_DIR}/measured-h100-probe/raw.json
+  STDOUT_CONTAINS "NVIDIA H100 80GB HBM3" "size in (25886720, 25952256" "6415.04"
+                  "3004.52")
 kerncast_add_cli_test(NAME probe_replay_missing
   ARGS probe --replay ${PROJECT_SOURCE_DIR}/tests/unit/probe/data/no-such-run
   EXIT 1 STDERR_CONTAINS "cannot read probe record" "--replay takes a directory")
