@@ -45,25 +45,81 @@ std::optional<std::int64_t> parameter(const KernelAnalysis& analysis,
     return isl::checked("shared-array elements", [&] { return iterations.apply(map); });
 }
 
-std::string element_text(const ::isl::set& set) {
+// The lexicographically first element of a non-empty set: "0, 16".
+std::string first_element(const ::isl::set& set) {
     const ::isl::point point = set.lexmin().sample_point();
     std::vector<std::string> coordinates;
     for (int k = 0; k < isl::dim_count(set, isl_dim_set); ++k)
         coordinates.push_back(std::to_string(isl::to_int64(isl::coordinate(point, k))));
-    return "[" + fmt::format("{}", fmt::join(coordinates, ", ")) + "]";
+    return fmt::format("{}", fmt::join(coordinates, ", "));
 }
 
-std::string launch_text(const KernelAnalysis& analysis) {
-    const auto& b = analysis.launch.block;
-    return fmt::format("{}x{}x{}", b[0], b[1], b[2]);
+// "launch block 1x1x1 cannot run kernel 'k': in block 0, " + what + " (a tile written ...)".
+[[noreturn]] void refuse(const KernelAnalysis& analysis, const std::string& what) {
+    const kernel::KernelSpec& spec = analysis.spec;
+    const auto& block = analysis.launch.block;
+    const auto& file_block = spec.launch.block;
+    throw_input_error(fmt::format("launch block {}x{}x{} cannot run kernel '{}': in block 0, {} "
+                                  "(a tile written for another block size? the kernel file's "
+                                  "launch is block {}x{}x{})",
+                                  block[0], block[1], block[2], spec.name, what, file_block[0],
+                                  file_block[1], file_block[2]),
+                      SourceLocation{spec.file, 0, 0, {}, {}});
 }
-
-} // namespace
-
-namespace {
 
 void check_shared_array(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params,
-                        const kernel::ArrayDecl& array);
+                        const kernel::ArrayDecl& array) {
+    std::vector<const AccessInfo*> accesses;
+    for (const AccessInfo& access : analysis.accesses) {
+        if (access.array != array.name)
+            continue;
+        if (access.indirect)
+            return; // a data-dependent subscript: no footprint to check
+        accesses.push_back(&access);
+    }
+    if (accesses.empty())
+        return;
+    isl::Context ctx;
+    std::vector<std::string> extents, names, inside;
+    for (size_t d = 0; d < array.shape.size(); ++d) {
+        const std::int64_t extent =
+            kernel::evaluate_integer(*array.shape[d], [&](const std::string& name) {
+                return parameter(analysis, params, name);
+            });
+        extents.push_back(std::to_string(extent));
+        names.push_back(fmt::format("e{}", d));
+        inside.push_back(fmt::format("0 <= e{} < {}", d, extent));
+    }
+    const ::isl::set box = isl::parse_set(
+        ctx, fmt::format("{{ [{}] : {} }}", fmt::join(names, ", "), fmt::join(inside, " and ")));
+    std::optional<::isl::set> written, read;
+    for (const AccessInfo* access : accesses) {
+        const ::isl::set elements = touched_elements(ctx, analysis, *access, params);
+        const ::isl::set outside = elements.subtract(box);
+        if (!outside.is_empty())
+            refuse(analysis, fmt::format("'{}' reaches {}[{}] outside the shared array's extents "
+                                         "[{}]",
+                                         access->text, array.name, first_element(outside),
+                                         fmt::join(extents, ", ")));
+        if (access->direction != Direction::load) // stores and atomics write
+            written = written ? written->unite(elements) : elements;
+        if (access->direction != Direction::store) // loads and atomics read
+            read = read ? read->unite(elements) : elements;
+    }
+    if (!read)
+        return;
+    const ::isl::set unwritten = written ? read->subtract(*written) : *read;
+    if (unwritten.is_empty())
+        return;
+    const std::string element = first_element(unwritten);
+    const ::isl::set single = isl::parse_set(ctx, "{ [" + element + "] }");
+    for (const AccessInfo* access : accesses)
+        if (access->direction != Direction::store &&
+            !touched_elements(ctx, analysis, *access, params).intersect(single).is_empty())
+            refuse(analysis, fmt::format("'{}' reads {}[{}] of shared memory, which no statement "
+                                         "of the block writes",
+                                         access->text, array.name, element));
+}
 
 } // namespace
 
@@ -83,86 +139,5 @@ void check_shared_arrays(const KernelAnalysis& analysis, const std::vector<std::
         }
     }
 }
-
-namespace {
-
-void check_shared_array(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params,
-                        const kernel::ArrayDecl& array) {
-    const kernel::KernelSpec& spec = analysis.spec;
-    const SourceLocation where{spec.file, 0, 0, {}, {}};
-    {
-        std::vector<const AccessInfo*> accesses;
-        bool indirect = false;
-        for (const AccessInfo& access : analysis.accesses)
-            if (access.array == array.name) {
-                accesses.push_back(&access);
-                indirect = indirect || access.indirect;
-            }
-        if (accesses.empty() || indirect)
-            return;
-        isl::Context ctx;
-        std::vector<std::string> extents, inside;
-        for (size_t d = 0; d < array.shape.size(); ++d) {
-            const std::int64_t extent =
-                kernel::evaluate_integer(*array.shape[d], [&](const std::string& name) {
-                    return parameter(analysis, params, name);
-                });
-            extents.push_back(std::to_string(extent));
-            inside.push_back(fmt::format("0 <= e{} < {}", d, extent));
-        }
-        std::vector<std::string> names;
-        for (size_t d = 0; d < array.shape.size(); ++d)
-            names.push_back(fmt::format("e{}", d));
-        const ::isl::set box =
-            isl::parse_set(ctx, fmt::format("{{ [{}] : {} }}", fmt::join(names, ", "),
-                                            fmt::join(inside, " and ")));
-        std::optional<::isl::set> written, read;
-        std::optional<std::pair<::isl::set, const AccessInfo*>> first_read;
-        for (const AccessInfo* access : accesses) {
-            const ::isl::set elements = touched_elements(ctx, analysis, *access, params);
-            const ::isl::set outside = elements.subtract(box);
-            if (!outside.is_empty())
-                throw_input_error(
-                    fmt::format(
-                        "launch block {} cannot run kernel '{}': in block 0, '{}' reaches "
-                        "{}[{}] outside the shared array's extents [{}] (a tile written for "
-                        "another block size? the kernel file's launch is block {}x{}x{})",
-                        launch_text(analysis), spec.name, access->text, array.name,
-                        element_text(outside).substr(1, element_text(outside).size() - 2),
-                        fmt::join(extents, ", "), spec.launch.block[0], spec.launch.block[1],
-                        spec.launch.block[2]),
-                    where);
-            if (access->direction != Direction::load)
-                written = written ? written->unite(elements) : elements;
-            if (access->direction != Direction::store)
-                read = read ? read->unite(elements) : elements;
-        }
-        if (!read)
-            return;
-        const ::isl::set unwritten = written ? read->subtract(*written) : *read;
-        if (unwritten.is_empty())
-            return;
-        const std::string element = element_text(unwritten);
-        std::string reader;
-        for (const AccessInfo* access : accesses)
-            if (access->direction != Direction::store &&
-                !touched_elements(ctx, analysis, *access, params)
-                     .intersect(isl::parse_set(ctx, "{ " + element + " }"))
-                     .is_empty()) {
-                reader = access->text;
-                break;
-            }
-        throw_input_error(
-            fmt::format("launch block {} cannot run kernel '{}': in block 0, '{}' reads "
-                        "{}{} of shared memory, which no statement of the block writes (a "
-                        "tile written for another block size? the kernel file's launch is "
-                        "block {}x{}x{})",
-                        launch_text(analysis), spec.name, reader, array.name, element,
-                        spec.launch.block[0], spec.launch.block[1], spec.launch.block[2]),
-            where);
-    }
-}
-
-} // namespace
 
 } // namespace kerncast::analysis
