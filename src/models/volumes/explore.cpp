@@ -48,6 +48,13 @@ ExploreResult explore(const kernel::KernelSpec& spec,
             for (const auto& size : default_block_sizes(options.threads_per_block))
                 if ((mapped[1] || size[1] == 1) && (mapped[2] || size[2] == 1))
                     blocks.push_back(size);
+        // Shared-memory tiles are often written for the file's block alone (bind refuses the
+        // blocks they cannot take, analysis/shared_arrays.hpp): keep that block in the sweep.
+        const bool shared = std::any_of(spec.arrays.begin(), spec.arrays.end(), [](const auto& a) {
+            return a.space == kernel::MemorySpace::shared;
+        });
+        if (shared && std::find(blocks.begin(), blocks.end(), spec.launch.block) == blocks.end())
+            blocks.push_back(spec.launch.block);
     }
     if (folds.empty())
         for (const auto& fold : default_folds())

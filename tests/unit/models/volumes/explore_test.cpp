@@ -78,3 +78,26 @@ TEST(Explore, SweepsOnlyTheAxesTheKernelMaps) {
     ASSERT_EQ(fixed.rows.size(), 1u); // the file's 16x16 block; folding needs a global index
     EXPECT_EQ(fixed.rows[0].launch.block, (kernel::Dim3{16, 16, 1}));
 }
+
+TEST(Explore, SharedTilesKeepTheFileBlockInTheDefaultSweep) {
+    // matmul_tiled16's tiles are written for 16 x 16 threads: none of the 1024-thread blocks
+    // can run it (bind refuses them, shared_arrays.hpp), so the sweep adds the file's block,
+    // and that block (without and with the 2y fold) is all that is ranked.
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/kernels/matmul_tiled16.yaml");
+    ExploreOptions options;
+    options.jobs = 2;
+    const ExploreResult result = explore(spec, {}, resolve_machine("a100-sxm4-40gb"), options);
+    EXPECT_EQ(result.rows.size(), (11u + 1u) * 2u); // X*Y = 1024, and 16x16; folds none and 2y
+    size_t predicted = 0;
+    for (const auto& row : result.rows) {
+        if (!row.prediction) {
+            EXPECT_NE(row.skipped.find("cannot run kernel 'matmul_tiled16'"), std::string::npos)
+                << row.skipped;
+            continue;
+        }
+        ++predicted;
+        EXPECT_EQ(row.launch.block, (kernel::Dim3{16, 16, 1}));
+    }
+    EXPECT_EQ(predicted, 2u);
+}
