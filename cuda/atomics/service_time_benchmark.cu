@@ -5,7 +5,8 @@
 // ceil(n / 32) blocks to arrive form a group (a ticket per SM), wait for each other (a spin
 // barrier in global memory, with a time-out), and then warps 0..n-1 of the group each issue
 // one atomic on the block's shared word: warps 0..c-1 atomicCAS, the rest the fetch-and-op,
-// lanes 0..e-1 active. Every thread reads clock64 before its atomic and after its completion;
+// lanes 0..e-1 active. Every thread reads clock64 before its atomic and after its completion
+// (each warp records its earliest start and latest end, one global atomic each);
 // T of the SM is max(end) - min(start). One repetition is the median over the SMs whose group
 // formed.
 #include "../cuda_raii.hpp"
@@ -93,8 +94,24 @@ __global__ void __launch_bounds__(1024, KERNCAST_SERVICE_BLOCKS_PER_SM)
     }
     word[1 + lane % 31] = result; // uses the result before the clock is read again
     const long long end = clock64();
-    atomicMin(&slots->first_start[sm], static_cast<unsigned long long>(start));
-    atomicMax(&slots->last_end[sm], static_cast<unsigned long long>(end));
+    // One global atomic per warp, not per lane: the warp's earliest start and latest end
+    // first (lanes 0..e-1 are the active ones). With a global atomic per lane, 2048 of them
+    // on two addresses per SM queued behind the measured warps and stretched T 10-40 times
+    // from n = 48 on (the first H200 table, 2026-11-26).
+    const unsigned active = e >= 32 ? 0xffffffffu : (1u << e) - 1u;
+    long long first = start, last = end;
+    for (int offset = 16; offset > 0; offset /= 2) {
+        const long long other_first = __shfl_down_sync(active, first, offset);
+        const long long other_last = __shfl_down_sync(active, last, offset);
+        if (lane + offset < e) {
+            first = other_first < first ? other_first : first;
+            last = other_last > last ? other_last : last;
+        }
+    }
+    if (lane == 0) {
+        atomicMin(&slots->first_start[sm], static_cast<unsigned long long>(first));
+        atomicMax(&slots->last_end[sm], static_cast<unsigned long long>(last));
+    }
     if (result == 0xffffffffu)
         slots->sink = result;
 }
