@@ -50,6 +50,15 @@ kerncast_add_cli_test(NAME atomics_replay_h200
   STDOUT_CONTAINS "of NVIDIA H200 from a raw record"
                   "add         1   1              207              122"
                   "add         1  32              207              188")
+# The table the fixed benchmark measured on the H200 (one global atomic per warp) replays to
+# what the run printed, and is the built-in h200-sxm-141gb's: the forecast uses it (T(n, e, c)
+# = 910 cycles for histogram's 64 queued warps, e = 32, popc_inc).
+kerncast_add_cli_test(NAME atomics_replay_h200_fixed
+  ARGS atomics --replay ${PROJECT_SOURCE_DIR}/data/measured/h200-2026-11-26/atomics-fixed/raw.json
+  STDOUT_CONTAINS "add        64  32             1077             4377")
+kerncast_add_cli_test(NAME atomics_forecast_h200_measured_table
+  ARGS atomics examples/kernels/histogram.yaml -m h200-sxm-141gb
+  STDOUT_CONTAINS "T(n,e,c) (cycles)" "910" "source 'h200-atomics-2026-11-26' (measured")
 # The microbenchmark's record replayed without a GPU (invented values).
 kerncast_add_cli_test(NAME atomics_replay
   ARGS atomics --replay ${atomics_data}/synthetic-raw.json
