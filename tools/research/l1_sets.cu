@@ -3,6 +3,7 @@
 //
 //     nvcc -O2 -arch=native -o l1_sets tools/research/l1_sets.cu && ./l1_sets > l1_sets.json
 //     ./l1_sets TRIALS KMIN KMAX KSTEP [SHARED_KIB] > more.json   # random only, K in a range
+//     ./l1_sets TRIALS KMIN KMAX KSTEP 0 seq > seq.json            # K consecutive lines, in order
 //
 // A single thread chases a cyclic list of K distinct 128 B lines (one 4 B word read in each,
 // ld.global.ca so that L1 keeps them): one pass to fill, then `passes` timed passes; the
@@ -26,6 +27,7 @@
 #include <cuda_runtime.h>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #define CHECK(call)                                                                                \
@@ -106,6 +108,9 @@ int main(int argc, char** argv) {
     const int k_max = ranged ? std::atoi(argv[3]) : 0;
     const int k_step = ranged ? std::atoi(argv[4]) : 0;
     const int shared_kib = argc >= 6 ? std::atoi(argv[5]) : 0;
+    // "seq": K consecutive lines from a random start, chased in address order (the probe's
+    // sequential chains), instead of K random lines in a random order.
+    const bool consecutive = argc >= 7 && std::string(argv[6]) == "seq";
     cudaDeviceProp prop{};
     CHECK(cudaGetDeviceProperties(&prop, 0));
     int driver = 0, clock_khz = 0;
@@ -119,8 +124,9 @@ int main(int argc, char** argv) {
     std::printf("{\"schema\": \"kerncast.research.l1-sets/1\", \"device\": \"%s\", "
                 "\"compute_capability\": \"%d.%d\", \"driver_version\": %d, "
                 "\"peak_sm_clock_khz\": %d, \"line_bytes\": 128, \"passes\": %d, "
-                "\"dynamic_shared_kib\": %d,\n",
-                prop.name, prop.major, prop.minor, driver, clock_khz, passes, shared_kib);
+                "\"dynamic_shared_kib\": %d, \"lines\": \"%s\",\n",
+                prop.name, prop.major, prop.minor, driver, clock_khz, passes, shared_kib,
+                consecutive ? "consecutive, in address order" : "random, in random order");
 
     // Random lines: K distinct lines of the region in a random cyclic order.
     std::printf("\"random\": [\n");
@@ -137,7 +143,13 @@ int main(int argc, char** argv) {
         first_row = false;
         for (int t = 0; t < trials; ++t) {
             std::vector<std::uint32_t> order;
-            std::vector<char> taken(region_lines, 0);
+            if (consecutive) {
+                std::uniform_int_distribution<std::uint32_t> pick(0, region_lines - k - 1);
+                const std::uint32_t first = pick(rng);
+                for (int i = 0; i < k; ++i)
+                    order.push_back(first + static_cast<std::uint32_t>(i));
+            }
+            std::vector<char> taken(consecutive ? 0 : region_lines, 0);
             std::uniform_int_distribution<std::uint32_t> pick(0, region_lines - 1);
             while (static_cast<int>(order.size()) < k) {
                 const std::uint32_t line = pick(rng);
