@@ -1086,7 +1086,7 @@ kernel::BoundKernel bind(const KernelAnalysis& analysis,
                          const kernel::ParameterOverrides& overrides) {
     kernel::BoundKernel bound =
         kernel::BoundKernel::bind(analysis.spec, analysis.launch, overrides);
-    check_shared_arrays(analysis, bound.values());
+    check_shared_arrays(analysis, bound);
     return bound;
 }
 

@@ -12,32 +12,22 @@ namespace kerncast::analysis {
 
 namespace {
 
-// The value of `name` among the parameters, if it is one.
-std::optional<std::int64_t> parameter(const KernelAnalysis& analysis,
-                                      const std::vector<std::int64_t>& params,
-                                      const std::string& name) {
-    for (size_t k = 0; k < analysis.parameters.size(); ++k)
-        if (analysis.parameters[k] == name)
-            return params[k];
-    return std::nullopt;
-}
-
 // The elements (index tuples) `access` touches in block 0.
 ::isl::set touched_elements(isl::Context& ctx, const KernelAnalysis& analysis,
-                            const AccessInfo& access, const std::vector<std::int64_t>& params) {
-    const ::isl::set iterations =
-        isl::parse_set(ctx, group_iterations(analysis, access, params, whole_block(analysis)));
+                            const AccessInfo& access, const kernel::BoundKernel& bound) {
+    const ::isl::set iterations = isl::parse_set(
+        ctx, group_iterations(analysis, access, bound.values(), whole_block(analysis)));
     std::vector<std::string> subscripts;
     for (const kernel::AffineForm& s : access.subscripts) {
-        kernel::AffineForm bound;
-        bound.constant = s.constant;
+        kernel::AffineForm with_values;
+        with_values.constant = s.constant;
         for (const auto& [name, c] : s.coefficients) {
-            if (const auto value = parameter(analysis, params, name))
-                bound.constant += c * *value;
+            if (const auto value = bound.find_value(name))
+                with_values.constant += c * *value;
             else
-                bound.add_term(name, c);
+                with_values.add_term(name, c);
         }
-        subscripts.push_back(bound.to_string());
+        subscripts.push_back(with_values.to_string());
     }
     const ::isl::map map = isl::parse_map(ctx, fmt::format("{{ [{}] -> [{}] }}",
                                                            fmt::join(access.domain_variables, ", "),
@@ -67,7 +57,7 @@ std::string first_element(const ::isl::set& set) {
                       SourceLocation{spec.file, 0, 0, {}, {}});
 }
 
-void check_shared_array(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params,
+void check_shared_array(const KernelAnalysis& analysis, const kernel::BoundKernel& bound,
                         const kernel::ArrayDecl& array) {
     std::vector<const AccessInfo*> accesses;
     for (const AccessInfo& access : analysis.accesses) {
@@ -80,31 +70,28 @@ void check_shared_array(const KernelAnalysis& analysis, const std::vector<std::i
     if (accesses.empty())
         return;
     isl::Context ctx;
-    std::vector<std::string> extents, names, inside;
-    for (size_t d = 0; d < array.shape.size(); ++d) {
-        const std::int64_t extent =
-            kernel::evaluate_integer(*array.shape[d], [&](const std::string& name) {
-                return parameter(analysis, params, name);
-            });
-        extents.push_back(std::to_string(extent));
+    const std::vector<std::int64_t>& extents = bound.extents(array.name);
+    std::vector<std::string> names, inside;
+    for (size_t d = 0; d < extents.size(); ++d) {
         names.push_back(fmt::format("e{}", d));
-        inside.push_back(fmt::format("0 <= e{} < {}", d, extent));
+        inside.push_back(fmt::format("0 <= e{} < {}", d, extents[d]));
     }
     const ::isl::set box = isl::parse_set(
         ctx, fmt::format("{{ [{}] : {} }}", fmt::join(names, ", "), fmt::join(inside, " and ")));
+    std::vector<::isl::set> elements; // of accesses[k]
     std::optional<::isl::set> written, read;
     for (const AccessInfo* access : accesses) {
-        const ::isl::set elements = touched_elements(ctx, analysis, *access, params);
-        const ::isl::set outside = elements.subtract(box);
+        elements.push_back(touched_elements(ctx, analysis, *access, bound));
+        const ::isl::set outside = elements.back().subtract(box);
         if (!outside.is_empty())
             refuse(analysis, fmt::format("'{}' reaches {}[{}] outside the shared array's extents "
                                          "[{}]",
                                          access->text, array.name, first_element(outside),
                                          fmt::join(extents, ", ")));
         if (access->direction != Direction::load) // stores and atomics write
-            written = written ? written->unite(elements) : elements;
+            written = written ? written->unite(elements.back()) : elements.back();
         if (access->direction != Direction::store) // loads and atomics read
-            read = read ? read->unite(elements) : elements;
+            read = read ? read->unite(elements.back()) : elements.back();
     }
     if (!read)
         return;
@@ -113,29 +100,26 @@ void check_shared_array(const KernelAnalysis& analysis, const std::vector<std::i
         return;
     const std::string element = first_element(unwritten);
     const ::isl::set single = isl::parse_set(ctx, "{ [" + element + "] }");
-    for (const AccessInfo* access : accesses)
-        if (access->direction != Direction::store &&
-            !touched_elements(ctx, analysis, *access, params).intersect(single).is_empty())
+    for (size_t k = 0; k < accesses.size(); ++k)
+        if (accesses[k]->direction != Direction::store && !elements[k].intersect(single).is_empty())
             refuse(analysis, fmt::format("'{}' reads {}[{}] of shared memory, which no statement "
                                          "of the block writes",
-                                         access->text, array.name, element));
+                                         accesses[k]->text, array.name, element));
 }
 
 } // namespace
 
-void check_shared_arrays(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params) {
+void check_shared_arrays(const KernelAnalysis& analysis, const kernel::BoundKernel& bound) {
     for (const kernel::ArrayDecl& array : analysis.spec.arrays) {
         if (array.space != kernel::MemorySpace::shared || array.shape.empty())
             continue;
         try {
-            check_shared_array(analysis, params, array);
+            check_shared_array(analysis, bound, array);
         } catch (const isl::IslError&) {
             // An array whose sets isl cannot form (the reader and the analysis reported what
             // they could) is not checked rather than stopping the command.
         } catch (const ::isl::exception&) {
             // The same, raised by the binding outside isl::checked.
-        } catch (const kernel::ExpressionError&) {
-            // Likewise an extent that does not evaluate: the models report it where they use it.
         }
     }
 }

@@ -5,20 +5,17 @@
 #pragma once
 
 #include "kerncast/analysis/kernel_analysis.hpp"
-
-#include <cstdint>
-#include <vector>
+#include "kerncast/kernel/bound_kernel.hpp"
 
 namespace kerncast::analysis {
 
 // Input error (naming the kernel file, the array, the access and one offending element) when,
-// in block 0 of the analysed launch at parameter values `params` (KernelAnalysis::parameters
-// order):
+// in block 0 of the analysed launch at `bound`'s parameter values:
 //   - an access to a shared array reaches an index outside the array's extents, or
 //   - a shared element is read (a load, or an atomic update) that no statement of the block
 //     writes.
 // Statement order is not considered (a read before the write that covers it passes), and
 // arrays with data-dependent subscripts are skipped: both need more than footprints.
-void check_shared_arrays(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params);
+void check_shared_arrays(const KernelAnalysis& analysis, const kernel::BoundKernel& bound);
 
 } // namespace kerncast::analysis
