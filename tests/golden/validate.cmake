@@ -19,6 +19,13 @@ kerncast_add_cli_test(NAME validate.missing_directory
 kerncast_add_cli_test(NAME validate.records_with_sweep
   ARGS validate examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --records ${validate_records}
        --sweep other.txt EXIT 2 STDERR_CONTAINS "belong to the live mode")
+# Timing options would be silently ignored on records: refused like the other live options.
+kerncast_add_cli_test(NAME validate.records_with_warmup
+  ARGS validate examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --records ${validate_records}
+       --warmup 0 EXIT 2 STDERR_CONTAINS "--repeat, --warmup, --l2-flush and --save belong to")
+kerncast_add_cli_test(NAME validate.records_with_l2_flush
+  ARGS validate examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --records ${validate_records}
+       --l2-flush EXIT 2 STDERR_CONTAINS "belong to the live mode")
 kerncast_add_cli_test(NAME validate.bad_sweep_file
   ARGS validate examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb
        --sweep tests/unit/validate/data/bad_sweep.txt EXIT 1 STDERR_CONTAINS "bad_sweep.txt:3")

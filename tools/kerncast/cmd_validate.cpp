@@ -32,6 +32,7 @@ struct ValidateOptions {
     std::vector<std::string> defines;
     std::string mwp_variant; // empty: the volume model predicts
     runtime::TimingOptions timing;
+    bool timing_given = false; // --repeat, --warmup or --l2-flush on the command line
     OutputOptions output;
 };
 
@@ -90,9 +91,10 @@ void run_validate(const ValidateOptions& o) {
         throw_usage_error("--warmup must not be negative");
     std::vector<runtime::LoadedRecord> records;
     if (!o.records_directory.empty()) {
-        if (!o.defines.empty() || o.sweep != "default" || !o.save_directory.empty())
-            throw_usage_error("--records replays recorded runs: -D, --sweep and --save belong to "
-                              "the live mode");
+        if (!o.defines.empty() || o.sweep != "default" || !o.save_directory.empty() ||
+            o.timing_given)
+            throw_usage_error("--records replays recorded runs: -D, --sweep, --repeat, --warmup, "
+                              "--l2-flush and --save belong to the live mode");
         records = runtime::load_measurement_directory(o.records_directory);
         for (std::size_t i = 0; i < specs.size(); ++i)
             for (const auto& warning :
@@ -140,15 +142,17 @@ void setup_validate(CLI::App& app) {
                     "folds none/2y/2z) or a FILE of 'BLOCK [FOLD]' lines")
         ->type_name("default|FILE");
     add_define_option(*cmd, options->defines, "Live mode");
-    cmd->add_option("--repeat", options->timing.repetitions,
-                    "Live mode: timed launches per configuration (default 10)")
-        ->type_name("N");
-    cmd->add_option("--warmup", options->timing.warmup,
-                    "Live mode: untimed launches per configuration first (default 3; 0 with "
-                    "--repeat 1 launches each configuration once, e.g. under ncu)")
-        ->type_name("N");
-    cmd->add_flag("--l2-flush", options->timing.l2_flush,
-                  "Live mode: flush L2 between repetitions");
+    const CLI::Option* repeat =
+        cmd->add_option("--repeat", options->timing.repetitions,
+                        "Live mode: timed launches per configuration (default 10)")
+            ->type_name("N");
+    const CLI::Option* warmup =
+        cmd->add_option("--warmup", options->timing.warmup,
+                        "Live mode: untimed launches per configuration first (default 3; 0 with "
+                        "--repeat 1 launches each configuration once, e.g. under ncu)")
+            ->type_name("N");
+    const CLI::Option* l2_flush = cmd->add_flag("--l2-flush", options->timing.l2_flush,
+                                                "Live mode: flush L2 between repetitions");
     cmd->add_option("--save", options->save_directory,
                     "Live mode: also write each configuration's measurement record to DIR")
         ->type_name("DIR");
@@ -157,7 +161,8 @@ void setup_validate(CLI::App& app) {
                     "the volume model: times and throughputs only, no counters")
         ->type_name("classic|cache-aware");
     add_output_options(*cmd, options->output);
-    cmd->callback([options] {
+    cmd->callback([options, repeat, warmup, l2_flush] {
+        options->timing_given = repeat->count() + warmup->count() + l2_flush->count() > 0;
         options->output.inputs = options->kernel_paths;
         options->output.inputs.push_back(options->machine);
         options->output.inputs.push_back(options->sweep);
