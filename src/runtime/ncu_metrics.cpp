@@ -22,6 +22,8 @@ std::vector<MetricSpec> common_metrics() {
         {"lts__t_sectors_srcunit_tex_op_write.sum", "sector", "L2 sectors written by L1/TEX",
          volumes},
         {"l1tex__data_pipe_lsu_wavefronts.sum", "", "L1 data-pipe wavefronts (L1 cycles)", volumes},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector",
+         "L1 sectors requested by global loads", volumes},
         {"sm__cycles_active.avg", "cycle", "cycles an SM had work, averaged over SMs (T)",
          volumes + "; " + atomics},
         {"sm__cycles_elapsed.avg", "cycle", "elapsed SM cycles, averaged over SMs", volumes},

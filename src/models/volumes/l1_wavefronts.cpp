@@ -125,6 +125,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
     const std::int64_t fold_points = fold[0] * fold[1] * fold[2];
     const double points_per_block = static_cast<double>(threads * fold_points);
     L1Estimate estimate;
+    estimate.sector_bytes = layout.sector_bytes;
     // Loads already issued: (array, thread coefficients, constant) -> seen.
     std::map<std::tuple<std::string, std::array<std::int64_t, 3>, std::int64_t>, bool> loaded;
     // (array, executions per point) -> per warp, the load sectors it requests.

@@ -11,6 +11,14 @@ Prediction to_prediction(const VolumePrediction& volumes, std::optional<double> 
     prediction.limiter = limiter_name(volumes.limiter.binding);
     prediction.counters["dram__bytes_read.sum"] = volumes.dram_load_bytes * points;
     prediction.counters["dram__bytes_write.sum"] = volumes.dram_store_bytes * points;
+    // L1: the wavefronts of every global and shared access (sec. 4.2; fig. 12 compares them
+    // with this counter) and the sectors the global loads request.
+    prediction.counters["l1tex__data_pipe_lsu_wavefronts.sum"] =
+        volumes.l1.cycles_per_point * points;
+    if (volumes.l1.sector_bytes > 0)
+        prediction.counters["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] =
+            volumes.l1.load_request_bytes_per_point * points /
+            static_cast<double>(volumes.l1.sector_bytes);
     if (l2_sector_bytes) {
         const double read_sectors = volumes.l2_load_bytes * points / *l2_sector_bytes;
         const double write_sectors = volumes.l2_store_bytes * points / *l2_sector_bytes;

@@ -28,7 +28,8 @@ TEST(NcuMetrics, TablesCoverTheArchitecturesAndTheModelsMetrics) {
         for (const char* needed :
              {"dram__bytes_read.sum", "dram__bytes_write.sum",
               "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
-              "l1tex__data_pipe_lsu_wavefronts.sum", "sm__cycles_active.avg",
+              "l1tex__data_pipe_lsu_wavefronts.sum",
+              "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sm__cycles_active.avg",
               "smsp__inst_executed.sum", "smsp__inst_executed_op_shared_atom.sum",
               "smsp__inst_executed_op_shared_atom_dot_cas.sum",
               "sm__warps_active.avg.pct_of_peak_sustained_active"})

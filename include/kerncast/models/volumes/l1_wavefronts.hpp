@@ -74,7 +74,8 @@ inline constexpr std::int64_t warp_unique_fold_limit = 1024;
 struct L1Estimate {
     std::vector<L1AccessCost> accesses;
     double cycles_per_point = 0;              // all accesses, L1 cycles of one SM per point
-    double load_request_bytes_per_point = 0;  // sectors requested by loads (V_up of L1)
+    double load_request_bytes_per_point = 0;  // global-load sectors requested (V_up of L1)
+    std::int64_t sector_bytes = 0;            // the L1 sector size those bytes count in
     double store_request_bytes_per_point = 0; // sectors written through to L2
     // Per array: load sectors requested by each warp with its own repeats counted once,
     // summed over the warps (accesses executed equally often are united). Arrays loaded with
