@@ -75,8 +75,8 @@ struct L1Estimate {
     std::vector<L1AccessCost> accesses;
     double cycles_per_point = 0;              // all accesses, L1 cycles of one SM per point
     double load_request_bytes_per_point = 0;  // global-load sectors requested (V_up of L1)
-    std::int64_t sector_bytes = 0;            // the L1 sector size those bytes count in
     double store_request_bytes_per_point = 0; // sectors written through to L2
+    std::int64_t sector_bytes = 0;            // the L1 sector size both volumes count in
     // Per array: load sectors requested by each warp with its own repeats counted once,
     // summed over the warps (accesses executed equally often are united). Arrays loaded with
     // more than warp_unique_fold_limit fold instances per thread are absent (not computed).
