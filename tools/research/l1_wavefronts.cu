@@ -1,0 +1,246 @@
+// Research (not part of kerncast's build): two questions the H200 and H100 stencil records left
+// open (docs/accuracy.md, "The L1 on Hopper"), each answered by a micro-benchmark whose access
+// pattern is known exactly. Built and run by hand on a GPU machine:
+//
+//     nvcc -O2 -arch=native -o l1_wavefronts tools/research/l1_wavefronts.cu
+//     METRICS=l1tex__data_pipe_lsu_wavefronts.sum
+//     METRICS=$METRICS,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+//     ncu --csv --page raw --print-units base --log-file wavefronts.csv --metrics $METRICS \
+//         --kernel-name regex:pattern ./l1_wavefronts wavefronts > launches.jsonl
+//     tools/research/l1_wavefronts.py launches.jsonl wavefronts.csv --json wavefronts.json
+//     ./l1_wavefronts l2-mix > l2_mix.jsonl                 # no ncu: CUDA-event times
+//
+// 1. `wavefronts`: how many L1 data-pipe wavefronts one warp load instruction costs on this GPU,
+//    by the warp's shape, the alignment of its rows, the element size and whether its sectors
+//    hit L1. kerncast's L1 model (Ernst et al. 2023, sec. 4.2) is the V100's: a half-warp is one
+//    wavefront per distinct 8 B unit in a bank, 16 banks of 8 B. On Hopper the stencil records
+//    measure fewer wavefronts than that for 4- and 8-wide warps and more for 16- and 32-wide
+//    ones, and more again when sectors miss; they mix all of these, so they cannot say which
+//    rule holds. Here every launch is one pattern:
+//      lane l of every warp reads element (l % W) of row (l / W): rows `row_bytes` apart, the
+//      first element `shift` bytes after a 128 B line boundary, E-byte elements (4, 8, 16),
+//      `ld.global.nc` as kerncast's generated code issues for `const __restrict__` arrays.
+//      hit:  the loop cycles over 2 copies of the pattern (4 warps of a block share them),
+//            so after the first pass every sector hits L1;
+//      miss: one warp per block, each iteration a fresh copy (the copies lie beyond each other's
+//            rows), so every sector misses L1 (the SMs read the same copies: after the first
+//            SM's miss, L2 holds them).
+//    Each launch prints one JSON line with its parameters and the number of load instructions
+//    it executes; the ncu log's launch order is the same, so wavefronts per instruction =
+//    l1tex__data_pipe_lsu_wavefronts.sum / instructions (the loop has no other memory access).
+// 2. `l2-mix`: L2 bandwidth with loads and stores mixed. kerncast's probe measures the L2 with
+//    loads only (`ld.global.cg`: 7.29 TB/s on the H200), but the star stencil moved 8.96 TB/s of
+//    loads and stores through L2 there. Each thread streams over an L2-resident buffer with L
+//    `ld.global.cg` loads per `st.global` store; bytes (loads + stores) / CUDA-event time, per L.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cuda_runtime.h>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t status_ = (call);                                                              \
+        if (status_ != cudaSuccess) {                                                              \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
+                         cudaGetErrorString(status_));                                             \
+            std::exit(1);                                                                          \
+        }                                                                                          \
+    } while (0)
+
+namespace {
+
+template <int E> struct Element;
+template <> struct Element<4> {
+    __device__ static float load(const char* p) { return __ldg(reinterpret_cast<const float*>(p)); }
+};
+template <> struct Element<8> {
+    __device__ static float load(const char* p) {
+        return static_cast<float>(__ldg(reinterpret_cast<const double*>(p)));
+    }
+};
+template <> struct Element<16> {
+    __device__ static float load(const char* p) {
+        const double2 v = __ldg(reinterpret_cast<const double2*>(p));
+        return static_cast<float>(v.x + v.y);
+    }
+};
+
+// Every warp: `iterations` loads of the pattern, copy (i & copy_mask) of it, copies
+// `copy_bytes` apart. The sum is stored only if it equals a value it never takes, so the loads
+// stay and no store executes.
+template <int E>
+__global__ void pattern(const char* __restrict__ base, int width, int row_bytes, int shift,
+                        long long copy_bytes, int copy_mask, int iterations, float* sink) {
+    const int lane = threadIdx.x & 31;
+    const char* p = base + static_cast<long long>(lane / width) * row_bytes +
+                    static_cast<long long>(lane % width) * E + shift;
+    float sum = 0.0f;
+    for (int i = 0; i < iterations; ++i)
+        sum += Element<E>::load(p + static_cast<long long>(i & copy_mask) * copy_bytes);
+    if (sum == -1.0f)
+        sink[threadIdx.x] = sum;
+}
+
+using PatternKernel = void (*)(const char*, int, int, int, long long, int, int, float*);
+
+PatternKernel pattern_kernel(int element_bytes) {
+    switch (element_bytes) {
+    case 4:
+        return pattern<4>;
+    case 8:
+        return pattern<8>;
+    default:
+        return pattern<16>;
+    }
+}
+
+void print_device(const char* what) {
+    int device = 0, sm_clock_khz = 0, memory_clock_khz = 0, driver = 0, runtime = 0;
+    CHECK(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    CHECK(cudaGetDeviceProperties(&prop, device));
+    CHECK(cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, device));
+    CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device));
+    CHECK(cudaDriverGetVersion(&driver));
+    CHECK(cudaRuntimeGetVersion(&runtime));
+    std::printf("{\"experiment\": \"%s\", \"device\": \"%s\", \"compute_capability\": \"%d.%d\", "
+                "\"sm_count\": %d, \"sm_clock_khz\": %d, \"memory_clock_khz\": %d, "
+                "\"l2_bytes\": %d, \"driver_version\": %d, \"runtime_version\": %d}\n",
+                what, prop.name, prop.major, prop.minor, prop.multiProcessorCount, sm_clock_khz,
+                memory_clock_khz, prop.l2CacheSize, driver, runtime);
+}
+
+int wavefronts() {
+    print_device("wavefronts");
+    int device = 0, sms = 0;
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int row_strides[] = {4800, 120000}; // the star's (600 doubles) and the box's rows
+    const int widths[] = {1, 2, 4, 8, 16, 32};
+    const int element_sizes[] = {4, 8, 16};
+    const int shifts[] = {0, 4, 8, 16, 24, 32, 64, 96, 120};
+    const int hit_iterations = 256, miss_iterations = 64;
+    // A copy of the pattern spans at most 32 rows plus 32 x 16 B: copies one row set apart.
+    std::size_t region = 0;
+    for (int rows : row_strides)
+        region = std::max<std::size_t>(region, static_cast<std::size_t>(miss_iterations) *
+                                                   (32ull * rows + 1024));
+    char* base = nullptr;
+    float* sink = nullptr;
+    CHECK(cudaMalloc(&base, region));
+    CHECK(cudaMemset(base, 0, region));
+    CHECK(cudaMalloc(&sink, 1024 * sizeof(float)));
+    for (int e : element_sizes) // the largest L1: no shared memory carve-out
+        CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(pattern_kernel(e)),
+                                   cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+    int launch = 0;
+    for (const char* mode : {"hit", "miss"})
+        for (int rows : row_strides)
+            for (int e : element_sizes)
+                for (int width : widths)
+                    for (int shift : shifts) {
+                        if (shift % e != 0)
+                            continue; // misaligned elements are not a load kerncast generates
+                        const bool hit = std::strcmp(mode, "hit") == 0;
+                        const long long copy_bytes = 32ll * rows + 1024;
+                        const int copy_mask = hit ? 1 : miss_iterations - 1;
+                        const int iterations = hit ? hit_iterations : miss_iterations;
+                        const int warps = hit ? 4 : 1;
+                        pattern_kernel(e)<<<sms, 32 * warps>>>(base, width, rows, shift, copy_bytes,
+                                                               copy_mask, iterations, sink);
+                        CHECK(cudaGetLastError());
+                        CHECK(cudaDeviceSynchronize());
+                        std::printf("{\"launch\": %d, \"mode\": \"%s\", \"row_bytes\": %d, "
+                                    "\"element_bytes\": %d, \"width\": %d, \"shift_bytes\": %d, "
+                                    "\"blocks\": %d, \"warps_per_block\": %d, "
+                                    "\"iterations\": %d, \"load_instructions\": %lld}\n",
+                                    launch++, mode, rows, e, width, shift, sms, warps, iterations,
+                                    static_cast<long long>(sms) * warps * iterations);
+                    }
+    CHECK(cudaFree(base));
+    CHECK(cudaFree(sink));
+    return 0;
+}
+
+// Each thread: for every point p of its grid-stride loop, `loads` loads (.cg, L2) of src at p,
+// p + n, ..., and with `store` one store of their sum to dst[p]; `passes` times over the
+// buffers, which stay in L2.
+__global__ void l2_mix(const double* __restrict__ src, double* __restrict__ dst, long long n,
+                       int loads, int store, int passes) {
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    double total = 0.0;
+    for (int pass = 0; pass < passes; ++pass)
+        for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p < n;
+             p += stride) {
+            double sum = 0.0;
+            for (int k = 0; k < loads; ++k)
+                sum += __ldcg(src + p + k * n);
+            if (store)
+                __stcg(dst + p, sum + pass);
+            total += sum;
+        }
+    if (total == -1.0)
+        dst[0] = total;
+}
+
+int l2_mix_bandwidth() {
+    print_device("l2-mix");
+    int device = 0, sms = 0, l2_bytes = 0;
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    // Loads from up to 8 slices of n doubles and stores to one: a quarter of the L2 in all, so
+    // the buffers stay within the near partition of a two-partition L2.
+    const int max_loads = 8;
+    const long long n = l2_bytes / 4 / 8 / (max_loads + 1);
+    double *src = nullptr, *dst = nullptr;
+    CHECK(cudaMalloc(&src, n * max_loads * sizeof(double)));
+    CHECK(cudaMalloc(&dst, n * sizeof(double)));
+    CHECK(cudaMemset(src, 0, n * max_loads * sizeof(double)));
+    CHECK(cudaMemset(dst, 0, n * sizeof(double)));
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    const int passes = 2000, repetitions = 5, threads = 1024;
+    const int blocks = 2 * sms;
+    const int configurations[][2] = {{1, 0}, {8, 1}, {4, 1}, {2, 1}, {1, 1}, {0, 1}};
+    for (const auto& configuration : configurations) {
+        const int loads = configuration[0], store = configuration[1];
+        l2_mix<<<blocks, threads>>>(src, dst, n, loads, store, 2); // warm: the buffers into L2
+        CHECK(cudaGetLastError());
+        std::vector<float> ms(repetitions);
+        for (int r = 0; r < repetitions; ++r) {
+            CHECK(cudaEventRecord(start));
+            l2_mix<<<blocks, threads>>>(src, dst, n, loads, store, passes);
+            CHECK(cudaEventRecord(stop));
+            CHECK(cudaEventSynchronize(stop));
+            CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+        }
+        const double bytes = static_cast<double>(passes) * n * 8.0 * (loads + store);
+        std::printf("{\"loads_per_store\": %d, \"store\": %d, \"points\": %lld, \"passes\": %d, "
+                    "\"bytes_per_launch\": %.0f, \"times_ms\": [",
+                    loads, store, n, passes, bytes);
+        for (int r = 0; r < repetitions; ++r)
+            std::printf("%s%.6f", r ? ", " : "", ms[r]);
+        std::printf("]}\n");
+    }
+    CHECK(cudaFree(src));
+    CHECK(cudaFree(dst));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const std::string what = argc > 1 ? argv[1] : "";
+    if (what == "wavefronts")
+        return wavefronts();
+    if (what == "l2-mix")
+        return l2_mix_bandwidth();
+    std::fprintf(stderr, "usage: %s wavefronts|l2-mix\n", argv[0]);
+    return 2;
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""Wavefronts and sectors per warp load instruction from one `l1_wavefronts wavefronts` run.
+
+    tools/research/l1_wavefronts.py launches.jsonl wavefronts.csv [--json OUT.json]
+
+launches.jsonl is what the program printed (a device line, then one line per launch in launch
+order); wavefronts.csv is the `ncu --csv --page raw` log of the same run (l1_wavefronts.cu has
+the command). The ncu rows come in launch order and are matched to the launches one to one
+(their count is checked). Prints a table, per mode, row stride, element size, warp width and
+shift: wavefronts and L1 sectors per load instruction (counter / the launch's instructions),
+beside kerncast's V100 rule for the same warp (16 banks of 8 B per half-warp, one wavefront
+per 1024 B window, sec. 4.2 of Ernst et al. 2023) so that the two can be read side by side.
+--json writes the joined rows with the device line for data/measured/. Standard library only.
+"""
+import argparse
+import csv
+import json
+import sys
+
+WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts.sum"
+SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+
+
+def number(text):
+    return float(text.replace(",", ""))
+
+
+def read_ncu_rows(path):
+    lines = [l for l in open(path, encoding="utf-8").read().splitlines() if not l.startswith("==")]
+    rows = list(csv.reader(lines))
+    header = rows[0]
+    out = []
+    for row in rows[2:]:  # rows[1]: units
+        if len(row) != len(header):
+            continue
+        cell = dict(zip(header, row))
+        out.append({m: number(cell[m]) for m in (WAVEFRONTS, SECTORS) if m in cell})
+    return out
+
+
+def v100_rule(width, element_bytes, shift, row_bytes):
+    """Wavefronts of one warp instruction under kerncast's V100 rule (l1_wavefronts.cpp)."""
+    unit = max(element_bytes, 8)
+    group = max(1, min(32, 128 // element_bytes))
+    window = max(1, 1024 // unit)
+    banks = max(1, 128 // unit)
+    total = 0
+    for first in range(0, 32, group):
+        units = sorted({((lane // width) * row_bytes + (lane % width) * element_bytes + shift)
+                        // unit for lane in range(first, min(32, first + group))})
+        start = 0
+        while start < len(units):
+            stop = start
+            while stop < len(units) and units[stop] - units[start] < window:
+                stop += 1
+            per_bank = {}
+            for u in units[start:stop]:
+                per_bank[u % banks] = per_bank.get(u % banks, 0) + 1
+            total += max(per_bank.values())
+            start = stop
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("launches")
+    parser.add_argument("ncu_csv")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    lines = [json.loads(l) for l in open(args.launches, encoding="utf-8") if l.strip()]
+    device = [l for l in lines if "experiment" in l]
+    launches = [l for l in lines if "launch" in l]
+    counters = read_ncu_rows(args.ncu_csv)
+    if len(counters) != len(launches):
+        sys.exit(f"{args.ncu_csv}: {len(counters)} profiled launches, {args.launches}: "
+                 f"{len(launches)} launches; one ncu row per launch expected")
+    print("mode  row_B  elem_B  width  shift_B  wavefronts  sectors  v100_rule")
+    for launch, measured in zip(launches, counters):
+        n = launch["load_instructions"]
+        launch["wavefronts_per_instruction"] = measured.get(WAVEFRONTS, float("nan")) / n
+        launch["sectors_per_instruction"] = measured.get(SECTORS, float("nan")) / n
+        launch["v100_rule_wavefronts"] = v100_rule(launch["width"], launch["element_bytes"],
+                                                   launch["shift_bytes"], launch["row_bytes"])
+        print(f"{launch['mode']:5} {launch['row_bytes']:6} {launch['element_bytes']:6} "
+              f"{launch['width']:6} {launch['shift_bytes']:8} "
+              f"{launch['wavefronts_per_instruction']:11.3f} "
+              f"{launch['sectors_per_instruction']:8.3f} {launch['v100_rule_wavefronts']:10}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"device": device[0] if device else None, "launches": launches}, out,
+                      indent=1)
+            out.write("\n")
+
+
+if __name__ == "__main__":
+    main()
