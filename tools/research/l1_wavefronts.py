@@ -10,32 +10,22 @@ the command). The ncu rows come in launch order and are matched to the launches 
 shift: wavefronts and L1 sectors per load instruction (counter / the launch's instructions),
 beside kerncast's V100 rule for the same warp (16 banks of 8 B per half-warp, one wavefront
 per 1024 B window, sec. 4.2 of Ernst et al. 2023) so that the two can be read side by side.
---json writes the joined rows with the device line for data/measured/. Standard library only.
+--json writes the joined rows with the device line for data/measured/. Standard library only
+(and ncu_counters_into_records.py beside it, for reading the ncu log).
 """
 import argparse
-import csv
 import json
 import sys
+
+from ncu_counters_into_records import number, read_ncu_raw  # this folder: the raw-CSV reader
 
 WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts.sum"
 SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 
 
-def number(text):
-    return float(text.replace(",", ""))
-
-
 def read_ncu_rows(path):
-    lines = [l for l in open(path, encoding="utf-8").read().splitlines() if not l.startswith("==")]
-    rows = list(csv.reader(lines))
-    header = rows[0]
-    out = []
-    for row in rows[2:]:  # rows[1]: units
-        if len(row) != len(header):
-            continue
-        cell = dict(zip(header, row))
-        out.append({m: number(cell[m]) for m in (WAVEFRONTS, SECTORS) if m in cell})
-    return out
+    cells, _ = read_ncu_raw(path)
+    return [{m: number(cell[m]) for m in (WAVEFRONTS, SECTORS) if m in cell} for cell in cells]
 
 
 def v100_rule(width, element_bytes, shift, row_bytes):

@@ -40,16 +40,20 @@ def dims(text):  # "(128, 1, 8)" -> [128, 1, 8]
     return [int(v) for v in text.strip("()").split(",")]
 
 
-def read_ncu_csv(path):
+def read_ncu_raw(path):
+    """The rows of an `ncu --csv --page raw` log in launch order, each as {column: text}, and
+    the units row as {column: unit}. ncu's own `==PROF==` lines are skipped."""
     lines = [l for l in open(path, encoding="utf-8").read().splitlines() if not l.startswith("==")]
     rows = list(csv.reader(lines))
-    header, units = rows[0], rows[1]
+    header = rows[0]
+    return ([dict(zip(header, row)) for row in rows[2:] if len(row) == len(header)],
+            dict(zip(header, rows[1])))
+
+
+def read_ncu_csv(path):
+    cells, unit = read_ncu_raw(path)
     out = []
-    for row in rows[2:]:
-        if len(row) != len(header):
-            continue
-        cell = dict(zip(header, row))
-        unit = dict(zip(header, units))
+    for cell in cells:
         out.append({"kernel": cell["Kernel Name"], "block": dims(cell["Block Size"]),
                     "grid": dims(cell["Grid Size"]),
                     "registers": int(number(cell["launch__registers_per_thread"])),
