@@ -4,6 +4,7 @@
 #include "atomic_emulation.hpp"
 #include "expr_build.hpp"
 #include "expression_types.hpp"
+#include "fold_load_reuse.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
@@ -735,9 +736,8 @@ void emit_block_and_thread_arrays(const Schedule& schedule, GeneratedKernel& gen
 }
 
 // The fold loops (z outermost), the thread-mapped indices, and the loop tree inside them.
-void emit_body(const Schedule& schedule, const std::set<std::string>& used,
-               std::ostringstream& out) {
-    std::string body_indent = indent;
+void emit_fold_loops(const Schedule& schedule, const std::set<std::string>& used,
+                     std::string body_indent, std::ostringstream& out) {
     int open_loops = 0;
     for (int a = kernel::axis_count - 1; a >= 0; --a) {
         const std::string f = std::string("f") + axis_letters[a];
@@ -764,6 +764,77 @@ void emit_body(const Schedule& schedule, const std::set<std::string>& used,
         body_indent.resize(body_indent.size() - std::string(indent).size());
         out << body_indent << "}\n";
     }
+}
+
+// The fold fast path (fold_load_reuse.hpp): every instance unrolled, each distinct element of a
+// read-only array loaded once into a local; the fold loops for threads with an instance
+// outside the domain.
+void emit_fold_fast_path(const Schedule& schedule, const FoldLoadReuse& plan,
+                         const std::set<std::string>& used, std::ostringstream& out) {
+    // The locals are private scalars of the fast path's schedule, so that they print (and type)
+    // as values of their array's element type.
+    Schedule fast = schedule;
+    for (const ReusedLoad& load : plan.loads) {
+        ArrayStorage local;
+        local.decl = schedule.find_array(load.array)->decl;
+        local.decl.name = load.name;
+        local.decl.shape.clear();
+        local.decl.space = kernel::MemorySpace::private_;
+        fast.arrays.push_back(std::move(local));
+    }
+    ValueType index_type;
+    index_type.literal = true;
+    CudaPrinter printer(fast);
+    out << indent << "// every fold instance in the domain: each element of a read-only array "
+        << "loaded once, kept in a register (docs/codegen.md, Folding)\n";
+    for (const auto& index : plan.indices)
+        out << indent << "const int " << index.name << " = "
+            << printer.print(*affine_expression(index.form), index_type) << ";\n";
+    std::string body_indent = indent;
+    if (!plan.conditions.empty()) {
+        std::string condition;
+        for (const auto& part : plan.conditions) {
+            std::string text = printer.print(*part, index_type);
+            if (part->kind == ExprKind::conditional ||
+                (part->kind == ExprKind::binary && part->op == BinaryOp::logical_or))
+                text = "(" + text + ")";
+            condition += (condition.empty() ? "" : " && ") + text;
+        }
+        out << indent << "if (" << condition << ") {\n";
+        body_indent += indent;
+    }
+    Emitter emitter(fast);
+    for (const FastPathInstance& instance : plan.instances) {
+        out << body_indent << "// fold instance";
+        for (int a = 0; a < kernel::axis_count; ++a)
+            if (schedule.launch.fold[static_cast<size_t>(a)] > 1)
+                out << " f" << axis_letters[a] << " = "
+                    << instance.fold_index[static_cast<size_t>(a)];
+        out << "\n";
+        for (const FastPathStep& step : instance.steps) {
+            for (const size_t k : step.first_loads) {
+                const ReusedLoad& load = plan.loads[k];
+                const ArrayStorage& array = *schedule.find_array(load.array);
+                out << body_indent << "const " << cuda_type_name(array.decl.dtype) << " "
+                    << load.name << " = " << printer.array_element(array, load.reference->operands)
+                    << ";\n";
+            }
+            emitter.steps({step.step}, body_indent, out);
+        }
+    }
+    if (plan.conditions.empty())
+        return;
+    out << indent << "} else {\n";
+    emit_fold_loops(schedule, used, body_indent, out);
+    out << indent << "}\n";
+}
+
+void emit_body(const Schedule& schedule, const std::set<std::string>& used,
+               std::ostringstream& out) {
+    if (const auto plan = plan_fold_load_reuse(schedule, used))
+        emit_fold_fast_path(schedule, *plan, used, out);
+    else
+        emit_fold_loops(schedule, used, indent, out);
 }
 
 } // namespace

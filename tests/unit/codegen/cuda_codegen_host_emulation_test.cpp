@@ -215,6 +215,25 @@ TEST(CudaCodegenHostEmulation, StencilsWithGuardsFoldsAndOffsets) {
     emulate_and_compare("lbm_d3q15_pull", {{"nx", 9}, {"ny", 6}, {"nz", 5}});
 }
 
+// The fold fast path (every instance in the domain, shared loads in registers) and the fold
+// loop beside it (threads at the domain's end): 41 x 13 x 14 leaves partial blocks on every axis.
+TEST(CudaCodegenHostEmulation, FoldFastPathAndFoldLoop) {
+    kernel::KernelSpec star = kernel::load_kernel_file(
+        KERNCAST_SOURCE_DIR "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
+    for (const kernel::LaunchConfig& launch :
+         {kernel::LaunchConfig{{8, 4, 2}, {1, 1, 2}}, kernel::LaunchConfig{{4, 2, 2}, {2, 2, 2}},
+          kernel::LaunchConfig{{16, 2, 1}, {1, 1, 4}}}) {
+        star.launch = launch;
+        const std::vector<std::pair<std::string, std::int64_t>> params{
+            {"nx", 41}, {"ny", 13}, {"nz", 14}};
+        const std::string source = generate_cuda(lower_kernel(star, launch, params)).cuda_source;
+        ASSERT_NE(source.find("const double kc_src_0 = "), std::string::npos); // the fast path
+        ASSERT_NE(source.find("} else {"), std::string::npos);                 // and the loop
+        emulate_and_compare(star, params);
+    }
+    emulate_data_kernel("fold_fast_path_half"); // f16 and __constant__ elements in registers
+}
+
 TEST(CudaCodegenHostEmulation, TilesBarriersAndPrivatisedAccumulators) {
     emulate_and_compare("matmul_tiled16", {{"n", 32}, {"m", 32}, {"l", 16}});
     emulate_and_compare("dg_diff_2", {{"nelements", 16}, {"nunit_nodes", 32}});

@@ -29,10 +29,11 @@ TEST(CudaCodegenNvrtc, EveryExampleCompilesForSm80) {
 
 // The kernels of tests/unit/codegen/data: compare-and-swap, the compare-and-swap loops of real
 // min/max and of 1- and 2-byte atomics (global and __align__(4) shared), nested reductions, f16
-// (cuda_fp16.h: NVRTC gets the toolkit's include directory from the runtime).
+// (cuda_fp16.h: NVRTC gets the toolkit's include directory from the runtime), the fold fast
+// path's f16 and __constant__ locals.
 TEST(CudaCodegenNvrtc, AtomicAndReductionTestKernelsCompileForSm80) {
     for (const char* name : {"cas_and_real_extrema", "one_and_two_byte_atomics",
-                             "nested_reductions", "half_precision"}) {
+                             "nested_reductions", "half_precision", "fold_fast_path_half"}) {
         SCOPED_TRACE(name);
         const auto spec = kernel::load_kernel_file(
             std::string(KERNCAST_SOURCE_DIR "/tests/unit/codegen/data/") + name + ".yaml");
@@ -43,5 +44,38 @@ TEST(CudaCodegenNvrtc, AtomicAndReductionTestKernelsCompileForSm80) {
         EXPECT_EQ(result.target, "sm_80");
         EXPECT_EQ(result.lowered_name, g.kernel_name);
         EXPECT_FALSE(result.image.empty());
+    }
+}
+
+// The fold fast path's loads reach PTX one per distinct element: as many global loads as the
+// L1 model's instructions per thread (fold_load_reuse_test.cpp checks those against the
+// model). The domain is a whole number of blocks, so there is no guard and no fold loop beside
+// the fast path. PTX (for a GPU newer than NVRTC knows) shows what nvcc's front end emits.
+TEST(CudaCodegenNvrtc, FoldFastPathIssuesEachLoadOnce) {
+    auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                         "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
+    const int future_major = runtime::nvrtc_supported_architectures().back() / 10 + 5;
+    struct Case {
+        kernel::LaunchConfig launch;
+        std::int64_t nz;
+        size_t loads;
+    };
+    // 13 loads in the first instance, 9 in each further one (the z column is shared).
+    for (const Case& c : {Case{{{32, 4, 8}, {1, 1, 2}}, 4 + 16, 13 + 9},
+                          Case{{{32, 4, 2}, {1, 1, 4}}, 4 + 8, 13 + 3 * 9}}) {
+        SCOPED_TRACE(c.loads);
+        spec.launch = c.launch;
+        const codegen::GeneratedKernel g = codegen::generate_cuda(
+            codegen::lower_kernel(spec, c.launch, {{"nx", 36}, {"ny", 8}, {"nz", c.nz}}));
+        ASSERT_EQ(g.cuda_source.find("if ("), std::string::npos) << g.cuda_source;
+        ASSERT_NE(g.cuda_source.find("kc_src_0"), std::string::npos) << g.cuda_source;
+        const runtime::CompiledKernel result = runtime::compile_cuda_source(
+            {g.cuda_source, spec.name + ".cu", g.kernel_name, future_major, 0, {}, {}});
+        ASSERT_TRUE(result.is_ptx);
+        size_t loads = 0;
+        for (size_t at = result.image.find("ld.global"); at != std::string::npos;
+             at = result.image.find("ld.global", at + 1))
+            ++loads;
+        EXPECT_EQ(loads, c.loads);
     }
 }

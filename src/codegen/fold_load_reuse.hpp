@@ -1,0 +1,69 @@
+// Private: register reuse of a folded thread's global loads (docs/codegen.md, "Folding").
+//
+// The volume model counts a load that a thread already issued in an earlier fold instance (or
+// earlier in the same one) as a register read, not an L1 request: the L1 cycles of Ernst et
+// al. 2023, sec. 4.2 and fig. 12, and kerncast's L1 simulation (l1_simulation.hpp) both do.
+// Printed as a loop over the fold, nvcc keeps every load of every iteration in PTX, and ptxas
+// merges them only for some block shapes (docs/accuracy.md, "The L1 on Hopper": on an H200, in
+// 18 of 60 folded star configurations). So the generator makes the reuse explicit: when every
+// fold instance of a thread lies in the domain, an unrolled fast path loads each distinct
+// element of a read-only array once into a `const` local, in the order the model issues
+// them; otherwise the thread takes the fold loop as before.
+#pragma once
+
+#include "kerncast/codegen/schedule.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kerncast::codegen::detail {
+
+// A thread index on the fast path: fold-independent ones once under their own name, the
+// others once per fold instance ("kc_z_1": z in instance 1).
+struct FastPathIndex {
+    std::string name;
+    kernel::AffineForm form; // in bx by bz tx ty tz (fold indices substituted)
+};
+
+// One distinct element of a read-only array, loaded once into a local.
+struct ReusedLoad {
+    std::string name;  // "kc_src_3"
+    std::string array; // "src"
+    kernel::ExprPtr
+        reference; // the element: an array_ref (or a scalar's variable), fast-path names
+};
+
+struct FastPathStep {
+    std::vector<size_t> first_loads; // ReusedLoad indices first read here: loaded just before
+    Step step;                       // fast-path names, reused loads as their locals, unguarded
+};
+
+struct FastPathInstance {
+    std::array<std::int64_t, kernel::axis_count> fold_index{0, 0, 0}; // fx, fy, fz
+    std::vector<FastPathStep> steps;
+};
+
+struct FoldLoadReuse {
+    std::vector<FastPathIndex> indices;      // in the order they are declared
+    std::vector<kernel::ExprPtr> conditions; // the distinct conjuncts of every instance's guards
+    std::vector<ReusedLoad> loads;           // in first-use order
+    std::vector<FastPathInstance> instances; // fz outermost, fx innermost (the loops' order)
+    std::int64_t loop_loads = 0;             // reads of the same arrays the fold loop issues
+};
+
+// Fold instances beyond which no fast path is generated (code size).
+inline constexpr std::int64_t fold_fast_path_instance_limit = 32;
+
+// The fast path of `schedule`, or nullopt when it has none: no folding, more than
+// fold_fast_path_instance_limit instances, a body with loops or barriers, or no load that
+// two fold instances (or one twice) share. Reused are the loads of global and constant arrays
+// that no statement writes, whose subscripts are affine in the thread indices and parameters.
+// `used`: the names the body uses (thread indices among them).
+std::optional<FoldLoadReuse> plan_fold_load_reuse(const Schedule& schedule,
+                                                  const std::set<std::string>& used);
+
+} // namespace kerncast::codegen::detail

@@ -1,0 +1,166 @@
+// The fold fast path's loads: each distinct element of a read-only array once, exactly as many
+// as the L1 model counts (its instructions per thread, register reuse removed), and no fast path
+// where reuse would be wrong or there is nothing to reuse. The host-emulation test runs the
+// printed fast path; the NVRTC test counts its loads in PTX.
+#include "../../../src/codegen/fold_load_reuse.hpp"
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes/l1_wavefronts.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+using namespace kerncast::codegen;
+using namespace kerncast::codegen::detail;
+
+namespace {
+
+kernel::KernelSpec star3d_r2() {
+    return kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                    "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
+}
+
+const std::set<std::string> every_index{"x", "y", "z", "i", "j", "fx", "fy", "fz"};
+
+std::optional<FoldLoadReuse> plan(const kernel::KernelSpec& spec,
+                                  const kernel::LaunchConfig& launch) {
+    return plan_fold_load_reuse(lower_kernel(spec, launch), every_index);
+}
+
+// Load instructions per thread of the L1 model (l1_wavefronts.hpp).
+std::int64_t model_loads(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch) {
+    const auto analysis = analysis::analyze(spec, launch);
+    const auto params = analysis::bind(analysis).values();
+    const std::vector<double> once(analysis.accesses.size(), 1.0);
+    const auto estimate = models::estimate_l1(
+        analysis, params, models::l1_bank_layout(resolve_machine("h200-sxm-141gb")), once);
+    std::int64_t loads = 0;
+    for (const auto& access : estimate.accesses)
+        if (access.direction == analysis::Direction::load)
+            loads += access.instructions_per_thread;
+    return loads;
+}
+
+} // namespace
+
+TEST(FoldLoadReuse, StarFoldedTwiceInZLoadsEachElementOnce) {
+    const auto reuse = plan(star3d_r2(), {{32, 4, 8}, {1, 1, 2}});
+    ASSERT_TRUE(reuse);
+    // 13 loads in instance 0; instance 1 shares z-1..z+2 of its column (4) with them.
+    EXPECT_EQ(reuse->loads.size(), 13u + 9u);
+    EXPECT_EQ(reuse->loop_loads, 26);
+    ASSERT_EQ(reuse->instances.size(), 2u);
+    EXPECT_EQ(reuse->instances[1].fold_index, (std::array<std::int64_t, 3>{0, 0, 1}));
+    EXPECT_EQ(reuse->instances[0].steps.at(0).first_loads.size(), 13u);
+    EXPECT_EQ(reuse->instances[1].steps.at(0).first_loads.size(), 9u);
+    // x and y do not depend on the fold: declared once; z once per instance.
+    std::vector<std::string> names;
+    for (const auto& index : reuse->indices)
+        names.push_back(index.name + " = " + index.form.to_string());
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"x = 32*bx + tx + 2", "y = 4*by + ty + 2",
+                                        "kc_z_0 = 16*bz + 2*tz + 2", "kc_z_1 = 16*bz + 2*tz + 3"}))
+        << ::testing::PrintToString(names);
+    // The guards of both instances, each conjunct once.
+    std::vector<std::string> conditions;
+    for (const auto& part : reuse->conditions)
+        conditions.push_back(kernel::to_string(*part));
+    EXPECT_EQ(conditions, (std::vector<std::string>{"x <= 597", "kc_z_0 <= 509", "kc_z_1 <= 509"}))
+        << ::testing::PrintToString(conditions);
+    // Instance 1's centre src[z, y, x] is instance 0's src[z + 1, y, x] (its 7th load).
+    EXPECT_EQ(kernel::to_string(*reuse->loads[6].reference), "src[kc_z_0 + 1, y, x]");
+}
+
+TEST(FoldLoadReuse, LoadsPerThreadEqualTheL1Model) {
+    const auto spec = star3d_r2();
+    for (const kernel::LaunchConfig& launch :
+         {kernel::LaunchConfig{{32, 4, 8}, {1, 1, 2}}, kernel::LaunchConfig{{4, 16, 16}, {1, 1, 4}},
+          kernel::LaunchConfig{{64, 2, 1}, {1, 2, 1}}, kernel::LaunchConfig{{16, 8, 2}, {2, 1, 1}},
+          kernel::LaunchConfig{{8, 4, 4}, {2, 2, 2}},
+          kernel::LaunchConfig{{32, 1, 1}, {1, 1, 8}}}) {
+        SCOPED_TRACE(::testing::PrintToString(launch.block) + " fold " +
+                     ::testing::PrintToString(launch.fold));
+        const auto reuse = plan(spec, launch);
+        ASSERT_TRUE(reuse);
+        EXPECT_EQ(static_cast<std::int64_t>(reuse->loads.size()), model_loads(spec, launch));
+        const std::int64_t instances = launch.fold[0] * launch.fold[1] * launch.fold[2];
+        EXPECT_EQ(reuse->loop_loads, 13 * instances);
+        EXPECT_EQ(static_cast<std::int64_t>(reuse->instances.size()), instances);
+    }
+}
+
+TEST(FoldLoadReuse, NoFastPathWithoutFoldingOrBeyondTheInstanceLimit) {
+    const auto spec = star3d_r2();
+    EXPECT_FALSE(plan(spec, {{32, 4, 8}, {1, 1, 1}}));
+    EXPECT_TRUE(plan(spec, {{32, 1, 1}, {1, 1, fold_fast_path_instance_limit}}));
+    EXPECT_FALSE(plan(spec, {{32, 1, 1}, {1, 1, 2 * fold_fast_path_instance_limit}}));
+}
+
+TEST(FoldLoadReuse, NoFastPathWithoutSharedLoads) {
+    // Folded along z, a 2D row copy shares nothing between its fold instances.
+    const auto copy = kernel::parse_kernel_text(R"yaml(
+name: copy
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n, n]}
+  b: {dtype: f32, shape: [n, n]}
+domain: "[n] -> { [j, i] : 0 <= i < n and 0 <= j < n }"
+threads: {x: i, y: j}
+statements: ["b[j, i] = a[j, i]"]
+)yaml",
+                                                "copy.yaml");
+    EXPECT_FALSE(plan(copy, {{32, 4, 1}, {1, 2, 1}}));
+    // ... but a 1D stencil folded along x does: a[i + 1] of one point is a[i] of the next.
+    const auto stencil = kernel::parse_kernel_text(R"yaml(
+name: smooth
+params: {n: 256}
+arrays:
+  a: {dtype: f32, shape: [n]}
+  b: {dtype: f32, shape: [n]}
+domain: "[n] -> { [i] : 1 <= i < n - 1 }"
+threads: {x: i}
+statements: ["b[i] = a[i - 1] + a[i] + a[i + 1]"]
+)yaml",
+                                                   "smooth.yaml");
+    const auto reuse = plan(stencil, {{32, 1, 1}, {4, 1, 1}});
+    ASSERT_TRUE(reuse);
+    EXPECT_EQ(reuse->loads.size(), 6u); // a[i - 1] .. a[i + 4]
+    EXPECT_EQ(reuse->loop_loads, 12);
+}
+
+TEST(FoldLoadReuse, ArraysTheKernelWritesAreNotReused) {
+    // In place: instance 1 (point i + 1) reads a[i], which instance 0 has just stored; a
+    // register holding the a[i] instance 0 read would be stale.
+    const auto in_place = kernel::parse_kernel_text(R"yaml(
+name: in_place
+params: {n: 256}
+arrays:
+  a: {dtype: f64, shape: [n]}
+domain: "[n] -> { [i] : 1 <= i < n - 1 }"
+threads: {x: i}
+statements: ["a[i] = a[i - 1] + a[i] + a[i + 1]"]
+)yaml",
+                                                    "in_place.yaml");
+    EXPECT_FALSE(plan(in_place, {{32, 1, 1}, {2, 1, 1}}));
+}
+
+TEST(FoldLoadReuse, NoFastPathAroundSequentialLoops) {
+    // x[j] is the same element for every fold instance, but it is read inside the reduction's
+    // loop: the fold loop is kept.
+    const auto matvec = kernel::parse_kernel_text(R"yaml(
+name: matvec
+params: {n: 256}
+arrays:
+  a: {dtype: f32, shape: [n, n]}
+  x: {dtype: f32, shape: [n]}
+  y: {dtype: f32, shape: [n]}
+domain: "[n] -> { [i, j] : 0 <= i < n and 0 <= j < n }"
+threads: {x: i}
+statements: ["y[i] = sum(j, a[i, j] * x[j])"]
+)yaml",
+                                                  "matvec.yaml");
+    const Schedule schedule = lower_kernel(matvec, {{32, 1, 1}, {2, 1, 1}});
+    ASSERT_EQ(schedule.launch.fold[0], 2);
+    EXPECT_FALSE(plan_fold_load_reuse(schedule, every_index));
+}
