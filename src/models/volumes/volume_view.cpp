@@ -106,7 +106,7 @@ report::Table capacity_table(const VolumePrediction& p) {
           p.l2_capacity_bytes / mib, p.wave_oversubscription, p.store_hit_rate, report::blank);
     for (size_t d = 0; d < 3; ++d) {
         const LayerSet& layer = p.layers[d];
-        t.row(fmt::format("L2: {}-layer set + wave", axis_label(d)), layer.blocks,
+        t.row(fmt::format("L2: {}-layer set", axis_label(d)), layer.blocks,
               layer.allocated_bytes / mib, p.l2_capacity_bytes / mib, layer.oversubscription,
               layer.hit_rate, layer.overlap_bytes_per_point);
     }

@@ -56,7 +56,7 @@ struct WaveSample {
     double allocated_bytes = 0; // 128 B lines of the wave, all arrays
     struct Layer {
         std::int64_t blocks = 0;
-        double allocated_bytes = 0;        // lines of layer set and wave, all arrays
+        double allocated_bytes = 0;        // lines of the layer set, all arrays
         std::vector<double> overlap_bytes; // per array: wave sectors first found here
     };
     std::array<Layer, 3> layers;
@@ -148,11 +148,15 @@ std::vector<WaveSample> sample_waves(const WaveFootprints& footprints,
             layer.blocks = sample.first_block - first;
             if (layer.blocks == 0)
                 continue;
+            // The layer condition's working set: the blocks from the reuse partner up to the
+            // wave. A block of the wave re-reads what the block one reuse distance before it
+            // read; blocks start in order at a steady rate, so between the two reads the GPU
+            // runs that many blocks' accesses, whatever the wave's size (the wave is the set of
+            // blocks running at once, not an extra working set on top).
             const std::vector<BlockBox> before = block_boxes(first, sample.first_block, p.grid);
-            const std::vector<BlockBox> with_wave = block_boxes(first, end, p.grid);
             for (size_t a = 0; a < arrays.size(); ++a) {
                 layer.allocated_bytes += static_cast<double>(
-                    footprints.count(a, with_wave, l2_line, AccessFilter::all) * l2_line);
+                    footprints.count(a, before, l2_line, AccessFilter::all) * l2_line);
                 if (!arrays[a].loaded)
                     continue;
                 // The wave's sectors the x, then y, then z layer set also touched: each

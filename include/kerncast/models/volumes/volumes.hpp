@@ -52,7 +52,7 @@ struct LayerSet {
     std::int64_t first_block = 0; // linear block id; the set is [first_block, wave start)
     std::int64_t blocks = 0;
     double overlap_bytes_per_point = 0; // wave sectors first touched by this layer set
-    double allocated_bytes = 0;         // 128 B lines of the layer set and the wave
+    double allocated_bytes = 0;         // 128 B lines of the layer set
     double oversubscription = 0;        // allocated / effective L2 (eq. 4)
     double hit_rate = 0;                // capacity fit at that oversubscription
 };

@@ -46,7 +46,7 @@ MachineModel unfitted_v100() {
         return CapacityFit{{a, source}, {b, source}, {c, source}};
     };
     machine.sources.erase("fit-volumes");
-    machine.sources.erase("fit-volumes-2");
+    machine.sources.erase("fit-volumes-3");
     machine.capacity_fits.l1_redundant_loads = defaults(1.0, 0.02, -1.3);
     machine.capacity_fits.y_layer_overlap = defaults(1.0, 0.05, -1.2);
     machine.capacity_fits.z_layer_overlap = defaults(1.0, 0.012, -3.1);

@@ -228,6 +228,34 @@ TEST(VolumesLayers, TwoDimensionalKernelsHaveNoZLayer) {
     }
 }
 
+// The layer condition's working set is what runs between a block and its reuse partner one
+// reuse distance back: one plane of blocks for z, however many blocks run at once. A smaller
+// wave (fewer blocks per SM, here limited by registers) leaves it unchanged; it once counted the
+// wave on top, so the more blocks ran at once, the sooner z reuse seemed to fail.
+TEST(VolumesLayers, TheLayerSetDoesNotGrowWithTheWave) {
+    const MachineModel h100 = resolve_machine("h100-sxm5-80gb");
+    VolumeOptions many, few;
+    many.registers.per_thread = 32;
+    many.registers.source = RegisterSource::command_line;
+    few.registers = many.registers;
+    few.registers.per_thread = 128;
+    const kernel::LaunchConfig launch{{32, 8, 1}, {1, 1, 4}};
+    const std::vector<std::pair<std::string, std::int64_t>> grid{
+        {"nx", 520}, {"ny", 520}, {"nz", 520}};
+    const VolumePrediction wide = predict("star3d_r4", launch, grid, h100, many);
+    const VolumePrediction narrow = predict("star3d_r4", launch, grid, h100, few);
+    ASSERT_GE(wide.wave_blocks, 3 * narrow.wave_blocks);
+    const std::int64_t plane_of_blocks = wide.grid[0] * wide.grid[1];
+    ASSERT_EQ(wide.layers[2].blocks, plane_of_blocks);
+    ASSERT_EQ(narrow.layers[2].blocks, plane_of_blocks);
+    EXPECT_NEAR(wide.layers[2].allocated_bytes, narrow.layers[2].allocated_bytes,
+                0.03 * narrow.layers[2].allocated_bytes);
+    // One plane of 32x8x1 blocks folded 4 times in z, by hand: 4 planes of dst (the 512 x 512
+    // interior) and 4 + 8 halo planes of src (all 520 x 520), in doubles.
+    const double slab_bytes = (4 * 512.0 * 512.0 + 12 * 520.0 * 520.0) * 8.0;
+    EXPECT_NEAR(wide.layers[2].allocated_bytes, slab_bytes, 0.03 * slab_bytes);
+}
+
 // Issue 10, cause 3: a sector a block writes only partly (x = 2 blocks of f64: 16 B of each
 // 32 B sector) that leaves L2 before its neighbour completes it costs a DRAM read of the rest
 // and a second write-back (sec. 4.4, fig. 18).
