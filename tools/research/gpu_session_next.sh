@@ -1,0 +1,92 @@
+#!/bin/bash
+# The device checks issue 10 left for the next GPU session, batched into one `run` call
+# (docs/accuracy.md, notes "The L1 on Hopper" and "Kept: the layer condition's working set"):
+#   1. l1_wavefronts wavefronts: L1 wavefronts and sectors per warp load by warp shape, row
+#      shift, element size and L1 hit or miss, under Nsight Compute;
+#   2. l1_wavefronts l2-mix: L2 bandwidth with loads and stores mixed (CUDA events);
+#   3. the published star (star3d_r2) over its 90 block shapes and folds with the fold fast
+#      path (docs/codegen.md, Folding): ncu volumes and L1 counters, then CUDA-event times.
+# Not run yet. Stage first (tools/research/stage_devrun.sh), then, with the device tool:
+#   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
+# Every phase has a time cap; everything is packed into $OUT/results.tar.gz after each phase.
+# Afterwards: tools/research/l1_wavefronts.py and ncu_counters_into_records.py turn the raw logs
+# into tables and records (data/measured/<gpu>-<date>/, README with device, driver, clocks).
+set -u
+START=$(date +%s)
+DEADLINE=$((START + ${BUDGET_S:-540}))
+ROOT=$PWD
+D=$ROOT/.devrun
+W=/tmp/kc
+mkdir -p $W
+exec > >(tee -a $W/session.log) 2>&1
+pack() { (cd /tmp && tar czf $OUT/results.tar.gz kc); }
+left() { echo $((DEADLINE - $(date +%s))); }
+cap() { local c=$1 l; l=$(left); [ $l -lt $c ] && c=$l; [ $c -lt 5 ] && c=5; echo $c; }
+phase() { echo; echo "=== $1 $(date -u +%FT%TZ) left=$(left)s"; }
+
+phase meta
+NV=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib 2>/dev/null | tr '\n' ':')
+export LD_LIBRARY_PATH=$D/lib:$NV${LD_LIBRARY_PATH:-}
+[ -f /usr/local/cuda/include/cuda_fp16.h ] ||
+  export KERNCAST_CUDA_INCLUDE_DIR=$(dirname "$(find / -name cuda_fp16.h 2>/dev/null | head -1)")
+NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+NVCC=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null | head -1)
+K=$D/bin/kerncast
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+case "$GPU" in
+  *H200*) MACHINE=h200-sxm-141gb ;;
+  *H100*) MACHINE=h100-sxm5-80gb ;;
+  *) echo "no kerncast machine file for '$GPU'"; MACHINE="" ;;
+esac
+{
+  date -u +%FT%TZ; echo "gpu=$GPU machine=$MACHINE commit=$(cat $D/commit.txt 2>/dev/null)"
+  nvidia-smi
+  nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,power.limit,memory.total --format=csv
+  $NVCC --version | tail -2; echo "ncu=$NCU"; ${NCU:-false} --version
+} > $W/meta.txt 2>&1
+cat $W/meta.txt
+pack
+
+phase l1_wavefronts_build
+$NVCC -O2 -arch=native -o $W/l1_wavefronts tools/research/l1_wavefronts.cu > $W/nvcc.log 2>&1
+echo "nvcc rc=$?"; cat $W/nvcc.log
+
+phase l2_mix
+timeout $(cap 60) $W/l1_wavefronts l2-mix > $W/l2_mix.jsonl 2> $W/l2_mix.log
+echo "l2-mix rc=$?"; cat $W/l2_mix.jsonl
+pack
+
+phase wavefronts
+timeout $(cap 200) $NCU --csv --page raw --print-units base --log-file $W/wavefronts.csv \
+  --metrics l1tex__data_pipe_lsu_wavefronts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
+  --kernel-name regex:pattern $W/l1_wavefronts wavefronts > $W/launches.jsonl 2> $W/wavefronts.log
+echo "wavefronts rc=$? launches=$(wc -l < $W/launches.jsonl)"
+pack
+
+[ -n "$MACHINE" ] || { phase end; pack; exit 0; }
+PK=data/published/v100-warpspeed/kernels
+SWEEP=data/measured/h200-2026-11-26/sweeps/star.txt
+METRICS=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum
+METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__data_pipe_lsu_wavefronts.sum
+METRICS=$METRICS,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sm__cycles_elapsed.avg
+METRICS=$METRICS,gpu__time_duration.sum,launch__registers_per_thread,launch__block_size,launch__grid_size
+
+phase star_ncu
+mkdir -p $W/ncu/star
+timeout $(cap 170) $NCU --csv --page raw --print-units base --metrics "$METRICS" \
+  --kernel-name "regex:^star3d_r2$" --target-processes all --log-file $W/ncu/star.csv \
+  $K validate $PK/star3d_r2.yaml -m $MACHINE --sweep $SWEEP --warmup 0 --repeat 1 \
+  --save $W/ncu/star --json $W/ncu/star.validate.json > $W/ncu/star.log 2>&1
+echo "star ncu rc=$? rows=$(grep -c star3d_r2 $W/ncu/star.csv 2>/dev/null)"
+pack
+
+phase star_times
+mkdir -p $W/timing/star
+timeout $(cap 90) $K validate $PK/star3d_r2.yaml -m $MACHINE --sweep $SWEEP --repeat 10 \
+  --save $W/timing/star --json $W/timing/star.validate.json > $W/timing/star.log 2>&1
+echo "star times rc=$?"; tail -5 $W/timing/star.log
+
+phase end
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> $W/meta.txt
+pack
+ls -la $OUT
