@@ -74,7 +74,7 @@ ExprPtr rename(const ExprPtr& expr, const InstanceNames& names) {
 
 class Planner {
 public:
-    Planner(const Schedule& schedule) : schedule_(schedule) {
+    explicit Planner(const Schedule& schedule) : schedule_(schedule) {
         for (const auto& [name, value] : schedule.parameters)
             parameters_[name] = value;
     }
