@@ -1,5 +1,7 @@
 #include "kerncast/codegen/kernel_run.hpp"
 
+#include "kerncast/sha256.hpp"
+
 namespace kerncast::codegen {
 
 runtime::TimingRequest timing_request(const GeneratedKernel& generated,
@@ -23,6 +25,7 @@ runtime::RunContext run_context(const Schedule& schedule, const GeneratedKernel&
     runtime::RunContext context;
     context.kernel_file = origin.kernel_file;
     context.kernel_file_sha256 = origin.kernel_file_sha256;
+    context.source_sha256 = sha256_hex(generated.cuda_source);
     context.fold = generated.fold;
     for (const auto& [name, value] : schedule.parameters)
         context.parameters[name] = value;

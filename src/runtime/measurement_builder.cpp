@@ -13,6 +13,7 @@ Measurement make_measurement(const TimingRequest& request, const TimedRun& run,
     m.kernel.name = request.kernel_name;
     m.kernel.file = context.kernel_file;
     m.kernel.file_sha256 = context.kernel_file_sha256;
+    m.kernel.source_sha256 = context.source_sha256;
     m.kernel.parameters = context.parameters;
     for (const auto& argument : request.arguments) {
         if (const auto* buffer = std::get_if<BufferSpec>(&argument)) {

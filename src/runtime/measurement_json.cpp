@@ -114,6 +114,8 @@ json measurement_to_json(const Measurement& m) {
         kernel["constants"] = buffers_to_json(m.kernel.constants);
     if (m.kernel.registers_per_thread)
         kernel["registers_per_thread"] = *m.kernel.registers_per_thread;
+    if (!m.kernel.source_sha256.empty())
+        kernel["source_sha256"] = m.kernel.source_sha256;
 
     json results = {{"throughput", named_values_to_json(m.results.throughput)}};
     if (m.has_times()) {
@@ -381,8 +383,8 @@ private:
 
     KernelRecord kernel(const json& node, const std::string& path) {
         r_.expect_object(node, path,
-                         {"name", "file", "file_sha256", "parameters", "buffers", "constants",
-                          "launch", "registers_per_thread"});
+                         {"name", "file", "file_sha256", "source_sha256", "parameters", "buffers",
+                          "constants", "launch", "registers_per_thread"});
         KernelRecord k;
         k.name = r_.string(r_.required(node, path, "name"), path + "/name");
         if (k.name.empty())
@@ -394,6 +396,13 @@ private:
             r_.fail(path + "/file_sha256",
                     "expected 64 lower-case hexadecimal digits (SHA-256), found '" + k.file_sha256 +
                         "'");
+        if (const json* source = Reader::optional(node, "source_sha256")) {
+            k.source_sha256 = r_.string(*source, path + "/source_sha256");
+            if (!std::regex_match(k.source_sha256, sha256_pattern))
+                r_.fail(path + "/source_sha256",
+                        "expected 64 lower-case hexadecimal digits (SHA-256), found '" +
+                            k.source_sha256 + "'");
+        }
 
         const std::string parameters_path = path + "/parameters";
         const json& parameters = r_.required(node, path, "parameters");

@@ -249,6 +249,7 @@ void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
         request.cuda_source = read_file(options.cuda_source_path);
         context.kernel_file = options.cuda_source_path;
         context.kernel_file_sha256 = sha256_hex(request.cuda_source);
+        context.source_sha256 = context.kernel_file_sha256;
     }
     context.command_line = own_command_line();
     context.date_utc = runtime::iso8601_utc_now();

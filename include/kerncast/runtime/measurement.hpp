@@ -65,6 +65,10 @@ struct KernelRecord {
     std::string name;        // the kernel's name (the __global__ function for CUDA sources)
     std::string file;        // the file the kernel came from, as given on the command line
     std::string file_sha256; // lower-case hex SHA-256 of that file's bytes
+    // SHA-256 of the CUDA source that ran: kerncast's generated source for a kernel file (which
+    // changes when the code generator does, with the same file), the file itself for a CUDA
+    // source. Written only when known (records before 2026-11-26 and published ones have none).
+    std::string source_sha256;
     std::map<std::string, ParameterValue> parameters;
     std::vector<BufferRecord> buffers;
     // __constant__ arrays the run filled the same way (TimingRequest::constant_symbols); the

@@ -1,6 +1,7 @@
 // The timing request and record context of a generated kernel, and the record they make.
 #include "kerncast/codegen/kernel_run.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/sha256.hpp"
 
 #include <gtest/gtest.h>
 
@@ -26,6 +27,8 @@ TEST(KernelRun, RequestAndRecordCarryTheGeneratedLaunch) {
         run_context(schedule, generated, {"star3d_r4.yaml", "feed"});
     EXPECT_EQ(context.kernel_file, "star3d_r4.yaml");
     EXPECT_EQ(context.kernel_file_sha256, "feed");
+    // The source that runs, which the generator may change while the kernel file stays.
+    EXPECT_EQ(context.source_sha256, sha256_hex(generated.cuda_source));
     EXPECT_EQ(context.fold, (kernel::Dim3{1, 1, 2}));
     ASSERT_EQ(context.parameters.size(), 3u);
     EXPECT_EQ(std::get<std::int64_t>(context.parameters.at("nx")), 72);

@@ -39,12 +39,14 @@ TEST(MeasurementBuilder, FillsTheRecordFromRequestAndRun) {
     RunContext context;
     context.kernel_file = "saxpy.cu";
     context.kernel_file_sha256 = std::string(64, 'a');
+    context.source_sha256 = std::string(64, 'b');
     context.command_line = {"kerncast", "run"};
     context.date_utc = "2026-11-21T13:02:08Z";
     context.bytes_moved = 7000000;
     const Measurement m = make_measurement(saxpy_request(), fake_run(), context);
     EXPECT_EQ(m.kernel.name, "saxpy");
     EXPECT_EQ(m.kernel.file_sha256, std::string(64, 'a'));
+    EXPECT_EQ(m.kernel.source_sha256, std::string(64, 'b'));
     EXPECT_EQ(std::get<std::int64_t>(m.kernel.parameters.at("n")), 1048576);
     EXPECT_DOUBLE_EQ(std::get<double>(m.kernel.parameters.at("a")), 2.5);
     EXPECT_DOUBLE_EQ(std::get<double>(m.kernel.parameters.at("huge")), 18446744073709551615.0);

@@ -294,6 +294,18 @@ TEST(Measurement, WrongTypesAreRejected) {
               "/counters/dram__bytes_read.sum/value");
 }
 
+TEST(Measurement, SourceHashIsOptionalAndRoundTrips) {
+    Measurement m = load_measurement_file(sample_path);
+    EXPECT_TRUE(m.kernel.source_sha256.empty()); // records from before it stay readable
+    EXPECT_FALSE(measurement_to_json(m)["kernel"].contains("source_sha256")); // and unchanged
+    m.kernel.source_sha256 = std::string(64, 'c');
+    const std::string text = measurement_to_json(m).dump(2);
+    EXPECT_EQ(parse_measurement_json(text, "round trip"), m);
+    const Error e = parse_error(edited("/kernel/source_sha256", "not a hash"));
+    EXPECT_EQ(e.where().json_path, "/kernel/source_sha256");
+    EXPECT_NE(e.message().find("64 lower-case hexadecimal digits"), std::string::npos);
+}
+
 TEST(Measurement, InvalidValuesAreRejected) {
     EXPECT_EQ(parse_error(edited("/kernel/file_sha256", "ABC")).where().json_path,
               "/kernel/file_sha256");
