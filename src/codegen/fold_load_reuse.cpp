@@ -136,8 +136,6 @@ public:
                     load.reference = rename(expr, names);
                     plan.loads.push_back(std::move(load));
                     first.push_back(at->second);
-                } else {
-                    ++reused_;
                 }
                 ++plan.loop_loads;
                 return make_variable(plan.loads[at->second].name);
@@ -153,13 +151,10 @@ public:
         return copy;
     }
 
-    std::int64_t reused() const { return reused_; }
-
 private:
     const Schedule& schedule_;
     std::map<std::string, std::int64_t> parameters_;
     std::map<std::string, size_t> locals_; // key -> index into plan.loads
-    std::int64_t reused_ = 0;
 };
 
 bool reads_memory(const Schedule& schedule, const ExprPtr& expr) {
@@ -248,8 +243,8 @@ std::optional<FoldLoadReuse> plan_fold_load_reuse(const Schedule& schedule,
                 }
                 plan.instances.push_back(std::move(instance));
             }
-    if (planner.reused() == 0)
-        return std::nullopt;
+    if (plan.loop_loads == static_cast<std::int64_t>(plan.loads.size()))
+        return std::nullopt; // nothing shared
     return plan;
 }
 

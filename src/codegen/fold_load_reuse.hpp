@@ -52,7 +52,7 @@ struct FoldLoadReuse {
     std::vector<kernel::ExprPtr> conditions; // the distinct conjuncts of every instance's guards
     std::vector<ReusedLoad> loads;           // in first-use order
     std::vector<FastPathInstance> instances; // fz outermost, fx innermost (the loops' order)
-    std::int64_t loop_loads = 0;             // reads of the same arrays the fold loop issues
+    std::int64_t loop_loads = 0; // reads of the same elements the fold loop issues (>= loads)
 };
 
 // Fold instances beyond which no fast path is generated (code size).

@@ -50,7 +50,7 @@ star3d_r4(const double* __restrict__ src,
     double c2 = kc_initial_f64(2234112800ull, 0);
     double c3 = kc_initial_f64(2250890419ull, 0);
     double c4 = kc_initial_f64(2334778514ull, 0);
-    // every fold instance in the domain: each element of a read-only array loaded once, kept in a register (docs/codegen.md, Folding)
+    // every fold instance in the domain: each element of a read-only array loaded once, kept in a register (42 loads a thread instead of 50; docs/codegen.md, Folding)
     const int x = 32 * bx + tx + 4;
     const int y = 4 * by + ty + 4;
     const int kc_z_0 = 4 * bz + 2 * tz + 4;
