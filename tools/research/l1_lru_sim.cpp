@@ -4,13 +4,7 @@
 // how much of the measured L2 -> L1 volume can capacity misses explain at all, when every
 // access's order is known and the cache evicts the least recently used 128 B line?
 //
-// The kernels are written out here, independently of kerncast's kernel files and analysis, so
-// the simulation checks the model rather than repeating it:
-//   star: range-2 3D 13-point star, 600 x 600 x 512 doubles with 2 ghost layers, array offset
-//         14 elements, one thread per point, fold f consecutive z points per thread; the loads
-//         of a fold instance in statement order, z-column values already loaded by an earlier
-//         fold instance of the thread taken from registers (as kerncast assumes, fig. 12);
-//   box:  (2r+1)^2 box, 15000^2 doubles, offset -r mod 16 elements, loads row by row.
+// The kernels are the ones of stencil_programs.hpp (written out independently of kerncast).
 // Each fold instance ends with its store of dst (write-through; it allocates a line in L1
 // only with --stores-allocate 1, the choice kerncast's O_L1 makes).
 //
@@ -30,6 +24,8 @@
 // Usage: l1_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM L1_BYTES WAYS STORES_ALLOCATE
 //                   lockstep|random|warp-major GENERATIONS
 // WAYS 0 is a fully associative L1.
+#include "stencil_programs.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -46,82 +42,9 @@
 
 namespace {
 
-using i64 = std::int64_t;
+using namespace research;
 
-constexpr i64 line_bytes = 128;
-constexpr i64 sector_bytes = 32;
-constexpr i64 sectors_per_line = line_bytes / sector_bytes;
 constexpr int distance_bins = 256; // 1/32 of the L1 each, up to 8 capacities
-
-struct Kernel {
-    bool star = true;
-    int range = 2;
-    std::array<i64, 3> block{1, 1, 1};
-    i64 fold_z = 1;
-};
-
-struct Instruction {
-    std::vector<i64> sectors; // distinct 32 B sectors of the warp's lanes
-    bool store = false;
-};
-
-using WarpProgram = std::vector<Instruction>;
-
-i64 floor_div(i64 a, i64 b) {
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-// The instructions of every warp of the block at grid position `origin` (in blocks).
-std::vector<WarpProgram> block_programs(const Kernel& k, std::array<i64, 3> origin) {
-    const i64 nx = k.star ? 600 : 15000, ny = nx;
-    const i64 ghost = k.star ? 2 : k.range;
-    const i64 offset = k.star ? 14 : (16 - k.range % 16) % 16;
-    std::vector<std::array<int, 3>> loads; // (dx, dy, dz) in statement order
-    if (k.star) {
-        loads = {{0, 0, 0},  {-1, 0, 0}, {1, 0, 0},  {0, -1, 0}, {0, 1, 0},  {0, 0, -1}, {0, 0, 1},
-                 {-2, 0, 0}, {2, 0, 0},  {0, -2, 0}, {0, 2, 0},  {0, 0, -2}, {0, 0, 2}};
-    } else {
-        for (int dy = -k.range; dy <= k.range; ++dy)
-            for (int dx = -k.range; dx <= k.range; ++dx)
-                loads.push_back({dx, dy, 0});
-    }
-    const i64 threads = k.block[0] * k.block[1] * k.block[2];
-    const i64 warps = (threads + 31) / 32;
-    std::vector<WarpProgram> programs(static_cast<size_t>(warps));
-    auto sector_of = [&](int array, i64 x, i64 y, i64 z) {
-        const i64 element = (z * ny + y) * nx + x + offset;
-        return (i64{array} << 40) + floor_div(element * 8, sector_bytes);
-    };
-    auto emit = [&](int array, std::array<int, 3> d, i64 f, bool store) {
-        for (i64 w = 0; w < warps; ++w) {
-            Instruction instruction;
-            instruction.store = store;
-            for (i64 t = w * 32; t < std::min(threads, w * 32 + 32); ++t) {
-                const i64 tx = t % k.block[0], ty = (t / k.block[0]) % k.block[1],
-                          tz = t / (k.block[0] * k.block[1]);
-                const i64 x = origin[0] * k.block[0] + tx + ghost + d[0];
-                const i64 y = origin[1] * k.block[1] + ty + ghost + d[1];
-                const i64 z =
-                    k.star ? (origin[2] * k.block[2] + tz) * k.fold_z + f + ghost + d[2] : 0;
-                instruction.sectors.push_back(sector_of(array, x, y, z));
-            }
-            auto& s = instruction.sectors;
-            std::sort(s.begin(), s.end());
-            s.erase(std::unique(s.begin(), s.end()), s.end());
-            programs[static_cast<size_t>(w)].push_back(std::move(instruction));
-        }
-    };
-    std::set<i64> z_column_in_registers; // dz + f of the z-column loads done so far
-    for (i64 f = 0; f < k.fold_z; ++f) {
-        for (const auto& d : loads) {
-            if (k.star && d[0] == 0 && d[1] == 0 && !z_column_in_registers.insert(d[2] + f).second)
-                continue;
-            emit(0, d, f, false);
-        }
-        emit(1, {0, 0, 0}, f, true);
-    }
-    return programs;
-}
 
 // LRU over lines with a valid bit per sector. `ways` lines per set (0: fully associative);
 // a line's set is a hash of its address (random placement: NVIDIA does not document the L1's
