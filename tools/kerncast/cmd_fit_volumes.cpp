@@ -34,6 +34,7 @@ struct FitVolumesOptions {
     std::string output_path;
     std::string fits;
     std::string registers;
+    bool fit_asymptote = false;
     OutputOptions output;
 };
 
@@ -85,6 +86,7 @@ void write_text_file(const std::string& path, const std::string& text) {
 void run_fit_volumes(const FitVolumesOptions& o) {
     models::CapacityFitOptions options;
     options.fits = parse_fits(o.fits);
+    options.fit_asymptote = o.fit_asymptote;
     check_max_iterations(o.replay);
     options.max_iterations = o.replay.max_iterations;
     const models::RegisterRequest registers =
@@ -165,6 +167,9 @@ void setup_fit_volumes(CLI::App& app) {
                     "Fits to determine (default all): l1_redundant_loads, y_layer_overlap, "
                     "z_layer_overlap, l2_redundant_stores, l2_redundant_loads")
         ->type_name("LIST");
+    cmd->add_flag("--fit-asymptote", options->fit_asymptote,
+                  "Fit a too (the paper's three coefficients); by default a = 1 and only b and c "
+                  "are fitted");
     cmd->add_option("--registers", options->registers,
                     "Registers per thread for occupancy: N, or 'auto' (ptxas); default the "
                     "record's, else the kernel file's registers_per_thread")

@@ -177,16 +177,25 @@ ProblemData problem_data(const std::vector<VolumeSample>& samples,
     return data;
 }
 
-// The free fits' coefficients in `values` as bounded parameter blocks, one residual per entry
-// of `data`.
+// Coefficients each free fit has: b and c, or a, b and c with fit_asymptote.
+int coefficients_per_fit(const CapacityFitOptions& options) {
+    return options.fit_asymptote ? 3 : 2;
+}
+
+// The free fits' coefficients in `values` as bounded parameter blocks (a held constant unless
+// fit_asymptote: the blocks' tangent spaces are then b and c), one residual per entry of
+// `data`.
 void build_problem(ceres::Problem& problem, Values& values,
                    const std::array<bool, capacity_fit_kinds>& free,
-                   const CoefficientBounds& bounds, const ProblemData& data) {
+                   const CapacityFitOptions& options, const ProblemData& data) {
+    const CoefficientBounds& bounds = options.bounds;
     for (const auto kind : all_fit_kinds) {
         if (!free[kind_index(kind)])
             continue;
         double* block = values[kind_index(kind)].data();
         problem.AddParameterBlock(block, 3);
+        if (!options.fit_asymptote)
+            problem.SetManifold(block, new ceres::SubsetManifold(3, {0}));
         problem.SetParameterLowerBound(block, 0, bounds.a_min);
         problem.SetParameterUpperBound(block, 0, bounds.a_max);
         problem.SetParameterLowerBound(block, 1, bounds.b_min);
@@ -208,20 +217,20 @@ void build_problem(ceres::Problem& problem, Values& values,
 }
 
 // The Jacobian of the residuals with respect to the free coefficients at `values`, dense:
-// three columns (a, b, c) per free fit in CapacityFitKind order.
+// coefficients_per_fit columns ((a,) b, c) per free fit in CapacityFitKind order.
 Eigen::MatrixXd residual_jacobian(const Values& values,
                                   const std::array<bool, capacity_fit_kinds>& free,
-                                  const CoefficientBounds& bounds, const ProblemData& data) {
+                                  const CapacityFitOptions& options, const ProblemData& data) {
     Values at = values;
     ceres::Problem problem;
-    build_problem(problem, at, free, bounds, data);
-    ceres::Problem::EvaluateOptions options;
+    build_problem(problem, at, free, options, data);
+    ceres::Problem::EvaluateOptions evaluate;
     for (const auto kind : all_fit_kinds)
         if (free[kind_index(kind)])
-            options.parameter_blocks.push_back(at[kind_index(kind)].data());
-    options.num_threads = 1;
+            evaluate.parameter_blocks.push_back(at[kind_index(kind)].data());
+    evaluate.num_threads = 1;
     ceres::CRSMatrix sparse;
-    problem.Evaluate(options, nullptr, nullptr, nullptr, &sparse);
+    problem.Evaluate(evaluate, nullptr, nullptr, nullptr, &sparse);
     Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(sparse.num_rows, sparse.num_cols);
     for (int row = 0; row < sparse.num_rows; ++row)
         for (int i = sparse.rows[static_cast<std::size_t>(row)];
@@ -388,6 +397,11 @@ void choose_free_fits(FitState& s) {
             else {
                 entry.status = FitStatus::fitted;
                 s.free[kind_index(kind)] = true;
+                if (!s.options.fit_asymptote) {
+                    entry.start[0] = 1.0;
+                    entry.asymptote_held = true;
+                    s.values[kind_index(kind)][0] = 1.0;
+                }
             }
         }
         s.result.coefficients.push_back(entry);
@@ -398,7 +412,7 @@ void choose_free_fits(FitState& s) {
 ceres::Solver::Summary solve(Values& values, const FreeFits& free, const ProblemData& data,
                              const CapacityFitOptions& options) {
     ceres::Problem problem;
-    build_problem(problem, values, free, options.bounds, data);
+    build_problem(problem, values, free, options, data);
     ceres::Solver::Options solver;
     solver.minimizer_type = ceres::TRUST_REGION;
     solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
@@ -474,16 +488,16 @@ void release_undetermined(FitState& s, ceres::Solver::Summary& best) {
     for (const auto kind : all_fit_kinds) {
         if (!s.free[kind_index(kind)])
             continue;
-        const Eigen::MatrixXd jacobian =
-            residual_jacobian(s.values, s.free, s.options.bounds, s.data);
+        const Eigen::MatrixXd jacobian = residual_jacobian(s.values, s.free, s.options, s.data);
+        const int per_fit = coefficients_per_fit(s.options);
         const Eigen::Index column =
-            3 * static_cast<Eigen::Index>(
-                    std::count(s.free.begin(), s.free.begin() + kind_index(kind), true));
-        if (covariance_diagonal(jacobian.middleCols(column, 3)))
+            per_fit * static_cast<Eigen::Index>(
+                          std::count(s.free.begin(), s.free.begin() + kind_index(kind), true));
+        if (covariance_diagonal(jacobian.middleCols(column, per_fit)))
             continue;
         std::size_t parameters = 0;
         for (bool f : s.free)
-            parameters += f ? 3 : 0;
+            parameters += f ? static_cast<std::size_t>(per_fit) : 0;
         const double cost = total_cost(s, s.values, s.free);
         const double variance =
             s.samples.size() > parameters
@@ -505,6 +519,7 @@ void release_undetermined(FitState& s, ceres::Solver::Summary& best) {
         s.values = trial;
         s.data = std::move(reduced_data);
         entry_for(s.result, kind).status = FitStatus::undetermined;
+        entry_for(s.result, kind).asymptote_held = false;
         if (summary) {
             s.result.iterations += summary->num_successful_steps + summary->num_unsuccessful_steps;
             best = *summary;
@@ -519,27 +534,30 @@ void standard_errors(FitState& s, const ceres::Solver::Summary& best) {
     for (const auto kind : all_fit_kinds)
         if (s.free[kind_index(kind)])
             free_kinds.push_back(kind);
-    const std::size_t parameters = 3 * free_kinds.size();
+    const int per_fit = coefficients_per_fit(s.options);
+    const std::size_t parameters = static_cast<std::size_t>(per_fit) * free_kinds.size();
     const std::size_t residuals = s.data.residuals.size();
     if (residuals <= parameters)
         return;
     const double variance = 2.0 * best.final_cost / static_cast<double>(residuals - parameters);
-    const Eigen::MatrixXd jacobian = residual_jacobian(s.values, s.free, s.options.bounds, s.data);
+    const Eigen::MatrixXd jacobian = residual_jacobian(s.values, s.free, s.options, s.data);
+    // A held a has no error.
     auto errors = [&](const Eigen::VectorXd& diagonal, Eigen::Index at) {
-        return std::array<double, 3>{std::sqrt(diagonal(at) * variance),
-                                     std::sqrt(diagonal(at + 1) * variance),
-                                     std::sqrt(diagonal(at + 2) * variance)};
+        std::array<double, 3> abc{0, 0, 0};
+        for (int p = 0; p < per_fit; ++p)
+            abc[static_cast<std::size_t>(3 - per_fit + p)] = std::sqrt(diagonal(at + p) * variance);
+        return abc;
     };
     if (const auto joint = covariance_diagonal(jacobian)) {
         s.result.covariance_available = true;
         for (std::size_t k = 0; k < free_kinds.size(); ++k)
             entry_for(s.result, free_kinds[k]).standard_errors =
-                errors(*joint, static_cast<Eigen::Index>(3 * k));
+                errors(*joint, static_cast<Eigen::Index>(per_fit * static_cast<int>(k)));
         return;
     }
     for (std::size_t k = 0; k < free_kinds.size(); ++k) {
-        const auto own =
-            covariance_diagonal(jacobian.middleCols(static_cast<Eigen::Index>(3 * k), 3));
+        const auto own = covariance_diagonal(
+            jacobian.middleCols(static_cast<Eigen::Index>(per_fit * static_cast<int>(k)), per_fit));
         if (!own)
             continue;
         auto& entry = entry_for(s.result, free_kinds[k]);
@@ -792,6 +810,10 @@ MachineModel machine_with_fits(const MachineModel& machine, const CapacityFitRes
     std::string fits;
     for (const auto& name : provenance.fits)
         fits += (fits.empty() ? "" : ", ") + name;
+    const bool held = std::any_of(fit.coefficients.begin(), fit.coefficients.end(),
+                                  [](const FittedCoefficients& e) { return e.asymptote_held; });
+    if (held)
+        fits += " (a held at 1, b and c fitted)";
     Provenance source;
     source.kind = dataset.published_records > 0 ? SourceKind::derived : SourceKind::measured;
     source.run = dataset.path;

@@ -15,10 +15,14 @@ std::vector<Cell> abc_cells(const std::array<double, 3>& abc) {
     return {abc[0], abc[1], abc[2]};
 }
 
-std::vector<Cell> error_cells(const std::optional<std::array<double, 3>>& errors) {
-    if (!errors)
-        return {Cell{}, Cell{}, Cell{}};
-    return abc_cells(*errors);
+// Standard errors of a, b, c; blank where absent, and for a held at 1 (a note says so).
+std::vector<Cell> error_cells(const FittedCoefficients& entry) {
+    std::vector<Cell> cells{Cell{}, Cell{}, Cell{}};
+    if (entry.standard_errors)
+        cells = abc_cells(*entry.standard_errors);
+    if (entry.asymptote_held)
+        cells[0] = Cell{};
+    return cells;
 }
 
 report::Table coefficients_table(const CapacityFitResult& fit) {
@@ -44,7 +48,7 @@ report::Table coefficients_table(const CapacityFitResult& fit) {
         t.row(capacity_fit_name(entry.kind), fit_status_name(entry.status), entry.samples,
               report::cell_if(seen, entry.min_oversubscription),
               report::cell_if(seen, entry.max_oversubscription), abc_cells(entry.start),
-              abc_cells(entry.fitted), error_cells(entry.standard_errors));
+              abc_cells(entry.fitted), error_cells(entry));
     }
     return t.build();
 }
@@ -196,6 +200,14 @@ report::Document fit_volumes_view(const std::vector<VolumeSample>& samples,
                                 ": the machine's coefficients lie outside 0 < a <= 1, b > 0, "
                                 "c < 0; the fit started from the nearest values inside");
     }
+    std::string held;
+    for (const auto& entry : fit.coefficients)
+        if (entry.asymptote_held)
+            held += (held.empty() ? "" : ", ") + std::string(capacity_fit_name(entry.kind));
+    if (!held.empty())
+        doc.notes.push_back("a held at 1, b and c fitted: " + held +
+                            " (lines within a cache's capacity hit, hit(0) = e^-b; "
+                            "--fit-asymptote fits a too)");
     if (fit.iterations > 0 && !fit.covariance_available) {
         std::string conditional, undetermined;
         for (const auto& entry : fit.coefficients) {

@@ -6,6 +6,10 @@
 // (predicted - measured) / measured with Levenberg-Marquardt (Ceres Solver), within
 // 0 < a <= 1, b > 0, c < 0, starting from the machine's current fits and from six standard
 // starts, the lowest cost winning (docs/volume-model.md, "Fitting the capacity curves").
+// By default a is held at 1 and only b and c are fitted (hit(0) = e^-b): a and b both set the
+// level below the transition, and a < 1 is a floor of misses at every O, also where the set
+// fits; on the published V100 rows it was a compensation that the unfolded rows refute
+// (docs/volume-model.md; CapacityFitOptions::fit_asymptote fits a too).
 #pragma once
 
 #include "kerncast/machine/machine_model.hpp"
@@ -49,6 +53,9 @@ struct CoefficientBounds {
 
 struct CapacityFitOptions {
     std::vector<CapacityFitKind> fits; // the fits to determine; empty = all
+    // Fit a too (the paper's three coefficients). When false, a fitted curve has a = 1: its
+    // start and result hold a at 1, and only b and c are fitted and get standard errors.
+    bool fit_asymptote = false;
     int max_iterations = 200;
     CoefficientBounds bounds;
     // The source key the fitted coefficients name (MachineModel::sources).
@@ -72,15 +79,17 @@ struct FittedCoefficients {
     FitStatus status = FitStatus::absent;
     std::size_t samples = 0; // samples with a term of this fit with volume > 0
     double min_oversubscription = 0, max_oversubscription = 0; // of those terms
-    std::array<double, 3> start{0, 0, 0};  // a, b, c: the machine's value (clamped to bounds)
+    std::array<double, 3> start{0, 0, 0};  // a, b, c the solver started from: the machine's
+                                           // value (clamped to bounds; a = 1 when held)
     std::array<double, 3> fitted{0, 0, 0}; // a, b, c after the fit (= start unless fitted)
-    // Standard errors of a, b, c from the covariance at the solution (s^2 (J^T J)^-1, s^2 =
-    // 2 cost / (residuals - coefficients)). When the joint Jacobian of all fitted coefficients
-    // is rank-deficient, those of this fit alone with the others held at their values
-    // (conditional, smaller than joint ones where fits are correlated); absent when even
-    // this fit's own Jacobian is rank-deficient (its coefficients are not determined
-    // separately, e.g. every hit rate ~0 or ~1) or there are no more residuals than
-    // coefficients.
+    bool asymptote_held = false; // fitted with a held at 1 (not fit_asymptote): a has no error
+    // Standard errors of a, b, c (a: 0 when held) from the covariance at the solution
+    // (s^2 (J^T J)^-1, s^2 = 2 cost / (residuals - coefficients)). When the joint Jacobian of
+    // all fitted coefficients is rank-deficient, those of this fit alone with the others held
+    // at their values (conditional, smaller than joint ones where fits are correlated);
+    // absent when even this fit's own Jacobian is rank-deficient (its coefficients are not
+    // determined separately, e.g. every hit rate ~0 or ~1) or there are no more residuals
+    // than coefficients.
     std::optional<std::array<double, 3>> standard_errors;
     bool conditional_standard_errors = false;
     bool start_clamped = false; // the machine's value lay outside the bounds

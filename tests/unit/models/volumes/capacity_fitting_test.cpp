@@ -132,10 +132,19 @@ const std::optional<CapacityFit>& slot(const CapacityFits& fits, CapacityFitKind
     return capacity_fit_slot(fits, kind);
 }
 
+// The paper's three coefficients: a is fitted too (the tests below generate samples with
+// a < 1 and recover it); the default holds a at 1 (TheDefaultHoldsTheAsymptoteAtOne).
+CapacityFitOptions three_coefficients() {
+    CapacityFitOptions options;
+    options.fit_asymptote = true;
+    return options;
+}
+
 TEST(CapacityFitting, RecoversKnownCoefficientsFromNoiseFreeSamples) {
     const CapacityFits truth = true_fits();
     const auto samples = synthetic_samples(truth);
-    const CapacityFitResult result = fit_capacity_curves(samples, start_fits(), "v100");
+    const CapacityFitResult result =
+        fit_capacity_curves(samples, start_fits(), "v100", three_coefficients());
     EXPECT_TRUE(result.converged) << result.message;
     EXPECT_GT(result.iterations, 0);
     for (const auto kind : kinds) {
@@ -183,7 +192,8 @@ TEST(CapacityFitting, TermsOfTwoLevelsAreFitted) {
                                               CapacityFitKind::l1_redundant_loads, l1_o});
     }
     samples = remeasured(samples, truth, 0);
-    const CapacityFitResult result = fit_capacity_curves(samples, start, "v100");
+    const CapacityFitResult result =
+        fit_capacity_curves(samples, start, "v100", three_coefficients());
     const auto& l2 = entry_of(result, CapacityFitKind::l2_redundant_loads);
     EXPECT_EQ(l2.status, FitStatus::fitted);
     for (const auto kind :
@@ -202,7 +212,8 @@ TEST(CapacityFitting, NoisySamplesGiveCoefficientsWithinTheirStandardErrors) {
     const CapacityFits truth = true_fits();
     const double noise = 0.01; // 1 % relative, Gaussian
     const auto samples = synthetic_samples(truth, noise);
-    const CapacityFitResult result = fit_capacity_curves(samples, start_fits(), "v100");
+    const CapacityFitResult result =
+        fit_capacity_curves(samples, start_fits(), "v100", three_coefficients());
     EXPECT_TRUE(result.converged) << result.message;
     ASSERT_TRUE(result.covariance_available);
     for (const auto kind : kinds) {
@@ -239,7 +250,8 @@ TEST(CapacityFitting, StandardErrorsMatchTheScatterOverNoiseDraws) {
     for (int draw = 0; draw < draws; ++draw) {
         const auto samples =
             synthetic_samples(truth, 0.01, true, 1000u + static_cast<unsigned>(draw));
-        const CapacityFitResult result = fit_capacity_curves(samples, start_fits(), "v100");
+        const CapacityFitResult result =
+            fit_capacity_curves(samples, start_fits(), "v100", three_coefficients());
         const auto& l1 = entry_of(result, CapacityFitKind::l1_redundant_loads);
         ASSERT_TRUE(l1.standard_errors);
         for (size_t p = 0; p < 3; ++p) {
@@ -259,10 +271,90 @@ TEST(CapacityFitting, StandardErrorsMatchTheScatterOverNoiseDraws) {
     }
 }
 
+TEST(CapacityFitting, TheDefaultHoldsTheAsymptoteAtOne) {
+    // Samples of curves with a = 1: the default fit (b and c only) recovers them exactly.
+    CapacityFits truth = true_fits();
+    for (const auto kind : kinds) {
+        auto& fit = *capacity_fit_slot(truth, kind);
+        fit.a.value = 1.0;
+    }
+    const auto samples = synthetic_samples(truth);
+    const CapacityFitResult result = fit_capacity_curves(samples, start_fits(), "v100");
+    EXPECT_TRUE(result.converged) << result.message;
+    for (const auto kind : kinds) {
+        const auto& entry = entry_of(result, kind);
+        EXPECT_EQ(entry.status, FitStatus::fitted);
+        EXPECT_TRUE(entry.asymptote_held);
+        EXPECT_EQ(entry.start[0], 1.0);
+        EXPECT_EQ(entry.fitted[0], 1.0);
+        const auto expected = abc(slot(truth, kind));
+        for (size_t p = 1; p < 3; ++p)
+            EXPECT_NEAR(entry.fitted[p], expected[p], 1e-6 * std::abs(expected[p]))
+                << capacity_fit_name(kind) << " coefficient " << p;
+    }
+    EXPECT_LT(result.after.p90_abs_relative_error, 1e-9);
+
+    // Samples of curves with a < 1 (a floor of misses at every O): a stays 1, whatever the
+    // machine's start says, and b and c fit what they can.
+    CapacityFits start = start_fits();
+    start.l1_redundant_loads = make_fit(0.9, 0.02, -1.3, "machine");
+    const auto floored = synthetic_samples(true_fits());
+    const CapacityFitResult held = fit_capacity_curves(floored, start, "v100");
+    for (const auto kind : kinds) {
+        EXPECT_EQ(entry_of(held, kind).fitted[0], 1.0) << capacity_fit_name(kind);
+        EXPECT_EQ(slot(held.fits, kind)->a.value, 1.0);
+    }
+    EXPECT_EQ(entry_of(held, CapacityFitKind::l1_redundant_loads).start[0], 1.0);
+    EXPECT_FALSE(entry_of(held, CapacityFitKind::l1_redundant_loads).start_clamped);
+    // The three-coefficient fit of the same samples recovers the floor and fits them better.
+    const CapacityFitResult free =
+        fit_capacity_curves(floored, start, "v100", three_coefficients());
+    EXPECT_NEAR(entry_of(free, CapacityFitKind::l1_redundant_loads).fitted[0], 0.97, 1e-6);
+    EXPECT_FALSE(entry_of(free, CapacityFitKind::l1_redundant_loads).asymptote_held);
+    EXPECT_LT(free.final_cost, held.final_cost);
+}
+
+TEST(CapacityFitting, HeldAsymptoteStandardErrorsCoverBAndC) {
+    CapacityFits truth = true_fits();
+    for (const auto kind : kinds)
+        capacity_fit_slot(truth, kind)->a.value = 1.0;
+    const auto samples = synthetic_samples(truth, 0.01);
+    const CapacityFitResult result = fit_capacity_curves(samples, start_fits(), "v100");
+    ASSERT_TRUE(result.covariance_available);
+    for (const auto kind : kinds) {
+        const auto& entry = entry_of(result, kind);
+        ASSERT_TRUE(entry.standard_errors) << capacity_fit_name(kind);
+        EXPECT_EQ((*entry.standard_errors)[0], 0.0); // a is held, not estimated
+        const auto expected = abc(slot(truth, kind));
+        for (size_t p = 1; p < 3; ++p) {
+            const double error = (*entry.standard_errors)[p];
+            EXPECT_GT(error, 0.0);
+            EXPECT_LT(std::abs(entry.fitted[p] - expected[p]), 4 * error)
+                << capacity_fit_name(kind) << " coefficient " << p;
+        }
+    }
+    // The report leaves a's standard error blank and says why; the provenance says so too.
+    const report::Document doc = fit_volumes_view(samples, result, {}, "v100");
+    const report::Table& table = doc.table_at("coefficients");
+    EXPECT_EQ(table.rows[0][table.rows[0].size() - 3], report::Cell{});
+    EXPECT_NE(table.rows[0][table.rows[0].size() - 2], report::Cell{});
+    EXPECT_NE(std::find(doc.notes.begin(), doc.notes.end(),
+                        "a held at 1, b and c fitted: l1_redundant_loads, y_layer_overlap, "
+                        "z_layer_overlap, l2_redundant_stores (lines within a cache's capacity "
+                        "hit, hit(0) = e^-b; --fit-asymptote fits a too)"),
+              doc.notes.end());
+    const MachineModel fitted = machine_with_fits(
+        unfitted_v100(), result, {},
+        FitDataset{"d", std::string(64, 'a'), 48, "2026-11-26T12:00:00Z", "0.1.0"}, "fit-volumes");
+    EXPECT_NE(fitted.sources.at("fit-volumes").citation.find("(a held at 1, b and c fitted)"),
+              std::string::npos);
+}
+
 TEST(CapacityFitting, FitWithoutSamplesIsNotIdentifiableAndUnchanged) {
     const CapacityFits start = start_fits();
     const auto samples = synthetic_samples(true_fits(), 0, /*with_z=*/false);
-    const CapacityFitResult result = fit_capacity_curves(samples, start, "v100");
+    const CapacityFitResult result =
+        fit_capacity_curves(samples, start, "v100", three_coefficients());
     const auto& z = entry_of(result, CapacityFitKind::z_layer_overlap);
     EXPECT_EQ(z.status, FitStatus::not_identifiable);
     EXPECT_EQ(z.samples, 0u);
@@ -276,9 +368,10 @@ TEST(CapacityFitting, FitWithoutSamplesIsNotIdentifiableAndUnchanged) {
     // A term of zero volume does not make a fit identifiable either.
     auto zero = samples;
     zero[1].decomposition.terms.push_back(term(CapacityFitKind::z_layer_overlap, 1.0, 0.0));
-    EXPECT_EQ(
-        entry_of(fit_capacity_curves(zero, start, "v100"), CapacityFitKind::z_layer_overlap).status,
-        FitStatus::not_identifiable);
+    EXPECT_EQ(entry_of(fit_capacity_curves(zero, start, "v100", three_coefficients()),
+                       CapacityFitKind::z_layer_overlap)
+                  .status,
+              FitStatus::not_identifiable);
 
     const report::Document doc = fit_volumes_view(samples, result, {}, "v100");
     bool noted = false;
@@ -301,7 +394,8 @@ TEST(CapacityFitting, FitsTheSamplesCannotSeeAreLeftAtTheMachinesValues) {
                 term.oversubscription += 20.0;
     samples = remeasured(samples, true_fits(), 0.01);
     const CapacityFits start = start_fits();
-    const CapacityFitResult result = fit_capacity_curves(samples, start, "v100");
+    const CapacityFitResult result =
+        fit_capacity_curves(samples, start, "v100", three_coefficients());
     const auto& z = entry_of(result, CapacityFitKind::z_layer_overlap);
     EXPECT_EQ(z.status, FitStatus::undetermined);
     EXPECT_EQ(z.fitted, abc(start.z_layer_overlap));
@@ -343,7 +437,7 @@ TEST(CapacityFitting, AnUndeterminedFitIsKeptWhereTheMachinesValuesFitWorse) {
     CapacityFits start = true_fits();
     start.l1_redundant_loads = make_fit(1.0, 0.02, -1.3, "machine");
     start.z_layer_overlap = make_fit(1.0, 0.3, -3.0, "machine");
-    CapacityFitOptions options;
+    CapacityFitOptions options = three_coefficients();
     options.fits = {CapacityFitKind::l1_redundant_loads, CapacityFitKind::z_layer_overlap};
     const CapacityFitResult result = fit_capacity_curves(samples, start, "v100", options);
     const auto& z = entry_of(result, CapacityFitKind::z_layer_overlap);
@@ -368,7 +462,7 @@ TEST(CapacityFitting, AnUndeterminedFitIsKeptWhereTheMachinesValuesFitWorse) {
 TEST(CapacityFitting, OnlySelectedFitsChange) {
     const CapacityFits start = start_fits();
     const auto samples = synthetic_samples(true_fits());
-    CapacityFitOptions options;
+    CapacityFitOptions options = three_coefficients();
     options.fits = {CapacityFitKind::l1_redundant_loads};
     options.source_key = "l1-only";
     const CapacityFitResult result = fit_capacity_curves(samples, start, "v100", options);
@@ -390,7 +484,7 @@ TEST(CapacityFitting, StartOutsideTheBoundsIsClamped) {
     CapacityFits start = start_fits();
     start.l1_redundant_loads = make_fit(0.97, 12.5, 0.004, "doc-example"); // c > 0
     const CapacityFitResult result =
-        fit_capacity_curves(synthetic_samples(true_fits()), start, "v100");
+        fit_capacity_curves(synthetic_samples(true_fits()), start, "v100", three_coefficients());
     const auto& l1 = entry_of(result, CapacityFitKind::l1_redundant_loads);
     EXPECT_TRUE(l1.start_clamped);
     EXPECT_EQ(l1.start[2], CoefficientBounds{}.c_max);
@@ -402,7 +496,7 @@ TEST(CapacityFitting, BadSamplesAreInputErrors) {
     auto samples = synthetic_samples(true_fits());
     samples[3].measured_bytes_per_point = 0;
     try {
-        fit_capacity_curves(samples, start_fits(), "v100");
+        fit_capacity_curves(samples, start_fits(), "v100", three_coefficients());
         FAIL() << "a zero measurement must be refused";
     } catch (const Error& error) {
         EXPECT_EQ(error.kind(), ErrorKind::input);
@@ -425,7 +519,8 @@ TEST(CapacityFitting, NothingToFitWhenNoSampleHasTerms) {
     std::vector<VolumeSample> samples(2);
     samples[0] = {"s0", "g0", VolumeMetric::dram_store, {8.0, {}}, 8.5};
     samples[1] = {"s1", "g1", VolumeMetric::dram_store, {8.0, {}}, 7.5};
-    const CapacityFitResult result = fit_capacity_curves(samples, start_fits(), "v100");
+    const CapacityFitResult result =
+        fit_capacity_curves(samples, start_fits(), "v100", three_coefficients());
     EXPECT_EQ(result.termination, "nothing to fit");
     EXPECT_EQ(result.iterations, 0);
     EXPECT_EQ(result.fits, start_fits());
@@ -453,7 +548,8 @@ TEST(CapacityFitting, SplitAlternatesSortedGroups) {
 
 TEST(CapacityFitting, CrossValidationOfModelConsistentSamplesHasNoHeldOutError) {
     const auto samples = synthetic_samples(true_fits());
-    const CrossValidation validation = cross_validate_capacity_fits(samples, start_fits(), "v100");
+    const CrossValidation validation =
+        cross_validate_capacity_fits(samples, start_fits(), "v100", three_coefficients());
     ASSERT_EQ(validation.folds.size(), 2u);
     for (const auto& fold : validation.folds) {
         EXPECT_EQ(fold.train_groups.size(), 4u);
@@ -471,7 +567,8 @@ TEST(CapacityFitting, CrossValidationOfModelConsistentSamplesHasNoHeldOutError) 
     EXPECT_FALSE(validation.held_out_by_metric[static_cast<size_t>(VolumeMetric::l2_store)]);
 
     // The errors table shows them beside the in-sample errors.
-    const CapacityFitResult fit = fit_capacity_curves(samples, start_fits(), "v100");
+    const CapacityFitResult fit =
+        fit_capacity_curves(samples, start_fits(), "v100", three_coefficients());
     const report::Document doc = fit_volumes_view(samples, fit, validation, "v100");
     const report::Table& errors = doc.table_at("errors");
     ASSERT_EQ(errors.columns.back().key, "p90_held_out");
@@ -490,8 +587,10 @@ TEST(CapacityFitting, CrossValidationShowsAFitThatDoesNotGeneralise) {
         if (sample.metric == VolumeMetric::dram_load)
             sample.measured_bytes_per_point *= 1.0 + 0.06 * std::sin(1.7 * shape + 0.3);
     }
-    const CapacityFitResult fit = fit_capacity_curves(samples, start_fits(), "v100");
-    const CrossValidation validation = cross_validate_capacity_fits(samples, start_fits(), "v100");
+    const CapacityFitResult fit =
+        fit_capacity_curves(samples, start_fits(), "v100", three_coefficients());
+    const CrossValidation validation =
+        cross_validate_capacity_fits(samples, start_fits(), "v100", three_coefficients());
     ASSERT_TRUE(validation.held_out);
     std::vector<double> dram_in, dram_out;
     for (std::size_t i = 0; i < samples.size(); ++i)
@@ -511,7 +610,8 @@ TEST(CapacityFitting, FewerThanTwoGroupsGiveNoCrossValidation) {
     auto samples = synthetic_samples(true_fits());
     for (auto& sample : samples)
         sample.group = "one";
-    const CrossValidation validation = cross_validate_capacity_fits(samples, start_fits(), "v100");
+    const CrossValidation validation =
+        cross_validate_capacity_fits(samples, start_fits(), "v100", three_coefficients());
     EXPECT_TRUE(validation.folds.empty());
     EXPECT_FALSE(validation.held_out);
 }
@@ -519,7 +619,7 @@ TEST(CapacityFitting, FewerThanTwoGroupsGiveNoCrossValidation) {
 TEST(CapacityFitting, FittedMachineCarriesProvenanceAndRoundTrips) {
     const MachineModel machine = unfitted_v100();
     const auto samples = synthetic_samples(true_fits(), 0.01);
-    CapacityFitOptions options;
+    CapacityFitOptions options = three_coefficients();
     options.source_key = unused_source_key(machine, "fit-volumes");
     EXPECT_EQ(options.source_key, "fit-volumes");
     const CapacityFitResult fit =
@@ -579,7 +679,7 @@ TEST(CapacityFitting, ARefitReplacesTheProvenanceItMakesObsolete) {
     const auto samples = synthetic_samples(true_fits(), 0.01);
     const FitDataset dataset{"records", std::string(64, 'c'), 48, "2026-11-24T21:00:00Z", "0.1.0"};
     auto fit_once = [&](const MachineModel& m, const std::vector<CapacityFitKind>& only) {
-        CapacityFitOptions options;
+        CapacityFitOptions options = three_coefficients();
         options.source_key = unused_source_key(m, "fit-volumes");
         if (!only.empty())
             options.fits = only;
