@@ -28,6 +28,8 @@
 //
 // Usage: l2_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM SMS L1_BYTES L1_WAYS
 //                   L2_BYTES L2_WAYS [waves=8] [group=1] [replacement=lru|random]
+//                   [size=NXxNYxNZ]
+// size: the arrays' elements per axis, ghost layers included (default the published size).
 #include "stencil_programs.hpp"
 
 #include <algorithm>
@@ -122,14 +124,14 @@ struct Running {
 int usage() {
     std::fprintf(stderr, "usage: l2_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM SMS "
                          "L1_BYTES L1_WAYS L2_BYTES L2_WAYS [waves=8] [group=1] "
-                         "[replacement=lru|random]\n");
+                         "[replacement=lru|random] [size=NXxNYxNZ]\n");
     return 2;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 13 || argc > 16)
+    if (argc < 13 || argc > 17)
         return usage();
     Kernel k;
     k.star = std::strcmp(argv[1], "star") == 0;
@@ -151,6 +153,11 @@ int main(int argc, char** argv) {
             measure_waves = std::atoll(option.c_str() + 6);
         else if (option.rfind("group=", 0) == 0)
             group = std::atoll(option.c_str() + 6);
+        else if (long long x = 0, y = 0, z = 0;
+                 option.rfind("size=", 0) == 0 &&
+                 std::sscanf(option.c_str() + 5, "%lldx%lldx%lld", &x, &y, &z) == 3 && x > 4 &&
+                 y > 4 && z > 4)
+            k.size = {x, y, z};
         else if (option == "replacement=random" || option == "replacement=lru")
             random_replacement = option == "replacement=random";
         else

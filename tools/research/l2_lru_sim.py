@@ -11,9 +11,15 @@ and L2 -> L1 load volumes with the measurement and with kerncast's prediction, p
 
 Volumes are bytes per interior point (596 x 596 x 508); blocks per SM = 2048 threads / block
 threads (every star block has 1024 threads and 32 or 31 registers: 2 per SM).
+
+With --sweep SHAPES --sizes N,... (and --nz, --fold), it runs the same star on N x N x nz
+arrays that nobody measured and compares the simulation with `kerncast predict` (--kerncast,
+-m v100-pcie-32gb unless --machine): where the z-layer condition breaks, and whether kerncast
+follows an LRU cache there.
 """
 import argparse
 import csv
+import json
 import math
 import re
 import statistics
@@ -54,7 +60,18 @@ def main():
     parser.add_argument('--l2-ways', default='16')
     parser.add_argument('--option', action='append', default=[],
                         help='waves=N, group=G or replacement=lru|random (repeatable)')
+    parser.add_argument('--sweep', help='block shapes (32x4x8,...) to run on other domains')
+    parser.add_argument('--sizes', default='200,300,400,600,800,1100',
+                        help='array elements N of the N x N planes (ghost layers included)')
+    parser.add_argument('--nz', default='256')
+    parser.add_argument('--fold', default='1')
+    parser.add_argument('--kerncast', default='build/tools/kerncast/kerncast')
+    parser.add_argument('--kernel', default='data/published/v100-warpspeed/kernels/star3d_r2.yaml')
+    parser.add_argument('--machine', default='v100-pcie-32gb')
     args = parser.parse_args()
+    if args.sweep:
+        sweep(args)
+        return
 
     def simulate(row):
         m = re.match(r'block=(\d+)x(\d+)x(\d+) fold=1x1x(\d+)', row['configuration'])
@@ -87,6 +104,35 @@ def main():
               f'kerncast {statistics.median(model):+.1f} %; |error| median / p90 sim '
               f'{statistics.median(map(abs, sim)):.1f} / {p90(map(abs, sim)):.1f} %, kerncast '
               f'{statistics.median(map(abs, model)):.1f} / {p90(map(abs, model)):.1f} %')
+
+
+def sweep(args):
+    def one(job):
+        shape, n = job
+        bx, by, bz = shape.split('x')
+        per_sm = str(2048 // (int(bx) * int(by) * int(bz)))
+        out = subprocess.run([args.sim, 'star', '2', bx, by, bz, args.fold, per_sm, args.sms,
+                              args.l1_bytes, args.l1_ways, args.l2_bytes, args.l2_ways,
+                              f'size={n}x{n}x{args.nz}'] + args.option,
+                             capture_output=True, text=True, check=True)
+        simulated = float(out.stdout.split()[2])
+        report = json.loads(subprocess.run(
+            [args.kerncast, 'predict', args.kernel, '-m', args.machine, '--block', shape,
+             '--fold', '1x1x' + args.fold, '--registers', '32', '-D', f'nx={n}', '-D', f'ny={n}',
+             '-D', f'nz={args.nz}', '--json', '-'], capture_output=True, text=True,
+            check=True).stdout)['tables']
+        total = next(r for r in report['volumes']['rows'] if r['array'] == 'total')
+        sets = {r['set']: r for r in report['capacity']['rows']}
+        z = sets.get('L2: z-layer set', {})
+        return shape, n, total['dram_load'], simulated, z.get('oversubscription'), \
+            z.get('hit_rate')
+
+    jobs = [(shape, int(n)) for shape in args.sweep.split(',') for n in args.sizes.split(',')]
+    print(f'block       N  kerncast DRAM  simulated  difference  z-layer O  kerncast z hit')
+    with ThreadPoolExecutor(2) as pool:
+        for shape, n, kerncast, simulated, z_o, z_hit in pool.map(one, jobs):
+            print(f'{shape:9s} {n:5d} {kerncast:14.2f} {simulated:10.2f} '
+                  f'{(kerncast - simulated) / simulated * 100:+10.1f} % {z_o:10.2f} {z_hit:14.3f}')
 
 
 if __name__ == '__main__':

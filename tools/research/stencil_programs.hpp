@@ -2,8 +2,9 @@
 // (data/published/v100-warpspeed) written out by hand, independently of kerncast's kernel files
 // and analysis, so that the simulations in l1_lru_sim.cpp and l2_lru_sim.cpp check the model
 // rather than repeat it:
-//   star: range-2 3D 13-point star, 600 x 600 x 512 doubles with 2 ghost layers, array offset
-//         14 elements, one thread per interior point (596 x 596 x 508), fold f consecutive z
+//   star: range-2 3D 13-point star, 600 x 600 x 512 doubles (or another size: `size`) with 2
+//         ghost layers, array offset 14 elements, one thread per interior point (596 x 596 x
+//         508), fold f consecutive z
 //         points per thread; the loads of a fold instance in statement order, z-column values
 //         already loaded by an earlier fold instance of the thread taken from registers (as
 //         kerncast assumes, fig. 12);
@@ -30,13 +31,21 @@ struct Kernel {
     int range = 2;
     std::array<i64, 3> block{1, 1, 1};
     i64 fold_z = 1;
+    // Array elements per axis, ghost layers included (x fastest); 0: the published size
+    // (600 x 600 x 512 for the star, 15000 x 15000 for the box).
+    std::array<i64, 3> size{0, 0, 0};
 
-    i64 nx() const { return star ? 600 : 15000; }
+    std::array<i64, 3> array_size() const {
+        const std::array<i64, 3> published =
+            star ? std::array<i64, 3>{600, 600, 512} : std::array<i64, 3>{15000, 15000, 1};
+        return {size[0] > 0 ? size[0] : published[0], size[1] > 0 ? size[1] : published[1],
+                size[2] > 0 ? size[2] : published[2]};
+    }
     i64 ghost() const { return star ? 2 : range; }
     // Interior points per axis (z: 1 for the box).
     std::array<i64, 3> interior() const {
-        return star ? std::array<i64, 3>{596, 596, 508}
-                    : std::array<i64, 3>{15000 - 2 * range, 15000 - 2 * range, 1};
+        const auto n = array_size();
+        return {n[0] - 2 * ghost(), n[1] - 2 * ghost(), star ? n[2] - 2 * ghost() : 1};
     }
     i64 threads() const { return block[0] * block[1] * block[2]; }
 };
@@ -56,7 +65,7 @@ inline i64 floor_div(i64 a, i64 b) {
 // receives the interior points the block computes.
 inline std::vector<WarpProgram> block_programs(const Kernel& k, std::array<i64, 3> origin,
                                                i64* points = nullptr) {
-    const i64 nx = k.nx(), ny = nx;
+    const i64 nx = k.array_size()[0], ny = k.array_size()[1];
     const i64 ghost = k.ghost();
     const auto interior = k.interior();
     const i64 offset = k.star ? 14 : (16 - k.range % 16) % 16;
