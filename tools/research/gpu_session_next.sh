@@ -5,10 +5,15 @@
 #      shift, element size and L1 hit or miss, under Nsight Compute;
 #   2. l1_wavefronts l2-mix: L2 bandwidth with loads and stores mixed (CUDA events);
 #   3. the published star (star3d_r2) over its 90 block shapes and folds with the fold fast
-#      path (docs/codegen.md, Folding): ncu volumes and L1 counters, then CUDA-event times.
+#      path (docs/codegen.md, Folding): ncu volumes and L1 counters, then CUDA-event times;
+#   4. the z-layer transition (docs/accuracy.md, notes "the V100 model on domains nobody
+#      measured"): the star on N x N planes of a constant total (Ernst et al. fig. 23), five
+#      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there.
 # Not run yet. Stage first (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
-# Every phase has a time cap; everything is packed into $OUT/results.tar.gz after each phase.
+# PHASES="z_transition" (a space-separated list of phase names) runs only those, e.g. in a second
+# call when the first one ran out of time. Every phase has a time cap; everything is packed
+# into $OUT/results.tar.gz after each phase.
 # Afterwards: tools/research/l1_wavefronts.py and ncu_counters_into_records.py turn the raw logs
 # into tables and records (data/measured/<gpu>-<date>/, README with device, driver, clocks).
 set -u
@@ -23,6 +28,7 @@ pack() { (cd /tmp && tar czf $OUT/results.tar.gz kc); }
 left() { echo $((DEADLINE - $(date +%s))); }
 cap() { local c=$1 l; l=$(left); [ $l -lt $c ] && c=$l; [ $c -lt 5 ] && c=5; echo $c; }
 phase() { echo; echo "=== $1 $(date -u +%FT%TZ) left=$(left)s"; }
+want() { [ -z "${PHASES:-}" ] || [[ " $PHASES " == *" $1 "* ]]; }
 
 phase meta
 NV=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib 2>/dev/null | tr '\n' ':')
@@ -47,21 +53,27 @@ esac
 cat $W/meta.txt
 pack
 
-phase l1_wavefronts_build
-$NVCC -O2 -arch=native -o $W/l1_wavefronts tools/research/l1_wavefronts.cu > $W/nvcc.log 2>&1
-echo "nvcc rc=$?"; cat $W/nvcc.log
+if want l2_mix || want wavefronts; then
+  phase l1_wavefronts_build
+  $NVCC -O2 -arch=native -o $W/l1_wavefronts tools/research/l1_wavefronts.cu > $W/nvcc.log 2>&1
+  echo "nvcc rc=$?"; cat $W/nvcc.log
+fi
 
-phase l2_mix
-timeout $(cap 60) $W/l1_wavefronts l2-mix > $W/l2_mix.jsonl 2> $W/l2_mix.log
-echo "l2-mix rc=$?"; cat $W/l2_mix.jsonl
-pack
+if want l2_mix; then
+  phase l2_mix
+  timeout $(cap 60) $W/l1_wavefronts l2-mix > $W/l2_mix.jsonl 2> $W/l2_mix.log
+  echo "l2-mix rc=$?"; cat $W/l2_mix.jsonl
+  pack
+fi
 
-phase wavefronts
-timeout $(cap 200) $NCU --csv --page raw --print-units base --log-file $W/wavefronts.csv \
-  --metrics l1tex__data_pipe_lsu_wavefronts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
-  --kernel-name regex:pattern $W/l1_wavefronts wavefronts > $W/launches.jsonl 2> $W/wavefronts.log
-echo "wavefronts rc=$? launches=$(wc -l < $W/launches.jsonl)"
-pack
+if want wavefronts; then
+  phase wavefronts
+  timeout $(cap 200) $NCU --csv --page raw --print-units base --log-file $W/wavefronts.csv \
+    --metrics l1tex__data_pipe_lsu_wavefronts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
+    --kernel-name regex:pattern $W/l1_wavefronts wavefronts > $W/launches.jsonl 2> $W/wavefronts.log
+  echo "wavefronts rc=$? launches=$(wc -l < $W/launches.jsonl)"
+  pack
+fi
 
 [ -n "$MACHINE" ] || { phase end; pack; exit 0; }
 PK=data/published/v100-warpspeed/kernels
@@ -71,20 +83,43 @@ METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__data_pipe_lsu_wa
 METRICS=$METRICS,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,sm__cycles_elapsed.avg
 METRICS=$METRICS,gpu__time_duration.sum,launch__registers_per_thread,launch__block_size,launch__grid_size
 
-phase star_ncu
-mkdir -p $W/ncu/star
-timeout $(cap 170) $NCU --csv --page raw --print-units base --metrics "$METRICS" \
-  --kernel-name "regex:^star3d_r2$" --target-processes all --log-file $W/ncu/star.csv \
-  $K validate $PK/star3d_r2.yaml -m $MACHINE --sweep $SWEEP --warmup 0 --repeat 1 \
-  --save $W/ncu/star --json $W/ncu/star.validate.json > $W/ncu/star.log 2>&1
-echo "star ncu rc=$? rows=$(grep -c star3d_r2 $W/ncu/star.csv 2>/dev/null)"
-pack
+if want star_ncu; then
+  phase star_ncu
+  mkdir -p $W/ncu/star
+  timeout $(cap 170) $NCU --csv --page raw --print-units base --metrics "$METRICS" \
+    --kernel-name "regex:^star3d_r2$" --target-processes all --log-file $W/ncu/star.csv \
+    $K validate $PK/star3d_r2.yaml -m $MACHINE --sweep $SWEEP --warmup 0 --repeat 1 \
+    --save $W/ncu/star --json $W/ncu/star.validate.json > $W/ncu/star.log 2>&1
+  echo "star ncu rc=$? rows=$(grep -c star3d_r2 $W/ncu/star.csv 2>/dev/null)"
+  pack
+fi
 
-phase star_times
-mkdir -p $W/timing/star
-timeout $(cap 90) $K validate $PK/star3d_r2.yaml -m $MACHINE --sweep $SWEEP --repeat 10 \
-  --save $W/timing/star --json $W/timing/star.validate.json > $W/timing/star.log 2>&1
-echo "star times rc=$?"; tail -5 $W/timing/star.log
+if want star_times; then
+  phase star_times
+  mkdir -p $W/timing/star
+  timeout $(cap 90) $K validate $PK/star3d_r2.yaml -m $MACHINE --sweep $SWEEP --repeat 10 \
+    --save $W/timing/star --json $W/timing/star.validate.json > $W/timing/star.log 2>&1
+  echo "star times rc=$?"; tail -5 $W/timing/star.log
+  pack
+fi
+
+# The z-layer transition: N x N x NZ arrays, NZ = 2^28 / N^2 (a constant 256 Mi elements per
+# array, as fig. 23 keeps its total), one validate process per N (parameters are per call).
+if want z_transition; then
+  phase z_transition
+  printf '%s\n' 32x32x1 32x16x2 32x8x4 32x4x8 64x4x4 > $W/z_shapes.txt
+  for N in 400 600 800 1000 1200 1400 1700 2000; do
+    NZ=$(( (1 << 28) / (N * N) ))
+    mkdir -p $W/ncu/z/$N
+    timeout $(cap 40) $NCU --csv --page raw --print-units base --metrics "$METRICS" \
+      --kernel-name "regex:^star3d_r2$" --target-processes all --log-file $W/ncu/z/$N.csv \
+      $K validate $PK/star3d_r2.yaml -m $MACHINE -D nx=$N -D ny=$N -D nz=$NZ \
+      --sweep $W/z_shapes.txt --warmup 0 --repeat 1 --save $W/ncu/z/$N \
+      --json $W/ncu/z/$N.validate.json > $W/ncu/z/$N.log 2>&1
+    echo "z N=$N nz=$NZ rc=$? rows=$(grep -c star3d_r2 $W/ncu/z/$N.csv 2>/dev/null)"
+  done
+  pack
+fi
 
 phase end
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv >> $W/meta.txt
