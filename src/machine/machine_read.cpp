@@ -39,7 +39,7 @@ FitProvenance read_fit_provenance(const Reader& reader, const json& object,
                       {"fits", "records", "samples", "median_abs_relative_error",
                        "p90_abs_relative_error", "held_out_median_abs_relative_error",
                        "held_out_p90_abs_relative_error", "records_sha256", "date",
-                       "kerncast_version"});
+                       "kerncast_version", "oversubscription_ranges"});
     FitProvenance fit;
     auto number = [&](const char* key) {
         return reader.scalar<double>(reader.required(object, path, key, "a number"),
@@ -71,6 +71,21 @@ FitProvenance read_fit_provenance(const Reader& reader, const json& object,
     fit.records_sha256 = text("records_sha256", "64 hexadecimal digits");
     fit.date = text("date", "an ISO 8601 UTC date such as \"2026-11-24T21:00:00Z\"");
     fit.kerncast_version = text("kerncast_version", "a string such as \"0.1.0\"");
+    if (object.contains("oversubscription_ranges")) {
+        const std::string ranges_path = child_pointer(path, "oversubscription_ranges");
+        const json& ranges = object.at("oversubscription_ranges");
+        reader.expect_object(ranges, ranges_path);
+        for (const auto& [name, range] : ranges.items()) {
+            const std::string at = child_pointer(ranges_path, name);
+            reader.expect_array(range, at);
+            if (range.size() != 2)
+                reader.fail(at, "expected [smallest O, largest O], got " +
+                                    std::to_string(range.size()) + " numbers");
+            fit.oversubscription_ranges[name] = {
+                reader.scalar<double>(range[0], child_pointer(at, std::size_t{0})),
+                reader.scalar<double>(range[1], child_pointer(at, std::size_t{1}))};
+        }
+    }
     return fit;
 }
 

@@ -3,6 +3,7 @@
 #include "kerncast/report/table_builder.hpp"
 #include "machine_fields.hpp"
 
+#include <fmt/format.h>
 #include <string>
 
 namespace kerncast {
@@ -108,6 +109,7 @@ report::Table fit_provenance_table(const MachineModel& m) {
     TableBuilder table("fit_provenance", "Fitted sources: dataset and errors");
     table.columns({"key",
                    "fits",
+                   {"oversubscription_ranges", "O of the samples"},
                    "records",
                    "samples",
                    {"median_abs_relative_error", "median |rel. error|", "", 4},
@@ -124,7 +126,13 @@ report::Table fit_provenance_table(const MachineModel& m) {
         std::string fits;
         for (const auto& fit : f.fits)
             fits += (fits.empty() ? "" : ",") + fit;
-        table.row(key, fits, f.records, f.samples, f.median_abs_relative_error,
+        std::string ranges; // "y_layer_overlap 0.001-2.46, ..." in the order of `fits`
+        for (const auto& fit : f.fits)
+            if (const auto at = f.oversubscription_ranges.find(fit);
+                at != f.oversubscription_ranges.end())
+                ranges += (ranges.empty() ? "" : ", ") +
+                          fmt::format("{} {:.3g}-{:.3g}", fit, at->second[0], at->second[1]);
+        table.row(key, fits, ranges, f.records, f.samples, f.median_abs_relative_error,
                   f.p90_abs_relative_error, f.held_out_median_abs_relative_error,
                   f.held_out_p90_abs_relative_error, f.records_sha256, f.date, f.kerncast_version);
     }

@@ -210,6 +210,12 @@ template <class Json> Json Writer<Json>::fit_provenance(const FitProvenance& f) 
     fit["records_sha256"] = f.records_sha256;
     fit["date"] = f.date;
     fit["kerncast_version"] = f.kerncast_version;
+    if (!f.oversubscription_ranges.empty()) {
+        Json ranges = Json::object();
+        for (const auto& [name, range] : f.oversubscription_ranges)
+            ranges[name] = Json::array({range[0], range[1]});
+        fit["oversubscription_ranges"] = ranges;
+    }
     return fit;
 }
 

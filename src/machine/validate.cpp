@@ -230,6 +230,16 @@ private:
                      "\"");
         if (f.kerncast_version.empty())
             fail(child_pointer(path, "kerncast_version"), "expected the kerncast version");
+        for (const auto& [name, range] : f.oversubscription_ranges) {
+            const std::string at =
+                child_pointer(child_pointer(path, "oversubscription_ranges"), name);
+            if (std::find(f.fits.begin(), f.fits.end(), name) == f.fits.end())
+                fail(at, "\"" + name + "\" is not one of the fits this source determined");
+            if (!std::isfinite(range[0]) || !std::isfinite(range[1]) || range[0] < 0 ||
+                range[0] > range[1])
+                fail(at, "expected 0 <= smallest O <= largest O, got [" + number(range[0]) + ", " +
+                             number(range[1]) + "]");
+        }
     }
 
     void uncertainty(const Uncertainty& u, const std::string& path) const {

@@ -3,6 +3,7 @@
 // ("schema": "kerncast.machine/1", docs/machine-format.md) or the built-in catalogue.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -51,6 +52,10 @@ struct FitProvenance {
     std::string date;                // ISO 8601 UTC, "2026-11-24T21:00:00Z"
     std::string kerncast_version;    // of the kerncast that fitted
     std::vector<std::string> fits{}; // the fits determined, e.g. "z_layer_overlap"
+    // Per fit of `fits`, the smallest and largest oversubscription O of its samples' terms:
+    // where measurements place the curve (predictions beyond the largest are extrapolated).
+    // Optional when read (fits written before 2026-11-26 lack it).
+    std::map<std::string, std::array<double, 2>> oversubscription_ranges{};
     bool operator==(const FitProvenance&) const = default;
 };
 

@@ -785,6 +785,8 @@ MachineModel machine_with_fits(const MachineModel& machine, const CapacityFitRes
         if (entry.status != FitStatus::fitted)
             continue;
         provenance.fits.emplace_back(capacity_fit_name(entry.kind));
+        provenance.oversubscription_ranges[std::string(capacity_fit_name(entry.kind))] = {
+            entry.min_oversubscription, entry.max_oversubscription};
         KERNCAST_CHECK(capacity_fit(fit.fits, entry.kind, machine.identity.id).a.source ==
                            source_key,
                        "the fit must have been run with the source key it is written under");

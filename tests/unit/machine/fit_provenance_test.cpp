@@ -48,6 +48,13 @@ void expect_error(const std::string& text, const std::string& message,
     EXPECT_EQ(error->where().file, "fitted.json");
 }
 
+// The fitted file with the optional oversubscription ranges of its fits.
+std::string with_ranges(const std::string& ranges = R"("oversubscription_ranges": {
+    "l1_redundant_loads": [0.1, 3.0], "z_layer_overlap": [0.566, 12.539]})") {
+    return replaced(fitted, "\"kerncast_version\": \"0.1.0\"}",
+                    "\"kerncast_version\": \"0.1.0\", " + ranges + "}");
+}
+
 } // namespace
 
 TEST(FitProvenance, IsRead) {
@@ -69,6 +76,26 @@ TEST(FitProvenance, IsRead) {
     // The base machine's fits that the file does not replace keep their source.
     EXPECT_EQ(m.capacity_fits.y_layer_overlap->a.source, "kerncast-capacity-defaults");
     EXPECT_FALSE(m.sources.at("kerncast-capacity-defaults").fit);
+}
+
+TEST(FitProvenance, OversubscriptionRangesAreOptionalReadAndRoundTrip) {
+    EXPECT_TRUE(parse(fitted).sources.at("fit-volumes").fit->oversubscription_ranges.empty());
+    const MachineModel m = parse(with_ranges());
+    const auto& ranges = m.sources.at("fit-volumes").fit->oversubscription_ranges;
+    ASSERT_EQ(ranges.size(), 2u);
+    EXPECT_EQ(ranges.at("z_layer_overlap"), (std::array<double, 2>{0.566, 12.539}));
+    EXPECT_EQ(ranges.at("l1_redundant_loads"), (std::array<double, 2>{0.1, 3.0}));
+    for (const std::string& text : {machine_to_json(m).dump(2), machine_json_text(m)})
+        EXPECT_EQ(parse(text), m) << text;
+    expect_error(with_ranges(R"("oversubscription_ranges": {"y_layer_overlap": [0.1, 1.0]})"),
+                 "\"y_layer_overlap\" is not one of the fits this source determined",
+                 "/sources/fit-volumes/fit/oversubscription_ranges/y_layer_overlap");
+    expect_error(with_ranges(R"("oversubscription_ranges": {"z_layer_overlap": [2.0, 1.0]})"),
+                 "expected 0 <= smallest O <= largest O, got [2, 1]",
+                 "/sources/fit-volumes/fit/oversubscription_ranges/z_layer_overlap");
+    expect_error(with_ranges(R"("oversubscription_ranges": {"z_layer_overlap": [1.0]})"),
+                 "expected [smallest O, largest O], got 1 numbers",
+                 "/sources/fit-volumes/fit/oversubscription_ranges/z_layer_overlap");
 }
 
 TEST(FitProvenance, RoundTrips) {
@@ -122,8 +149,13 @@ TEST(FitProvenance, MachineShowListsIt) {
     ASSERT_EQ(table.rows.size(), 1u);
     EXPECT_EQ(table.rows[0][0], report::Cell{std::string("fit-volumes")});
     EXPECT_EQ(table.rows[0][1], report::Cell{std::string("z_layer_overlap,l1_redundant_loads")});
-    EXPECT_EQ(table.rows[0][2], report::Cell{std::int64_t{90}});
-    EXPECT_EQ(table.rows[0][6], report::Cell{0.04});
+    EXPECT_EQ(table.rows[0][2], report::Cell{std::string()}); // no ranges recorded
+    EXPECT_EQ(table.rows[0][3], report::Cell{std::int64_t{90}});
+    EXPECT_EQ(table.rows[0][7], report::Cell{0.04});
+    // With them, in the order of the fits.
+    const report::Document ranged = machine_view(parse(with_ranges()));
+    EXPECT_EQ(ranged.table_at("fit_provenance").rows[0][2],
+              report::Cell{std::string("z_layer_overlap 0.566-12.5, l1_redundant_loads 0.1-3")});
     // Machines without fitted sources have no such table.
     EXPECT_EQ(machine_view(parse_machine_json(R"({"schema": "kerncast.machine/1",
         "extends": "a100-sxm4-40gb", "identity": {"id": "plain"}, "sources": {}})",

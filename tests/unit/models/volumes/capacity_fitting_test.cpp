@@ -640,6 +640,17 @@ TEST(CapacityFitting, FittedMachineCarriesProvenanceAndRoundTrips) {
                                         "l2_redundant_stores"}));
     EXPECT_EQ(source.fit->records, 48);
     EXPECT_EQ(source.fit->samples, 144);
+    // Where the samples place each curve: the O range of its terms (synthetic_samples: z at
+    // 0.15 .. 1.9, y at 0.2 .. 2.2).
+    ASSERT_EQ(source.fit->oversubscription_ranges.size(), 4u);
+    for (const auto kind : kinds) {
+        const auto& entry = entry_of(fit, kind);
+        EXPECT_EQ(source.fit->oversubscription_ranges.at(std::string(capacity_fit_name(kind))),
+                  (std::array<double, 2>{entry.min_oversubscription, entry.max_oversubscription}));
+    }
+    EXPECT_DOUBLE_EQ(source.fit->oversubscription_ranges.at("z_layer_overlap")[0], 0.15);
+    EXPECT_DOUBLE_EQ(source.fit->oversubscription_ranges.at("z_layer_overlap")[1], 1.9);
+    EXPECT_DOUBLE_EQ(source.fit->oversubscription_ranges.at("y_layer_overlap")[1], 2.2);
     EXPECT_EQ(source.fit->median_abs_relative_error, fit.after.median_abs_relative_error);
     EXPECT_EQ(source.fit->p90_abs_relative_error, fit.after.p90_abs_relative_error);
     EXPECT_EQ(source.fit->held_out_median_abs_relative_error,
