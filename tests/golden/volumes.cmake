@@ -14,6 +14,19 @@ kerncast_add_cli_test(NAME predict_lbm_x1
 kerncast_add_cli_test(NAME predict_matmul_tiled16
   ARGS predict examples/kernels/matmul_tiled16.yaml -m a100-sxm4-40gb
   STDOUT ${volumes_expected}/predict_matmul_tiled16.txt)
+# Where the forecast rests on a curve no measurement places (docs/volume-model.md): the V100's
+# default z-layer curve in its transition (a 350 x 350 plane), and the H200's fitted z-layer
+# y-layer curve beyond the largest O of its samples (rows of 24000 points).
+kerncast_add_cli_test(NAME predict_uncertain_z_layer_default
+  ARGS predict data/published/v100-warpspeed/kernels/star3d_r2.yaml -m v100-pcie-32gb
+       --block 32x32x1 --registers 32 -D nx=350 -D ny=350 -D nz=256
+  STDOUT_CONTAINS "note: DRAM load: z_layer_overlap terms of 21.96 B/point at O = 0.93 hit 81 %"
+                  "lies in the transition of a curve no measurement of v100-pcie-32gb places")
+kerncast_add_cli_test(NAME predict_uncertain_y_layer_extrapolated
+  ARGS predict data/published/v100-warpspeed/kernels/star3d_r2.yaml -m h200-sxm-141gb
+       --block 16x4x16 --registers 32 -D nx=24000 -D ny=100 -D nz=100
+  STDOUT_CONTAINS "note: DRAM load: y_layer_overlap terms of 7.52 B/point at O = 1.31 hit 33 %"
+                  "beyond the largest its fit (fit-volumes-h200) saw, 0.51: the curve is extrapolated")
 kerncast_add_cli_test(NAME predict_v100_define
   ARGS predict examples/kernels/star2d_r1.yaml -m v100-pcie-32gb -D nx=4096 --csv -
   STDOUT_CONTAINS "dram_load" "total")

@@ -1,6 +1,7 @@
 #include "kerncast/models/volumes/volumes.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/models/volumes/capacity_coverage.hpp"
 #include "kerncast/models/volumes/l1_simulation.hpp"
 
 #include <algorithm>
@@ -605,6 +606,21 @@ void add_notes(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
         p.notes.push_back("The launch fits in one wave: no reuse from earlier blocks is possible.");
 }
 
+// Capacity terms that rest on a part of their curve no measurement places (fitted curves
+// extrapolated beyond their samples, default curves in their transition): capacity_coverage.hpp.
+void add_coverage_notes(VolumePrediction& p, const MachineModel& machine) {
+    const struct {
+        std::string_view metric;
+        const VolumeDecomposition& decomposition;
+        double total;
+    } metrics[] = {{"L2->L1 load", p.decompositions.l2_load, p.l2_load_bytes},
+                   {"DRAM load", p.decompositions.dram_load, p.dram_load_bytes},
+                   {"DRAM store", p.decompositions.dram_store, p.dram_store_bytes}};
+    for (const auto& m : metrics)
+        for (const auto& term : uncovered_capacity_terms(m.decomposition, m.total, machine))
+            p.notes.push_back(uncovered_capacity_note(m.metric, term, machine.identity.id));
+}
+
 } // namespace
 
 void check_volume_machine(const MachineModel& machine) {
@@ -657,6 +673,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
         simulated_hit_rate(p);
     floating_point_work(p, analysis, params, machine, m.layout.warp_size);
     add_notes(p, analysis, options, m);
+    add_coverage_notes(p, machine);
 
     LimiterInputs inputs;
     inputs.dram_bytes_per_point = p.dram_load_bytes + p.dram_store_bytes;
