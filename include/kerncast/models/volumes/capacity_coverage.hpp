@@ -9,9 +9,9 @@
 //     beyond the cache misses and one well within it hits, whatever the curve; or
 //   - its curve is fitted, but O lies more than 10 % beyond the largest oversubscription of the
 //     fit's samples (FitProvenance::oversubscription_ranges) and the curve still promises 5 %
-//     hits or more:
-//     it is extrapolated there (a set far beyond the cache, hit < 5 %, misses whatever the
-//     curve).
+//     hits or more: it is extrapolated there (a set far beyond the cache, hit < 5 %, misses
+//     whatever the curve).
+// A curve's source is that of its c (fit-volumes writes a, b and c under one source).
 // Terms of one fit are taken together (the sampled waves give each their own O), weighted by
 // volume; only fits whose terms reach `min_share` of the metric's total are reported.
 #pragma once
