@@ -58,7 +58,7 @@ public:
     bool access(i64 sector, bool allocate) {
         const i64 line = floor_div(sector, sectors_per_line);
         const unsigned bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
-        Set& set = sets_[sets_.size() == 1 ? 0 : mix(line) % sets_.size()];
+        Set& set = sets_[sets_.size() == 1 ? 0 : set_hash(line) % sets_.size()];
         if (auto at = set.lines.find(line); at != set.lines.end()) {
             set.order.splice(set.order.begin(), set.order, at->second.position);
             const bool hit = (at->second.valid & bit) != 0;
@@ -77,12 +77,6 @@ public:
     }
 
 private:
-    static std::uint64_t mix(i64 line) { // splitmix64's finaliser
-        auto z = static_cast<std::uint64_t>(line) + 0x9E3779B97F4A7C15ull;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
     struct Entry {
         std::list<i64>::iterator position;
         unsigned valid = 0;

@@ -64,7 +64,7 @@ public:
         const auto bit = static_cast<unsigned char>(
             1u << static_cast<unsigned>(sector - line * sectors_per_line));
         const size_t base = static_cast<size_t>(
-            static_cast<i64>(mix(line) % static_cast<std::uint64_t>(sets_)) * ways_);
+            static_cast<i64>(set_hash(line) % static_cast<std::uint64_t>(sets_)) * ways_);
         size_t victim = base;
         for (size_t i = base; i < base + static_cast<size_t>(ways_); ++i) {
             if (tag_[i] == line) {
@@ -98,12 +98,6 @@ public:
     }
 
 private:
-    static std::uint64_t mix(i64 line) { // splitmix64's finaliser
-        auto z = static_cast<std::uint64_t>(line) + 0x9E3779B97F4A7C15ull;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
     i64 ways_ = 1, sets_ = 1;
     bool random_ = false;
     std::uint64_t rng_ = 1;

@@ -57,6 +57,16 @@ struct Instruction {
 
 using WarpProgram = std::vector<Instruction>;
 
+// A cache line's hash for random set placement (both simulations place lines so: NVIDIA does
+// not document the set mapping, and a modulo would tie the result to one grid's row pitch);
+// splitmix64's finaliser.
+inline std::uint64_t set_hash(i64 line) {
+    auto z = static_cast<std::uint64_t>(line) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 inline i64 floor_div(i64 a, i64 b) {
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
