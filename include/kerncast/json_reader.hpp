@@ -83,6 +83,20 @@ struct Document {
 // Parses `text` strictly; `origin` names it in errors (a path, or "built-in machine 'x'").
 Document parse(const std::string& text, const std::string& origin);
 
+// Where a value is written, in 0-based byte offsets of the text: the opening quote of its key
+// (for an object member; value_begin for array elements and the root), its first byte and one
+// past its last.
+struct TextSpan {
+    std::size_t key_begin = 0;
+    std::size_t value_begin = 0;
+    std::size_t value_end = 0;
+};
+
+// JSON pointer -> span of every value of `text` ("" is the root), for edits that keep the rest
+// of a text as written (json_text_edit.hpp). `text` must already be valid JSON (parse() it
+// first); a duplicate key or nesting deeper than 200 levels is an input Error naming `origin`.
+std::map<std::string, TextSpan> value_spans(const std::string& text, const std::string& origin);
+
 // How an error names a JSON value: "null", "a boolean", "the integer 5", "the number 2.5",
 // "the string \"abc\"" (long strings cut), "an array", "an object".
 std::string describe_type(const nlohmann::json& value);

@@ -71,12 +71,14 @@ std::string child_pointer(const std::string& parent, std::size_t index) {
 // find where values and keys start, not to validate.
 class Scanner {
 public:
-    Scanner(const std::string& text, const std::string& origin, PositionIndex& index)
-        : text_(text), origin_(origin), index_(index) {}
+    // spans, when given, also receives the byte span of every value (value_spans()).
+    Scanner(const std::string& text, const std::string& origin, PositionIndex& index,
+            std::map<std::string, TextSpan>* spans = nullptr)
+        : text_(text), origin_(origin), index_(index), spans_(spans) {}
 
     void run() {
         skip_whitespace();
-        value("", 0);
+        value("", 0, at_);
     }
 
 private:
@@ -85,6 +87,7 @@ private:
     const std::string& text_;
     const std::string& origin_;
     PositionIndex& index_;
+    std::map<std::string, TextSpan>* spans_;
     std::size_t at_ = 0;
     // Line bookkeeping advances incrementally so the scan stays linear in the text size.
     std::size_t counted_to_ = 0;
@@ -132,10 +135,11 @@ private:
             .get<std::string>();
     }
 
-    void value(const std::string& pointer, int depth) {
+    void value(const std::string& pointer, int depth, std::size_t key_begin) {
         if (depth > max_depth)
             fail("JSON nested deeper than " + std::to_string(max_depth) + " levels");
         index_.values_[pointer] = here();
+        const std::size_t begin = at_;
         switch (peek()) {
         case '{':
             object(pointer, depth);
@@ -151,6 +155,8 @@ private:
                    peek() != ' ' && peek() != '\n' && peek() != '\t' && peek() != '\r')
                 ++at_;
         }
+        if (spans_)
+            (*spans_)[pointer] = TextSpan{key_begin, begin, at_};
     }
 
     void object(const std::string& pointer, int depth) {
@@ -172,7 +178,7 @@ private:
             skip_whitespace();
             ++at_; // ':'
             skip_whitespace();
-            value(child, depth + 1);
+            value(child, depth + 1, key_start);
             skip_whitespace();
             if (peek() == ',') {
                 ++at_;
@@ -187,7 +193,8 @@ private:
         skip_whitespace();
         std::size_t element = 0;
         while (at_ < text_.size() && peek() != ']') {
-            value(child_pointer(pointer, element++), depth + 1);
+            value(child_pointer(pointer, element), depth + 1, at_);
+            ++element;
             skip_whitespace();
             if (peek() == ',') {
                 ++at_;
@@ -204,6 +211,13 @@ PositionIndex PositionIndex::scan(const std::string& text, const std::string& or
     index.origin_ = origin;
     Scanner(text, origin, index).run();
     return index;
+}
+
+std::map<std::string, TextSpan> value_spans(const std::string& text, const std::string& origin) {
+    PositionIndex index;
+    std::map<std::string, TextSpan> spans;
+    Scanner(text, origin, index, &spans).run();
+    return spans;
 }
 
 TextPosition PositionIndex::value_position(const std::string& pointer) const {

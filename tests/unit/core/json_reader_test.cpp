@@ -311,3 +311,33 @@ TEST(JsonParse, NumberBeyondTheRangeOfADoubleIsAnInputErrorAtTheNumber) {
     ASSERT_TRUE(negative);
     EXPECT_EQ(negative->kind(), ErrorKind::input);
 }
+
+TEST(JsonValueSpans, GiveEachValueAndMemberKeyAsWritten) {
+    const auto spans = value_spans(sample, "sample.json");
+    const auto value_of = [&](const std::string& pointer) {
+        const TextSpan& s = spans.at(pointer);
+        return sample.substr(s.value_begin, s.value_end - s.value_begin);
+    };
+    const auto member_of = [&](const std::string& pointer) {
+        const TextSpan& s = spans.at(pointer);
+        return sample.substr(s.key_begin, s.value_end - s.key_begin);
+    };
+    EXPECT_EQ(value_of(""), sample);
+    EXPECT_EQ(value_of("/sm_count"), "80");
+    EXPECT_EQ(member_of("/sm_count"), "\"sm_count\": 80");
+    EXPECT_EQ(value_of("/clock"), R"({"base_mhz": 1410.5, "boost": true})");
+    EXPECT_EQ(member_of("/clock/base_mhz"), "\"base_mhz\": 1410.5");
+    EXPECT_EQ(value_of("/levels/1"), R"({"name": "l2"})");
+    EXPECT_EQ(spans.at("/levels/1").key_begin, spans.at("/levels/1").value_begin); // no key
+    EXPECT_EQ(value_of("/levels/0/name"), "\"l1\"");
+    EXPECT_EQ(value_of("/huge"), "18446744073709551615");
+    // Every value of the document, and nothing else.
+    EXPECT_EQ(spans.size(), 13u);
+}
+
+TEST(JsonValueSpans, DecodeEscapedKeysIntoPointers) {
+    const std::string text = R"({"a/b": {"c~d": "x\"y"}})";
+    const auto spans = value_spans(text, "t.json");
+    const TextSpan& s = spans.at("/a~1b/c~0d");
+    EXPECT_EQ(text.substr(s.key_begin, s.value_end - s.key_begin), R"("c~d": "x\"y")");
+}
