@@ -27,12 +27,14 @@ std::vector<std::string> builtin_machine_ids() {
     return ids;
 }
 
-MachineModel builtin_machine(const std::string& id) {
+namespace {
+
+MachineText builtin_machine_text(const std::string& id) {
     for (std::size_t i = 0; i < embedded::machine_file_count; ++i) {
         const auto& file = embedded::machine_files[i];
         if (file.id == id)
-            return parse_machine_json(std::string(file.text),
-                                      "built-in machine '" + id + "' (machines/" + id + ".json)");
+            return {std::string(file.text),
+                    "built-in machine '" + id + "' (machines/" + id + ".json)"};
     }
     const auto ids = builtin_machine_ids();
     const auto close = closest_names(id, ids);
@@ -44,17 +46,29 @@ MachineModel builtin_machine(const std::string& id) {
     throw_input_error("unknown machine id '" + id + "'", {}, notes);
 }
 
-MachineModel resolve_machine(const std::string& id_or_path) {
+} // namespace
+
+MachineModel builtin_machine(const std::string& id) {
+    const MachineText machine = builtin_machine_text(id);
+    return parse_machine_json(machine.text, machine.origin);
+}
+
+MachineText resolve_machine_text(const std::string& id_or_path) {
     const auto ids = builtin_machine_ids();
     if (std::find(ids.begin(), ids.end(), id_or_path) != ids.end())
-        return builtin_machine(id_or_path);
+        return builtin_machine_text(id_or_path);
     std::error_code error;
     const bool looks_like_path = id_or_path.find('/') != std::string::npos ||
                                  id_or_path.find('\\') != std::string::npos ||
                                  id_or_path.ends_with(".json");
     if (std::filesystem::is_regular_file(id_or_path, error) || looks_like_path)
-        return load_machine_file(id_or_path);
-    return builtin_machine(id_or_path); // throws: unknown id, naming the closest ids
+        return {read_machine_file(id_or_path), id_or_path};
+    return builtin_machine_text(id_or_path); // throws: unknown id, naming the closest ids
+}
+
+MachineModel resolve_machine(const std::string& id_or_path) {
+    const MachineText machine = resolve_machine_text(id_or_path);
+    return parse_machine_json(machine.text, machine.origin);
 }
 
 } // namespace kerncast

@@ -44,7 +44,7 @@ MachineModel parse_machine_json(const std::string& text, const std::string& orig
     return parse_document(text, origin);
 }
 
-MachineModel load_machine_file(const std::string& path) {
+std::string read_machine_file(const std::string& path) {
     std::ifstream file(path, std::ios::binary);
     if (!file) {
         SourceLocation where;
@@ -53,7 +53,11 @@ MachineModel load_machine_file(const std::string& path) {
     }
     std::ostringstream content;
     content << file.rdbuf();
-    return parse_machine_json(content.str(), path);
+    return content.str();
+}
+
+MachineModel load_machine_file(const std::string& path) {
+    return parse_machine_json(read_machine_file(path), path);
 }
 
 } // namespace kerncast

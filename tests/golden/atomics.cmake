@@ -63,6 +63,12 @@ kerncast_add_cli_test(NAME atomics_forecast_h200_measured_table
 kerncast_add_cli_test(NAME atomics_replay
   ARGS atomics --replay ${atomics_data}/synthetic-raw.json
   STDOUT ${atomics_expected}/atomics_replay.txt)
+# ... and written into a machine: the built-in's text with the table and its source added.
+kerncast_add_cli_test(NAME atomics_replay_into_machine
+  ARGS atomics --replay ${atomics_data}/synthetic-raw.json -m h100-sxm5-80gb
+       -o ${CMAKE_BINARY_DIR}/atomics_replay_h100.json
+  STDERR_CONTAINS "atomics_replay_h100.json is built-in machine 'h100-sxm5-80gb' "
+                  "(machines/h100-sxm5-80gb.json) as written, with only the changed members")
 
 # Without a GPU: measuring and --run exit 3 and say what is missing.
 if(NOT KERNCAST_GPU_PRESENT)

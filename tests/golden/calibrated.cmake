@@ -27,7 +27,9 @@ kerncast_add_cli_test(NAME calibrate.tiled
        -o ${CMAKE_BINARY_DIR}/calibrated_tiled.json
   STDOUT_CONTAINS "p_madd     fitted" "matmul_tiled16        6     0.0054  0.0055  0.0078"
                   "CONVERGENCE" "wrote ${CMAKE_BINARY_DIR}/calibrated_tiled.json"
-                  "as calibrated_costs tiled.<parameter> under the source 'calibrate-tiled'")
+                  "as calibrated_costs tiled.<parameter> under the source 'calibrate-tiled'"
+                  "calibrated_tiled.json is built-in machine 'a100-sxm4-40gb' "
+                  "(machines/a100-sxm4-40gb.json) as written, with only the changed members")
 kerncast_add_cli_test(NAME calibrate.tiled_json
   ARGS calibrate ${cal_data}/tiled.yaml --records ${cal_data}/records -m a100-sxm4-40gb
        --non-negative --json -

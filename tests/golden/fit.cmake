@@ -55,4 +55,6 @@ kerncast_add_cli_test(NAME fit_volumes.published_box2d
        -o ${CMAKE_BINARY_DIR}/fit_volumes_box2d.json --json -
   STDOUT_CONTAINS "\"schema\": \"kerncast.fit-volumes/1\"" "\"status\": \"fitted\""
                   "\"status\": \"not identifiable\"" "\"trained_on\": \"B\""
-                  "wrote ${CMAKE_BINARY_DIR}/fit_volumes_box2d.json")
+                  "wrote ${CMAKE_BINARY_DIR}/fit_volumes_box2d.json"
+                  "fit_volumes_box2d.json is built-in machine 'v100-pcie-32gb' "
+                  "(machines/v100-pcie-32gb.json) as written, with only the changed members")

@@ -9,7 +9,6 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/machine/machine_json.hpp"
 #include "kerncast/models/atomics/atomics_view.hpp"
 #include "kerncast/models/atomics/service_time_benchmark.hpp"
 #include "kerncast/runtime/measurement.hpp"
@@ -270,10 +269,8 @@ void write_machine_with_table(const AtomicsCommandOptions& o, const ma::ServiceR
             record.date_utc + ", median of " + std::to_string(record.repetitions) + " repetitions",
         raw_label};
     machine.atomic_service_times = ma::service_table_from_record(record, source);
-    std::ofstream out(o.machine_out_path);
-    if (!out)
-        throw_input_error("cannot write '" + o.machine_out_path + "'");
-    out << machine_json_text(machine);
+    std::cerr << "kerncast: note: " << write_derived_machine(o.machine, machine, o.machine_out_path)
+              << "\n";
 }
 
 void measure_table(const AtomicsCommandOptions& o) {

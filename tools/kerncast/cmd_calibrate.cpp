@@ -5,7 +5,6 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/machine/machine_json.hpp"
 #include "kerncast/models/calibrated/calibrated_machine.hpp"
 #include "kerncast/models/calibrated/calibration.hpp"
 #include "kerncast/models/calibrated/calibration_view.hpp"
@@ -82,14 +81,12 @@ void run_calibrate(const CalibrateOptions& o) {
             models::unused_source_key(machine, "calibrate-" + model.name);
         const MachineModel calibrated =
             cal::machine_with_calibration(machine, model, result, dataset, source_key);
-        const std::string text = machine_json_text(calibrated);
-        KERNCAST_CHECK(parse_machine_json(text, o.output_path) == calibrated,
-                       "the calibrated machine must read back as written");
-        write_file_safely(o.output_path, "the machine file",
-                          [&](std::ostream& out) { out << text; });
+        const std::string layout_note =
+            write_derived_machine(o.replay.machine, calibrated, o.output_path);
         notes.push_back("wrote " + o.output_path + ": machine '" + calibrated.identity.id +
                         "' with the parameters of model '" + model.name + "' as calibrated_costs " +
                         model.name + ".<parameter> under the source '" + source_key + "'");
+        notes.push_back(layout_note);
     }
     emit(cal::calibration_view(model, samples.samples, result, notes), o.output);
 }

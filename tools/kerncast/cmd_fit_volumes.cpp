@@ -7,7 +7,6 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/machine/machine_json.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/models/volumes/capacity_fitting_view.hpp"
@@ -19,7 +18,6 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fstream>
 #include <memory>
 #include <sstream>
 
@@ -75,12 +73,6 @@ void refuse_overwriting_inputs(const std::string& output, const std::vector<std:
             throw_usage_error("-o: '" + output + "' is an input of this fit (" + input +
                                   "); fit-volumes does not overwrite its inputs",
                               {"write the fitted machine to a new file"});
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-    std::ofstream file(path, std::ios::binary);
-    if (!(file << text) || !file.flush())
-        throw_input_error("cannot write the machine file", SourceLocation{path, 0, 0, {}, {}});
 }
 
 void run_fit_volumes(const FitVolumesOptions& o) {
@@ -141,13 +133,12 @@ void run_fit_volumes(const FitVolumesOptions& o) {
         dataset.kerncast_version = KERNCAST_VERSION;
         const MachineModel fitted =
             models::machine_with_fits(machine, fit, validation, dataset, options.source_key);
-        const std::string text = machine_json_text(fitted);
-        KERNCAST_CHECK(parse_machine_json(text, o.output_path) == fitted,
-                       "the fitted machine must read back as written");
-        write_text_file(o.output_path, text);
+        const std::string layout_note =
+            write_derived_machine(o.replay.machine, fitted, o.output_path);
         notes.push_back("wrote " + o.output_path + ": machine '" + fitted.identity.id +
                         "' with the fitted coefficients under the source '" + options.source_key +
                         "'");
+        notes.push_back(layout_note);
     }
     emit(models::fit_volumes_view(samples.samples, fit, validation, machine.identity.id, notes),
          o.output);

@@ -2,6 +2,7 @@
 // that adds its subcommand(s) to the app and registers it with KERNCAST_REGISTER_COMMAND.
 #pragma once
 
+#include "kerncast/machine/machine_model.hpp"
 #include "kerncast/report/document.hpp"
 #include "kerncast/report/progress_bar.hpp"
 
@@ -60,6 +61,14 @@ void refuse_clobbering(const std::vector<OutputPath>& outputs,
 // complete: a failed run leaves the old file intact. Devices and pipes are written in place.
 void write_file_safely(const std::string& path, const std::string& what,
                        const std::function<void(std::ostream&)>& write);
+
+// Writes `updated`, which the command derived from the machine `machine_argument` names (-m: a
+// built-in id or a machine file), to `path` (write_file_safely) as an edit of that machine's
+// text (machine_text_edit.hpp): only the members that changed differ from it. Checks that the
+// file reads back as `updated`. Returns a note for the report: that the file is such an edit,
+// or why the original's layout could not be kept.
+std::string write_derived_machine(const std::string& machine_argument, const MachineModel& updated,
+                                  const std::string& path);
 
 // Writes doc in every requested format; the aligned text table goes to stdout unless one of
 // the requested formats already writes to stdout ("-").

@@ -1,5 +1,8 @@
 #include "commands.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
+#include "kerncast/machine/machine_text_edit.hpp"
 #include "kerncast/report/printers.hpp"
 
 #include <filesystem>
@@ -156,6 +159,20 @@ static void write_to(const std::string& path, const report::Document& doc, Print
         return;
     }
     write_file_safely(path, "the report", [&](std::ostream& out) { print(out, doc); });
+}
+
+std::string write_derived_machine(const std::string& machine_argument, const MachineModel& updated,
+                                  const std::string& path) {
+    const MachineText original = resolve_machine_text(machine_argument);
+    const MachineTextEdit edit = edit_machine_text(original.text, original.origin, updated);
+    KERNCAST_CHECK(parse_machine_json(edit.text, path) == updated,
+                   "the machine written must read back as the one derived");
+    write_file_safely(path, "the machine file", [&](std::ostream& out) { out << edit.text; });
+    if (edit.kept_layout)
+        return path + " is " + original.origin +
+               " as written, with only the changed members replaced, added or removed";
+    return path + " is written in kerncast's layout, not as an edit of " + original.origin + ": " +
+           edit.reason;
 }
 
 void emit(const report::Document& doc, const OutputOptions& options) {

@@ -19,4 +19,13 @@ MachineModel builtin_machine(const std::string& id);
 // A built-in id, or the path of a machine file (a built-in id wins over a file of that name).
 MachineModel resolve_machine(const std::string& id_or_path);
 
+// The text resolve_machine() parses, and the name its errors give it ("built-in machine 'id'
+// (machines/id.json)", or the path): what a command that writes a changed machine edits
+// (machine_text_edit.hpp).
+struct MachineText {
+    std::string text;
+    std::string origin;
+};
+MachineText resolve_machine_text(const std::string& id_or_path);
+
 } // namespace kerncast

@@ -21,6 +21,9 @@ MachineModel parse_machine_json(const std::string& text, const std::string& orig
 // Reads the file at path and parses it (errors name the path).
 MachineModel load_machine_file(const std::string& path);
 
+// The text of the machine file at path; a file that cannot be read is an input Error naming it.
+std::string read_machine_file(const std::string& path);
+
 // The machine in the machine-file format; lossless: parse(dump(to_json(m))) == m.
 // Each section names its most common source once ("source") and writes other values as
 // {"value": ..., "source": ...}.

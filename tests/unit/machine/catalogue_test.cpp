@@ -239,3 +239,19 @@ TEST(Catalogue, ResolveTakesIdsAndFiles) {
         resolve_machine(std::string(KERNCAST_SOURCE_DIR) + "/machines/titan-v.json");
     EXPECT_EQ(from_file, builtin_machine("titan-v"));
 }
+
+TEST(Catalogue, ResolveMachineTextGivesTheTextResolveParses) {
+    const std::string path = std::string(KERNCAST_SOURCE_DIR) + "/machines/titan-v.json";
+    const MachineText builtin = resolve_machine_text("titan-v");
+    EXPECT_EQ(builtin.origin, "built-in machine 'titan-v' (machines/titan-v.json)");
+    const MachineText file = resolve_machine_text(path);
+    EXPECT_EQ(file.origin, path);
+    EXPECT_EQ(builtin.text, file.text); // the embedded copy is the file
+    EXPECT_EQ(parse_machine_json(builtin.text, builtin.origin), resolve_machine("titan-v"));
+    const auto missing = caught_error([] { resolve_machine_text("no/such/machine.json"); });
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->message(), "cannot open machine file");
+    const auto unknown = caught_error([] { resolve_machine_text("h100"); });
+    ASSERT_TRUE(unknown);
+    EXPECT_EQ(unknown->message(), "unknown machine id 'h100'");
+}
