@@ -8,7 +8,9 @@
 #      path (docs/codegen.md, Folding): ncu volumes and L1 counters, then CUDA-event times;
 #   4. the z-layer transition (docs/accuracy.md, notes "the V100 model on domains nobody
 #      measured"): the star on N x N planes of a constant total (Ernst et al. fig. 23), five
-#      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there.
+#      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there;
+#   5. box_widths: the box r3 over its 48 block shapes under ncu with L1 request, L2 -> L1 fill
+#      and warp-stall counters (why 16-wide blocks are slower at the same wavefronts).
 # Not run yet. Stage first (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
 # PHASES="z_transition" (a space-separated list of phase names) runs only those, e.g. in a second
@@ -118,6 +120,30 @@ if want z_transition; then
       --json $W/ncu/z/$N.validate.json > $W/ncu/z/$N.log 2>&1
     echo "z N=$N nz=$NZ rc=$? rows=$(grep -c star3d_r2 $W/ncu/z/$N.csv 2>/dev/null)"
   done
+  pack
+fi
+
+# Why 16-wide blocks are slower than 32-wide ones at the same modelled wavefronts (V100 r3:
+# 973-1089 against 1158-1274 GFlop/s; H200 r3: 56-66 against 67-71 GLup/s; docs/accuracy.md,
+# notes "Rankings still missed"): the 48 box r3 shapes under ncu with the L1 request, fill and
+# warp-stall counters next to the volumes. If ncu refuses a metric name, the run is repeated
+# with the volume metrics and the stall section only.
+if want box_widths; then
+  phase box_widths
+  mkdir -p $W/ncu/box_widths
+  BOX_SWEEP=data/measured/h200-2026-11-26/sweeps/box_blocks.txt
+  WIDTH_METRICS=$METRICS,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  WIDTH_METRICS=$WIDTH_METRICS,l1tex__m_xbar2l1tex_read_sectors.sum
+  box_ncu() {
+    timeout $(cap 120) $NCU --csv --page raw --print-units base --metrics "$1" \
+      --section WarpStateStats --kernel-name "regex:^box2d_r3_v100$" --target-processes all \
+      --log-file $W/ncu/box_widths.csv $K validate $PK/box2d_r3.yaml -m $MACHINE \
+      --sweep $BOX_SWEEP --warmup 0 --repeat 1 --save $W/ncu/box_widths \
+      > $W/ncu/box_widths.log 2>&1
+  }
+  box_ncu "$WIDTH_METRICS"; rc=$?
+  [ $rc -ne 0 ] && { echo "box widths rc=$rc, again without the L1 request metrics"; box_ncu "$METRICS"; rc=$?; }
+  echo "box widths rc=$rc rows=$(grep -c box2d_r3_v100 $W/ncu/box_widths.csv 2>/dev/null)"
   pack
 fi
 
