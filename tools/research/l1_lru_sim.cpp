@@ -22,8 +22,9 @@
 // holding everything from 8 capacities on.
 //
 // Usage: l1_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM L1_BYTES WAYS STORES_ALLOCATE
-//                   lockstep|random|warp-major GENERATIONS
-// WAYS 0 is a fully associative L1.
+//                   lockstep|random|warp-major GENERATIONS [replacement=lru|random]
+// WAYS 0 is a fully associative L1. replacement=random evicts a random line of the set instead
+// of its least recently used one.
 #include "stencil_programs.hpp"
 
 #include <algorithm>
@@ -51,7 +52,8 @@ constexpr int distance_bins = 256; // 1/32 of the L1 each, up to 8 capacities
 // set mapping, and a plain modulo would tie the result to this grid's row pitch).
 class LruL1 {
 public:
-    LruL1(i64 lines, i64 ways) : ways_(ways > 0 ? ways : lines) {
+    LruL1(i64 lines, i64 ways, bool random_replacement = false)
+        : ways_(ways > 0 ? ways : lines), random_(random_replacement) {
         sets_.resize(static_cast<size_t>(std::max<i64>(1, lines / ways_)));
     }
     // True on a hit of a valid sector. A miss allocates the line when `allocate`.
@@ -68,8 +70,12 @@ public:
         if (!allocate)
             return false;
         if (static_cast<i64>(set.lines.size()) >= ways_) {
-            set.lines.erase(set.order.back());
-            set.order.pop_back();
+            auto victim = std::prev(set.order.end()); // LRU, or a random line of the set
+            if (random_)
+                victim = std::next(set.order.begin(),
+                                   std::uniform_int_distribution<i64>(0, ways_ - 1)(rng_));
+            set.lines.erase(*victim);
+            set.order.erase(victim);
         }
         set.order.push_front(line);
         set.lines[line] = {set.order.begin(), bit};
@@ -86,6 +92,8 @@ private:
         std::unordered_map<i64, Entry> lines;
     };
     i64 ways_;
+    bool random_ = false;
+    std::mt19937_64 rng_{7};
     std::vector<Set> sets_;
 };
 
@@ -135,15 +143,23 @@ struct Slot {
 
 int usage() {
     std::fprintf(stderr, "usage: l1_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM L1_BYTES "
-                         "WAYS STORES_ALLOCATE lockstep|random|warp-major GENERATIONS\n");
+                         "WAYS STORES_ALLOCATE lockstep|random|warp-major GENERATIONS "
+                         "[replacement=lru|random]\n");
     return 2;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 13)
+    if (argc != 13 && argc != 14)
         return usage();
+    bool random_replacement = false;
+    if (argc == 14) {
+        if (std::strcmp(argv[13], "replacement=random") != 0 &&
+            std::strcmp(argv[13], "replacement=lru") != 0)
+            return usage();
+        random_replacement = std::strcmp(argv[13], "replacement=random") == 0;
+    }
     Kernel k;
     k.star = std::strcmp(argv[1], "star") == 0;
     if (!k.star && std::strcmp(argv[1], "box") != 0)
@@ -194,7 +210,7 @@ int main(int argc, char** argv) {
     }
     uses *= 2 * (static_cast<size_t>(generations) + 1); // positions vary the sector counts a little
 
-    LruL1 l1(l1_lines, ways);
+    LruL1 l1(l1_lines, ways, random_replacement);
     StackDistance distance(uses);
     i64 misses = 0, compulsory = 0, points = 0;
     std::vector<i64> histogram(distance_bins, 0);
