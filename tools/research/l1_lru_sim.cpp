@@ -22,9 +22,10 @@
 // holding everything from 8 capacities on.
 //
 // Usage: l1_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM L1_BYTES WAYS STORES_ALLOCATE
-//                   lockstep|random|warp-major GENERATIONS [replacement=lru|random]
+//                   lockstep|random|warp-major GENERATIONS [replacement=lru|random] [inflight=N]
 // WAYS 0 is a fully associative L1. replacement=random evicts a random line of the set instead
-// of its least recently used one.
+// of its least recently used one. inflight=N keeps a missed sector in flight for N of the SM's
+// warp instructions, and a request for it meanwhile goes to L2 again (no merging of misses).
 #include "stencil_programs.hpp"
 
 #include <algorithm>
@@ -56,16 +57,27 @@ public:
         : ways_(ways > 0 ? ways : lines), random_(random_replacement) {
         sets_.resize(static_cast<size_t>(std::max<i64>(1, lines / ways_)));
     }
-    // True on a hit of a valid sector. A miss allocates the line when `allocate`.
+    // The time (executed warp instructions of the SM) and how long a missed sector stays in
+    // flight: a request for it before then misses again (no merging of in-flight misses).
+    i64 now = 0;
+    i64 inflight = 0;
+
+    // True on a hit of a valid sector that has arrived. A miss allocates the line when
+    // `allocate`.
     bool access(i64 sector, bool allocate) {
         const i64 line = floor_div(sector, sectors_per_line);
-        const unsigned bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
+        const auto index = static_cast<unsigned>(sector - line * sectors_per_line);
+        const unsigned bit = 1u << index;
         Set& set = sets_[sets_.size() == 1 ? 0 : set_hash(line) % sets_.size()];
         if (auto at = set.lines.find(line); at != set.lines.end()) {
             set.order.splice(set.order.begin(), set.order, at->second.position);
-            const bool hit = (at->second.valid & bit) != 0;
+            const bool valid = (at->second.valid & bit) != 0;
+            if (valid && at->second.arrives[index] > now)
+                return false; // still in flight: a second request to L2
+            if (!valid && allocate)
+                at->second.arrives[index] = now + inflight;
             at->second.valid |= bit;
-            return hit;
+            return valid;
         }
         if (!allocate)
             return false;
@@ -78,7 +90,9 @@ public:
             set.order.erase(victim);
         }
         set.order.push_front(line);
-        set.lines[line] = {set.order.begin(), bit};
+        Entry& entry = set.lines[line];
+        entry = {set.order.begin(), bit};
+        entry.arrives[index] = now + inflight;
         return false;
     }
 
@@ -86,6 +100,7 @@ private:
     struct Entry {
         std::list<i64>::iterator position;
         unsigned valid = 0;
+        std::array<i64, sectors_per_line> arrives{}; // when each sector's fill arrives
     };
     struct Set {
         std::list<i64> order; // most recent first
@@ -144,21 +159,25 @@ struct Slot {
 int usage() {
     std::fprintf(stderr, "usage: l1_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM L1_BYTES "
                          "WAYS STORES_ALLOCATE lockstep|random|warp-major GENERATIONS "
-                         "[replacement=lru|random]\n");
+                         "[replacement=lru|random] [inflight=N]\n");
     return 2;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 13 && argc != 14)
+    if (argc < 13 || argc > 15)
         return usage();
     bool random_replacement = false;
-    if (argc == 14) {
-        if (std::strcmp(argv[13], "replacement=random") != 0 &&
-            std::strcmp(argv[13], "replacement=lru") != 0)
+    i64 inflight = 0;
+    for (int i = 13; i < argc; ++i) {
+        const std::string option = argv[i];
+        if (option == "replacement=random" || option == "replacement=lru")
+            random_replacement = option == "replacement=random";
+        else if (option.rfind("inflight=", 0) == 0 && std::atoll(option.c_str() + 9) >= 0)
+            inflight = std::atoll(option.c_str() + 9);
+        else
             return usage();
-        random_replacement = std::strcmp(argv[13], "replacement=random") == 0;
     }
     Kernel k;
     k.star = std::strcmp(argv[1], "star") == 0;
@@ -211,6 +230,7 @@ int main(int argc, char** argv) {
     uses *= 2 * (static_cast<size_t>(generations) + 1); // positions vary the sector counts a little
 
     LruL1 l1(l1_lines, ways, random_replacement);
+    l1.inflight = inflight;
     StackDistance distance(uses);
     i64 misses = 0, compulsory = 0, points = 0;
     std::vector<i64> histogram(distance_bins, 0);
@@ -220,6 +240,7 @@ int main(int argc, char** argv) {
         return slot.generation >= 1 && slot.generation < generations - 1;
     };
     auto execute = [&](Slot& slot, const Instruction& instruction) {
+        ++l1.now;
         for (const i64 sector : instruction.sectors) {
             const bool hit = l1.access(sector, !instruction.store || stores_allocate);
             const i64 d = distance.use(floor_div(sector, sectors_per_line));
