@@ -105,6 +105,20 @@ ExploreResult explore(const kernel::KernelSpec& spec,
                          return a.prediction->limiter.points_per_second >
                                 b.prediction->limiter.points_per_second;
                      });
+    // Ties: a run of equal predicted throughputs shares the rank of its first row (validate
+    // treats equal predictions alike: runtime/statistics.hpp, predicted_best_pick).
+    for (std::size_t first = 0; first < result.rows.size() && result.rows[first].prediction;) {
+        const double throughput = result.rows[first].prediction->limiter.points_per_second;
+        std::size_t end = first;
+        while (end < result.rows.size() && result.rows[end].prediction &&
+               result.rows[end].prediction->limiter.points_per_second == throughput)
+            ++end;
+        for (std::size_t i = first; i < end; ++i) {
+            result.rows[i].rank = first + 1;
+            result.rows[i].tied = end - first;
+        }
+        first = end;
+    }
     return result;
 }
 

@@ -39,6 +39,33 @@ std::string registers_note(const ExploreResult& result) {
                        range, count.target, spilling);
 }
 
+// One note per group of shown rows that share a rank (at most three, then a count).
+std::vector<std::string> tie_notes(const ExploreResult& result, std::size_t top) {
+    constexpr std::size_t named_groups = 3;
+    std::vector<std::string> notes;
+    std::size_t groups = 0, shown = 0;
+    for (const auto& row : result.rows) {
+        if (!row.prediction || (top && shown >= top))
+            break;
+        ++shown;
+        if (row.tied < 2 || shown != row.rank)
+            continue; // not the first row of a tie
+        if (++groups > named_groups)
+            continue;
+        notes.push_back(fmt::format(
+            "Rank {} is shared by {} configurations ({:.2f} Gpoints/s, {} binds): the model "
+            "predicts the same throughput for them and cannot order them; they are listed in "
+            "the order they were enumerated (docs/volume-model.md, Ties).",
+            row.rank, row.tied, row.prediction->limiter.points_per_second / 1e9,
+            limiter_name(row.prediction->limiter.binding)));
+    }
+    if (groups > named_groups)
+        notes.push_back(fmt::format("{} more ranks among those shown are shared by several "
+                                    "configurations.",
+                                    groups - named_groups));
+    return notes;
+}
+
 std::string configuration_label(const ExploreRow& row) {
     return runtime::launch_label(row.launch.block, row.launch.fold);
 }
@@ -125,7 +152,7 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
             continue;
         ++shown;
         const VolumePrediction& p = *row.prediction;
-        t.row(shown, format_triple(row.launch.block), format_triple(row.launch.fold),
+        t.row(row.rank, format_triple(row.launch.block), format_triple(row.launch.fold),
               p.limiter.points_per_second / 1e9, limiter_name(p.limiter.binding), p.dram_load_bytes,
               p.dram_store_bytes, p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,
               p.occupancy.active_blocks_per_sm,
@@ -135,6 +162,8 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
     doc.notes.push_back(fmt::format("{} configurations predicted, {} skipped.",
                                     result.rows.size() - skipped, skipped));
     doc.notes.push_back(registers_note(result));
+    for (const std::string& note : tie_notes(result, top))
+        doc.notes.push_back(note);
     doc.charts = {
         throughput_chart(result, "throughput",
                          "Predicted throughput per configuration, coloured by block shape",

@@ -42,6 +42,33 @@ TEST(Explore, RanksByThroughputAndReportsSkippedConfigurations) {
     EXPECT_FALSE(result.rows[3].skipped.empty());
 }
 
+// The V100 2D box r3: every 1024-thread shape at least 16 wide takes two wavefronts per warp
+// load, so the L1 limiter ties them (docs/accuracy.md); 16x2 is bound by block launches.
+TEST(Explore, TiedPredictionsShareTheRankOfTheFirst) {
+    const auto spec = kernel::load_kernel_file(
+        std::string(KERNCAST_SOURCE_DIR) + "/data/published/v100-warpspeed/kernels/box2d_r3.yaml");
+    ExploreOptions options;
+    options.blocks = {{16, 2, 1}, {128, 8, 1}, {256, 4, 1}, {64, 16, 1}, {2048, 1, 1}};
+    options.folds = {{1, 1, 1}};
+    options.jobs = 1;
+    const ExploreResult result = explore(spec, {}, resolve_machine("v100-pcie-32gb"), options);
+    ASSERT_EQ(result.rows.size(), 5u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        ASSERT_TRUE(result.rows[k].prediction);
+        EXPECT_EQ(result.rows[k].rank, 1u);
+        EXPECT_EQ(result.rows[k].tied, 3u);
+        EXPECT_EQ(result.rows[k].prediction->limiter.binding, Limiter::l1);
+    }
+    // Sweep order within the tie.
+    EXPECT_EQ(result.rows[0].launch.block, (kernel::Dim3{128, 8, 1}));
+    EXPECT_EQ(result.rows[2].launch.block, (kernel::Dim3{64, 16, 1}));
+    EXPECT_EQ(result.rows[3].launch.block, (kernel::Dim3{16, 2, 1}));
+    EXPECT_EQ(result.rows[3].rank, 4u);
+    EXPECT_EQ(result.rows[3].tied, 1u);
+    EXPECT_FALSE(result.rows[4].prediction);
+    EXPECT_EQ(result.rows[4].rank, 0u);
+}
+
 TEST(Explore, AMachineTheModelsCannotUseFailsOnceNotPerConfiguration) {
     // Without an L2 bandwidth no configuration can be ranked: the sweep stops with the reason
     // instead of skipping every configuration.

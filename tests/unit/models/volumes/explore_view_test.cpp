@@ -17,6 +17,8 @@ TEST(ExploreView, TopTrimsPredictedRowsButKeepsSkippedOnes) {
         ExploreRow row;
         row.prediction = VolumePrediction{};
         row.prediction->limiter.points_per_second = 3e9 - k * 1e9;
+        row.rank = static_cast<std::size_t>(k) + 1;
+        row.tied = 1;
         result.rows.push_back(row);
     }
     ExploreRow skipped;
@@ -43,6 +45,8 @@ TEST(ExploreView, RowsCarryTheLaunchAndTheLimiter) {
     row.prediction->limiter.binding = Limiter::dram;
     row.prediction->dram_load_bytes = 8;
     row.prediction->dram_store_bytes = 4;
+    row.rank = 1;
+    row.tied = 1;
     result.rows.push_back(row);
     const auto doc = explore_view(result);
     EXPECT_EQ(doc.schema, "kerncast.explore/1");
@@ -59,6 +63,48 @@ TEST(ExploreView, RowsCarryTheLaunchAndTheLimiter) {
     EXPECT_EQ(doc.notes.front(), "1 configurations predicted, 0 skipped.");
     ASSERT_EQ(doc.charts.size(), 3u);
     EXPECT_EQ(doc.charts[0].key, "throughput");
+}
+
+// Rows of equal predicted throughput (ranks and tie sizes as explore() sets them) share a rank,
+// and each shared rank among the shown rows gets a note with the full tie's size.
+TEST(ExploreView, TiedRowsShareARankAndANoteSaysSo) {
+    ExploreResult result;
+    const double gpoints[] = {3, 2, 2, 2, 1};
+    const std::size_t ranks[] = {1, 2, 2, 2, 5};
+    for (int k = 0; k < 5; ++k) {
+        ExploreRow row;
+        row.prediction = VolumePrediction{};
+        row.prediction->limiter.points_per_second = gpoints[k] * 1e9;
+        row.prediction->limiter.binding = k == 0 ? Limiter::dram : Limiter::l1;
+        row.rank = ranks[k];
+        row.tied = ranks[k] == 2 ? 3 : 1;
+        result.rows.push_back(row);
+    }
+    const auto doc = explore_view(result, 3);
+    const auto& ranking = doc.table_at("ranking");
+    ASSERT_EQ(ranking.rows.size(), 3u);
+    EXPECT_EQ(std::get<std::int64_t>(ranking.rows[1][0]), 2);
+    EXPECT_EQ(std::get<std::int64_t>(ranking.rows[2][0]), 2);
+    const std::string expected = "Rank 2 is shared by 3 configurations (2.00 Gpoints/s, L1 "
+                                 "binds): the model predicts the same throughput for them and "
+                                 "cannot order them; they are listed in the order they were "
+                                 "enumerated (docs/volume-model.md, Ties).";
+    EXPECT_EQ(std::count(doc.notes.begin(), doc.notes.end(), expected), 1);
+    EXPECT_EQ(doc.notes.size(), 3u); // predicted count, registers, the tie
+
+    // Beyond three shared ranks, a count.
+    ExploreResult many;
+    for (int k = 0; k < 10; ++k) {
+        ExploreRow row;
+        row.prediction = VolumePrediction{};
+        row.prediction->limiter.points_per_second = (10 - k / 2) * 1e9;
+        row.rank = static_cast<std::size_t>(k / 2 * 2 + 1);
+        row.tied = 2;
+        many.rows.push_back(row);
+    }
+    const auto notes = explore_view(many).notes;
+    ASSERT_EQ(notes.size(), 2u + 3u + 1u);
+    EXPECT_EQ(notes.back(), "2 more ranks among those shown are shared by several configurations.");
 }
 
 } // namespace
