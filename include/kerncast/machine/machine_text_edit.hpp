@@ -1,7 +1,7 @@
 // Writing a machine that a command derived from a machine file as an edit of that file's text.
 //
-// fit-volumes (capacity fits), calibrate (calibrated costs) and atomics --machine-out (the
-// atomic service table) each change a few members of a machine and its sources. Written with
+// fit-volumes -o (capacity fits), calibrate -o (calibrated costs) and atomics --replay -m -o
+// (the atomic service table) each change a few members of a machine and its sources. Written with
 // machine_json_text() the whole file would change: sizes spelled "96 KiB" become 98304, 1380
 // becomes 1380.0, sources are sorted and section defaults move, so the diff of a refit hides
 // the refit. edit_machine_text() instead replaces, adds or removes only the members of
@@ -22,9 +22,10 @@ struct MachineTextEdit {
 };
 
 // `original_text` is the machine file (`origin` names it) that `updated` was derived from.
-// When `updated` differs from it beyond the four sections above, or the edited text would not
-// read back as `updated` (an "extends" file whose base holds a changed member, say), the result
-// is machine_json_text(updated) with the reason. A malformed original is an input Error.
+// When `updated` differs from it beyond the four sections above, when a member that changed is
+// not in the text itself (it comes from the built-in an "extends" file extends), or when the
+// edited text would not read back as `updated`, the result is machine_json_text(updated) with
+// the reason. A malformed original is an input Error.
 MachineTextEdit edit_machine_text(const std::string& original_text, const std::string& origin,
                                   const MachineModel& updated);
 
