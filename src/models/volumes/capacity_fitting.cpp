@@ -721,11 +721,16 @@ CrossValidation cross_validate_capacity_fits(const std::vector<VolumeSample>& sa
 std::string unused_source_key(const MachineModel& machine, const std::string& base) {
     if (machine.sources.count(base) == 0)
         return base;
-    for (int n = 2;; ++n) {
-        const std::string key = base + "-" + std::to_string(n);
-        if (machine.sources.count(key) == 0)
-            return key;
+    long long largest = 1;
+    const std::string prefix = base + "-";
+    for (const auto& [key, source] : machine.sources) {
+        if (key.size() <= prefix.size() || key.compare(0, prefix.size(), prefix) != 0 ||
+            key.size() - prefix.size() > 9 ||
+            key.find_first_not_of("0123456789", prefix.size()) != std::string::npos)
+            continue;
+        largest = std::max(largest, std::stoll(key.substr(prefix.size())));
     }
+    return prefix + std::to_string(largest + 1);
 }
 
 namespace {

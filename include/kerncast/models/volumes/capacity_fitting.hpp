@@ -170,7 +170,9 @@ struct FitDataset {
     int published_records = 0; // of `records`, published measurements (not kerncast's own)
 };
 
-// A source key of the machine not yet used: `base`, else base-2, base-3, ...
+// A source key of the machine not yet used: `base`, else base-N with N one more than the
+// largest N of a base-N the machine has (at least 2), so that a new fit never takes the name of
+// an older one that a refit dropped (fit-volumes and fit-volumes-4 -> fit-volumes-5).
 std::string unused_source_key(const MachineModel& machine, const std::string& base);
 
 // The machine with the fitted coefficients (fit.fits) and a new source (kind "measured"; kind
