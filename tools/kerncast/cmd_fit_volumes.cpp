@@ -136,8 +136,8 @@ void run_fit_volumes(const FitVolumesOptions& o) {
         const std::string layout_note =
             write_derived_machine(o.replay.machine, fitted, o.output_path);
         notes.push_back("wrote " + o.output_path + ": machine '" + fitted.identity.id +
-                        "' with the fitted coefficients under the source '" + options.source_key +
-                        "'");
+                        "' with the fitted coefficients under the source '" +
+                        models::fitted_source_key(fitted, fit) + "'");
         notes.push_back(layout_note);
     }
     emit(models::fit_volumes_view(samples.samples, fit, validation, machine.identity.id, notes),

@@ -844,4 +844,12 @@ MachineModel machine_with_fits(const MachineModel& machine, const CapacityFitRes
     return result;
 }
 
+std::string fitted_source_key(const MachineModel& fitted, const CapacityFitResult& fit) {
+    for (const auto& entry : fit.coefficients)
+        if (entry.status == FitStatus::fitted)
+            if (const auto& slot = capacity_fit_slot(fitted.capacity_fits, entry.kind))
+                return slot->a.source;
+    throw_input_error("no capacity fit was determined");
+}
+
 } // namespace kerncast::models

@@ -185,6 +185,11 @@ MachineModel machine_with_fits(const MachineModel& machine, const CapacityFitRes
                                const CrossValidation& validation, const FitDataset& dataset,
                                const std::string& source_key);
 
+// The key of the source that the determined fits of `fit` cite in `fitted` (the result of
+// machine_with_fits): the key the fit ran with, or its base when the refit dropped the older
+// source that held the base and took the name back.
+std::string fitted_source_key(const MachineModel& fitted, const CapacityFitResult& fit);
+
 // |relative errors| summarised; zero samples give an empty summary.
 ErrorSummary summarize_relative_errors(const std::vector<double>& relative_errors);
 

@@ -706,11 +706,20 @@ TEST(CapacityFitting, ARefitReplacesTheProvenanceItMakesObsolete) {
         return machine_with_fits(m, fit, {}, dataset, options.source_key);
     };
     const MachineModel first = fit_once(machine, {});
-    // Refitting every fit of the first run: its provenance goes, the new one takes the key.
+    // Refitting every fit of the first run: its provenance goes, the new one takes the key
+    // (fit-volumes-2 during the run, fit-volumes in the machine and in what the command says).
     const MachineModel second = fit_once(first, {});
     EXPECT_EQ(second.sources.count("fit-volumes-2"), 0u);
     ASSERT_EQ(second.sources.count("fit-volumes"), 1u);
     EXPECT_EQ(second.capacity_fits.l1_redundant_loads->a.source, "fit-volumes");
+    CapacityFitOptions again = three_coefficients();
+    again.source_key = unused_source_key(first, "fit-volumes");
+    ASSERT_EQ(again.source_key, "fit-volumes-2");
+    const CapacityFitResult refit =
+        fit_capacity_curves(samples, first.capacity_fits, first.identity.id, again);
+    EXPECT_EQ(
+        fitted_source_key(machine_with_fits(first, refit, {}, dataset, again.source_key), refit),
+        "fit-volumes");
     EXPECT_EQ(second.sources.size(), first.sources.size());
     EXPECT_EQ(parse_machine_json(machine_json_text(second), "refit.json"), second);
     // Refitting only some of them: the first run's provenance still describes the others.
@@ -719,6 +728,14 @@ TEST(CapacityFitting, ARefitReplacesTheProvenanceItMakesObsolete) {
     EXPECT_EQ(partial.sources.count("fit-volumes-2"), 1u);
     EXPECT_EQ(partial.capacity_fits.l1_redundant_loads->a.source, "fit-volumes-2");
     EXPECT_EQ(partial.capacity_fits.y_layer_overlap->a.source, "fit-volumes");
+    CapacityFitOptions some = three_coefficients();
+    some.source_key = unused_source_key(first, "fit-volumes");
+    some.fits = {CapacityFitKind::l1_redundant_loads};
+    const CapacityFitResult partial_fit =
+        fit_capacity_curves(samples, first.capacity_fits, first.identity.id, some);
+    EXPECT_EQ(fitted_source_key(machine_with_fits(first, partial_fit, {}, dataset, some.source_key),
+                                partial_fit),
+              "fit-volumes-2");
 }
 
 } // namespace
