@@ -78,14 +78,18 @@ void run_calibrate(const CalibrateOptions& o) {
         dataset.date = runtime::iso8601_utc_now();
         dataset.kerncast_version = KERNCAST_VERSION;
         const std::string source_key =
-            models::unused_source_key(machine, "calibrate-" + model.name);
+            models::unused_source_key(machine, cal::calibration_source_base(model.name));
         const MachineModel calibrated =
             cal::machine_with_calibration(machine, model, result, dataset, source_key);
         const std::string layout_note =
             write_derived_machine(o.replay.machine, calibrated, o.output_path);
+        const std::string written_key =
+            calibrated.calibrated_costs
+                .at(cal::calibrated_cost_key(model.name, result.parameters.front().name))
+                .source;
         notes.push_back("wrote " + o.output_path + ": machine '" + calibrated.identity.id +
                         "' with the parameters of model '" + model.name + "' as calibrated_costs " +
-                        model.name + ".<parameter> under the source '" + source_key + "'");
+                        model.name + ".<parameter> under the source '" + written_key + "'");
         notes.push_back(layout_note);
     }
     emit(cal::calibration_view(model, samples.samples, result, notes), o.output);

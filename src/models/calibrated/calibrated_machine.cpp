@@ -14,6 +14,10 @@ std::string calibrated_cost_key(const std::string& model, const std::string& par
     return model + "." + parameter;
 }
 
+std::string calibration_source_base(const std::string& model) {
+    return "calibrate-" + model;
+}
+
 MachineModel machine_with_calibration(const MachineModel& machine, const CostModel& model,
                                       const CalibrationResult& result,
                                       const CalibrationDataset& dataset,
@@ -53,6 +57,27 @@ MachineModel machine_with_calibration(const MachineModel& machine, const CostMod
     provenance.run = dataset.path;
     provenance.calibration = c;
     out.sources[source_key] = provenance;
+
+    // An earlier calibration of this model that no value cites any more: its provenance goes.
+    std::set<std::string> cited;
+    for (const auto& [key, cost] : out.calibrated_costs)
+        cited.insert(cost.source);
+    for (auto it = out.sources.begin(); it != out.sources.end();) {
+        const bool replaced = it->second.calibration &&
+                              it->second.calibration->model == model.name &&
+                              cited.count(it->first) == 0;
+        it = replaced ? out.sources.erase(it) : std::next(it);
+    }
+    // ... and the new one takes the base key back (a recalibration leaves one
+    // "calibrate-<model>").
+    const std::string base = calibration_source_base(model.name);
+    if (source_key != base && source_key.starts_with(base + "-") && out.sources.count(base) == 0) {
+        out.sources[base] = out.sources.at(source_key);
+        out.sources.erase(source_key);
+        for (auto& [key, cost] : out.calibrated_costs)
+            if (cost.source == source_key)
+                cost.source = base;
+    }
     return out;
 }
 

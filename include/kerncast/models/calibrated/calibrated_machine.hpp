@@ -25,8 +25,16 @@ struct CalibrationDataset {
     std::string kerncast_version;
 };
 
+// "calibrate-<model>": the source key a calibration of the model is written under, or
+// "calibrate-<model>-N" when the machine has that key (models/volumes unused_source_key).
+std::string calibration_source_base(const std::string& model);
+
 // The machine with the model's parameters under `source_key` (kind "measured"; "derived" when
-// any record is published) and its provenance. Existing values of the same keys are replaced.
+// any record is published) and its provenance. Existing values of the same keys are replaced;
+// the source of an earlier calibration of the model that no value cites any more goes (its
+// residuals and date describe numbers the machine no longer holds), and when that frees
+// calibration_source_base(model), the new source takes that key instead of `source_key`
+// (read the key back from the parameters' values).
 MachineModel machine_with_calibration(const MachineModel& machine, const CostModel& model,
                                       const CalibrationResult& result,
                                       const CalibrationDataset& dataset,

@@ -71,6 +71,36 @@ TEST(CalibratedMachine, RoundTripsThroughTheMachineFile) {
     EXPECT_EQ(std::get<std::string>(table.rows[0][1]), "lin");
 }
 
+// A recalibration of the model replaces its values: the earlier source goes and the new one
+// takes the base key back; another model's calibration keeps its source.
+TEST(CalibratedMachine, ARecalibrationReplacesTheProvenanceItMakesObsolete) {
+    const Calibrated c = calibrated_a100();
+    CostModel other = make_cost_model("other", "f_time", "p_launch * f_sync_kernel_launch");
+    MachineModel machine = c.machine;
+    machine.calibrated_costs["other.p_launch"] = Sourced<double>{2e-6, "calibrate-other"};
+    machine.sources["calibrate-other"] = machine.sources.at("calibrate-lin");
+    machine.sources["calibrate-other"].calibration->model = "other";
+    machine.sources["calibrate-other"].calibration->parameters = {"p_launch"};
+    EXPECT_EQ(calibration_source_base("lin"), "calibrate-lin");
+
+    CalibrationDataset dataset;
+    dataset.path = "data/records/lin-2";
+    dataset.records_sha256 = std::string(64, 'b');
+    dataset.records = 20;
+    dataset.date = "2026-11-26T00:00:00Z";
+    dataset.kerncast_version = "0.1.0";
+    const MachineModel again =
+        machine_with_calibration(machine, c.model, c.result, dataset, "calibrate-lin-2");
+    EXPECT_EQ(again.sources.count("calibrate-lin-2"), 0u);
+    ASSERT_EQ(again.sources.count("calibrate-lin"), 1u);
+    EXPECT_EQ(again.sources.at("calibrate-lin").run, "data/records/lin-2");
+    EXPECT_EQ(again.calibrated_costs.at("lin.p_madd").source, "calibrate-lin");
+    EXPECT_EQ(again.calibrated_costs.at("other.p_launch").source, "calibrate-other");
+    EXPECT_EQ(again.sources.count("calibrate-other"), 1u);
+    EXPECT_EQ(again.sources.size(), machine.sources.size());
+    EXPECT_EQ(parse_machine_json(machine_json_text(again), "again.json"), again);
+}
+
 TEST(CalibratedMachine, InvalidProvenanceAndMissingParametersAreErrors) {
     const Calibrated c = calibrated_a100();
     std::string text = machine_json_text(c.machine);
