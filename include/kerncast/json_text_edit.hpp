@@ -12,7 +12,8 @@
 // it and applied by text(), so edits do not move each other's targets. Edits of overlapping
 // text (a member both replaced and removed, say), and appending to an object all of whose
 // members are removed, are programming errors (KERNCAST_CHECK, when text() assembles them). A
-// pointer the text does not have is an input Error naming the origin.
+// pointer the text does not have is an input Error naming the origin. In a text with CRLF line
+// ends, the line breaks of inserted text become CRLF too.
 #pragma once
 
 #include "kerncast/json_reader.hpp"

@@ -65,6 +65,12 @@ bool apart(std::size_t begin, std::size_t end, std::size_t other_begin, std::siz
 } // namespace
 
 void JsonTextEdit::add(std::size_t begin, std::size_t end, std::string replacement) {
+    // New text takes the line ends of the original (a file saved with CRLF keeps them).
+    if (text_.find("\r\n") != std::string::npos)
+        for (std::size_t at = replacement.find('\n'); at != std::string::npos;
+             at = replacement.find('\n', at + 1))
+            if (at == 0 || replacement[at - 1] != '\r')
+                replacement.insert(at++, 1, '\r');
     for (const Edit& other : edits_)
         KERNCAST_CHECK(apart(begin, end, other.begin, other.end),
                        "edits of a JSON text must not overlap");

@@ -102,6 +102,23 @@ TEST(JsonTextEdit, RemovingTheLastMemberAndAppendingGivesValidJson) {
               ordered::parse(R"({"x": {"a": 1.0, "b": 2.0}, "z": {"a": 7.0, "b": 8.0}})"));
 }
 
+TEST(JsonTextEdit, ATextWithCrlfLineEndsKeepsThem) {
+    std::string crlf;
+    for (char c : text)
+        crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    JsonTextEdit edit(crlf, "toy.json");
+    edit.append_member("/fits", "\"z\": {\n      \"a\": 7.0\n    }");
+    edit.replace_value("/sizes/clock", "1400");
+    const std::string edited = edit.text();
+    EXPECT_NE(edited.find("},\r\n    \"z\": {\r\n      \"a\": 7.0\r\n    }\r\n  }"),
+              std::string::npos)
+        << edited;
+    for (std::size_t at = edited.find('\n'); at != std::string::npos;
+         at = edited.find('\n', at + 1))
+        ASSERT_EQ(edited[at - 1], '\r') << "a bare LF at byte " << at;
+    EXPECT_EQ(ordered::parse(edited)["fits"]["z"]["a"], 7.0);
+}
+
 TEST(JsonTextEdit, ReadsTheOriginalTextOfValuesAndMembers) {
     const JsonTextEdit edit(text, "toy.json");
     EXPECT_EQ(edit.value_text("/sizes/shared"), "\"96 KiB\"");
