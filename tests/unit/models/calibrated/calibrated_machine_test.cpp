@@ -22,6 +22,11 @@ struct Calibrated {
     MachineModel machine;
 };
 
+// 20 records in `path`, none published, with a made-up hash.
+CalibrationDataset dataset(const std::string& path, char hash, const std::string& date) {
+    return CalibrationDataset{path, std::string(64, hash), 20, 0, date, "0.1.0"};
+}
+
 Calibrated calibrated_a100() {
     Calibrated c;
     c.model = make_cost_model("lin", "f_time",
@@ -30,14 +35,9 @@ Calibrated calibrated_a100() {
     const auto samples =
         synthetic::synthetic_samples(c.model, {{1, 1}, {1e6, 1e9}}, {1e-5, 3e-12}, 20, 0.01);
     c.result = calibrate(c.model, samples);
-    CalibrationDataset dataset;
-    dataset.path = "data/records/lin";
-    dataset.records_sha256 = std::string(64, 'a');
-    dataset.records = 20;
-    dataset.date = "2026-11-25T00:00:00Z";
-    dataset.kerncast_version = "0.1.0";
     c.machine = machine_with_calibration(resolve_machine("a100-sxm4-40gb"), c.model, c.result,
-                                         dataset, "calibrate-lin");
+                                         dataset("data/records/lin", 'a', "2026-11-25T00:00:00Z"),
+                                         "calibrate-lin");
     return c;
 }
 
@@ -75,7 +75,6 @@ TEST(CalibratedMachine, RoundTripsThroughTheMachineFile) {
 // takes the base key back; another model's calibration keeps its source.
 TEST(CalibratedMachine, ARecalibrationReplacesTheProvenanceItMakesObsolete) {
     const Calibrated c = calibrated_a100();
-    CostModel other = make_cost_model("other", "f_time", "p_launch * f_sync_kernel_launch");
     MachineModel machine = c.machine;
     machine.calibrated_costs["other.p_launch"] = Sourced<double>{2e-6, "calibrate-other"};
     machine.sources["calibrate-other"] = machine.sources.at("calibrate-lin");
@@ -83,14 +82,9 @@ TEST(CalibratedMachine, ARecalibrationReplacesTheProvenanceItMakesObsolete) {
     machine.sources["calibrate-other"].calibration->parameters = {"p_launch"};
     EXPECT_EQ(calibration_source_base("lin"), "calibrate-lin");
 
-    CalibrationDataset dataset;
-    dataset.path = "data/records/lin-2";
-    dataset.records_sha256 = std::string(64, 'b');
-    dataset.records = 20;
-    dataset.date = "2026-11-26T00:00:00Z";
-    dataset.kerncast_version = "0.1.0";
-    const MachineModel again =
-        machine_with_calibration(machine, c.model, c.result, dataset, "calibrate-lin-2");
+    const MachineModel again = machine_with_calibration(
+        machine, c.model, c.result, dataset("data/records/lin-2", 'b', "2026-11-26T00:00:00Z"),
+        "calibrate-lin-2");
     EXPECT_EQ(again.sources.count("calibrate-lin-2"), 0u);
     ASSERT_EQ(again.sources.count("calibrate-lin"), 1u);
     EXPECT_EQ(again.sources.at("calibrate-lin").run, "data/records/lin-2");
