@@ -180,12 +180,8 @@ int main(int argc, char** argv) {
             return usage();
     }
     Kernel k;
-    k.star = std::strcmp(argv[1], "star") == 0;
-    if (!k.star && std::strcmp(argv[1], "box") != 0)
+    if (!kernel_from_arguments(argv, k))
         return usage();
-    k.range = std::atoi(argv[2]);
-    k.block = {std::atoll(argv[3]), std::atoll(argv[4]), std::atoll(argv[5])};
-    k.fold_z = std::atoll(argv[6]);
     const int blocks_per_sm = std::atoi(argv[7]);
     const i64 l1_lines = std::atoll(argv[8]) / line_bytes;
     const i64 ways = std::atoll(argv[9]);

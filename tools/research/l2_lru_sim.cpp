@@ -128,12 +128,8 @@ int main(int argc, char** argv) {
     if (argc < 13 || argc > 17)
         return usage();
     Kernel k;
-    k.star = std::strcmp(argv[1], "star") == 0;
-    if (!k.star && std::strcmp(argv[1], "box") != 0)
+    if (!kernel_from_arguments(argv, k))
         return usage();
-    k.range = std::atoi(argv[2]);
-    k.block = {std::atoll(argv[3]), std::atoll(argv[4]), std::atoll(argv[5])};
-    k.fold_z = std::atoll(argv[6]);
     const i64 blocks_per_sm = std::atoll(argv[7]), sms = std::atoll(argv[8]);
     const i64 l1_ways = std::atoll(argv[10]), l2_ways = std::atoll(argv[12]);
     const i64 l1_lines = std::atoll(argv[9]) / line_bytes / l1_ways * l1_ways;

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <set>
 #include <vector>
 
@@ -49,6 +51,19 @@ struct Kernel {
     }
     i64 threads() const { return block[0] * block[1] * block[2]; }
 };
+
+// The kernel the two simulations' first command-line arguments name: star|box RANGE BX BY BZ
+// FOLD_Z (argv[1..6]); false for a kernel name other than star or box. The caller checks the
+// numbers.
+inline bool kernel_from_arguments(char** argv, Kernel& k) {
+    k.star = std::strcmp(argv[1], "star") == 0;
+    if (!k.star && std::strcmp(argv[1], "box") != 0)
+        return false;
+    k.range = std::atoi(argv[2]);
+    k.block = {std::atoll(argv[3]), std::atoll(argv[4]), std::atoll(argv[5])};
+    k.fold_z = std::atoll(argv[6]);
+    return true;
+}
 
 struct Instruction {
     std::vector<i64> sectors; // distinct 32 B sectors of the warp's lanes
