@@ -1,5 +1,6 @@
 #include "kerncast/machine/machine_text_edit.hpp"
 
+#include "kerncast/error.hpp"
 #include "kerncast/json_reader.hpp"
 #include "kerncast/json_text_edit.hpp"
 #include "kerncast/machine/machine_json.hpp"
@@ -29,9 +30,8 @@ MachineModel with_editable_sections(MachineModel machine, const MachineModel& fr
 // updated machine: a changed or added member is written as it writes it.
 class SectionEditor {
 public:
-    SectionEditor(JsonTextEdit& edit, const JsonTextEdit& canonical, std::string section)
-        : edit_(edit), canonical_(canonical), section_(std::move(section)),
-          pointer_("/" + section_) {}
+    SectionEditor(JsonTextEdit& edit, const JsonTextEdit& canonical, const std::string& section)
+        : edit_(edit), canonical_(canonical), pointer_("/" + section) {}
 
     // `key` differs between the original and the updated machine: `in_updated` says whether
     // the updated machine has it. Returns false when the original text cannot be edited so.
@@ -71,7 +71,6 @@ public:
 private:
     JsonTextEdit& edit_;
     const JsonTextEdit& canonical_;
-    std::string section_;
     std::string pointer_;
     bool section_added_ = false;
     std::vector<std::string> added_;
@@ -92,7 +91,10 @@ std::vector<std::pair<std::string, bool>> changed_keys(const Map& before, const 
 }
 
 MachineTextEdit canonical(const MachineModel& updated, std::string reason) {
-    return MachineTextEdit{machine_json_text(updated), false, std::move(reason)};
+    MachineTextEdit edit{machine_json_text(updated), false, std::move(reason)};
+    KERNCAST_CHECK(parse_machine_json(edit.text, "the written machine") == updated,
+                   "a machine must read back as machine_json_text writes it");
+    return edit;
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
 #include "kerncast/models/atomics/atomics_view.hpp"
 #include "kerncast/models/atomics/service_time_benchmark.hpp"
 #include "kerncast/runtime/measurement.hpp"
@@ -261,7 +262,8 @@ void write_machine_with_table(const AtomicsCommandOptions& o, const ma::ServiceR
                               const std::string& raw_label) {
     if (o.machine.empty())
         throw_usage_error("-o needs -m MACHINE: the machine the table is added to");
-    MachineModel machine = resolve_machine(o.machine);
+    const MachineText machine_text = resolve_machine_text(o.machine);
+    MachineModel machine = parse_machine_json(machine_text.text, machine_text.origin);
     const std::string source = "atomics-service-times";
     machine.sources[source] = Provenance{
         SourceKind::measured,
@@ -269,8 +271,8 @@ void write_machine_with_table(const AtomicsCommandOptions& o, const ma::ServiceR
             record.date_utc + ", median of " + std::to_string(record.repetitions) + " repetitions",
         raw_label};
     machine.atomic_service_times = ma::service_table_from_record(record, source);
-    std::cerr << "kerncast: note: " << write_derived_machine(o.machine, machine, o.machine_out_path)
-              << "\n";
+    std::cerr << "kerncast: note: "
+              << write_derived_machine(machine_text, machine, o.machine_out_path) << "\n";
 }
 
 void measure_table(const AtomicsCommandOptions& o) {

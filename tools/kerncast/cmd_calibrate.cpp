@@ -5,6 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
 #include "kerncast/models/calibrated/calibrated_machine.hpp"
 #include "kerncast/models/calibrated/calibration.hpp"
 #include "kerncast/models/calibrated/calibration_view.hpp"
@@ -37,7 +38,8 @@ struct CalibrateOptions {
 void run_calibrate(const CalibrateOptions& o) {
     check_max_iterations(o.replay);
     const cal::CostModel model = cal::load_cost_model(o.model_path);
-    const MachineModel machine = resolve_machine(o.replay.machine);
+    const MachineText machine_text = resolve_machine_text(o.replay.machine);
+    const MachineModel machine = parse_machine_json(machine_text.text, machine_text.origin);
     const ReplayedRecords replayed = load_replayed_records(o.replay);
     const std::vector<runtime::LoadedRecord>& records = replayed.records;
     const std::string& dataset_path = replayed.dataset_path;
@@ -82,7 +84,7 @@ void run_calibrate(const CalibrateOptions& o) {
         const MachineModel calibrated =
             cal::machine_with_calibration(machine, model, result, dataset, source_key);
         const std::string layout_note =
-            write_derived_machine(o.replay.machine, calibrated, o.output_path);
+            write_derived_machine(machine_text, calibrated, o.output_path);
         const std::string written_key =
             calibrated.calibrated_costs
                 .at(cal::calibrated_cost_key(model.name, result.parameters.front().name))

@@ -7,6 +7,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/machine/machine_json.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/models/volumes/capacity_fitting_view.hpp"
@@ -84,7 +85,8 @@ void run_fit_volumes(const FitVolumesOptions& o) {
     const models::RegisterRequest registers =
         models::parse_register_request(o.registers, "--registers");
 
-    const MachineModel machine = resolve_machine(o.replay.machine);
+    const MachineText machine_text = resolve_machine_text(o.replay.machine);
+    const MachineModel machine = parse_machine_json(machine_text.text, machine_text.origin);
     const ReplayedRecords replayed = load_replayed_records(o.replay);
     const std::vector<runtime::LoadedRecord>& records = replayed.records;
     const std::string& dataset_path = replayed.dataset_path; // the directories, as given
@@ -133,8 +135,7 @@ void run_fit_volumes(const FitVolumesOptions& o) {
         dataset.kerncast_version = KERNCAST_VERSION;
         const MachineModel fitted =
             models::machine_with_fits(machine, fit, validation, dataset, options.source_key);
-        const std::string layout_note =
-            write_derived_machine(o.replay.machine, fitted, o.output_path);
+        const std::string layout_note = write_derived_machine(machine_text, fitted, o.output_path);
         notes.push_back("wrote " + o.output_path + ": machine '" + fitted.identity.id +
                         "' with the fitted coefficients under the source '" +
                         models::fitted_source_key(fitted, fit) + "'");

@@ -2,6 +2,7 @@
 // that adds its subcommand(s) to the app and registers it with KERNCAST_REGISTER_COMMAND.
 #pragma once
 
+#include "kerncast/machine/catalogue.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/report/document.hpp"
 #include "kerncast/report/progress_bar.hpp"
@@ -62,12 +63,12 @@ void refuse_clobbering(const std::vector<OutputPath>& outputs,
 void write_file_safely(const std::string& path, const std::string& what,
                        const std::function<void(std::ostream&)>& write);
 
-// Writes `updated`, which the command derived from the machine `machine_argument` names (-m: a
-// built-in id or a machine file), to `path` (write_file_safely) as an edit of that machine's
-// text (machine_text_edit.hpp): only the members that changed differ from it. Checks that the
+// Writes `updated`, which the command derived from the machine `original` (resolve_machine_text
+// of its -m: a built-in id or a machine file), to `path` (write_file_safely) as an edit of
+// that text (machine_text_edit.hpp): only the members that changed differ from it, and the
 // file reads back as `updated`. Returns a note for the report: that the file is such an edit,
 // or why the original's layout could not be kept.
-std::string write_derived_machine(const std::string& machine_argument, const MachineModel& updated,
+std::string write_derived_machine(const MachineText& original, const MachineModel& updated,
                                   const std::string& path);
 
 // Writes doc in every requested format; the aligned text table goes to stdout unless one of

@@ -16,7 +16,7 @@
 namespace kerncast {
 
 struct MachineTextEdit {
-    std::string text;         // the machine file to write (reads back as the updated machine)
+    std::string text;         // the machine file to write; checked to read back as `updated`
     bool kept_layout = false; // an edit of the original text; false: machine_json_text()
     std::string reason;       // why the original's layout could not be kept (when false)
 };
