@@ -6,11 +6,11 @@
 #   2. l1_wavefronts l2-mix: L2 bandwidth with loads and stores mixed (CUDA events);
 #   3. the published star (star3d_r2) over its 90 block shapes and folds with the fold fast
 #      path (docs/codegen.md, Folding): ncu volumes and L1 counters, then CUDA-event times;
-#   4. the z-layer transition (docs/accuracy.md, notes "the V100 model on domains nobody
+#   4. box_widths: the box r3 over its 48 block shapes under ncu with L1 request, L2 -> L1 fill
+#      and warp-stall counters (why 16-wide blocks are slower at the same wavefronts);
+#   5. the z-layer transition (docs/accuracy.md, notes "the V100 model on domains nobody
 #      measured"): the star on N x N planes of a constant total (Ernst et al. fig. 23), five
-#      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there;
-#   5. box_widths: the box r3 over its 48 block shapes under ncu with L1 request, L2 -> L1 fill
-#      and warp-stall counters (why 16-wide blocks are slower at the same wavefronts).
+#      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there.
 # Not run yet. Stage first (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
 # PHASES="z_transition" (a space-separated list of phase names) runs only those, e.g. in a second
@@ -105,24 +105,6 @@ if want star_times; then
   pack
 fi
 
-# The z-layer transition: N x N x NZ arrays, NZ = 2^28 / N^2 (a constant 256 Mi elements per
-# array, as fig. 23 keeps its total), one validate process per N (parameters are per call).
-if want z_transition; then
-  phase z_transition
-  printf '%s\n' 32x32x1 32x16x2 32x8x4 32x4x8 64x4x4 > $W/z_shapes.txt
-  for N in 400 600 800 1000 1200 1400 1700 2000; do
-    NZ=$(( (1 << 28) / (N * N) ))
-    mkdir -p $W/ncu/z/$N
-    timeout $(cap 40) $NCU --csv --page raw --print-units base --metrics "$METRICS" \
-      --kernel-name "regex:^star3d_r2$" --target-processes all --log-file $W/ncu/z/$N.csv \
-      $K validate $PK/star3d_r2.yaml -m $MACHINE -D nx=$N -D ny=$N -D nz=$NZ \
-      --sweep $W/z_shapes.txt --warmup 0 --repeat 1 --save $W/ncu/z/$N \
-      --json $W/ncu/z/$N.validate.json > $W/ncu/z/$N.log 2>&1
-    echo "z N=$N nz=$NZ rc=$? rows=$(grep -c star3d_r2 $W/ncu/z/$N.csv 2>/dev/null)"
-  done
-  pack
-fi
-
 # Why 16-wide blocks are slower than 32-wide ones at the same modelled wavefronts (V100 r3:
 # 973-1089 against 1158-1274 GFlop/s; H200 r3: 56-66 against 67-71 GLup/s; docs/accuracy.md,
 # notes "Rankings still missed"): the 48 box r3 shapes under ncu with the L1 request, fill and
@@ -144,6 +126,24 @@ if want box_widths; then
   box_ncu "$WIDTH_METRICS"; rc=$?
   [ $rc -ne 0 ] && { echo "box widths rc=$rc, again without the L1 request metrics"; box_ncu "$METRICS"; rc=$?; }
   echo "box widths rc=$rc rows=$(grep -c box2d_r3_v100 $W/ncu/box_widths.csv 2>/dev/null)"
+  pack
+fi
+
+# The z-layer transition: N x N x NZ arrays, NZ = 2^28 / N^2 (a constant 256 Mi elements per
+# array, as fig. 23 keeps its total), one validate process per N (parameters are per call).
+if want z_transition; then
+  phase z_transition
+  printf '%s\n' 32x32x1 32x16x2 32x8x4 32x4x8 64x4x4 > $W/z_shapes.txt
+  for N in 400 600 800 1000 1200 1400 1700 2000; do
+    NZ=$(( (1 << 28) / (N * N) ))
+    mkdir -p $W/ncu/z/$N
+    timeout $(cap 40) $NCU --csv --page raw --print-units base --metrics "$METRICS" \
+      --kernel-name "regex:^star3d_r2$" --target-processes all --log-file $W/ncu/z/$N.csv \
+      $K validate $PK/star3d_r2.yaml -m $MACHINE -D nx=$N -D ny=$N -D nz=$NZ \
+      --sweep $W/z_shapes.txt --warmup 0 --repeat 1 --save $W/ncu/z/$N \
+      --json $W/ncu/z/$N.validate.json > $W/ncu/z/$N.log 2>&1
+    echo "z N=$N nz=$NZ rc=$? rows=$(grep -c star3d_r2 $W/ncu/z/$N.csv 2>/dev/null)"
+  done
   pack
 fi
 
