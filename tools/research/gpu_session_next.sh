@@ -8,10 +8,12 @@
 #      path (docs/codegen.md, Folding): ncu volumes and L1 counters, then CUDA-event times;
 #   4. box_widths: the box r3 over its 48 block shapes under ncu with L1 request, L2 -> L1 fill
 #      and warp-stall counters (why 16-wide blocks are slower at the same wavefronts);
-#   5. the z-layer transition (docs/accuracy.md, notes "the V100 model on domains nobody
+#   5. box_times: the box r1..r3 over the same 48 shapes, timed;
+#   6. the z-layer transition (docs/accuracy.md, notes "the V100 model on domains nobody
 #      measured"): the star on N x N planes of a constant total (Ernst et al. fig. 23), five
-#      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there.
-# Not run yet. Stage first (tools/research/stage_devrun.sh), then, with the device tool:
+#      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there;
+#   7. device_tests: the staged build's device tests.
+# First run 2026-11-26 on an H100 (data/measured/h100-2026-11-26b). Stage first (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
 # PHASES="z_transition" (a space-separated list of phase names) runs only those, e.g. in a second
 # call when the first one ran out of time. Every phase has a time cap; everything is packed
@@ -71,7 +73,7 @@ fi
 if want wavefronts; then
   phase wavefronts
   timeout $(cap 200) $NCU --csv --page raw --print-units base --log-file $W/wavefronts.csv \
-    --metrics l1tex__data_pipe_lsu_wavefronts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
+    --metrics l1tex__data_pipe_lsu_wavefronts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum \
     --kernel-name regex:pattern $W/l1_wavefronts wavefronts > $W/launches.jsonl 2> $W/wavefronts.log
   echo "wavefronts rc=$? launches=$(wc -l < $W/launches.jsonl)"
   pack
@@ -129,6 +131,20 @@ if want box_widths; then
   pack
 fi
 
+# The box r1..r3 over their 48 block shapes, timed (warm-up 3, 5 launches), as the H200's
+# box2d-times: a second GPU's ranking for the same kernels.
+if want box_times; then
+  phase box_times
+  for r in 1 2 3; do
+    mkdir -p $W/timing/box_r$r
+    timeout $(cap 45) $K validate $PK/box2d_r$r.yaml -m $MACHINE \
+      --sweep data/measured/h200-2026-11-26/sweeps/box_blocks.txt --repeat 5 \
+      --save $W/timing/box_r$r > $W/timing/box_r$r.log 2>&1
+    echo "box r$r times rc=$? records=$(ls $W/timing/box_r$r | wc -l)"
+  done
+  pack
+fi
+
 # The z-layer transition: N x N x NZ arrays, NZ = 2^28 / N^2 (a constant 256 Mi elements per
 # array, as fig. 23 keeps its total), one validate process per N (parameters are per call).
 if want z_transition; then
@@ -144,6 +160,14 @@ if want z_transition; then
       --json $W/ncu/z/$N.validate.json > $W/ncu/z/$N.log 2>&1
     echo "z N=$N nz=$NZ rc=$? rows=$(grep -c star3d_r2 $W/ncu/z/$N.csv 2>/dev/null)"
   done
+  pack
+fi
+
+# The device tests of this build (GoogleTest; they register only where a GPU is present).
+if want device_tests; then
+  phase device_tests
+  timeout $(cap 90) $D/bin/device_tests > $W/device_tests.txt 2>&1
+  echo "device tests rc=$?"; tail -3 $W/device_tests.txt
   pack
 fi
 

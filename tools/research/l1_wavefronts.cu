@@ -5,6 +5,9 @@
 //     nvcc -O2 -arch=native -o l1_wavefronts tools/research/l1_wavefronts.cu
 //     METRICS=l1tex__data_pipe_lsu_wavefronts.sum
 //     METRICS=$METRICS,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+//     METRICS=$METRICS,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+//     METRICS=$METRICS,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+//     METRICS=$METRICS,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 //     ncu --csv --page raw --print-units base --log-file wavefronts.csv --metrics $METRICS \
 //         --kernel-name regex:pattern ./l1_wavefronts wavefronts > launches.jsonl
 //     tools/research/l1_wavefronts.py launches.jsonl wavefronts.csv --json wavefronts.json
@@ -25,13 +28,18 @@
 //      miss: one warp per block, each iteration a fresh copy (the copies lie beyond each other's
 //            rows), so every sector misses L1 (the SMs read the same copies: after the first
 //            SM's miss, L2 holds them).
-//    Each launch prints one JSON line with its parameters and the number of load instructions
-//    it executes; the ncu log's launch order is the same, so wavefronts per instruction =
+//      store: the hit mode's set-up with plain stores of the pattern (4 and 8 B values), after
+//            all load patterns.
+//    Rows 4800 and 120000 B apart (the star's and the box's, both 64 B past a line) and 4096 B
+//    apart (line-aligned: every row in the same banks).
+//    Each launch prints one JSON line with its parameters and the number of load (or store)
+//    instructions it executes; the ncu log's launch order is the same, so wavefronts per instruction =
 //    l1tex__data_pipe_lsu_wavefronts.sum / instructions (the loop has no other memory access).
 // 2. `l2-mix`: L2 bandwidth with loads and stores mixed. kerncast's probe measures the L2 with
 //    loads only (`ld.global.cg`: 7.29 TB/s on the H200), but the star stencil moved 8.96 TB/s of
 //    loads and stores through L2 there. Each thread streams over an L2-resident buffer with L
-//    `ld.global.cg` loads per `st.global` store; bytes (loads + stores) / CUDA-event time, per L.
+//    `ld.global.cg` loads per `st.global` store, and with loads alone (L = 8, 4, 2); bytes
+//    (loads + stores) / CUDA-event time, per configuration.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -56,16 +64,21 @@ namespace {
 template <int E> struct Element;
 template <> struct Element<4> {
     __device__ static float load(const char* p) { return __ldg(reinterpret_cast<const float*>(p)); }
+    __device__ static void store(char* p, float v) { *reinterpret_cast<float*>(p) = v; }
 };
 template <> struct Element<8> {
     __device__ static float load(const char* p) {
         return static_cast<float>(__ldg(reinterpret_cast<const double*>(p)));
     }
+    __device__ static void store(char* p, float v) { *reinterpret_cast<double*>(p) = v; }
 };
 template <> struct Element<16> {
     __device__ static float load(const char* p) {
         const double2 v = __ldg(reinterpret_cast<const double2*>(p));
         return static_cast<float>(v.x + v.y);
+    }
+    __device__ static void store(char* p, float v) {
+        *reinterpret_cast<double2*>(p) = make_double2(v, v);
     }
 };
 
@@ -85,7 +98,26 @@ __global__ void pattern(const char* __restrict__ base, int width, int row_bytes,
         sink[threadIdx.x] = sum;
 }
 
+// The same pattern stored (plain `st.global`, as kerncast's generated code stores): every
+// iteration writes copy (i & copy_mask) with a value that changes with i, so no store is dead.
+template <int E>
+__global__ void pattern_store(char* base, int width, int row_bytes, int shift,
+                              long long copy_bytes, int copy_mask, int iterations) {
+    const int lane = threadIdx.x & 31;
+    char* p = base + static_cast<long long>(lane / width) * row_bytes +
+              static_cast<long long>(lane % width) * E + shift;
+    for (int i = 0; i < iterations; ++i)
+        Element<E>::store(p + static_cast<long long>(i & copy_mask) * copy_bytes,
+                          static_cast<float>(i + lane));
+}
+
 using PatternKernel = void (*)(const char*, int, int, int, long long, int, int, float*);
+using StoreKernel = void (*)(char*, int, int, int, long long, int, int);
+
+StoreKernel store_kernel(int element_bytes) {
+    return element_bytes == 4 ? pattern_store<4> : element_bytes == 8 ? pattern_store<8>
+                                                                      : pattern_store<16>;
+}
 
 PatternKernel pattern_kernel(int element_bytes) {
     switch (element_bytes) {
@@ -119,7 +151,9 @@ int wavefronts() {
     int device = 0, sms = 0;
     CHECK(cudaGetDevice(&device));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int row_strides[] = {4800, 120000}; // the star's (600 doubles) and the box's rows
+    // The star's rows (600 doubles), the box's (15000 doubles), both 64 B past a 128 B line,
+    // and rows on line boundaries (4096 B: every row starts in bank 0).
+    const int row_strides[] = {4800, 120000, 4096};
     const int widths[] = {1, 2, 4, 8, 16, 32};
     const int element_sizes[] = {4, 8, 16};
     const int shifts[] = {0, 4, 8, 16, 24, 32, 64, 96, 120};
@@ -161,6 +195,28 @@ int wavefronts() {
                                     launch++, mode, rows, e, width, shift, sms, warps, iterations,
                                     static_cast<long long>(sms) * warps * iterations);
                     }
+    // Stores: the hit mode's set-up (4 warps a block, 2 copies), the element sizes the stencils
+    // store, the star's rows and line-aligned ones. Launched after every load pattern, so the
+    // ncu rows of the loads keep their order.
+    const int store_shifts[] = {0, 8, 64, 120};
+    for (int rows : {4800, 4096})
+        for (int e : {4, 8})
+            for (int width : widths)
+                for (int shift : store_shifts) {
+                    if (shift % e != 0)
+                        continue;
+                    const int iterations = hit_iterations, warps = 4;
+                    store_kernel(e)<<<sms, 32 * warps>>>(base, width, rows, shift,
+                                                        32ll * rows + 1024, 1, iterations);
+                    CHECK(cudaGetLastError());
+                    CHECK(cudaDeviceSynchronize());
+                    std::printf("{\"launch\": %d, \"mode\": \"store\", \"row_bytes\": %d, "
+                                "\"element_bytes\": %d, \"width\": %d, \"shift_bytes\": %d, "
+                                "\"blocks\": %d, \"warps_per_block\": %d, "
+                                "\"iterations\": %d, \"store_instructions\": %lld}\n",
+                                launch++, rows, e, width, shift, sms, warps, iterations,
+                                static_cast<long long>(sms) * warps * iterations);
+                }
     CHECK(cudaFree(base));
     CHECK(cudaFree(sink));
     return 0;
@@ -207,7 +263,10 @@ int l2_mix_bandwidth() {
     CHECK(cudaEventCreate(&stop));
     const int passes = 2000, repetitions = 5, threads = 1024;
     const int blocks = 2 * sms;
-    const int configurations[][2] = {{1, 0}, {8, 1}, {4, 1}, {2, 1}, {1, 1}, {0, 1}};
+    // Loads alone at 8, 4 and 2 a point beside the same loads with a store: a store that costs
+    // L2 bandwidth makes the second slower than the first by its bytes.
+    const int configurations[][2] = {{1, 0}, {8, 1}, {4, 1}, {2, 1}, {1, 1},
+                                     {0, 1}, {8, 0}, {4, 0}, {2, 0}};
     for (const auto& configuration : configurations) {
         const int loads = configuration[0], store = configuration[1];
         l2_mix<<<blocks, threads>>>(src, dst, n, loads, store, 2); // warm: the buffers into L2

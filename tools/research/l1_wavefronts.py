@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Wavefronts and sectors per warp load instruction from one `l1_wavefronts wavefronts` run.
+"""Wavefronts and sectors per warp load or store instruction from one `l1_wavefronts wavefronts`
+run.
 
     tools/research/l1_wavefronts.py launches.jsonl wavefronts.csv [--json OUT.json]
 
@@ -7,9 +8,10 @@ launches.jsonl is what the program printed (a device line, then one line per lau
 order); wavefronts.csv is the `ncu --csv --page raw` log of the same run (l1_wavefronts.cu has
 the command). The ncu rows come in launch order and are matched to the launches one to one
 (their count is checked). Prints a table, per mode, row stride, element size, warp width and
-shift: wavefronts and L1 sectors per load instruction (counter / the launch's instructions),
-beside kerncast's V100 rule for the same warp (16 banks of 8 B per half-warp, one wavefront
-per 1024 B window, sec. 4.2 of Ernst et al. 2023) so that the two can be read side by side.
+shift: wavefronts, L1 sectors and requests per instruction (counter / the launch's
+instructions), beside kerncast's bank rule for the same warp (sec. 4.2 of Ernst et al. 2023:
+32 banks of 4 B, a half-warp of 8 B values), once with the V100's 1024 B pairing distance and
+once with none (what the H100 measured, docs/volume-model.md), so they can be read side by side.
 --json writes the joined rows with the device line for data/measured/. Standard library only
 (and ncu_counters_into_records.py beside it, for reading the ncu log).
 """
@@ -21,18 +23,25 @@ from ncu_counters_into_records import number, read_ncu_raw  # this folder: the r
 
 WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts.sum"
 SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+STORE_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+STORE_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+METRICS = (WAVEFRONTS, SECTORS, STORE_SECTORS, REQUESTS, STORE_REQUESTS)
 
 
 def read_ncu_rows(path):
     cells, _ = read_ncu_raw(path)
-    return [{m: number(cell[m]) for m in (WAVEFRONTS, SECTORS) if m in cell} for cell in cells]
+    return [{m: number(cell[m]) for m in METRICS if m in cell} for cell in cells]
 
 
-def v100_rule(width, element_bytes, shift, row_bytes):
-    """Wavefronts of one warp instruction under kerncast's V100 rule (l1_wavefronts.cpp)."""
-    unit = max(element_bytes, 8)
+def bank_rule(width, element_bytes, shift, row_bytes, window_bytes):
+    """Wavefronts of one warp instruction under kerncast's bank rule (l1_wavefronts.cpp):
+    32 banks of 4 B, a value wider than a bank as one bank of its width, lanes in groups that
+    fill the banks once; window_bytes the pairing distance (1024 on the V100, Ernst et al.
+    sec. 4.2), 0 for none."""
+    unit = max(element_bytes, 4)
     group = max(1, min(32, 128 // element_bytes))
-    window = max(1, 1024 // unit)
+    window = max(1, window_bytes // unit) if window_bytes else float("inf")
     banks = max(1, 128 // unit)
     total = 0
     for first in range(0, 32, group):
@@ -64,17 +73,27 @@ def main():
     if len(counters) != len(launches):
         sys.exit(f"{args.ncu_csv}: {len(counters)} profiled launches, {args.launches}: "
                  f"{len(launches)} launches; one ncu row per launch expected")
-    print("mode  row_B  elem_B  width  shift_B  wavefronts  sectors  v100_rule")
+    print("mode  row_B  elem_B  width  shift_B  wavefronts  sectors  requests  v100_rule"
+          "  no_window_rule")
+    nan = float("nan")
     for launch, measured in zip(launches, counters):
-        n = launch["load_instructions"]
-        launch["wavefronts_per_instruction"] = measured.get(WAVEFRONTS, float("nan")) / n
-        launch["sectors_per_instruction"] = measured.get(SECTORS, float("nan")) / n
-        launch["v100_rule_wavefronts"] = v100_rule(launch["width"], launch["element_bytes"],
-                                                   launch["shift_bytes"], launch["row_bytes"])
+        store = launch["mode"] == "store"
+        n = launch["store_instructions" if store else "load_instructions"]
+        launch["wavefronts_per_instruction"] = measured.get(WAVEFRONTS, nan) / n
+        launch["sectors_per_instruction"] = measured.get(STORE_SECTORS if store else SECTORS,
+                                                         nan) / n
+        launch["requests_per_instruction"] = measured.get(STORE_REQUESTS if store else REQUESTS,
+                                                          nan) / n
+        pattern = (launch["width"], launch["element_bytes"], launch["shift_bytes"],
+                   launch["row_bytes"])
+        launch["v100_rule_wavefronts"] = bank_rule(*pattern, 1024)
+        launch["no_window_rule_wavefronts"] = bank_rule(*pattern, 0)
         print(f"{launch['mode']:5} {launch['row_bytes']:6} {launch['element_bytes']:6} "
               f"{launch['width']:6} {launch['shift_bytes']:8} "
               f"{launch['wavefronts_per_instruction']:11.3f} "
-              f"{launch['sectors_per_instruction']:8.3f} {launch['v100_rule_wavefronts']:10}")
+              f"{launch['sectors_per_instruction']:8.3f} "
+              f"{launch['requests_per_instruction']:9.3f} {launch['v100_rule_wavefronts']:10}"
+              f" {launch['no_window_rule_wavefronts']:15}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"device": device[0] if device else None, "launches": launches}, out,
