@@ -38,8 +38,9 @@
 // 2. `l2-mix`: L2 bandwidth with loads and stores mixed. kerncast's probe measures the L2 with
 //    loads only (`ld.global.cg`: 7.29 TB/s on the H200), but the star stencil moved 8.96 TB/s of
 //    loads and stores through L2 there. Each thread streams over an L2-resident buffer with L
-//    `ld.global.cg` loads per `st.global` store, and with loads alone (L = 8, 4, 2); bytes
-//    (loads + stores) / CUDA-event time, per configuration.
+//    `ld.global.cg` loads and S `st.global.cg` stores a point (loads alone, stores alone, 8
+//    loads with 1..8 stores); bytes / CUDA-event time, per configuration. (The 2026-11-26 runs
+//    1 and 2 had one store at most: keys loads_per_store and store.)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -223,10 +224,10 @@ int wavefronts() {
 }
 
 // Each thread: for every point p of its grid-stride loop, `loads` loads (.cg, L2) of src at p,
-// p + n, ..., and with `store` one store of their sum to dst[p]; `passes` times over the
+// p + n, ..., and `stores` stores of their sum to dst at p, p + n, ...; `passes` times over the
 // buffers, which stay in L2.
 __global__ void l2_mix(const double* __restrict__ src, double* __restrict__ dst, long long n,
-                       int loads, int store, int passes) {
+                       int loads, int stores, int passes) {
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
     double total = 0.0;
     for (int pass = 0; pass < passes; ++pass)
@@ -235,8 +236,8 @@ __global__ void l2_mix(const double* __restrict__ src, double* __restrict__ dst,
             double sum = 0.0;
             for (int k = 0; k < loads; ++k)
                 sum += __ldcg(src + p + k * n);
-            if (store)
-                __stcg(dst + p, sum + pass);
+            for (int k = 0; k < stores; ++k)
+                __stcg(dst + p + k * n, sum + pass + k);
             total += sum;
         }
     if (total == -1.0)
@@ -249,40 +250,42 @@ int l2_mix_bandwidth() {
     CHECK(cudaGetDevice(&device));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-    // Loads from up to 8 slices of n doubles and stores to one: a quarter of the L2 in all, so
-    // the buffers stay within the near partition of a two-partition L2.
-    const int max_loads = 8;
-    const long long n = l2_bytes / 4 / 8 / (max_loads + 1);
+    // Up to 8 slices of n doubles loaded and 8 stored: a quarter of the L2 in all, so the
+    // buffers stay within the near partition of a two-partition L2.
+    const int max_loads = 8, max_stores = 8;
+    const long long n = l2_bytes / 4 / 8 / (max_loads + max_stores);
     double *src = nullptr, *dst = nullptr;
     CHECK(cudaMalloc(&src, n * max_loads * sizeof(double)));
-    CHECK(cudaMalloc(&dst, n * sizeof(double)));
+    CHECK(cudaMalloc(&dst, n * max_stores * sizeof(double)));
     CHECK(cudaMemset(src, 0, n * max_loads * sizeof(double)));
-    CHECK(cudaMemset(dst, 0, n * sizeof(double)));
+    CHECK(cudaMemset(dst, 0, n * max_stores * sizeof(double)));
     cudaEvent_t start, stop;
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
     const int passes = 2000, repetitions = 5, threads = 1024;
     const int blocks = 2 * sms;
-    // Loads alone at 8, 4 and 2 a point beside the same loads with a store: a store that costs
-    // L2 bandwidth makes the second slower than the first by its bytes.
-    const int configurations[][2] = {{1, 0}, {8, 1}, {4, 1}, {2, 1}, {1, 1},
-                                     {0, 1}, {8, 0}, {4, 0}, {2, 0}};
+    // Loads alone, stores alone, and 8 loads with 1..8 stores: a store that costs the loads'
+    // L2 bandwidth makes a mix slower than its loads alone by the store bytes.
+    const int configurations[][2] = {{8, 0}, {0, 8}, {4, 0}, {0, 4}, {8, 1}, {8, 2},
+                                     {8, 4}, {8, 8}, {4, 4}, {4, 1}, {1, 0}, {0, 1}};
     for (const auto& configuration : configurations) {
-        const int loads = configuration[0], store = configuration[1];
-        l2_mix<<<blocks, threads>>>(src, dst, n, loads, store, 2); // warm: the buffers into L2
+        const int loads = configuration[0], stores = configuration[1];
+        l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, 2); // warm: buffers into L2
         CHECK(cudaGetLastError());
         std::vector<float> ms(repetitions);
         for (int r = 0; r < repetitions; ++r) {
             CHECK(cudaEventRecord(start));
-            l2_mix<<<blocks, threads>>>(src, dst, n, loads, store, passes);
+            l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, passes);
             CHECK(cudaEventRecord(stop));
             CHECK(cudaEventSynchronize(stop));
             CHECK(cudaEventElapsedTime(&ms[r], start, stop));
         }
-        const double bytes = static_cast<double>(passes) * n * 8.0 * (loads + store);
-        std::printf("{\"loads_per_store\": %d, \"store\": %d, \"points\": %lld, \"passes\": %d, "
-                    "\"bytes_per_launch\": %.0f, \"times_ms\": [",
-                    loads, store, n, passes, bytes);
+        const double load_bytes = static_cast<double>(passes) * n * 8.0 * loads;
+        const double store_bytes = static_cast<double>(passes) * n * 8.0 * stores;
+        std::printf("{\"loads\": %d, \"stores\": %d, \"points\": %lld, \"passes\": %d, "
+                    "\"load_bytes_per_launch\": %.0f, \"store_bytes_per_launch\": %.0f, "
+                    "\"times_ms\": [",
+                    loads, stores, n, passes, load_bytes, store_bytes);
         for (int r = 0; r < repetitions; ++r)
             std::printf("%s%.6f", r ? ", " : "", ms[r]);
         std::printf("]}\n");
