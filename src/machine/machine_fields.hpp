@@ -92,7 +92,7 @@ using SB = SharedMemoryBanks;
 inline constexpr std::array<Field<SB>, 3> bank_fields{{
     {"banks", &SB::banks, "", R::positive},
     {"bank_width_bytes", &SB::bank_width_bytes, "B", R::positive},
-    {"wavefront_window_bytes", &SB::wavefront_window_bytes, "B", R::positive},
+    {"wavefront_window_bytes", &SB::wavefront_window_bytes, "B", R::non_negative},
 }};
 
 using MC = MwpCwpParameters;

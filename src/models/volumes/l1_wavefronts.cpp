@@ -4,6 +4,7 @@
 #include "kerncast/support/integer.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -72,8 +73,12 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
     const std::int64_t unit_banks = std::max<std::int64_t>(1, row_bytes / unit);
     const std::int64_t group_lanes =
         std::clamp<std::int64_t>(row_bytes / access_bytes, 1, layout.warp_size);
+    // A window of 0 bytes: no pairing distance, any two values share a wavefront unless their
+    // banks conflict (measured on Hopper, docs/volume-model.md).
     const std::int64_t window_units =
-        std::max<std::int64_t>(1, layout.wavefront_window_bytes / unit);
+        layout.wavefront_window_bytes == 0
+            ? std::numeric_limits<std::int64_t>::max()
+            : std::max<std::int64_t>(1, layout.wavefront_window_bytes / unit);
 
     std::vector<std::int64_t> sectors;
     for (const std::int64_t a : lane_addresses) {

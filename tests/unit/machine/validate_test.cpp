@@ -82,6 +82,17 @@ TEST(ValidateMachine, CountsAndSizesMustBePositive) {
     EXPECT_NO_THROW(validate_machine(m, "x"));
 }
 
+TEST(ValidateMachine, AWavefrontWindowOfZeroMeansNoDistance) {
+    MachineModel m = valid_machine();
+    m.shared_memory_banks.wavefront_window_bytes = Sourced<int>{0, "sheet"};
+    EXPECT_NO_THROW(validate_machine(m, "x"));
+    m.shared_memory_banks.wavefront_window_bytes->value = -1;
+    const auto error = validation_error(m);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "must not be negative, got -1");
+    EXPECT_EQ(error->where().json_path, "/shared_memory_banks/wavefront_window_bytes");
+}
+
 TEST(ValidateMachine, SectorMustDivideLine) {
     MachineModel m = valid_machine();
     m.memory[0].sector_bytes->value = 48;

@@ -18,7 +18,8 @@ namespace kerncast::models {
 struct L1BankLayout {
     int banks = 0;                  // shared_memory_banks.banks
     int bank_width_bytes = 0;       // shared_memory_banks.bank_width_bytes
-    int wavefront_window_bytes = 0; // addresses farther apart never share a wavefront
+    int wavefront_window_bytes = 0; // addresses farther apart never share a wavefront;
+                                    // 0: no such distance (Hopper)
     int warp_size = 0;
     int sector_bytes = 0; // L1 transfer granularity (memory level l1, sector_bytes)
 };

@@ -1,13 +1,17 @@
 // L1 wavefront model (Ernst et al. 2023, sec. 4.2, fig. 4) on hand-made warp address sets and
 // on the star stencil, against values worked out by hand.
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/json_reader.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/volumes/l1_wavefronts.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
+#include <sstream>
 
 using namespace kerncast;
 using namespace kerncast::models;
@@ -70,6 +74,55 @@ TEST(L1Wavefronts, FarApartAddressesDoNotPair) {
     for (auto a : lanes(8, 640 * 512 * 8, 8))
         planes.push_back(a);
     EXPECT_EQ(warp_instruction_cost(planes, 8, layout).wavefronts, 2);
+}
+
+TEST(L1Wavefronts, AZeroWindowPairsAnyDistance) {
+    L1BankLayout layout = a100_layout();
+    layout.wavefront_window_bytes = 0;
+    // The far pair of FarApartAddressesDoNotPair shares a wavefront without a distance.
+    const std::vector<std::int64_t> far{0, 4096 + 8};
+    EXPECT_EQ(warp_instruction_cost(far, 8, layout).wavefronts, 1);
+    // A column of a 600-double-wide array: rows alternate bank halves, 8 per unit bank.
+    EXPECT_EQ(warp_instruction_cost(lanes(4800), 8, layout).wavefronts, 16);
+    // Rows on line boundaries stay in one bank: the distance changes nothing.
+    EXPECT_EQ(warp_instruction_cost(lanes(4096), 8, layout).wavefronts, 32);
+}
+
+// The wavefronts one warp load costs when its sectors hit L1, measured on an H100 under Nsight
+// Compute (tools/research/l1_wavefronts.cu; data/measured/h100-2026-11-26b/l1-wavefronts): lane
+// l reads element l % width of row l / width. Every hit pattern lies within 0.35 wavefronts of
+// the bank rule without a pairing distance; with the V100's 1024 B many do not.
+TEST(L1Wavefronts, HopperHitsFollowTheBankRuleWithoutADistance) {
+    const std::string path = std::string(KERNCAST_SOURCE_DIR) +
+                             "/data/measured/h100-2026-11-26b/l1-wavefronts/wavefronts.json";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto document = json_reader::parse(text.str(), path);
+    L1BankLayout no_distance = l1_bank_layout(resolve_machine("h100-sxm5-80gb"));
+    no_distance.wavefront_window_bytes = 0;
+    L1BankLayout v100_distance = no_distance;
+    v100_distance.wavefront_window_bytes = 1024;
+    int hits = 0, off_without = 0, off_with_1024 = 0;
+    for (const auto& launch : document.value.at("launches")) {
+        if (launch.at("mode") != "hit")
+            continue;
+        ++hits;
+        const int width = launch.at("width"), element = launch.at("element_bytes");
+        const std::int64_t row = launch.at("row_bytes"), shift = launch.at("shift_bytes");
+        std::vector<std::int64_t> addresses;
+        for (int lane = 0; lane < 32; ++lane)
+            addresses.push_back(lane / width * row + lane % width * element + shift);
+        const double measured = launch.at("wavefronts_per_instruction");
+        const auto without = warp_instruction_cost(addresses, element, no_distance).wavefronts;
+        const auto with_1024 = warp_instruction_cost(addresses, element, v100_distance).wavefronts;
+        off_without += std::abs(measured - static_cast<double>(without)) > 0.35;
+        off_with_1024 += std::abs(measured - static_cast<double>(with_1024)) > 0.35;
+    }
+    EXPECT_EQ(hits, 396);
+    EXPECT_EQ(off_without, 0);
+    EXPECT_EQ(off_with_1024, 184);
 }
 
 TEST(L1Wavefronts, InvariantUnderLanePermutationInsideAGroupAndLineShifts) {
