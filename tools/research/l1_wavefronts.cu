@@ -33,8 +33,9 @@
 //    Rows 4800 and 120000 B apart (the star's and the box's, both 64 B past a line) and 4096 B
 //    apart (line-aligned: every row in the same banks).
 //    Each launch prints one JSON line with its parameters and the number of load (or store)
-//    instructions it executes; the ncu log's launch order is the same, so wavefronts per instruction =
-//    l1tex__data_pipe_lsu_wavefronts.sum / instructions (the loop has no other memory access).
+//    instructions it executes; the ncu log's launch order is the same, so wavefronts per
+//    instruction = l1tex__data_pipe_lsu_wavefronts.sum / instructions (the loop has no other memory
+//    access).
 // 2. `l2-mix`: L2 bandwidth with loads and stores mixed. kerncast's probe measures the L2 with
 //    loads only (`ld.global.cg`: 7.29 TB/s on the H200), but the star stencil moved 8.96 TB/s of
 //    loads and stores through L2 there. Each thread streams over an L2-resident buffer with L
@@ -102,8 +103,8 @@ __global__ void pattern(const char* __restrict__ base, int width, int row_bytes,
 // The same pattern stored (plain `st.global`, as kerncast's generated code stores): every
 // iteration writes copy (i & copy_mask) with a value that changes with i, so no store is dead.
 template <int E>
-__global__ void pattern_store(char* base, int width, int row_bytes, int shift,
-                              long long copy_bytes, int copy_mask, int iterations) {
+__global__ void pattern_store(char* base, int width, int row_bytes, int shift, long long copy_bytes,
+                              int copy_mask, int iterations) {
     const int lane = threadIdx.x & 31;
     char* p = base + static_cast<long long>(lane / width) * row_bytes +
               static_cast<long long>(lane % width) * E + shift;
@@ -116,8 +117,9 @@ using PatternKernel = void (*)(const char*, int, int, int, long long, int, int, 
 using StoreKernel = void (*)(char*, int, int, int, long long, int, int);
 
 StoreKernel store_kernel(int element_bytes) {
-    return element_bytes == 4 ? pattern_store<4> : element_bytes == 8 ? pattern_store<8>
-                                                                      : pattern_store<16>;
+    return element_bytes == 4   ? pattern_store<4>
+           : element_bytes == 8 ? pattern_store<8>
+                                : pattern_store<16>;
 }
 
 PatternKernel pattern_kernel(int element_bytes) {
@@ -208,7 +210,7 @@ int wavefronts() {
                         continue;
                     const int iterations = hit_iterations, warps = 4;
                     store_kernel(e)<<<sms, 32 * warps>>>(base, width, rows, shift,
-                                                        32ll * rows + 1024, 1, iterations);
+                                                         32ll * rows + 1024, 1, iterations);
                     CHECK(cudaGetLastError());
                     CHECK(cudaDeviceSynchronize());
                     std::printf("{\"launch\": %d, \"mode\": \"store\", \"row_bytes\": %d, "
