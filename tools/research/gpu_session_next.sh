@@ -13,7 +13,8 @@
 #      measured"): the star on N x N planes of a constant total (Ernst et al. fig. 23), five
 #      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there;
 #   7. device_tests: the staged build's device tests.
-# First run 2026-11-26 on an H100 (data/measured/h100-2026-11-26b). Stage first (tools/research/stage_devrun.sh), then, with the device tool:
+# First run 2026-11-26 on an H100 and an H200 (data/measured/*-2026-11-26b). Stage first
+# (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
 # PHASES="z_transition" (a space-separated list of phase names) runs only those, e.g. in a second
 # call when the first one ran out of time. Every phase has a time cap; everything is packed
@@ -72,8 +73,13 @@ fi
 
 if want wavefronts; then
   phase wavefronts
+  WF=l1tex__data_pipe_lsu_wavefronts.sum
+  for op in ld st; do
+    WF=$WF,l1tex__t_sectors_pipe_lsu_mem_global_op_$op.sum
+    WF=$WF,l1tex__t_requests_pipe_lsu_mem_global_op_$op.sum
+  done
   timeout $(cap 200) $NCU --csv --page raw --print-units base --log-file $W/wavefronts.csv \
-    --metrics l1tex__data_pipe_lsu_wavefronts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum \
+    --metrics $WF \
     --kernel-name regex:pattern $W/l1_wavefronts wavefronts > $W/launches.jsonl 2> $W/wavefronts.log
   echo "wavefronts rc=$? launches=$(wc -l < $W/launches.jsonl)"
   pack
