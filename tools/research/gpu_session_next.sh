@@ -1,8 +1,9 @@
 #!/bin/bash
 # The device checks issue 10 left for the next GPU session, batched into one `run` call
 # (docs/accuracy.md, notes "The L1 on Hopper" and "Kept: the layer condition's working set"):
-#   1. l1_wavefronts wavefronts: L1 wavefronts and sectors per warp load by warp shape, row
-#      shift, element size and L1 hit or miss, under Nsight Compute;
+#   1. l1_wavefronts wavefronts: L1 wavefronts and sectors per warp load or store by warp
+#      shape, row pitch and shift, element size and L1 hit, miss or partial hit, under Nsight
+#      Compute (the partial hits are new since the 2026-11-26 runs);
 #   2. l1_wavefronts l2-mix: L2 bandwidth with loads and stores mixed (CUDA events);
 #   3. the published star (star3d_r2) over its 90 block shapes and folds with the fold fast
 #      path (docs/codegen.md, Folding): ncu volumes and L1 counters, then CUDA-event times;

@@ -28,6 +28,8 @@
 //      miss: one warp per block, each iteration a fresh copy (the copies lie beyond each other's
 //            rows), so every sector misses L1 (the SMs read the same copies: after the first
 //            SM's miss, L2 holds them).
+//      partial: as miss, but the lanes below `hot_lanes` read one copy that stays in L1, so
+//            each request has lines that hit and lines that miss (8 B values, star rows);
 //      store: the hit mode's set-up with plain stores of the pattern (4 and 8 B values), after
 //            all load patterns.
 //    Rows 4800 and 120000 B apart (the star's and the box's, both 64 B past a line) and 4096 B
@@ -96,6 +98,24 @@ __global__ void pattern(const char* __restrict__ base, int width, int row_bytes,
     float sum = 0.0f;
     for (int i = 0; i < iterations; ++i)
         sum += Element<E>::load(p + static_cast<long long>(i & copy_mask) * copy_bytes);
+    if (sum == -1.0f)
+        sink[threadIdx.x] = sum;
+}
+
+// Partly hitting warps: lanes below `hot_lanes` read copy 0 of the pattern every iteration (in
+// L1 after the first), the others copy 1 + i (a fresh copy each iteration: L1 misses), so every
+// request after the first has lines that hit and lines that miss, as a stencil's loads do when
+// a neighbour's rows are already in L1.
+template <int E>
+__global__ void pattern_partial(const char* __restrict__ base, int width, int row_bytes,
+                                int shift, long long copy_bytes, int hot_lanes, int iterations,
+                                float* sink) {
+    const int lane = threadIdx.x & 31;
+    const char* p = base + static_cast<long long>(lane / width) * row_bytes +
+                    static_cast<long long>(lane % width) * E + shift;
+    float sum = 0.0f;
+    for (int i = 0; i < iterations; ++i)
+        sum += Element<E>::load(p + (lane < hot_lanes ? 0ll : (1ll + i) * copy_bytes));
     if (sum == -1.0f)
         sink[threadIdx.x] = sum;
 }
@@ -198,6 +218,24 @@ int wavefronts() {
                                     launch++, mode, rows, e, width, shift, sms, warps, iterations,
                                     static_cast<long long>(sms) * warps * iterations);
                     }
+    // Partly hitting warps (one warp a block, as the miss mode): 8 B values on the star's rows,
+    // a quarter, half or three quarters of the lanes hot. After every plain load pattern and
+    // before the stores, so the earlier launches keep their numbers.
+    for (int width : {4, 8, 16, 32})
+        for (int shift : {0, 8})
+            for (int hot_lanes : {8, 16, 24}) {
+                const int rows = 4800, iterations = miss_iterations - 1;
+                pattern_partial<8><<<sms, 32>>>(base, width, rows, shift, 32ll * rows + 1024,
+                                                hot_lanes, iterations, sink);
+                CHECK(cudaGetLastError());
+                CHECK(cudaDeviceSynchronize());
+                std::printf("{\"launch\": %d, \"mode\": \"partial\", \"row_bytes\": %d, "
+                            "\"element_bytes\": 8, \"width\": %d, \"shift_bytes\": %d, "
+                            "\"hot_lanes\": %d, \"blocks\": %d, \"warps_per_block\": 1, "
+                            "\"iterations\": %d, \"load_instructions\": %lld}\n",
+                            launch++, rows, width, shift, hot_lanes, sms, iterations,
+                            static_cast<long long>(sms) * iterations);
+            }
     // Stores: the hit mode's set-up (4 warps a block, 2 copies), the element sizes the stencils
     // store, the star's rows and line-aligned ones. Launched after every load pattern, so the
     // ncu rows of the loads keep their order.
