@@ -107,9 +107,8 @@ __global__ void pattern(const char* __restrict__ base, int width, int row_bytes,
 // request after the first has lines that hit and lines that miss, as a stencil's loads do when
 // a neighbour's rows are already in L1.
 template <int E>
-__global__ void pattern_partial(const char* __restrict__ base, int width, int row_bytes,
-                                int shift, long long copy_bytes, int hot_lanes, int iterations,
-                                float* sink) {
+__global__ void pattern_partial(const char* __restrict__ base, int width, int row_bytes, int shift,
+                                long long copy_bytes, int hot_lanes, int iterations, float* sink) {
     const int lane = threadIdx.x & 31;
     const char* p = base + static_cast<long long>(lane / width) * row_bytes +
                     static_cast<long long>(lane % width) * E + shift;
@@ -169,7 +168,8 @@ void print_device(const char* what) {
                 memory_clock_khz, prop.l2CacheSize, driver, runtime);
 }
 
-int wavefronts() {
+// `only`: run one family of patterns ("hit", "miss", "partial", "store"); empty: all.
+int wavefronts(const std::string& only) {
     print_device("wavefronts");
     int device = 0, sms = 0;
     CHECK(cudaGetDevice(&device));
@@ -195,7 +195,10 @@ int wavefronts() {
         CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(pattern_kernel(e)),
                                    cudaFuncAttributePreferredSharedMemoryCarveout, 0));
     int launch = 0;
-    for (const char* mode : {"hit", "miss"})
+    const auto wanted = [&](const char* mode) { return only.empty() || only == mode; };
+    for (const char* mode : {"hit", "miss"}) {
+        if (!wanted(mode))
+            continue;
         for (int rows : row_strides)
             for (int e : element_sizes)
                 for (int width : widths)
@@ -218,11 +221,14 @@ int wavefronts() {
                                     launch++, mode, rows, e, width, shift, sms, warps, iterations,
                                     static_cast<long long>(sms) * warps * iterations);
                     }
+    }
     // Partly hitting warps (one warp a block, as the miss mode): 8 B values on the star's rows,
     // a quarter, half or three quarters of the lanes hot. After every plain load pattern and
     // before the stores, so the earlier launches keep their numbers.
     for (int width : {4, 8, 16, 32})
-        for (int shift : {0, 8})
+        for (int shift : {0, 8}) {
+            if (!wanted("partial"))
+                break;
             for (int hot_lanes : {8, 16, 24}) {
                 const int rows = 4800, iterations = miss_iterations - 1;
                 pattern_partial<8><<<sms, 32>>>(base, width, rows, shift, 32ll * rows + 1024,
@@ -236,11 +242,14 @@ int wavefronts() {
                             launch++, rows, width, shift, hot_lanes, sms, iterations,
                             static_cast<long long>(sms) * iterations);
             }
+        }
     // Stores: the hit mode's set-up (4 warps a block, 2 copies), the element sizes the stencils
     // store, the star's rows and line-aligned ones. Launched after every load pattern, so the
     // ncu rows of the loads keep their order.
     const int store_shifts[] = {0, 8, 64, 120};
-    for (int rows : {4800, 4096})
+    for (int rows : {4800, 4096}) {
+        if (!wanted("store"))
+            break;
         for (int e : {4, 8})
             for (int width : widths)
                 for (int shift : store_shifts) {
@@ -258,6 +267,7 @@ int wavefronts() {
                                 launch++, rows, e, width, shift, sms, warps, iterations,
                                 static_cast<long long>(sms) * warps * iterations);
                 }
+    }
     CHECK(cudaFree(base));
     CHECK(cudaFree(sink));
     return 0;
@@ -340,9 +350,9 @@ int l2_mix_bandwidth() {
 int main(int argc, char** argv) {
     const std::string what = argc > 1 ? argv[1] : "";
     if (what == "wavefronts")
-        return wavefronts();
+        return wavefronts(argc > 2 ? argv[2] : "");
     if (what == "l2-mix")
         return l2_mix_bandwidth();
-    std::fprintf(stderr, "usage: %s wavefronts|l2-mix\n", argv[0]);
+    std::fprintf(stderr, "usage: %s wavefronts [hit|miss|partial|store] | l2-mix\n", argv[0]);
     return 2;
 }
