@@ -10,7 +10,7 @@
 //     METRICS=$METRICS,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 //     ncu --csv --page raw --print-units base --log-file wavefronts.csv --metrics $METRICS \
 //         --kernel-name regex:pattern ./l1_wavefronts wavefronts > launches.jsonl
-//     (`./l1_wavefronts wavefronts partial`: one family of patterns only: hit, miss, partial, store)
+//     (`./l1_wavefronts wavefronts partial`: one family only: hit, miss, partial or store)
 //     tools/research/l1_wavefronts.py launches.jsonl wavefronts.csv --json wavefronts.json
 //     ./l1_wavefronts l2-mix > l2_mix.jsonl                 # no ncu: CUDA-event times
 //
