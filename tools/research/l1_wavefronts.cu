@@ -31,6 +31,8 @@
 //            SM's miss, L2 holds them).
 //      partial: as miss, but the lanes below `hot_lanes` read one copy that stays in L1, so
 //            each request has lines that hit and lines that miss (8 B values, star rows);
+//            then pairs of launches whose measured loads find some sectors of a line in L1
+//            and miss the others ("sector-partial" minus its "sector-control");
 //      store: the hit mode's set-up with plain stores of the pattern (4 and 8 B values), after
 //            all load patterns.
 //    Rows 4800 and 120000 B apart (the star's and the box's, both 64 B past a line) and 4096 B
@@ -116,6 +118,34 @@ __global__ void pattern_partial(const char* __restrict__ base, int width, int ro
     float sum = 0.0f;
     for (int i = 0; i < iterations; ++i)
         sum += Element<E>::load(p + (lane < hot_lanes ? 0ll : (1ll + i) * copy_bytes));
+    if (sum == -1.0f)
+        sink[threadIdx.x] = sum;
+}
+
+// Partly hitting lines: each iteration takes a fresh copy, first loads the hot lanes' values of
+// it alone (their sectors come into L1, and the next address depends on them, so the warp waits
+// for them), then, with `measured`, the whole pattern from the same copy: its lines hold some
+// sectors and miss others. A launch without `measured` issues the first loads only; the
+// difference of the two launches' wavefronts is the measured loads' (memory is zero, so the
+// address never moves).
+template <int E>
+__global__ void pattern_sector_partial(const char* __restrict__ base, int width, int row_bytes,
+                                       int shift, long long copy_bytes, int hot_lanes,
+                                       int iterations, int measured, float* sink) {
+    const int lane = threadIdx.x & 31;
+    const char* p = base + static_cast<long long>(lane / width) * row_bytes +
+                    static_cast<long long>(lane % width) * E + shift;
+    float sum = 0.0f;
+    for (int i = 0; i < iterations; ++i) {
+        const char* q = p + (1ll + i) * copy_bytes;
+        float warm = 0.0f;
+        if (lane < hot_lanes)
+            warm = Element<E>::load(q);
+        q += warm == 12345.0f ? E : 0;
+        if (measured)
+            sum += Element<E>::load(q);
+        sum += warm;
+    }
     if (sum == -1.0f)
         sink[threadIdx.x] = sum;
 }
@@ -242,6 +272,34 @@ int wavefronts(const std::string& only) {
                             "\"iterations\": %d, \"load_instructions\": %lld}\n",
                             launch++, rows, width, shift, hot_lanes, sms, iterations,
                             static_cast<long long>(sms) * iterations);
+            }
+        }
+    // Partly hitting lines: the same shapes (widths 8..32), each as a pair of launches: the
+    // warming loads alone ("sector-control"), then with the measured loads ("sector-partial",
+    // naming its control launch).
+    for (int width : {8, 16, 32})
+        for (int shift : {0, 8}) {
+            if (!wanted("partial"))
+                break;
+            for (int hot_lanes : {8, 16, 24}) {
+                const int rows = 4800, iterations = miss_iterations - 1;
+                int control = -1;
+                for (int measured : {0, 1}) {
+                    pattern_sector_partial<8><<<sms, 32>>>(base, width, rows, shift,
+                                                           32ll * rows + 1024, hot_lanes,
+                                                           iterations, measured, sink);
+                    CHECK(cudaGetLastError());
+                    CHECK(cudaDeviceSynchronize());
+                    std::printf("{\"launch\": %d, \"mode\": \"%s\", \"row_bytes\": %d, "
+                                "\"element_bytes\": 8, \"width\": %d, \"shift_bytes\": %d, "
+                                "\"hot_lanes\": %d, \"control_launch\": %d, \"blocks\": %d, "
+                                "\"warps_per_block\": 1, \"iterations\": %d, "
+                                "\"load_instructions\": %lld}\n",
+                                launch, measured ? "sector-partial" : "sector-control", rows, width,
+                                shift, hot_lanes, control, sms, iterations,
+                                static_cast<long long>(sms) * iterations);
+                    control = launch++;
+                }
             }
         }
     // Stores: the hit mode's set-up (4 warps a block, 2 copies), the element sizes the stencils

@@ -8,10 +8,11 @@ launches.jsonl is what the program printed (a device line, then one line per lau
 order); wavefronts.csv is the `ncu --csv --page raw` log of the same run (l1_wavefronts.cu has
 the command). The ncu rows come in launch order and are matched to the launches one to one
 (their count is checked). Prints a table, per mode, row stride, element size, warp width and
-shift (and, for partly hitting warps, the lanes that hit): wavefronts, L1 sectors and requests
-per instruction (counter / the launch's instructions), beside kerncast's bank rule for the
-same warp (sec. 4.2 of Ernst et al. 2023: 32 banks of 4 B, a half-warp of 8 B values), once
-with the V100's 1024 B pairing distance and once with none (what the H100 measured for hits,
+shift (and, for partly hitting warps, the lanes that hit; a "sector-partial" launch counts
+minus its "sector-control" launch): wavefronts, L1 sectors and requests per instruction
+(counter / the launch's instructions), beside kerncast's bank rule for the same warp (sec.
+4.2 of Ernst et al. 2023: 32 banks of 4 B, a half-warp of 8 B values), once with the V100's
+1024 B pairing distance and once with none (what the H100 measured for hits,
 docs/volume-model.md), so they can be read side by side.
 --json writes the joined rows with the device line for data/measured/. Standard library only
 (and ncu_counters_into_records.py beside it, for reading the ncu log).
@@ -74,10 +75,14 @@ def main():
     if len(counters) != len(launches):
         sys.exit(f"{args.ncu_csv}: {len(counters)} profiled launches, {args.launches}: "
                  f"{len(launches)} launches; one ncu row per launch expected")
-    print("mode     row_B  elem_B  width  shift_B  hot  wavefronts  sectors  requests  v100_rule"
-          "  no_window_rule")
+    print("mode            row_B  elem_B  width  shift_B  hot  wavefronts  sectors  requests"
+          "  v100_rule  no_window_rule")
     nan = float("nan")
+    by_launch = {launch["launch"]: measured for launch, measured in zip(launches, counters)}
     for launch, measured in zip(launches, counters):
+        if launch["mode"] == "sector-partial":  # minus the warming loads of its control launch
+            control = by_launch[launch["control_launch"]]
+            measured = {m: v - control.get(m, 0.0) for m, v in measured.items()}
         store = launch["mode"] == "store"
         n = launch["store_instructions" if store else "load_instructions"]
         launch["wavefronts_per_instruction"] = measured.get(WAVEFRONTS, nan) / n
@@ -89,7 +94,7 @@ def main():
                    launch["row_bytes"])
         launch["v100_rule_wavefronts"] = bank_rule(*pattern, 1024)
         launch["no_window_rule_wavefronts"] = bank_rule(*pattern, 0)
-        print(f"{launch['mode']:7} {launch['row_bytes']:7} {launch['element_bytes']:6} "
+        print(f"{launch['mode']:14} {launch['row_bytes']:7} {launch['element_bytes']:6} "
               f"{launch['width']:6} {launch['shift_bytes']:8} {launch.get('hot_lanes', '-'):>4} "
               f"{launch['wavefronts_per_instruction']:11.3f} "
               f"{launch['sectors_per_instruction']:8.3f} "
