@@ -13,7 +13,11 @@
 #   6. the z-layer transition (docs/accuracy.md, notes "the V100 model on domains nobody
 #      measured"): the star on N x N planes of a constant total (Ernst et al. fig. 23), five
 #      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there;
-#   7. device_tests: the staged build's device tests.
+#   7. sass: the generated box r3 and star kernels' SASS (cuobjdump), for the load batches;
+#   8. device_tests: the staged build's device tests.
+# Next session (2026-11-26 notes): PHASES="wavefronts sass" FAMILY=partial for the partly
+# hitting lines and the SASS, and star_ncu star_times on an H200 (the star with the fold fast
+# path). FAMILY (hit, miss, partial or store) limits the wavefronts phase to one family.
 # First run 2026-11-26 on an H100 and an H200 (data/measured/*-2026-11-26b). Stage first
 # (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
@@ -81,7 +85,7 @@ if want wavefronts; then
   done
   timeout $(cap 200) $NCU --csv --page raw --print-units base --log-file $W/wavefronts.csv \
     --metrics $WF \
-    --kernel-name regex:pattern $W/l1_wavefronts wavefronts > $W/launches.jsonl 2> $W/wavefronts.log
+    --kernel-name regex:pattern $W/l1_wavefronts wavefronts ${FAMILY:-} > $W/launches.jsonl 2> $W/wavefronts.log
   echo "wavefronts rc=$? launches=$(wc -l < $W/launches.jsonl)"
   pack
 fi
@@ -167,6 +171,28 @@ if want z_transition; then
       --json $W/ncu/z/$N.validate.json > $W/ncu/z/$N.log 2>&1
     echo "z N=$N nz=$NZ rc=$? rows=$(grep -c star3d_r2 $W/ncu/z/$N.csv 2>/dev/null)"
   done
+  pack
+fi
+
+# The SASS of the generated kernels (cuobjdump; nothing runs on the GPU): how many loads ptxas
+# issues before their first use, the run length a warp issues back to back, which the simulated
+# L1's schedule lacks (docs/accuracy.md, note "Measured: the Hopper L1 rule, ...": narrow
+# blocks). Compiled as kerncast's NVRTC compiles them: -arch of this GPU, C++17.
+if want sass; then
+  phase sass
+  mkdir -p $W/sass
+  CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null | head -1)
+  sass() { # NAME KERNEL BLOCK [FOLD]
+    $K codegen $PK/$2.yaml --block $3 ${4:+--fold $4} -o $W/sass/$1.cu &&
+      $NVCC -arch=native -std=c++17 -cubin -o $W/sass/$1.cubin $W/sass/$1.cu &&
+      $CUOBJDUMP -sass $W/sass/$1.cubin > $W/sass/$1.sass
+    echo "sass $1 rc=$? loads=$(grep -c LDG $W/sass/$1.sass 2>/dev/null)"
+  }
+  sass box_r3_1x32 box2d_r3 1,32,1
+  sass box_r3_4x32 box2d_r3 4,32,1
+  sass box_r3_32x8 box2d_r3 32,8,1
+  sass star_32x4x8 star3d_r2 32,4,8
+  sass star_32x4x8_z2 star3d_r2 32,4,8 1,1,2
   pack
 fi
 
