@@ -89,6 +89,13 @@ template <> struct Element<16> {
     }
 };
 
+// Where lane `lane` of a pattern reads: element (lane % width) of row (lane / width), rows
+// `row_bytes` apart, the first `shift` bytes after a line boundary.
+__device__ long long lane_offset(int lane, int width, int row_bytes, int shift, int element_bytes) {
+    return static_cast<long long>(lane / width) * row_bytes +
+           static_cast<long long>(lane % width) * element_bytes + shift;
+}
+
 // Every warp: `iterations` loads of the pattern, copy (i & copy_mask) of it, copies
 // `copy_bytes` apart. The sum is stored only if it equals a value it never takes, so the loads
 // stay and no store executes.
@@ -96,8 +103,7 @@ template <int E>
 __global__ void pattern(const char* __restrict__ base, int width, int row_bytes, int shift,
                         long long copy_bytes, int copy_mask, int iterations, float* sink) {
     const int lane = threadIdx.x & 31;
-    const char* p = base + static_cast<long long>(lane / width) * row_bytes +
-                    static_cast<long long>(lane % width) * E + shift;
+    const char* p = base + lane_offset(lane, width, row_bytes, shift, E);
     float sum = 0.0f;
     for (int i = 0; i < iterations; ++i)
         sum += Element<E>::load(p + static_cast<long long>(i & copy_mask) * copy_bytes);
@@ -113,8 +119,7 @@ template <int E>
 __global__ void pattern_partial(const char* __restrict__ base, int width, int row_bytes, int shift,
                                 long long copy_bytes, int hot_lanes, int iterations, float* sink) {
     const int lane = threadIdx.x & 31;
-    const char* p = base + static_cast<long long>(lane / width) * row_bytes +
-                    static_cast<long long>(lane % width) * E + shift;
+    const char* p = base + lane_offset(lane, width, row_bytes, shift, E);
     float sum = 0.0f;
     for (int i = 0; i < iterations; ++i)
         sum += Element<E>::load(p + (lane < hot_lanes ? 0ll : (1ll + i) * copy_bytes));
@@ -133,8 +138,7 @@ __global__ void pattern_sector_partial(const char* __restrict__ base, int width,
                                        int shift, long long copy_bytes, int hot_lanes,
                                        int iterations, int measured, float* sink) {
     const int lane = threadIdx.x & 31;
-    const char* p = base + static_cast<long long>(lane / width) * row_bytes +
-                    static_cast<long long>(lane % width) * E + shift;
+    const char* p = base + lane_offset(lane, width, row_bytes, shift, E);
     float sum = 0.0f;
     for (int i = 0; i < iterations; ++i) {
         const char* q = p + (1ll + i) * copy_bytes;
@@ -156,8 +160,7 @@ template <int E>
 __global__ void pattern_store(char* base, int width, int row_bytes, int shift, long long copy_bytes,
                               int copy_mask, int iterations) {
     const int lane = threadIdx.x & 31;
-    char* p = base + static_cast<long long>(lane / width) * row_bytes +
-              static_cast<long long>(lane % width) * E + shift;
+    char* p = base + lane_offset(lane, width, row_bytes, shift, E);
     for (int i = 0; i < iterations; ++i)
         Element<E>::store(p + static_cast<long long>(i & copy_mask) * copy_bytes,
                           static_cast<float>(i + lane));
