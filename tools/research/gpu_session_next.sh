@@ -14,7 +14,9 @@
 #      measured"): the star on N x N planes of a constant total (Ernst et al. fig. 23), five
 #      unfolded block shapes, ncu volumes; kerncast's z-layer curve is least certain there;
 #   7. sass: the generated box r3 and star kernels' SASS (cuobjdump), for the load batches;
-#   8. device_tests: the staged build's device tests.
+#   8. device_tests: the staged build's device tests;
+#   9. wavefront_parts: the L1 wavefronts split into reads, writes (fills) and T-stage hits and
+#      misses, for the l1_wavefronts patterns, the box r3 and the star (2026-11-26c).
 # Next session (2026-11-26 notes): PHASES="wavefronts sass" FAMILY=partial for the partly
 # hitting lines and the SASS, and star_ncu star_times on an H200 (the star with the fold fast
 # path). FAMILY (hit, miss, partial or store) limits the wavefronts phase to one family.
@@ -194,6 +196,43 @@ if want sass; then
   sass star_32x4x8 star3d_r2 32,4,8
   sass star_32x4x8_z2 star3d_r2 32,4,8 1,1,2
   pack
+fi
+
+# What a wavefront is made of (2026-11-26c): the L1 data pipe's wavefronts split into reads
+# and writes (fills of missed sectors), bank reads and writes, F-stage wavefronts and the
+# T-stage's sector hits and misses, for every l1_wavefronts pattern and for the box r3 (48
+# shapes) and the star (90 shapes and folds): whether a missing sector's extra wavefronts are
+# its fill, which the simulated L1's missed sectors would give without a fit.
+if want wavefront_parts; then
+  phase wavefront_parts
+  PARTS=l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_pipe_lsu_wavefronts_cmd_read.sum
+  PARTS=$PARTS,l1tex__data_pipe_lsu_wavefronts_cmd_write.sum,l1tex__data_bank_reads.sum
+  PARTS=$PARTS,l1tex__data_bank_writes.sum,l1tex__f_wavefronts.sum
+  PARTS=$PARTS,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  PARTS=$PARTS,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
+  PARTS=$PARTS,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__m_xbar2l1tex_read_sectors.sum
+  mkdir -p $W/parts
+  [ -x $W/l1_wavefronts ] || $NVCC -O2 -arch=native -o $W/l1_wavefronts tools/research/l1_wavefronts.cu
+  WP=$PARTS,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+  WP=$WP,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+  timeout $(cap 150) $NCU --csv --page raw --print-units base --log-file $W/parts/wavefronts.csv \
+    --metrics $WP --kernel-name regex:pattern $W/l1_wavefronts wavefronts ${FAMILY:-} \
+    > $W/parts/launches.jsonl 2> $W/parts/wavefronts.log
+  echo "parts wavefronts rc=$? launches=$(wc -l < $W/parts/launches.jsonl)"
+  pack
+  if [ -n "$MACHINE" ]; then
+    for k in box:box2d_r3:box2d_r3_v100:data/measured/h200-2026-11-26/sweeps/box_blocks.txt \
+             star:star3d_r2:star3d_r2:$SWEEP; do
+      IFS=: read -r name file kernel sweep <<< "$k"
+      mkdir -p $W/parts/$name
+      timeout $(cap 120) $NCU --csv --page raw --print-units base --metrics "$METRICS,$PARTS" \
+        --kernel-name "regex:^$kernel\$" --target-processes all --log-file $W/parts/$name.csv \
+        $K validate $PK/$file.yaml -m $MACHINE --sweep $sweep --warmup 0 --repeat 1 \
+        --save $W/parts/$name > $W/parts/$name.log 2>&1
+      echo "parts $name rc=$? rows=$(grep -c "\"$kernel\"" $W/parts/$name.csv 2>/dev/null)"
+      pack
+    done
+  fi
 fi
 
 # The device tests of this build (GoogleTest; they register only where a GPU is present).
