@@ -13,7 +13,12 @@ minus its "sector-control" launch): wavefronts, L1 sectors and requests per inst
 (counter / the launch's instructions), beside kerncast's bank rule for the same warp (sec.
 4.2 of Ernst et al. 2023: 32 banks of 4 B, a half-warp of 8 B values), once with the V100's
 1024 B pairing distance and once with none (what the H100 measured for hits,
-docs/volume-model.md), so they can be read side by side.
+docs/volume-model.md), so they can be read side by side. Logs with the read-wavefront and
+T-stage miss counters (the wavefront_parts phase of gpu_session_next.sh) add two columns: the
+wavefronts that read the data banks and the sectors that missed L1. Use the reads for
+"sector-partial": its control launch executes the measured load with every lane predicated
+off, which costs one wavefront that is not a read (H100, 2026-11-26c). ncu rows after the last
+printed launch (a run cut by its time cap) are left out with a warning.
 --json writes the joined rows with the device line for data/measured/. Standard library only
 (and ncu_counters_into_records.py beside it, for reading the ncu log).
 """
@@ -28,7 +33,11 @@ SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 STORE_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
 REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 STORE_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
-METRICS = (WAVEFRONTS, SECTORS, STORE_SECTORS, REQUESTS, STORE_REQUESTS)
+# In the logs of the wavefront_parts phase (gpu_session_next.sh) only: the wavefronts that read
+# L1's data banks, and the sectors the T-stage found missing.
+READS = "l1tex__data_pipe_lsu_wavefronts_cmd_read.sum"
+MISSED = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"
+METRICS = (WAVEFRONTS, SECTORS, STORE_SECTORS, REQUESTS, STORE_REQUESTS, READS, MISSED)
 
 
 def read_ncu_rows(path):
@@ -72,11 +81,16 @@ def main():
     device = [l for l in lines if "experiment" in l]
     launches = [l for l in lines if "launch" in l]
     counters = read_ncu_rows(args.ncu_csv)
-    if len(counters) != len(launches):
+    if len(counters) < len(launches):
         sys.exit(f"{args.ncu_csv}: {len(counters)} profiled launches, {args.launches}: "
                  f"{len(launches)} launches; one ncu row per launch expected")
+    if len(counters) > len(launches):  # a run its time cap cut: the last lines never printed
+        print(f"{args.ncu_csv}: {len(counters) - len(launches)} profiled launches after the "
+              f"last printed one ({len(launches)}) are left out", file=sys.stderr)
+        counters = counters[:len(launches)]
+    parts = any(READS in c for c in counters)
     print("mode            row_B  elem_B  width  shift_B  hot  wavefronts  sectors  requests"
-          "  v100_rule  no_window_rule")
+          "  v100_rule  no_window_rule" + ("  reads  missed_sectors" if parts else ""))
     nan = float("nan")
     by_launch = {launch["launch"]: measured for launch, measured in zip(launches, counters)}
     for launch, measured in zip(launches, counters):
@@ -90,6 +104,9 @@ def main():
                                                          nan) / n
         launch["requests_per_instruction"] = measured.get(STORE_REQUESTS if store else REQUESTS,
                                                           nan) / n
+        if parts:
+            launch["read_wavefronts_per_instruction"] = measured.get(READS, nan) / n
+            launch["missed_sectors_per_instruction"] = measured.get(MISSED, nan) / n
         pattern = (launch["width"], launch["element_bytes"], launch["shift_bytes"],
                    launch["row_bytes"])
         launch["v100_rule_wavefronts"] = bank_rule(*pattern, 1024)
@@ -99,7 +116,9 @@ def main():
               f"{launch['wavefronts_per_instruction']:11.3f} "
               f"{launch['sectors_per_instruction']:8.3f} "
               f"{launch['requests_per_instruction']:9.3f} {launch['v100_rule_wavefronts']:10}"
-              f" {launch['no_window_rule_wavefronts']:15}")
+              f" {launch['no_window_rule_wavefronts']:15}" +
+              (f" {launch['read_wavefronts_per_instruction']:6.3f}"
+               f" {launch['missed_sectors_per_instruction']:15.3f}" if parts else ""))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"device": device[0] if device else None, "launches": launches}, out,
