@@ -19,7 +19,8 @@
 #      misses, for the l1_wavefronts patterns, the box r3 and the star (2026-11-26c).
 # Next session (2026-11-26 notes): PHASES="wavefronts sass" FAMILY=partial for the partly
 # hitting lines and the SASS, and star_ncu star_times on an H200 (the star with the fold fast
-# path). FAMILY (hit, miss, partial or store) limits the wavefronts phase to one family.
+# path). FAMILY (hit, miss, partial, inflight or store) limits the wavefronts and
+# wavefront_parts phases to one family.
 # First run 2026-11-26 on an H100 and an H200 (data/measured/*-2026-11-26b). Stage first
 # (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
@@ -220,7 +221,7 @@ if want wavefront_parts; then
     > $W/parts/launches.jsonl 2> $W/parts/wavefronts.log
   echo "parts wavefronts rc=$? launches=$(wc -l < $W/parts/launches.jsonl)"
   pack
-  if [ -n "$MACHINE" ]; then
+  if [ -n "$MACHINE" ] && [ "${PARTS_KERNELS:-1}" = 1 ]; then # PARTS_KERNELS=0: patterns only
     for k in box:box2d_r3:box2d_r3_v100:data/measured/h200-2026-11-26/sweeps/box_blocks.txt \
              star:star3d_r2:star3d_r2:$SWEEP; do
       IFS=: read -r name file kernel sweep <<< "$k"

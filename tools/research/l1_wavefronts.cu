@@ -10,7 +10,8 @@
 //     METRICS=$METRICS,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 //     ncu --csv --page raw --print-units base --log-file wavefronts.csv --metrics $METRICS \
 //         --kernel-name regex:pattern ./l1_wavefronts wavefronts > launches.jsonl
-//     (`./l1_wavefronts wavefronts partial`: one family only: hit, miss, partial or store)
+//     (`./l1_wavefronts wavefronts partial`: one family only: hit, miss, partial, inflight or
+//     store)
 //     tools/research/l1_wavefronts.py launches.jsonl wavefronts.csv --json wavefronts.json
 //     ./l1_wavefronts l2-mix > l2_mix.jsonl                 # no ncu: CUDA-event times
 //
@@ -33,6 +34,9 @@
 //            each request has lines that hit and lines that miss (8 B values, star rows);
 //            then pairs of launches whose measured loads find some sectors of a line in L1
 //            and miss the others ("sector-partial" minus its "sector-control");
+//      inflight: two loads a warp back to back, the second on the lines the first is still
+//            fetching (the same or the next elements) or, as the control, on a fresh copy; and
+//            two warps a block reading one fresh copy at once ("miss-pair");
 //      store: the hit mode's set-up with plain stores of the pattern (4 and 8 B values), after
 //            all load patterns.
 //    Rows 4800 and 120000 B apart (the star's and the box's, both 64 B past a line) and 4096 B
@@ -154,6 +158,27 @@ __global__ void pattern_sector_partial(const char* __restrict__ base, int width,
         sink[threadIdx.x] = sum;
 }
 
+// Lines in flight: each iteration two independent loads back to back (the second issued
+// before the first's data can arrive), the first from a fresh copy, the second `second_shift`
+// bytes after it (0: the same addresses, 8: the next element, as a stencil's next x-offset) or,
+// with `second_shift` < 0, from another fresh copy (both miss: the control).
+template <int E>
+__global__ void pattern_in_flight(const char* __restrict__ base, int width, int row_bytes,
+                                  int shift, long long copy_bytes, int second_shift, int iterations,
+                                  float* sink) {
+    const int lane = threadIdx.x & 31;
+    const char* p = base + lane_offset(lane, width, row_bytes, shift, E);
+    float sum = 0.0f;
+    for (int i = 0; i < iterations; ++i) {
+        const char* first = p + (1ll + i) * copy_bytes;
+        const char* second =
+            second_shift < 0 ? p + (1ll + iterations + i) * copy_bytes : first + second_shift;
+        sum += Element<E>::load(first) + Element<E>::load(second);
+    }
+    if (sum == -1.0f)
+        sink[threadIdx.x] = sum;
+}
+
 // The same pattern stored (plain `st.global`, as kerncast's generated code stores): every
 // iteration writes copy (i & copy_mask) with a value that changes with i, so no store is dead.
 template <int E>
@@ -202,7 +227,8 @@ void print_device(const char* what) {
                 memory_clock_khz, prop.l2CacheSize, driver, runtime);
 }
 
-// `only`: run one family of patterns ("hit", "miss", "partial", "store"); empty: all.
+// `only`: run one family of patterns ("hit", "miss", "partial", "inflight", "store"); empty:
+// all.
 int wavefronts(const std::string& only) {
     print_device("wavefronts");
     int device = 0, sms = 0;
@@ -304,6 +330,40 @@ int wavefronts(const std::string& only) {
                     control = launch++;
                 }
             }
+        }
+    // Lines in flight (8 B values, the star's rows): two loads a warp back to back, the second
+    // on the first's lines (second_shift 0 or 8 B) or on a fresh copy (-1, the control); and
+    // two warps a block reading the same fresh copy at once ("miss-pair", as the miss mode with
+    // a second warp). Instructions count both loads, or both warps.
+    for (int width : {1, 4, 8, 16, 32})
+        for (int shift : {0, 8}) {
+            if (!wanted("inflight"))
+                break;
+            const int rows = 4800, iterations = miss_iterations / 2 - 1;
+            const long long copy_bytes = 32ll * rows + 1024;
+            for (int second_shift : {-1, 0, 8}) {
+                pattern_in_flight<8><<<sms, 32>>>(base, width, rows, shift, copy_bytes,
+                                                  second_shift, iterations, sink);
+                CHECK(cudaGetLastError());
+                CHECK(cudaDeviceSynchronize());
+                std::printf("{\"launch\": %d, \"mode\": \"in-flight\", \"row_bytes\": %d, "
+                            "\"element_bytes\": 8, \"width\": %d, \"shift_bytes\": %d, "
+                            "\"second_shift_bytes\": %d, \"blocks\": %d, "
+                            "\"warps_per_block\": 1, \"iterations\": %d, "
+                            "\"load_instructions\": %lld}\n",
+                            launch++, rows, width, shift, second_shift, sms, iterations,
+                            2ll * sms * iterations);
+            }
+            pattern<8><<<sms, 64>>>(base, width, rows, shift, copy_bytes, miss_iterations - 1,
+                                    miss_iterations, sink);
+            CHECK(cudaGetLastError());
+            CHECK(cudaDeviceSynchronize());
+            std::printf("{\"launch\": %d, \"mode\": \"miss-pair\", \"row_bytes\": %d, "
+                        "\"element_bytes\": 8, \"width\": %d, \"shift_bytes\": %d, "
+                        "\"blocks\": %d, \"warps_per_block\": 2, \"iterations\": %d, "
+                        "\"load_instructions\": %lld}\n",
+                        launch++, rows, width, shift, sms, miss_iterations,
+                        2ll * sms * miss_iterations);
         }
     // Stores: the hit mode's set-up (4 warps a block, 2 copies), the element sizes the stencils
     // store, the star's rows and line-aligned ones. Launched after every load pattern, so the
@@ -415,6 +475,7 @@ int main(int argc, char** argv) {
         return wavefronts(argc > 2 ? argv[2] : "");
     if (what == "l2-mix")
         return l2_mix_bandwidth();
-    std::fprintf(stderr, "usage: %s wavefronts [hit|miss|partial|store] | l2-mix\n", argv[0]);
+    std::fprintf(stderr, "usage: %s wavefronts [hit|miss|partial|inflight|store] | l2-mix\n",
+                 argv[0]);
     return 2;
 }
