@@ -16,7 +16,8 @@
 #   7. sass: the generated box r3 and star kernels' SASS (cuobjdump), for the load batches;
 #   8. device_tests: the staged build's device tests;
 #   9. wavefront_parts: the L1 wavefronts split into reads, writes (fills) and T-stage hits and
-#      misses, for the l1_wavefronts patterns, the box r3 and the star (2026-11-26c).
+#      misses, for the l1_wavefronts patterns, the box r3 and the star (2026-11-26c);
+#  10. l1_rows: the L1's set placement for rows of lines (tools/research/l1_sets.cu rows mode).
 # Next session (2026-11-26 notes): PHASES="wavefronts sass" FAMILY=partial for the partly
 # hitting lines and the SASS, and star_ncu star_times on an H200 (the star with the fold fast
 # path). FAMILY (hit, miss, partial, inflight or store) limits the wavefronts and
@@ -234,6 +235,22 @@ if want wavefront_parts; then
       pack
     done
   fi
+fi
+
+# The L1's set placement for a stencil's working set (2026-11-26c): K lines as rows of 1 or 2
+# lines 120000 B apart (the box's rows) and of 2 lines 4800 B apart (the star's), against K
+# random lines and K consecutive ones (tools/research/l1_sets.cu); whether rows collide as
+# random placement has them collide (kerncast's simulated L1) or not (consecutive lines).
+if want l1_rows; then
+  phase l1_rows
+  mkdir -p $W/l1_rows
+  $NVCC -O2 -arch=native -o $W/l1_sets tools/research/l1_sets.cu
+  for m in "random" "seq" "rows 120000 1" "rows 120000 2" "rows 4800 2"; do
+    name=$(echo $m | tr ' ' '-')
+    timeout $(cap 40) $W/l1_sets 6 128 2304 128 0 ${m/random/} > $W/l1_rows/$name.json 2> $W/l1_rows/$name.log
+    echo "l1_rows $name rc=$?"
+  done
+  pack
 fi
 
 # The device tests of this build (GoogleTest; they register only where a GPU is present).

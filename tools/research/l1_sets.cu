@@ -4,6 +4,8 @@
 //     nvcc -O2 -arch=native -o l1_sets tools/research/l1_sets.cu && ./l1_sets > l1_sets.json
 //     ./l1_sets TRIALS KMIN KMAX KSTEP [SHARED_KIB] > more.json   # random only, K in a range
 //     ./l1_sets TRIALS KMIN KMAX KSTEP 0 seq > seq.json            # K consecutive lines, in order
+//     ./l1_sets TRIALS KMIN KMAX KSTEP 0 rows 120000 2 > rows.json  # rows of 2 lines, 120000 B
+//     apart
 //
 // A single thread chases a cyclic list of K distinct 128 B lines (one 4 B word read in each,
 // ld.global.ca so that L1 keeps them): one pass to fill, then `passes` timed passes; the
@@ -111,6 +113,12 @@ int main(int argc, char** argv) {
     // "seq": K consecutive lines from a random start, chased in address order (the probe's
     // sequential chains), instead of K random lines in a random order.
     const bool consecutive = argc >= 7 && std::string(argv[6]) == "seq";
+    // "rows ROW_BYTES LINES_PER_ROW": K lines as rows of LINES_PER_ROW consecutive lines,
+    // ROW_BYTES apart (a stencil block's working set: the box's rows are 120000 B), from a
+    // random start, in a random order; K a multiple of LINES_PER_ROW.
+    const bool rows = argc >= 9 && std::string(argv[6]) == "rows";
+    const std::uint64_t row_bytes = rows ? std::strtoull(argv[7], nullptr, 10) : 0;
+    const int lines_per_row = rows ? std::atoi(argv[8]) : 1;
     cudaDeviceProp prop{};
     CHECK(cudaGetDeviceProperties(&prop, 0));
     int driver = 0, clock_khz = 0;
@@ -126,7 +134,12 @@ int main(int argc, char** argv) {
                 "\"peak_sm_clock_khz\": %d, \"line_bytes\": 128, \"passes\": %d, "
                 "\"dynamic_shared_kib\": %d, \"lines\": \"%s\",\n",
                 prop.name, prop.major, prop.minor, driver, clock_khz, passes, shared_kib,
-                consecutive ? "consecutive, in address order" : "random, in random order");
+                consecutive ? "consecutive, in address order"
+                : rows      ? "rows, in random order"
+                            : "random, in random order");
+    if (rows)
+        std::printf("\"row_bytes\": %llu, \"lines_per_row\": %d,\n",
+                    static_cast<unsigned long long>(row_bytes), lines_per_row);
 
     // Random lines: K distinct lines of the region in a random cyclic order.
     std::printf("\"random\": [\n");
@@ -149,7 +162,18 @@ int main(int argc, char** argv) {
                 for (int i = 0; i < k; ++i)
                     order.push_back(first + static_cast<std::uint32_t>(i));
             }
-            std::vector<char> taken(consecutive ? 0 : region_lines, 0);
+            if (rows) {
+                const std::uint64_t span =
+                    (static_cast<std::uint64_t>(k / lines_per_row) + 1) * row_bytes / 128;
+                std::uniform_int_distribution<std::uint64_t> pick(0, region_lines - span - 8);
+                const std::uint64_t first = pick(rng);
+                for (int i = 0; i < k; ++i)
+                    order.push_back(static_cast<std::uint32_t>(
+                        first + (static_cast<std::uint64_t>(i / lines_per_row) * row_bytes) / 128 +
+                        static_cast<std::uint64_t>(i % lines_per_row)));
+                std::shuffle(order.begin(), order.end(), rng);
+            }
+            std::vector<char> taken(consecutive || rows ? 0 : region_lines, 0);
             std::uniform_int_distribution<std::uint32_t> pick(0, region_lines - 1);
             while (static_cast<int>(order.size()) < k) {
                 const std::uint32_t line = pick(rng);
