@@ -5,8 +5,8 @@ per warp with the counters of data/measured/h100-2026-11-26c/wavefront-parts/box
 
     tools/research/l1_box_passes.py data/measured/h100-2026-11-26c/wavefront-parts/box/table.txt
 
-The L1 is the H100 machine file's (256 KiB, 128 B lines, 32 B sectors, 4 ways, sets placed by
-a hash, LRU, a valid bit per sector). As kerncast's simulated L1 (docs/volume-model.md, L2 ->
+The L1 is the H100 machine file's (256 KiB, 128 B lines, 32 B sectors, 4 ways, random set
+placement, LRU, a valid bit per sector). As kerncast's simulated L1 (docs/volume-model.md, L2 ->
 L1): the SM runs blocks_per_sm blocks (32 at most, 64 warps), starting staggered; every turn
 each running block's warps issue their next load (lockstep); a finished block is replaced by
 the SM's next block in launch order (blocks b, b + 132, ...: one SM of 132). Stores are left
@@ -50,6 +50,17 @@ def warp_rule(address_of, lanes):
                for half in (range(0, 16), range(16, 32)))
 
 
+def splitmix64(x):
+    """A random set placement (kerncast's simulated L1 hashes lines with SplitMix64 too): the
+    H100's L1 places a stencil's rows of lines as it places random lines
+    (data/measured/h100-2026-11-26c/l1-sets-rows)."""
+    mask = (1 << 64) - 1
+    z = (x * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
 class L1:
     def __init__(self):
         self.sets = [collections.OrderedDict() for _ in range(L1_LINES // L1_WAYS)]
@@ -57,7 +68,7 @@ class L1:
 
     def access(self, line, sectors):
         """The sectors that were not valid (missed); they are filled, the line allocated."""
-        lines = self.sets[hash((line, 7919)) % len(self.sets)]
+        lines = self.sets[splitmix64(line) % len(self.sets)]
         if line in lines:
             valid = lines.pop(line)
             lines[line] = valid | sectors

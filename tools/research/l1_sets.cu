@@ -165,6 +165,11 @@ int main(int argc, char** argv) {
             if (rows) {
                 const std::uint64_t span =
                     (static_cast<std::uint64_t>(k / lines_per_row) + 1) * row_bytes / 128;
+                if (span + 8 >= region_lines) { // the rows do not fit the region
+                    std::fprintf(stderr, "rows: K = %d needs %llu lines, the region has %u\n", k,
+                                 static_cast<unsigned long long>(span), region_lines);
+                    return 1;
+                }
                 std::uniform_int_distribution<std::uint64_t> pick(0, region_lines - span - 8);
                 const std::uint64_t first = pick(rng);
                 for (int i = 0; i < k; ++i)
