@@ -18,10 +18,12 @@
 #   9. wavefront_parts: the L1 wavefronts split into reads, writes (fills) and T-stage hits and
 #      misses, for the l1_wavefronts patterns, the box r3 and the star (2026-11-26c);
 #  10. l1_rows: the L1's set placement for rows of lines (tools/research/l1_sets.cu rows mode).
-# Next session (2026-11-26 notes): PHASES="wavefronts sass" FAMILY=partial for the partly
-# hitting lines and the SASS, and star_ncu star_times on an H200 (the star with the fold fast
-# path). FAMILY (hit, miss, partial, inflight or store) limits the wavefronts and
-# wavefront_parts phases to one family.
+# Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
+# with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
+# there: the read wavefronts of narrow warps' misses and of a warp with many loads in flight
+# (the box's 8-wide shapes read 20-80 more a warp than the hit rule); the in-flight family has
+# two loads a warp, the generated code about 11. FAMILY (hit, miss, partial, inflight or store)
+# limits the wavefronts and wavefront_parts phases to one family.
 # First run 2026-11-26 on an H100 and an H200 (data/measured/*-2026-11-26b). Stage first
 # (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
