@@ -4,8 +4,7 @@
 //     nvcc -O2 -arch=native -o l1_sets tools/research/l1_sets.cu && ./l1_sets > l1_sets.json
 //     ./l1_sets TRIALS KMIN KMAX KSTEP [SHARED_KIB] > more.json   # random only, K in a range
 //     ./l1_sets TRIALS KMIN KMAX KSTEP 0 seq > seq.json            # K consecutive lines, in order
-//     ./l1_sets TRIALS KMIN KMAX KSTEP 0 rows 120000 2 > rows.json  # rows of 2 lines, 120000 B
-//     apart
+//     ./l1_sets TRIALS KMIN KMAX KSTEP 0 rows 120000 2 > rows.json # rows, 120000 B apart
 //
 // A single thread chases a cyclic list of K distinct 128 B lines (one 4 B word read in each,
 // ld.global.ca so that L1 keeps them): one pass to fill, then `passes` timed passes; the
@@ -119,12 +118,24 @@ int main(int argc, char** argv) {
     const bool rows = argc >= 9 && std::string(argv[6]) == "rows";
     const std::uint64_t row_bytes = rows ? std::strtoull(argv[7], nullptr, 10) : 0;
     const int lines_per_row = rows ? std::atoi(argv[8]) : 1;
+    const std::uint32_t region_lines = region_bytes / (line_words * 4);
+    // Rows span (K / LINES_PER_ROW + 1) rows: the largest K must fit the region.
+    const auto rows_span = [&](int k) {
+        return (static_cast<std::uint64_t>(k / lines_per_row) + 1) * row_bytes / 128;
+    };
+    if (rows &&
+        (!ranged || row_bytes == 0 || lines_per_row < 1 || rows_span(k_max) + 8 >= region_lines)) {
+        std::fprintf(stderr,
+                     "rows: needs K in a range, ROW_BYTES > 0, LINES_PER_ROW >= 1, and "
+                     "K = %d rows within the %u-line region\n",
+                     k_max, region_lines);
+        return 2;
+    }
     cudaDeviceProp prop{};
     CHECK(cudaGetDeviceProperties(&prop, 0));
     int driver = 0, clock_khz = 0;
     CHECK(cudaDriverGetVersion(&driver));
     CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-    const std::uint32_t region_lines = region_bytes / (line_words * 4);
     Chaser chaser(8192, shared_kib);
     std::mt19937_64 rng(20261126);
     const int passes = 4;
@@ -163,14 +174,8 @@ int main(int argc, char** argv) {
                     order.push_back(first + static_cast<std::uint32_t>(i));
             }
             if (rows) {
-                const std::uint64_t span =
-                    (static_cast<std::uint64_t>(k / lines_per_row) + 1) * row_bytes / 128;
-                if (span + 8 >= region_lines) { // the rows do not fit the region
-                    std::fprintf(stderr, "rows: K = %d needs %llu lines, the region has %u\n", k,
-                                 static_cast<unsigned long long>(span), region_lines);
-                    return 1;
-                }
-                std::uniform_int_distribution<std::uint64_t> pick(0, region_lines - span - 8);
+                std::uniform_int_distribution<std::uint64_t> pick(0,
+                                                                  region_lines - rows_span(k) - 8);
                 const std::uint64_t first = pick(rng);
                 for (int i = 0; i < k; ++i)
                     order.push_back(static_cast<std::uint32_t>(

@@ -37,7 +37,8 @@ def main():
                  f"configurations; one each expected")
     print(f"{'configuration':24}" + "".join(f"{name:>15}" for name, _ in COLUMNS))
     for shape, cell in zip(shapes, cells):
-        warps = number(cell["launch__grid_size"]) * ((number(cell["launch__block_size"]) + 31) // 32)
+        warps_per_block = (number(cell["launch__block_size"]) + 31) // 32
+        warps = number(cell["launch__grid_size"]) * warps_per_block
         print(f"{shape:24}" + "".join(f"{number(cell[metric]) / warps:15.2f}"
                                       for _, metric in COLUMNS))
 
