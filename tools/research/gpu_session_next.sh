@@ -22,7 +22,8 @@
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there: the read wavefronts of narrow warps' misses and of a warp with many loads in flight
 # (the box's 8-wide shapes read 20-80 more a warp than the hit rule); the in-flight family has
-# two loads a warp, the generated code about 11. FAMILY (hit, miss, partial, inflight or store)
+# two loads a warp, the generated code about 11; and which blocks share an SM (record %smid
+# per block of the box's narrow shapes: the 1- to 4-wide L2 -> L1 volumes depend on it). FAMILY (hit, miss, partial, inflight or store)
 # limits the wavefronts and wavefront_parts phases to one family.
 # First run 2026-11-26 on an H100 and an H200 (data/measured/*-2026-11-26b). Stage first
 # (tools/research/stage_devrun.sh), then, with the device tool:

@@ -21,7 +21,9 @@ Columns per warp (the table's are measured; the counters are in its README):
   late_split: the same, with lines whose fill is still in flight counted as missing (a line
     stays in flight for LATENCY cycles, each turn taking 2 cycles per resident warp);
   requests, lines: requests with a missing line and missing lines (in flight included).
-Findings are in the README of the data (2026-11-26c) and docs/accuracy.md's notes.
+--chunk 2 puts pairs of consecutive blocks on one SM (they share halo data), --narrow adds the
+1- to 4-wide shapes. Findings are in the README of the data (2026-11-26c) and docs/accuracy.md's
+notes.
 """
 import argparse
 import collections
@@ -79,7 +81,7 @@ class L1:
         return sectors
 
 
-def simulate(bx, by, latency, generations=5):
+def simulate(bx, by, latency, chunk=0, generations=5):
     threads = bx * by
     warps = (threads + 31) // 32
     blocks_per_sm = min(32, 64 // warps)
@@ -87,9 +89,10 @@ def simulate(bx, by, latency, generations=5):
     grid_x = -(-(NX - 6) // bx)
     started = [0]
 
-    def next_block():
-        b = started[0] * SMS
+    def next_block():  # chunk 0: blocks b, b + SMS, ...; else runs of `chunk` consecutive ones
+        n = started[0]
         started[0] += 1
+        b = n * SMS if chunk == 0 else (n // chunk) * SMS * chunk + n % chunk
         return b % grid_x, b // grid_x
 
     slots = [{"block": next_block(), "step": -(len(OFFSETS) * j // blocks_per_sm), "generation": 0}
@@ -151,15 +154,20 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("table", help="wavefront_parts.py's table of the box r3 sweep")
     parser.add_argument("--latency", type=int, default=600, help="cycles a fill is in flight")
+    parser.add_argument("--chunk", type=int, default=0,
+                        help="an SM takes runs of this many consecutive blocks (0: b, b + 132, ...)")
+    parser.add_argument("--narrow", action="store_true",
+                        help="also the 1- to 4-wide shapes (their missed sectors; the hit rule's "
+                             "column is the bank rule of those warps)")
     args = parser.parse_args()
     rows = [l.split() for l in open(args.table, encoding="utf-8").read().splitlines()[1:]]
     columns = ("sim_missed", "hit_rule", "split", "late_split", "requests", "lines")
     print(f"{'block':10}{'reads':>8}{'missed':>8}" + "".join(f"{c:>12}" for c in columns))
     for row in rows:
         bx, by, _ = (int(v) for v in row[0].split("x"))
-        if bx < 8:
+        if bx < 8 and not args.narrow:
             continue  # 1 to 4 lanes wide: the hit rule itself differs (l1_wavefronts tables)
-        result = simulate(bx, by, args.latency)
+        result = simulate(bx, by, args.latency, args.chunk)
         print(f"{row[0]:10}{float(row[2]):8.1f}{float(row[5]):8.1f}" +
               "".join(f"{result[c]:12.1f}" for c in columns))
 
