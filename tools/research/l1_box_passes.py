@@ -19,7 +19,7 @@ Columns per warp (the table's are measured; the counters are in its README):
   split: the bank rule over the lanes whose lines hit plus over those whose lines miss (each
     request served in two passes when it mixes them);
   late_split: the same, with lines whose fill is still in flight counted as missing (a line
-    stays in flight for LATENCY cycles, each turn taking 2 cycles per resident warp);
+    stays in flight for --latency cycles, each turn taking 2 cycles per resident warp);
   requests, lines: requests with a missing line and missing lines (in flight included).
 --chunk 2 puts pairs of consecutive blocks on one SM (they share halo data), --narrow adds the
 1- to 4-wide shapes. Findings are in the README of the data (2026-11-26c) and docs/accuracy.md's
@@ -153,7 +153,9 @@ def simulate(bx, by, latency, chunk=0, generations=5):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("table", help="wavefront_parts.py's table of the box r3 sweep")
-    parser.add_argument("--latency", type=int, default=600, help="cycles a fill is in flight")
+    parser.add_argument("--latency", type=int, default=273,
+                        help="cycles a fill is in flight (default: the H100 machine file's L2 "
+                             "latency, 272.9 cycles, measured by the probe)")
     parser.add_argument("--chunk", type=int, default=0,
                         help="an SM takes runs of this many consecutive blocks (0: b, b + 132, ...)")
     parser.add_argument("--narrow", action="store_true",
