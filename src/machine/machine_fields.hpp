@@ -89,11 +89,15 @@ inline constexpr std::array<Field<TL>, 3> tlb_fields{{
 }};
 
 using SB = SharedMemoryBanks;
-inline constexpr std::array<Field<SB>, 3> bank_fields{{
+inline constexpr std::array<Field<SB>, 4> bank_fields{{
     {"banks", &SB::banks, "", R::positive},
     {"bank_width_bytes", &SB::bank_width_bytes, "B", R::positive},
     {"wavefront_window_bytes", &SB::wavefront_window_bytes, "B", R::non_negative},
+    {"miss_pass", &SB::miss_pass, "", R::any},
 }};
+
+// Values of shared_memory_banks.miss_pass.
+inline constexpr std::array<std::string_view, 2> miss_pass_values{"none", "after_hits"};
 
 using MC = MwpCwpParameters;
 inline constexpr std::array<Field<MC>, 4> mwp_cwp_fields{{

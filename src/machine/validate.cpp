@@ -32,6 +32,7 @@ public:
         same_cache();
         tlbs();
         section(m_.shared_memory_banks, "/shared_memory_banks", mf::bank_fields);
+        miss_pass();
         section(m_.mwp_cwp, "/mwp_cwp", mf::mwp_cwp_fields);
         capacity_fits();
         calibrated_costs();
@@ -367,6 +368,22 @@ private:
             check_value(Known<double>(rate.per_cycle_per_sm),
                         child_pointer(path, "per_cycle_per_sm"), mf::Range::positive);
         }
+    }
+
+    void miss_pass() const {
+        const auto& known = m_.shared_memory_banks.miss_pass;
+        if (!known)
+            return;
+        const std::vector<std::string> allowed(mf::miss_pass_values.begin(),
+                                               mf::miss_pass_values.end());
+        if (std::find(allowed.begin(), allowed.end(), known->value) != allowed.end())
+            return;
+        std::vector<std::string> notes;
+        const auto close = closest_names(known->value, allowed, 2);
+        if (!close.empty())
+            notes.push_back("did you mean \"" + close.front() + "\"?");
+        notes.push_back("values: \"none\", \"after_hits\"");
+        fail("/shared_memory_banks/miss_pass", "unknown miss_pass \"" + known->value + "\"", notes);
     }
 
     void levels(const std::vector<MemoryLevel>& list, const std::string& path,

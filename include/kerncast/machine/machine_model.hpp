@@ -201,6 +201,11 @@ struct SharedMemoryBanks {
     // Two bank-conflict-free addresses farther apart than this are not served in the same L1
     // wavefront (Ernst et al. 2023, sec. 4.2: "close" addresses pair, "far" ones do not).
     Known<int> wavefront_window_bytes;
+    // How a global load whose lines partly miss L1 is served: "none" (or absent), in the
+    // wavefronts of the bank rule alone (Ernst et al. 2023, sec. 4.2); "after_hits", the lanes
+    // of lines that miss or are still being filled in a pass of their own after those of lines
+    // in L1 (measured on Hopper, docs/volume-model.md). Needs the simulated L1 (l1 `ways`).
+    Known<std::string> miss_pass;
     bool operator==(const SharedMemoryBanks&) const = default;
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <limits>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -54,9 +55,14 @@ public:
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
           slots_(static_cast<size_t>(g.lines)), hashes_(slots_.size()), lists_(sets_) {}
 
+    struct Access {
+        unsigned missing = 0;       // the sectors of the request that were not valid
+        double last_miss_cycle = 0; // when the line last missed (now, if it misses now)
+    };
     // The sectors of `sector_bits` that were not valid in L1 (misses); they are filled, the
-    // line allocated when absent.
-    unsigned access(const LineKey& key, unsigned sector_bits) {
+    // line allocated when absent. `now`: the SM's clock; `fetch`: the missing sectors come
+    // from L2 (a load), so the line's last miss is now (a store writes them instead).
+    Access access(const LineKey& key, unsigned sector_bits, double now, bool fetch) {
         const size_t hash = LineKeyHash{}(key);
         const size_t set = hash % sets_;
         List& list = lists_[set];
@@ -65,7 +71,9 @@ public:
             touch(list, s);
             const unsigned missing = sector_bits & ~slot.valid;
             slot.valid |= sector_bits;
-            return missing;
+            if (missing && fetch)
+                slot.last_miss_cycle = now;
+            return {missing, slot.last_miss_cycle};
         }
         size_t victim;
         if (list.used < ways_) {
@@ -76,12 +84,13 @@ public:
             if (indexed())
                 where_.erase(slots_[victim].key);
         }
-        slots_[victim] = Slot{key, sector_bits, none, none};
+        const double missed_at = fetch ? now : std::numeric_limits<double>::lowest();
+        slots_[victim] = Slot{key, sector_bits, missed_at, none, none};
         hashes_[victim] = hash;
         push_front(list, victim);
         if (indexed())
             where_[key] = victim;
-        return sector_bits;
+        return {sector_bits, missed_at};
     }
 
 private:
@@ -90,6 +99,7 @@ private:
     struct Slot {
         LineKey key;
         unsigned valid = 0;
+        double last_miss_cycle = 0;
         size_t prev = none, next = none;
     };
     bool indexed() const { return ways_ > scanned_ways; }
@@ -210,10 +220,11 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
                     if (!store && !in_registers.insert({o.array, o.axes.thread, constant}).second)
                         continue;
                     for (std::int64_t w = 0; w < warps; ++w) {
-                        WarpRequest request{o.array, store, {}};
+                        WarpRequest request{o.array, store, {}, {}, o.bytes};
                         const std::int64_t end = std::min(threads, (w + 1) * layout.warp_size);
                         for (std::int64_t t = w * layout.warp_size; t < end; ++t) {
                             const std::int64_t a = lane_address(o.axes, block, t, constant);
+                            request.lane_addresses.push_back(a);
                             request.sectors.push_back(
                                 support::floor_div<std::int64_t>(a, layout.sector_bytes));
                             request.sectors.push_back(support::floor_div<std::int64_t>(
@@ -229,7 +240,7 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
 }
 
 L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
-                         const L1Geometry& geometry) {
+                         const L1Geometry& geometry, const std::optional<L1MissPasses>& passes) {
     KERNCAST_CHECK(blocks_per_sm > 0 && geometry.ways > 0 && geometry.lines >= geometry.ways &&
                        geometry.lines % geometry.ways == 0 && geometry.sector_bytes > 0 &&
                        geometry.line_bytes % geometry.sector_bytes == 0,
@@ -258,15 +269,17 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     std::int64_t next_copy = blocks_per_sm;
 
     // Each request as its lines with the requested sectors as bits: one cache look-up a line.
+    // With passes, each lane's first and last byte's line (indices into `lines`).
     struct LineRequest {
-        int array = 0;
-        bool store = false;
+        const WarpRequest* request = nullptr;
         std::vector<std::pair<std::int64_t, unsigned>> lines;
+        std::vector<std::pair<size_t, size_t>> lane_lines;
+        std::int64_t store_wavefronts = 0; // a store's cost: the bank rule over all its lanes
     };
     std::vector<std::vector<LineRequest>> lines(block.warps.size());
     for (size_t w = 0; w < block.warps.size(); ++w)
         for (const WarpRequest& request : block.warps[w]) {
-            LineRequest grouped{request.array, request.store, {}};
+            LineRequest grouped{&request, {}, {}, 0};
             for (const std::int64_t sector : request.sectors) { // sorted
                 const std::int64_t line = support::floor_div(sector, sectors_per_line);
                 const auto bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
@@ -274,12 +287,32 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                     grouped.lines.emplace_back(line, 0u);
                 grouped.lines.back().second |= bit;
             }
+            if (passes) {
+                const auto index_of = [&](std::int64_t address) {
+                    const std::int64_t line = support::floor_div(address, geometry.line_bytes);
+                    return static_cast<size_t>(std::lower_bound(grouped.lines.begin(),
+                                                                grouped.lines.end(),
+                                                                std::pair{line, 0u}) -
+                                               grouped.lines.begin());
+                };
+                for (const std::int64_t a : request.lane_addresses)
+                    grouped.lane_lines.emplace_back(index_of(a),
+                                                    index_of(a + request.access_bytes - 1));
+                if (request.store)
+                    grouped.store_wavefronts =
+                        warp_instruction_cost(request.lane_addresses, request.access_bytes,
+                                              passes->layout)
+                            .wavefronts;
+            }
             lines[w].push_back(std::move(grouped));
         }
 
     SetAssociativeL1 l1(geometry);
     std::vector<std::int64_t> misses(block.arrays.size(), 0);
     std::int64_t measured_points = 0;
+    double now = 0;                   // the SM's clock, cycles (with passes)
+    std::int64_t load_wavefronts = 0; // of the measured generations (with passes)
+    std::vector<unsigned char> late_line, late_lane;
     const auto measured = [](const Slot& s) {
         return s.generation >= 1 && s.generation < l1_simulation_generations - 1;
     };
@@ -295,12 +328,35 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
             }
             for (const auto& warp : lines) {
                 const LineRequest& request = warp[slot.next];
-                for (const auto& [line, sector_bits] : request.lines) {
-                    const unsigned missing =
-                        l1.access({slot.copy, request.array, line}, sector_bits);
-                    if (!request.store && measured(slot))
-                        misses[static_cast<size_t>(request.array)] += std::popcount(missing);
+                const bool store = request.request->store;
+                const int array = request.request->array;
+                late_line.assign(request.lines.size(), 0);
+                for (size_t i = 0; i < request.lines.size(); ++i) {
+                    const auto [line, sector_bits] = request.lines[i];
+                    const auto access =
+                        l1.access({slot.copy, array, line}, sector_bits, now, !store);
+                    if (!store && measured(slot))
+                        misses[static_cast<size_t>(array)] += std::popcount(access.missing);
+                    // In flight: missing now, or filled less than the fill latency ago.
+                    late_line[i] =
+                        passes && (access.missing != 0 ||
+                                   now - access.last_miss_cycle < passes->fill_latency_cycles);
                 }
+                if (!passes)
+                    continue;
+                if (store) {
+                    now += static_cast<double>(request.store_wavefronts);
+                    continue;
+                }
+                late_lane.clear();
+                for (const auto& [first, last] : request.lane_lines)
+                    late_lane.push_back(late_line[first] || late_line[last]);
+                const std::int64_t wavefronts =
+                    two_pass_wavefronts(request.request->lane_addresses, late_lane,
+                                        request.request->access_bytes, passes->layout);
+                now += static_cast<double>(wavefronts);
+                if (measured(slot))
+                    load_wavefronts += wavefronts;
             }
             if (++slot.next < length)
                 continue;
@@ -330,6 +386,9 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
         result.first_touch_bytes[a] =
             static_cast<double>(unique * geometry.sector_bytes) / static_cast<double>(block.points);
     }
+    if (passes)
+        result.load_wavefronts_per_point =
+            static_cast<double>(load_wavefronts) / static_cast<double>(measured_points);
     return result;
 }
 

@@ -4,6 +4,7 @@
 #include "kerncast/support/integer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -119,6 +120,26 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
     return cost;
 }
 
+std::int64_t two_pass_wavefronts(std::span<const std::int64_t> lane_addresses,
+                                 std::span<const unsigned char> late, int access_bytes,
+                                 const L1BankLayout& layout) {
+    KERNCAST_CHECK(late.size() == lane_addresses.size(), "one pass flag per lane");
+    const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
+    const auto group_lanes = static_cast<size_t>(
+        std::clamp<std::int64_t>(row_bytes / access_bytes, 1, layout.warp_size));
+    std::int64_t wavefronts = 0;
+    std::array<std::vector<std::int64_t>, 2> pass;
+    for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
+        pass[0].clear();
+        pass[1].clear();
+        for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k)
+            pass[late[k] ? 1 : 0].push_back(lane_addresses[k]);
+        for (const auto& lanes : pass)
+            wavefronts += warp_instruction_cost(lanes, access_bytes, layout).wavefronts;
+    }
+    return wavefronts;
+}
+
 L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                        const std::vector<std::int64_t>& params, const L1BankLayout& layout,
                        const std::vector<double>& executions_per_point) {
@@ -149,6 +170,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         cost.array = access.array;
         cost.text = access.text;
         cost.direction = access.direction;
+        cost.space = access.space;
         cost.executions_per_point = executions_per_point[index];
         const int bytes = kernel::data_type_bytes(access.dtype);
         // warp_instruction_cost sees addresses only through sectors, bank units and unit

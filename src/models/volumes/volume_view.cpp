@@ -123,6 +123,9 @@ report::Table l1_table(const VolumePrediction& p) {
     for (const auto& a : p.l1.accesses)
         t.row(a.text, analysis::direction_name(a.direction), a.instructions_per_thread,
               a.wavefronts_per_point, a.sector_bytes_per_point);
+    if (p.l1.miss_pass_cycles_per_point != 0)
+        t.row("missing lanes' own pass (simulated L1)", "load", report::blank,
+              p.l1.miss_pass_cycles_per_point, report::blank);
     t.row("total", "", report::blank, p.l1.cycles_per_point,
           p.l1.load_request_bytes_per_point + p.l1.store_request_bytes_per_point);
     return t.build();

@@ -200,6 +200,8 @@ struct VolumeMachine {
     std::int64_t l2_line = 0;   // bytes
     std::int64_t sms = 0;
     std::int64_t l1_ways = 0; // 0: the L1 capacity fit, else the simulated L1
+    // shared_memory_banks.miss_pass "after_hits": the simulated L1 costs the loads.
+    bool miss_pass_after_hits = false;
     const CapacityFit* l1_fit = nullptr;
     const CapacityFit* y_fit = nullptr;
     const CapacityFit* z_fit = nullptr;
@@ -221,6 +223,13 @@ VolumeMachine volume_machine(const MachineModel& machine) {
     m.l2_line = m.l2->line_bytes ? m.l2->line_bytes->value : m.line;
     m.sms = required_int(machine.compute.sm_count, machine, "compute.sm_count");
     m.l1_ways = m.l1->ways ? m.l1->ways->value : 0;
+    const auto& miss_pass = machine.shared_memory_banks.miss_pass;
+    m.miss_pass_after_hits = miss_pass && miss_pass->value == "after_hits";
+    if (m.miss_pass_after_hits && !m.l2->latency_cycles)
+        throw_input_error("machine '" + machine.identity.id +
+                          "': shared_memory_banks.miss_pass \"after_hits\" needs the L2 "
+                          "latency (memory level l2, latency_cycles): a fill is in flight that "
+                          "long");
     const auto& fits = machine.capacity_fits;
     m.l1_fit = &required_fit(fits.l1_redundant_loads, machine, "l1_redundant_loads");
     m.y_fit = &required_fit(fits.y_layer_overlap, machine, "y_layer_overlap");
@@ -315,8 +324,12 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
                                          const analysis::KernelAnalysis& analysis,
                                          const std::vector<std::int64_t>& params,
                                          const VolumeMachine& m) {
-    if (m.l1_ways == 0)
+    if (m.l1_ways == 0) {
+        if (m.miss_pass_after_hits)
+            p.notes.push_back("shared_memory_banks.miss_pass \"after_hits\" is not applied: it "
+                              "needs the simulated L1 (memory level l1, ways).");
         return std::nullopt;
+    }
     L1Geometry geometry;
     geometry.ways = m.l1_ways;
     geometry.line_bytes = m.line;
@@ -332,10 +345,33 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
     if (!programs) {
         p.notes.push_back("L1 capacity misses come from the l1_redundant_loads fit (eq. 5), not "
                           "the simulated L1: " +
-                          why_not + ".");
+                          why_not + "." +
+                          (m.miss_pass_after_hits
+                               ? " Nor do the loads' L1 cycles (shared_memory_banks.miss_pass): "
+                                 "the bank rule alone counts them."
+                               : ""));
         return std::nullopt;
     }
-    L1Simulation simulation = simulate_l1(*programs, p.occupancy.active_blocks_per_sm, geometry);
+    std::optional<L1MissPasses> passes;
+    if (m.miss_pass_after_hits)
+        passes = L1MissPasses{m.layout, m.l2->latency_cycles->value};
+    L1Simulation simulation =
+        simulate_l1(*programs, p.occupancy.active_blocks_per_sm, geometry, passes);
+    if (simulation.load_wavefronts_per_point) {
+        // The global loads' wavefronts are the simulation's: the bank rule per pass.
+        double global_loads = 0;
+        for (const auto& access : p.l1.accesses)
+            if (access.space == kernel::MemorySpace::global &&
+                access.direction == analysis::Direction::load)
+                global_loads += access.wavefronts_per_point;
+        p.l1.miss_pass_cycles_per_point = *simulation.load_wavefronts_per_point - global_loads;
+        p.l1.cycles_per_point += p.l1.miss_pass_cycles_per_point;
+        p.notes.push_back("Global loads whose lines miss L1 or are still being filled serve those "
+                          "lanes in a pass of their own (shared_memory_banks.miss_pass "
+                          "\"after_hits\"; a fill takes the L2 latency, " +
+                          std::to_string(std::lround(passes->fill_latency_cycles)) +
+                          " cycles): their L1 cycles come from the simulated L1.");
+    }
     p.notes.push_back("L1 capacity misses come from a simulation of one SM's L1 (" +
                       std::to_string(geometry.lines) + " lines of " + std::to_string(m.line) +
                       " B in sets of " + std::to_string(m.l1_ways) +

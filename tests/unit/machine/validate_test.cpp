@@ -93,6 +93,21 @@ TEST(ValidateMachine, AWavefrontWindowOfZeroMeansNoDistance) {
     EXPECT_EQ(error->where().json_path, "/shared_memory_banks/wavefront_window_bytes");
 }
 
+TEST(ValidateMachine, MissPassIsNoneOrAfterHits) {
+    MachineModel m = valid_machine();
+    m.shared_memory_banks.miss_pass = Sourced<std::string>{"after_hits", "sheet"};
+    EXPECT_NO_THROW(validate_machine(m, "x"));
+    m.shared_memory_banks.miss_pass->value = "none";
+    EXPECT_NO_THROW(validate_machine(m, "x"));
+    m.shared_memory_banks.miss_pass->value = "after_hit";
+    const auto error = validation_error(m);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "unknown miss_pass \"after_hit\"");
+    EXPECT_EQ(error->where().json_path, "/shared_memory_banks/miss_pass");
+    ASSERT_FALSE(error->notes().empty());
+    EXPECT_EQ(error->notes().front(), "did you mean \"after_hits\"?");
+}
+
 TEST(ValidateMachine, SectorMustDivideLine) {
     MachineModel m = valid_machine();
     m.memory[0].sector_bytes->value = 48;

@@ -34,6 +34,8 @@ struct WarpRequest {
     int array = 0; // index into BlockPrograms::arrays
     bool store = false;
     std::vector<std::int64_t> sectors;
+    std::vector<std::int64_t> lane_addresses; // each active lane's byte address, lane order
+    int access_bytes = 0;                     // bytes each lane accesses
 };
 
 // The requests of every warp of one block, in program order.
@@ -64,11 +66,24 @@ struct L1Geometry {
     std::int64_t sector_bytes = 0;
 };
 
+// The wavefronts of the simulated loads, when the L1 serves a load's missing lanes in a pass
+// of their own (L1MissPasses): the pass rule and how long a line's fill is in flight.
+struct L1MissPasses {
+    L1BankLayout layout;
+    // Cycles from a line's miss until its sectors are in L1 (the L2 latency); until then a
+    // load of the line waits for it as one that misses. The simulated SM's clock advances by
+    // the wavefronts of each request (the L1-bound case).
+    double fill_latency_cycles = 0;
+};
+
 struct L1Simulation {
     std::vector<std::string> arrays; // BlockPrograms::arrays
     // Per array, bytes per point.
     std::vector<double> load_miss_bytes;   // load sectors L1 requested from L2
     std::vector<double> first_touch_bytes; // load sectors the block touched for the first time
+    // With L1MissPasses: the global loads' wavefronts (L1 cycles of one SM) per point, each
+    // request served in two passes (two_pass_wavefronts).
+    std::optional<double> load_wavefronts_per_point;
 };
 
 // Generations of blocks each slot of the SM runs; the first warms the cache up, the last
@@ -77,6 +92,7 @@ inline constexpr int l1_simulation_generations = 6;
 
 // `blocks_per_sm` copies of `block` share one L1. Deterministic.
 L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
-                         const L1Geometry& geometry);
+                         const L1Geometry& geometry,
+                         const std::optional<L1MissPasses>& passes = std::nullopt);
 
 } // namespace kerncast::models

@@ -40,6 +40,15 @@ struct WarpInstructionCost {
 WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_addresses,
                                           int access_bytes, const L1BankLayout& layout);
 
+// One warp-wide load served in two passes (measured on Hopper, docs/volume-model.md, "L1
+// wavefronts of missing loads"): first the lanes whose lines are in L1, then those whose lines
+// miss or are still being filled (`late[k]` non-zero for lane k). Each pass costs what
+// warp_instruction_cost gives its lanes within each lane group (half-warps for 8 B values), so
+// a request whose lines all hit, or all miss, costs what the bank rule gives it alone.
+std::int64_t two_pass_wavefronts(std::span<const std::int64_t> lane_addresses,
+                                 std::span<const unsigned char> late, int access_bytes,
+                                 const L1BankLayout& layout);
+
 // An access's byte address as a function of one thread: the coefficients of threadIdx, of
 // the fold index and of blockIdx along x, y, z (ByteAddress::constant is the rest).
 struct AxisCoefficients {
@@ -63,6 +72,7 @@ struct L1AccessCost {
     std::string array;
     std::string text; // the reference as written
     analysis::Direction direction = analysis::Direction::load;
+    kernel::MemorySpace space = kernel::MemorySpace::global; // global or shared
     int instructions_per_thread = 0;   // distinct fold instances (register reuse removed)
     double executions_per_point = 0;   // executions of the access per point (loops)
     double wavefronts_per_point = 0;   // L1 cycles per point
@@ -74,7 +84,10 @@ inline constexpr std::int64_t warp_unique_fold_limit = 1024;
 
 struct L1Estimate {
     std::vector<L1AccessCost> accesses;
-    double cycles_per_point = 0;              // all accesses, L1 cycles of one SM per point
+    double cycles_per_point = 0; // all accesses, L1 cycles of one SM per point
+    // Of cycles_per_point, what the simulated L1 adds to the global loads' bank rule when a
+    // load's missing lanes take a pass of their own (L1MissPasses; 0 without).
+    double miss_pass_cycles_per_point = 0;
     double load_request_bytes_per_point = 0;  // global-load sectors requested (V_up of L1)
     double store_request_bytes_per_point = 0; // sectors written through to L2
     std::int64_t sector_bytes = 0;            // the L1 sector size both volumes count in

@@ -6,6 +6,7 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/volumes/l1_simulation.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -21,7 +22,7 @@ BlockPrograms one_warp_cycling(const std::vector<std::int64_t>& lines, std::int6
     block.points = 1;
     block.warps.resize(1);
     for (const std::int64_t line : lines)
-        block.warps[0].push_back({0, false, {line * 4 + s}});
+        block.warps[0].push_back({0, false, {line * 4 + s}, {}, 0});
     return block;
 }
 
@@ -65,7 +66,7 @@ TEST(L1Simulation, LeastRecentlyUsedNotFirstLoadedIsEvicted) {
 TEST(L1Simulation, ASectorOfAPresentLineStillMissesOnce) {
     BlockPrograms block = one_warp_cycling({0, 0});
     block.warps[0][1].sectors = {1}; // the second request: sector 1 of line 0
-    block.warps[0].push_back({0, false, {0, 1}});
+    block.warps[0].push_back({0, false, {0, 1}, {}, 0});
     const L1Simulation result = simulate_l1(block, 1, geometry(4, 4));
     EXPECT_DOUBLE_EQ(result.load_miss_bytes[0], 2 * 32.0);
     EXPECT_DOUBLE_EQ(result.first_touch_bytes[0], 2 * 32.0);
@@ -74,8 +75,8 @@ TEST(L1Simulation, ASectorOfAPresentLineStillMissesOnce) {
 TEST(L1Simulation, StoresAllocateButAreNotLoadMisses) {
     // A store fills line 5 and then evicts line 0 from a one-line cache: the reload misses.
     BlockPrograms block = one_warp_cycling({0});
-    block.warps[0].push_back({0, true, {5 * 4}});
-    block.warps[0].push_back({0, false, {0}});
+    block.warps[0].push_back({0, true, {5 * 4}, {}, 0});
+    block.warps[0].push_back({0, false, {0}, {}, 0});
     const L1Simulation result = simulate_l1(block, 1, geometry(1, 1));
     EXPECT_DOUBLE_EQ(result.load_miss_bytes[0], 2 * 32.0);
     EXPECT_DOUBLE_EQ(result.first_touch_bytes[0], 32.0);
@@ -104,6 +105,50 @@ TEST(L1Simulation, FewerWaysMissBeforeTheCacheIsFull) {
     EXPECT_DOUBLE_EQ(full.load_miss_bytes[0], full.first_touch_bytes[0]);
     EXPECT_GT(direct.load_miss_bytes[0], direct.first_touch_bytes[0]);
     EXPECT_LE(direct.load_miss_bytes[0], 2 * direct.first_touch_bytes[0]);
+}
+
+namespace {
+
+// A load of 8 B values at `addresses` (one per lane) as block_programs writes it.
+WarpRequest load_of(const std::vector<std::int64_t>& addresses) {
+    WarpRequest request{0, false, {}, addresses, 8};
+    for (const std::int64_t a : addresses)
+        request.sectors.push_back(a / 32);
+    std::sort(request.sectors.begin(), request.sectors.end());
+    request.sectors.erase(std::unique(request.sectors.begin(), request.sectors.end()),
+                          request.sectors.end());
+    return request;
+}
+
+std::vector<std::int64_t> doubles(std::int64_t first_byte, int lanes) {
+    std::vector<std::int64_t> addresses;
+    for (int lane = 0; lane < lanes; ++lane)
+        addresses.push_back(first_byte + 8 * lane);
+    return addresses;
+}
+
+} // namespace
+
+TEST(L1Simulation, LanesOfMissingOrInFlightLinesTakeAPassOfTheirOwn) {
+    // One warp: first 16 lanes load line 0 (one wavefront), then 32 lanes load bytes 64..319
+    // (lines 0, 1, 2; the bank rule alone: one wavefront per half-warp, 2).
+    BlockPrograms block;
+    block.arrays = {"a"};
+    block.points = 1;
+    block.warps = {{load_of(doubles(0, 16)), load_of(doubles(64, 32))}};
+    L1BankLayout layout = l1_bank_layout(resolve_machine("h100-sxm5-80gb"));
+    layout.wavefront_window_bytes = 0;
+    EXPECT_FALSE(simulate_l1(block, 1, geometry(64, 4)).load_wavefronts_per_point);
+    // Line 0 filled at once: lanes 0-7 hit, 8-15 miss in the first half-warp (two passes), the
+    // second half-warp misses (one): 1 + 3 wavefronts a block.
+    const auto filled = simulate_l1(block, 1, geometry(64, 4), L1MissPasses{layout, 0.0});
+    ASSERT_TRUE(filled.load_wavefronts_per_point);
+    EXPECT_DOUBLE_EQ(*filled.load_wavefronts_per_point, 4.0);
+    // Line 0 still in flight one cycle later (a fill takes 273): all lanes wait, one pass.
+    const auto in_flight = simulate_l1(block, 1, geometry(64, 4), L1MissPasses{layout, 273.0});
+    EXPECT_DOUBLE_EQ(*in_flight.load_wavefronts_per_point, 3.0);
+    // The passes change no volume.
+    EXPECT_EQ(filled.load_miss_bytes, simulate_l1(block, 1, geometry(64, 4)).load_miss_bytes);
 }
 
 TEST(L1Simulation, StarProgramsTakeZColumnLoadsFromRegisters) {

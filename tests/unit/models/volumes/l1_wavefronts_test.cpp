@@ -125,6 +125,68 @@ TEST(L1Wavefronts, HopperHitsFollowTheBankRuleWithoutADistance) {
     EXPECT_EQ(off_with_1024, 184);
 }
 
+TEST(L1Wavefronts, TwoPassesCostEachPassesBankRuleWithinItsHalfWarp) {
+    L1BankLayout layout = a100_layout();
+    layout.wavefront_window_bytes = 0;
+    // 32 doubles from byte 64: lanes 0-7 in line 0, 8-23 in line 1, 24-31 in line 2. One pass
+    // (all hit or all late): one wavefront per half-warp.
+    const auto addresses = lanes(8, 64);
+    std::vector<unsigned char> late(32, 0);
+    EXPECT_EQ(two_pass_wavefronts(addresses, late, 8, layout), 2);
+    std::fill(late.begin(), late.end(), 1);
+    EXPECT_EQ(two_pass_wavefronts(addresses, late, 8, layout), 2);
+    // Line 0 in L1, lines 1 and 2 not: the first half-warp mixes them and takes two passes.
+    std::fill(late.begin() + 8, late.end(), 1);
+    std::fill(late.begin(), late.begin() + 8, 0);
+    EXPECT_EQ(two_pass_wavefronts(addresses, late, 8, layout), 3);
+    // Split at the half-warp boundary: each half is one pass.
+    std::fill(late.begin(), late.begin() + 16, 0);
+    EXPECT_EQ(two_pass_wavefronts(addresses, late, 8, layout), 2);
+}
+
+// Warps whose lanes below `hot_lanes` read lines that hit L1 and the others lines that miss,
+// measured on an H100 (tools/research/l1_wavefronts.cu, `partial` family; read wavefronts,
+// data/measured/h100-2026-11-26c/l1-wavefront-parts): 32-wide aligned rows cost the two passes
+// exactly (3, 2, 3 where the bank rule alone says 2), and no pattern costs less than the two
+// passes; what narrow and shifted rows cost beyond them is their own miss price, not modelled.
+TEST(L1Wavefronts, HopperPartlyHittingWarpsTakeTwoPasses) {
+    const std::string path = std::string(KERNCAST_SOURCE_DIR) +
+                             "/data/measured/h100-2026-11-26c/l1-wavefront-parts/wavefronts.json";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto document = json_reader::parse(text.str(), path);
+    L1BankLayout layout = l1_bank_layout(resolve_machine("h100-sxm5-80gb"));
+    layout.wavefront_window_bytes = 0;
+    int patterns = 0, aligned_32_wide = 0, below = 0;
+    for (const auto& launch : document.value.at("launches")) {
+        if (launch.at("mode") != "partial")
+            continue;
+        ++patterns;
+        const int width = launch.at("width"), element = launch.at("element_bytes");
+        const int hot = launch.at("hot_lanes");
+        const std::int64_t row = launch.at("row_bytes"), shift = launch.at("shift_bytes");
+        std::vector<std::int64_t> addresses;
+        std::vector<unsigned char> late;
+        for (int lane = 0; lane < 32; ++lane) {
+            addresses.push_back(lane / width * row + lane % width * element + shift);
+            late.push_back(lane >= hot);
+        }
+        const double reads = launch.at("read_wavefronts_per_instruction");
+        const auto passes = two_pass_wavefronts(addresses, late, element, layout);
+        below += reads < static_cast<double>(passes) - 0.05;
+        if (width == 32 && shift == 0) {
+            ++aligned_32_wide;
+            EXPECT_NEAR(reads, static_cast<double>(passes), 0.05) << "hot lanes " << hot;
+            EXPECT_EQ(warp_instruction_cost(addresses, element, layout).wavefronts, 2);
+        }
+    }
+    EXPECT_EQ(patterns, 24);
+    EXPECT_EQ(aligned_32_wide, 3);
+    EXPECT_EQ(below, 0);
+}
+
 TEST(L1Wavefronts, InvariantUnderLanePermutationInsideAGroupAndLineShifts) {
     const L1BankLayout layout = a100_layout();
     std::mt19937 random(7);

@@ -346,6 +346,39 @@ TEST(VolumesDecomposition, ReproducesTheTotalsUnderAnyFits) {
     }
 }
 
+// shared_memory_banks.miss_pass "after_hits" (the Hopper files): the global loads' L1 cycles
+// come from the simulated L1, the lanes of missing or in-flight lines in a pass of their own.
+// box2d_r3 with 16x4 blocks: every warp reads two rows whose lines partly hit.
+TEST(VolumesL1, LoadsThatPartlyMissTakeASecondPass) {
+    const MachineModel h100 = resolve_machine("h100-sxm5-80gb");
+    const kernel::LaunchConfig launch{{16, 4, 1}, {1, 1, 1}};
+    const VolumePrediction p = predict("box2d_r3", launch, {}, h100);
+    double accesses = 0;
+    for (const auto& access : p.l1.accesses)
+        accesses += access.wavefronts_per_point;
+    EXPECT_GT(p.l1.miss_pass_cycles_per_point, 0.1 * accesses);
+    EXPECT_NEAR(p.l1.cycles_per_point, accesses + p.l1.miss_pass_cycles_per_point, 1e-12);
+    // Without the pass: the bank rule alone, the volumes unchanged.
+    MachineModel without = h100;
+    without.shared_memory_banks.miss_pass->value = "none";
+    const VolumePrediction q = predict("box2d_r3", launch, {}, without);
+    EXPECT_EQ(q.l1.miss_pass_cycles_per_point, 0.0);
+    EXPECT_NEAR(q.l1.cycles_per_point, accesses, 1e-12);
+    EXPECT_EQ(q.l2_load_bytes, p.l2_load_bytes);
+    // The pass needs the L2 latency (how long a fill is in flight).
+    MachineModel no_latency = h100;
+    for (auto& level : no_latency.memory)
+        if (level.name == "l2")
+            level.latency_cycles.reset();
+    try {
+        predict("box2d_r3", launch, {}, no_latency);
+        FAIL();
+    } catch (const Error& error) {
+        EXPECT_EQ(error.kind(), ErrorKind::input);
+        EXPECT_NE(error.message().find("latency_cycles"), std::string::npos) << error.message();
+    }
+}
+
 TEST(Volumes, MissingCapacityFitsAreAnInputError) {
     MachineModel machine = a100();
     machine.capacity_fits.z_layer_overlap.reset();
