@@ -23,7 +23,9 @@ Columns per warp (the table's are measured; the counters are in its README):
   requests, lines: requests with a missing line and missing lines (in flight included).
 --chunk 2 puts pairs of consecutive blocks on one SM (they share halo data), --narrow adds the
 1- to 4-wide shapes. Findings are in the README of the data (2026-11-26c) and docs/accuracy.md's
-notes.
+notes. kerncast's simulated L1 applies the late_split rule since (machine files'
+shared_memory_banks.miss_pass, docs/volume-model.md), with the loading warp's own lines in flight
+counted as here and its clock run by the requests' wavefronts.
 """
 import argparse
 import collections
