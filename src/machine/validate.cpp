@@ -376,6 +376,15 @@ private:
             return;
         const std::vector<std::string> allowed(mf::miss_pass_values.begin(),
                                                mf::miss_pass_values.end());
+        if (known->value == "after_hits") {
+            const auto l2 =
+                std::find_if(m_.memory.begin(), m_.memory.end(),
+                             [](const MemoryLevel& level) { return level.name == "l2"; });
+            if (l2 == m_.memory.end() || !l2->latency_cycles)
+                fail("/shared_memory_banks/miss_pass",
+                     "miss_pass \"after_hits\" needs the L2 latency (memory level l2, "
+                     "latency_cycles): a fill is in flight that long");
+        }
         if (std::find(allowed.begin(), allowed.end(), known->value) != allowed.end())
             return;
         std::vector<std::string> notes;

@@ -95,6 +95,8 @@ TEST(ValidateMachine, AWavefrontWindowOfZeroMeansNoDistance) {
 
 TEST(ValidateMachine, MissPassIsNoneOrAfterHits) {
     MachineModel m = valid_machine();
+    ASSERT_EQ(m.memory[1].name, "l2");
+    m.memory[1].latency_cycles = Sourced<double>{200.0, "sheet"};
     m.shared_memory_banks.miss_pass = Sourced<std::string>{"after_hits", "sheet"};
     EXPECT_NO_THROW(validate_machine(m, "x"));
     m.shared_memory_banks.miss_pass->value = "none";
@@ -106,6 +108,15 @@ TEST(ValidateMachine, MissPassIsNoneOrAfterHits) {
     EXPECT_EQ(error->where().json_path, "/shared_memory_banks/miss_pass");
     ASSERT_FALSE(error->notes().empty());
     EXPECT_EQ(error->notes().front(), "did you mean \"after_hits\"?");
+    // The pass needs to know how long a fill is in flight: the L2 latency.
+    m = valid_machine();
+    m.shared_memory_banks.miss_pass = Sourced<std::string>{"after_hits", "sheet"};
+    for (auto& level : m.memory)
+        level.latency_cycles.reset();
+    const auto no_latency = validation_error(m);
+    ASSERT_TRUE(no_latency);
+    EXPECT_NE(no_latency->message().find("needs the L2 latency"), std::string::npos);
+    EXPECT_EQ(no_latency->where().json_path, "/shared_memory_banks/miss_pass");
 }
 
 TEST(ValidateMachine, SectorMustDivideLine) {
