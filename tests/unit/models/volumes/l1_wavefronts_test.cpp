@@ -125,7 +125,7 @@ TEST(L1Wavefronts, HopperHitsFollowTheBankRuleWithoutADistance) {
     EXPECT_EQ(off_with_1024, 184);
 }
 
-TEST(L1Wavefronts, TwoPassesCostEachPassesBankRuleWithinItsHalfWarp) {
+TEST(L1Wavefronts, EachOfTwoPassesCostsTheBankRuleOfItsLanesPerHalfWarp) {
     L1BankLayout layout = a100_layout();
     layout.wavefront_window_bytes = 0;
     // 32 doubles from byte 64: lanes 0-7 in line 0, 8-23 in line 1, 24-31 in line 2. One pass
