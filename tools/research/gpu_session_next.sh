@@ -17,14 +17,17 @@
 #   8. device_tests: the staged build's device tests;
 #   9. wavefront_parts: the L1 wavefronts split into reads, writes (fills) and T-stage hits and
 #      misses, for the l1_wavefronts patterns, the box r3 and the star (2026-11-26c);
-#  10. l1_rows: the L1's set placement for rows of lines (tools/research/l1_sets.cu rows mode).
+#  10. l1_rows: the L1's set placement for rows of lines (tools/research/l1_sets.cu rows mode);
+#  11. block_sm: which blocks share an SM while the box r3 runs (tools/research/block_sm.cu).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
-# there: the read wavefronts of narrow warps' misses and of a warp with many loads in flight
-# (the box's 8-wide shapes read 20-80 more a warp than the hit rule); the in-flight family has
-# two loads a warp, the generated code about 11; and which blocks share an SM (record %smid
-# per block of the box's narrow shapes: the 1- to 4-wide L2 -> L1 volumes depend on it). FAMILY (hit, miss, partial, inflight or store)
-# limits the wavefronts and wavefront_parts phases to one family.
+# there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
+# flight (the generated code has about 11; `FAMILY=burst PHASES="wavefront_parts"
+# PARTS_KERNELS=0`: K = 1..12 loads a warp, each missing), the narrow warps' own miss price
+# that kerncast's pass for missing lanes leaves out (docs/volume-model.md); and which blocks
+# share an SM (`PHASES="block_sm"`: the 1- to 4-wide L2 -> L1 volumes depend on it). FAMILY
+# (hit, miss, partial, inflight, store or burst) limits the wavefronts and wavefront_parts
+# phases to one family.
 # First run 2026-11-26 on an H100 and an H200 (data/measured/*-2026-11-26b). Stage first
 # (tools/research/stage_devrun.sh), then, with the device tool:
 #   run(command="BUDGET_S=540 tools/research/gpu_session_next.sh", carry=[".devrun"], timeout_s=600)
@@ -258,6 +261,17 @@ if want l1_rows; then
       > $W/l1_rows/$name.json 2> $W/l1_rows/$name.log
     echo "l1_rows $name rc=$?"
   done
+  pack
+fi
+
+# Which blocks share an SM while the box r3 runs (tools/research/block_sm.cu): %smid and start
+# and end times per block for the 1- to 8-wide shapes and 32x8 (the known miss "H100 2D box r3,
+# 48 block shapes: L2->L1 load p90"; docs/accuracy.md, note "Which blocks share an SM").
+if want block_sm; then
+  phase block_sm
+  $NVCC -O2 -arch=native -std=c++17 -o $W/block_sm tools/research/block_sm.cu
+  timeout $(cap 120) $W/block_sm 3 > $W/block_sm.jsonl 2> $W/block_sm.log
+  echo "block_sm rc=$? shapes=$(($(wc -l < $W/block_sm.jsonl) - 1))"
   pack
 fi
 

@@ -10,8 +10,8 @@
 //     METRICS=$METRICS,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 //     ncu --csv --page raw --print-units base --log-file wavefronts.csv --metrics $METRICS \
 //         --kernel-name regex:pattern ./l1_wavefronts wavefronts > launches.jsonl
-//     (`./l1_wavefronts wavefronts partial`: one family only: hit, miss, partial, inflight or
-//     store)
+//     (`./l1_wavefronts wavefronts partial`: one family only: hit, miss, partial, inflight,
+//     store or burst)
 //     tools/research/l1_wavefronts.py launches.jsonl wavefronts.csv --json wavefronts.json
 //     ./l1_wavefronts l2-mix > l2_mix.jsonl                 # no ncu: CUDA-event times
 //
@@ -38,7 +38,12 @@
 //            fetching (the same or the next elements) or, as the control, on a fresh copy; and
 //            two warps a block reading one fresh copy at once ("miss-pair");
 //      store: the hit mode's set-up with plain stores of the pattern (4 and 8 B values), after
-//            all load patterns.
+//            all load patterns;
+//      burst: K independent loads a warp back to back (K = 1, 2, 4, 8, 12), each from a fresh
+//            copy, all issued before the first is used: what a miss costs a warp with as many
+//            loads in flight as the generated stencils issue (about 11, their SASS); K = 1 is
+//            the miss mode. Launched after the stores, so a full run numbers the earlier
+//            families as before.
 //    Rows 4800 and 120000 B apart (the star's and the box's, both 64 B past a line) and 4096 B
 //    apart (line-aligned: every row in the same banks).
 //    Each launch prints one JSON line with its parameters and the number of load (or store)
@@ -179,6 +184,46 @@ __global__ void pattern_in_flight(const char* __restrict__ base, int width, int 
         sink[threadIdx.x] = sum;
 }
 
+// K loads in flight: each iteration K independent loads, each from a fresh copy (every sector
+// misses L1), all issued before the first value is used (the unrolled array keeps them in
+// registers), then summed.
+template <int E, int K>
+__global__ void pattern_burst(const char* __restrict__ base, int width, int row_bytes, int shift,
+                              long long copy_bytes, int iterations, float* sink) {
+    const int lane = threadIdx.x & 31;
+    const char* p = base + lane_offset(lane, width, row_bytes, shift, E);
+    float sum = 0.0f;
+    for (int i = 0; i < iterations; ++i) {
+        float value[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+            value[k] = Element<E>::load(p + (1ll + static_cast<long long>(i) * K + k) * copy_bytes);
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+            sum += value[k];
+    }
+    if (sum == -1.0f)
+        sink[threadIdx.x] = sum;
+}
+
+using BurstKernel = void (*)(const char*, int, int, int, long long, int, float*);
+
+// The burst kernel of K loads in flight (8 B values).
+BurstKernel burst_kernel(int burst) {
+    switch (burst) {
+    case 1:
+        return pattern_burst<8, 1>;
+    case 2:
+        return pattern_burst<8, 2>;
+    case 4:
+        return pattern_burst<8, 4>;
+    case 8:
+        return pattern_burst<8, 8>;
+    default:
+        return pattern_burst<8, 12>;
+    }
+}
+
 // The same pattern stored (plain `st.global`, as kerncast's generated code stores): every
 // iteration writes copy (i & copy_mask) with a value that changes with i, so no store is dead.
 template <int E>
@@ -227,8 +272,8 @@ void print_device(const char* what) {
                 memory_clock_khz, prop.l2CacheSize, driver, runtime);
 }
 
-// `only`: run one family of patterns ("hit", "miss", "partial", "inflight", "store"); empty:
-// all.
+// `only`: run one family of patterns ("hit", "miss", "partial", "inflight", "store",
+// "burst"); empty: all.
 int wavefronts(const std::string& only) {
     print_device("wavefronts");
     int device = 0, sms = 0;
@@ -390,6 +435,27 @@ int wavefronts(const std::string& only) {
                                 static_cast<long long>(sms) * warps * iterations);
                 }
     }
+    // Loads in flight (8 B values, the star's and the box's rows): K loads a warp back to back,
+    // each from a fresh copy; iterations x K stays within the region's copies.
+    for (int rows : {4800, 120000}) {
+        if (!wanted("burst"))
+            break;
+        for (int width : widths)
+            for (int shift : {0, 8})
+                for (int burst : {1, 2, 4, 8, 12}) {
+                    const int iterations = (miss_iterations - 1) / burst;
+                    burst_kernel(burst)<<<sms, 32>>>(base, width, rows, shift, 32ll * rows + 1024,
+                                                     iterations, sink);
+                    CHECK(cudaGetLastError());
+                    CHECK(cudaDeviceSynchronize());
+                    std::printf("{\"launch\": %d, \"mode\": \"burst\", \"row_bytes\": %d, "
+                                "\"element_bytes\": 8, \"width\": %d, \"shift_bytes\": %d, "
+                                "\"burst\": %d, \"blocks\": %d, \"warps_per_block\": 1, "
+                                "\"iterations\": %d, \"load_instructions\": %lld}\n",
+                                launch++, rows, width, shift, burst, sms, iterations,
+                                static_cast<long long>(sms) * iterations * burst);
+                }
+    }
     CHECK(cudaFree(base));
     CHECK(cudaFree(sink));
     return 0;
@@ -475,7 +541,7 @@ int main(int argc, char** argv) {
         return wavefronts(argc > 2 ? argv[2] : "");
     if (what == "l2-mix")
         return l2_mix_bandwidth();
-    std::fprintf(stderr, "usage: %s wavefronts [hit|miss|partial|inflight|store] | l2-mix\n",
+    std::fprintf(stderr, "usage: %s wavefronts [hit|miss|partial|inflight|store|burst] | l2-mix\n",
                  argv[0]);
     return 2;
 }

@@ -9,7 +9,8 @@ order); wavefronts.csv is the `ncu --csv --page raw` log of the same run (l1_wav
 the command). The ncu rows come in launch order and are matched to the launches one to one
 (their count is checked). Prints a table, per mode, row stride, element size, warp width and
 shift (column "hot": for partly hitting warps the lanes that hit, for "in-flight" the second
-load's shift, -1 for a fresh copy; a "sector-partial" launch counts
+load's shift, -1 for a fresh copy, for "burst" the loads a warp has in flight; a
+"sector-partial" launch counts
 minus its "sector-control" launch): wavefronts, L1 sectors and requests per instruction
 (counter / the launch's instructions), beside kerncast's bank rule for the same warp (sec.
 4.2 of Ernst et al. 2023: 32 banks of 4 B, a half-warp of 8 B values), once with the V100's
@@ -114,7 +115,7 @@ def main():
         launch["no_window_rule_wavefronts"] = bank_rule(*pattern, 0)
         print(f"{launch['mode']:14} {launch['row_bytes']:7} {launch['element_bytes']:6} "
               f"{launch['width']:6} {launch['shift_bytes']:8} "
-              f"{launch.get('hot_lanes', launch.get('second_shift_bytes', '-')):>4} "
+              f"{launch.get('hot_lanes', launch.get('second_shift_bytes', launch.get('burst', '-'))):>4} "
               f"{launch['wavefronts_per_instruction']:11.3f} "
               f"{launch['sectors_per_instruction']:8.3f} "
               f"{launch['requests_per_instruction']:9.3f} {launch['v100_rule_wavefronts']:10}"
