@@ -18,14 +18,17 @@
 #   9. wavefront_parts: the L1 wavefronts split into reads, writes (fills) and T-stage hits and
 #      misses, for the l1_wavefronts patterns, the box r3 and the star (2026-11-26c);
 #  10. l1_rows: the L1's set placement for rows of lines (tools/research/l1_sets.cu rows mode);
-#  11. block_sm: which blocks share an SM while the box r3 runs (tools/research/block_sm.cu).
+#  11. block_sm: which blocks share an SM while the box r3 runs (tools/research/block_sm.cu);
+#  12. dram_mix: DRAM bandwidth with loads and stores mixed (l1_wavefronts dram-mix).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
 # flight (the generated code has about 11; `FAMILY=burst PHASES="wavefront_parts"
 # PARTS_KERNELS=0`: K = 1..12 loads a warp, each missing), the narrow warps' own miss price
 # that kerncast's pass for missing lanes leaves out (docs/volume-model.md); and which blocks
-# share an SM (`PHASES="block_sm"`: the 1- to 4-wide L2 -> L1 volumes depend on it). FAMILY
+# share an SM (`PHASES="block_sm"`: the 1- to 4-wide L2 -> L1 volumes depend on it); and the
+# DRAM's bandwidth for a mix of loads and stores (`PHASES="dram_mix"`: the box r1's DRAM-bound
+# shapes run 19 % or more below the limit of loads alone). FAMILY
 # (hit, miss, partial, inflight, store or burst) limits the wavefronts and wavefront_parts
 # phases to one family.
 # First run 2026-11-26 on an H100 and an H200 (data/measured/*-2026-11-26b). Stage first
@@ -73,7 +76,7 @@ esac
 cat $W/meta.txt
 pack
 
-if want l2_mix || want wavefronts; then
+if want l2_mix || want dram_mix || want wavefronts; then
   phase l1_wavefronts_build
   $NVCC -O2 -arch=native -o $W/l1_wavefronts tools/research/l1_wavefronts.cu > $W/nvcc.log 2>&1
   echo "nvcc rc=$?"; cat $W/nvcc.log
@@ -83,6 +86,15 @@ if want l2_mix; then
   phase l2_mix
   timeout $(cap 60) $W/l1_wavefronts l2-mix > $W/l2_mix.jsonl 2> $W/l2_mix.log
   echo "l2-mix rc=$?"; cat $W/l2_mix.jsonl
+  pack
+fi
+
+# DRAM bandwidth with loads and stores mixed (the box r1 moves 8 B in and 8 B out a point and
+# reaches 80 % of the probe's load bandwidth on the H200; docs/accuracy.md, 2026-11-26 notes).
+if want dram_mix; then
+  phase dram_mix
+  timeout $(cap 60) $W/l1_wavefronts dram-mix > $W/dram_mix.jsonl 2> $W/dram_mix.log
+  echo "dram-mix rc=$?"; cat $W/dram_mix.jsonl
   pack
 fi
 

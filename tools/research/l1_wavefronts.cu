@@ -14,6 +14,7 @@
 //     store or burst)
 //     tools/research/l1_wavefronts.py launches.jsonl wavefronts.csv --json wavefronts.json
 //     ./l1_wavefronts l2-mix > l2_mix.jsonl                 # no ncu: CUDA-event times
+//     ./l1_wavefronts dram-mix > dram_mix.jsonl             # the same for DRAM (below)
 //
 // 1. `wavefronts`: how many L1 data-pipe wavefronts one warp load instruction costs on this GPU,
 //    by the warp's shape, the alignment of its rows, the element size and whether its sectors
@@ -56,6 +57,8 @@
 //    `ld.global.cg` loads and S `st.global.cg` stores a point (loads alone, stores alone, 8
 //    loads with 1..8 stores); bytes / CUDA-event time, per configuration. (The 2026-11-26 runs
 //    1 and 2 had one store at most: keys loads_per_store and store.)
+// 3. `dram-mix`: the same kernel for DRAM: slices of 256 MiB, one pass a launch, 1 to 4 loads a
+//    store and loads or stores alone, at 2 and 4 blocks of 1024 threads an SM.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -533,6 +536,58 @@ int l2_mix_bandwidth() {
     return 0;
 }
 
+// DRAM bandwidth with loads and stores mixed: the l2_mix kernel on buffers far larger than the
+// L2 (slices of 256 MiB), one pass per launch. kerncast's DRAM limit divides loads plus stores by
+// the probe's load bandwidth; the probe times loads and stores apart (on the H200 4.28 and 4.33
+// TB/s), while the box r1 (8 B loaded and 8 B stored a point from DRAM) reaches 3.3 TB/s at
+// best there (docs/accuracy.md, 2026-11-26 notes).
+int dram_mix_bandwidth() {
+    print_device("dram-mix");
+    const int max_loads = 4, max_stores = 2;
+    const long long n = 1ll << 25; // doubles a slice: 256 MiB
+    double *src = nullptr, *dst = nullptr;
+    CHECK(cudaMalloc(&src, n * max_loads * sizeof(double)));
+    CHECK(cudaMalloc(&dst, n * max_stores * sizeof(double)));
+    CHECK(cudaMemset(src, 0, n * max_loads * sizeof(double)));
+    CHECK(cudaMemset(dst, 0, n * max_stores * sizeof(double)));
+    int device = 0, sms = 0;
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    const int repetitions = 5, threads = 1024;
+    // Loads alone, stores alone, and the ratios a stencil's DRAM traffic has (1 to 4 loads a
+    // store), at two occupancies.
+    const int configurations[][2] = {{1, 0}, {0, 1}, {1, 1}, {2, 1},
+                                     {3, 1}, {4, 1}, {1, 2}, {2, 2}};
+    for (const int blocks_per_sm : {2, 4})
+        for (const auto& configuration : configurations) {
+            const int loads = configuration[0], stores = configuration[1];
+            const int blocks = blocks_per_sm * sms;
+            l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, 1); // warm-up
+            CHECK(cudaGetLastError());
+            std::vector<float> ms(repetitions);
+            for (int r = 0; r < repetitions; ++r) {
+                CHECK(cudaEventRecord(start));
+                l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, 1);
+                CHECK(cudaEventRecord(stop));
+                CHECK(cudaEventSynchronize(stop));
+                CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+            }
+            std::printf("{\"loads\": %d, \"stores\": %d, \"points\": %lld, \"blocks\": %d, "
+                        "\"threads\": %d, \"load_bytes_per_launch\": %.0f, "
+                        "\"store_bytes_per_launch\": %.0f, \"times_ms\": [",
+                        loads, stores, n, blocks, threads, 8.0 * n * loads, 8.0 * n * stores);
+            for (int r = 0; r < repetitions; ++r)
+                std::printf("%s%.6f", r ? ", " : "", ms[r]);
+            std::printf("]}\n");
+        }
+    CHECK(cudaFree(src));
+    CHECK(cudaFree(dst));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -541,7 +596,11 @@ int main(int argc, char** argv) {
         return wavefronts(argc > 2 ? argv[2] : "");
     if (what == "l2-mix")
         return l2_mix_bandwidth();
-    std::fprintf(stderr, "usage: %s wavefronts [hit|miss|partial|inflight|store|burst] | l2-mix\n",
+    if (what == "dram-mix")
+        return dram_mix_bandwidth();
+    std::fprintf(stderr,
+                 "usage: %s wavefronts [hit|miss|partial|inflight|store|burst] | l2-mix | "
+                 "dram-mix\n",
                  argv[0]);
     return 2;
 }
