@@ -274,7 +274,9 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
         const WarpRequest* request = nullptr;
         std::vector<std::pair<std::int64_t, unsigned>> lines;
         std::vector<std::pair<size_t, size_t>> lane_lines;
-        std::int64_t store_wavefronts = 0; // a store's cost: the bank rule over all its lanes
+        // The bank rule over all lanes: a store's cost, and a load's when its lines all hit or
+        // all are late (one pass).
+        std::int64_t one_pass_wavefronts = 0;
     };
     std::vector<std::vector<LineRequest>> lines(block.warps.size());
     for (size_t w = 0; w < block.warps.size(); ++w)
@@ -298,11 +300,10 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                 for (const std::int64_t a : request.lane_addresses)
                     grouped.lane_lines.emplace_back(index_of(a),
                                                     index_of(a + request.access_bytes - 1));
-                if (request.store)
-                    grouped.store_wavefronts =
-                        warp_instruction_cost(request.lane_addresses, request.access_bytes,
-                                              passes->layout)
-                            .wavefronts;
+                grouped.one_pass_wavefronts =
+                    warp_instruction_cost(request.lane_addresses, request.access_bytes,
+                                          passes->layout)
+                        .wavefronts;
             }
             lines[w].push_back(std::move(grouped));
         }
@@ -345,15 +346,18 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                 if (!passes)
                     continue;
                 if (store) {
-                    now += static_cast<double>(request.store_wavefronts);
+                    now += static_cast<double>(request.one_pass_wavefronts);
                     continue;
                 }
-                late_lane.clear();
-                for (const auto& [first, last] : request.lane_lines)
-                    late_lane.push_back(late_line[first] || late_line[last]);
-                const std::int64_t wavefronts =
-                    two_pass_wavefronts(request.request->lane_addresses, late_lane,
-                                        request.request->access_bytes, passes->layout);
+                const auto late_lines = std::count(late_line.begin(), late_line.end(), 1);
+                std::int64_t wavefronts = request.one_pass_wavefronts;
+                if (late_lines > 0 && late_lines < static_cast<std::ptrdiff_t>(late_line.size())) {
+                    late_lane.clear();
+                    for (const auto& [first, last] : request.lane_lines)
+                        late_lane.push_back(late_line[first] || late_line[last]);
+                    wavefronts = two_pass_wavefronts(request.request->lane_addresses, late_lane,
+                                                     request.request->access_bytes, passes->layout);
+                }
                 now += static_cast<double>(wavefronts);
                 if (measured(slot))
                     load_wavefronts += wavefronts;

@@ -60,27 +60,68 @@ L1BankLayout l1_bank_layout(const MachineModel& machine) {
     return layout;
 }
 
-WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_addresses,
-                                          int access_bytes, const L1BankLayout& layout) {
+namespace {
+
+// How the bank rule groups and counts one access size (sec. 4.2).
+struct BankGeometry {
+    std::int64_t unit = 0;        // bytes one bank unit holds: the value or a bank if wider
+    std::int64_t unit_banks = 0;  // bank units in a row of all banks
+    std::int64_t group_lanes = 0; // lanes served together: a row of all banks' worth
+    std::int64_t window_units = 0;
+};
+
+BankGeometry bank_geometry(int access_bytes, const L1BankLayout& layout) {
     KERNCAST_CHECK(layout.banks > 0 && layout.bank_width_bytes > 0 && layout.sector_bytes > 0,
                    "bank layout must be positive");
+    BankGeometry g;
+    // A value wider than a bank occupies several adjacent banks: model it as one bank of the
+    // value's width (sec. 4.2: 16 banks of 8 B for doubles on 32 x 4 B banks).
+    g.unit = std::max(access_bytes, layout.bank_width_bytes);
+    const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
+    g.unit_banks = std::max<std::int64_t>(1, row_bytes / g.unit);
+    g.group_lanes = std::clamp<std::int64_t>(row_bytes / access_bytes, 1, layout.warp_size);
+    // A window of 0 bytes: no pairing distance, any two values share a wavefront unless their
+    // banks conflict (measured on Hopper, docs/volume-model.md).
+    g.window_units = layout.wavefront_window_bytes == 0
+                         ? std::numeric_limits<std::int64_t>::max()
+                         : std::max<std::int64_t>(1, layout.wavefront_window_bytes / g.unit);
+    return g;
+}
+
+// The wavefronts of one lane group whose lanes' bank units are `units` (sorted and made unique
+// here): the distinct values split into clusters no wider than the window, each costing as many
+// wavefronts as its busiest bank has values. `per_bank`: scratch of unit_banks entries.
+std::int64_t group_wavefronts(std::vector<std::int64_t>& units, const BankGeometry& g,
+                              std::vector<std::int64_t>& per_bank) {
+    std::sort(units.begin(), units.end());
+    units.erase(std::unique(units.begin(), units.end()), units.end());
+    std::int64_t wavefronts = 0;
+    size_t start = 0;
+    while (start < units.size()) {
+        size_t stop = start;
+        while (stop < units.size() && units[stop] - units[start] < g.window_units)
+            ++stop;
+        std::fill(per_bank.begin(), per_bank.end(), 0);
+        std::int64_t most = 0;
+        for (size_t k = start; k < stop; ++k) {
+            auto& n = per_bank[static_cast<size_t>(((units[k] % g.unit_banks) + g.unit_banks) %
+                                                   g.unit_banks)];
+            most = std::max(most, ++n);
+        }
+        wavefronts += most;
+        start = stop;
+    }
+    return wavefronts;
+}
+
+} // namespace
+
+WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_addresses,
+                                          int access_bytes, const L1BankLayout& layout) {
+    const BankGeometry g = bank_geometry(access_bytes, layout);
     WarpInstructionCost cost;
     if (lane_addresses.empty())
         return cost;
-    // A value wider than a bank occupies several adjacent banks: model it as one bank of the
-    // value's width (sec. 4.2: 16 banks of 8 B for doubles on 32 x 4 B banks).
-    const std::int64_t unit = std::max(access_bytes, layout.bank_width_bytes);
-    const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
-    const std::int64_t unit_banks = std::max<std::int64_t>(1, row_bytes / unit);
-    const std::int64_t group_lanes =
-        std::clamp<std::int64_t>(row_bytes / access_bytes, 1, layout.warp_size);
-    // A window of 0 bytes: no pairing distance, any two values share a wavefront unless their
-    // banks conflict (measured on Hopper, docs/volume-model.md).
-    const std::int64_t window_units =
-        layout.wavefront_window_bytes == 0
-            ? std::numeric_limits<std::int64_t>::max()
-            : std::max<std::int64_t>(1, layout.wavefront_window_bytes / unit);
-
     std::vector<std::int64_t> sectors;
     for (const std::int64_t a : lane_addresses) {
         sectors.push_back(support::floor_div<std::int64_t>(a, layout.sector_bytes));
@@ -91,31 +132,13 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
     cost.sectors = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
 
     std::vector<std::int64_t> units;
-    std::vector<std::int64_t> per_bank(static_cast<size_t>(unit_banks));
-    for (size_t first = 0; first < lane_addresses.size();
-         first += static_cast<size_t>(group_lanes)) {
-        const size_t end =
-            std::min(lane_addresses.size(), first + static_cast<size_t>(group_lanes));
+    std::vector<std::int64_t> per_bank(static_cast<size_t>(g.unit_banks));
+    const auto group_lanes = static_cast<size_t>(g.group_lanes);
+    for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
         units.clear();
-        for (size_t k = first; k < end; ++k)
-            units.push_back(support::floor_div<std::int64_t>(lane_addresses[k], unit));
-        std::sort(units.begin(), units.end());
-        units.erase(std::unique(units.begin(), units.end()), units.end());
-        size_t start = 0;
-        while (start < units.size()) {
-            size_t stop = start;
-            while (stop < units.size() && units[stop] - units[start] < window_units)
-                ++stop;
-            std::fill(per_bank.begin(), per_bank.end(), 0);
-            std::int64_t most = 0;
-            for (size_t k = start; k < stop; ++k) {
-                auto& n = per_bank[static_cast<size_t>(((units[k] % unit_banks) + unit_banks) %
-                                                       unit_banks)];
-                most = std::max(most, ++n);
-            }
-            cost.wavefronts += most;
-            start = stop;
-        }
+        for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k)
+            units.push_back(support::floor_div<std::int64_t>(lane_addresses[k], g.unit));
+        cost.wavefronts += group_wavefronts(units, g, per_bank);
     }
     return cost;
 }
@@ -124,18 +147,19 @@ std::int64_t two_pass_wavefronts(std::span<const std::int64_t> lane_addresses,
                                  std::span<const unsigned char> late, int access_bytes,
                                  const L1BankLayout& layout) {
     KERNCAST_CHECK(late.size() == lane_addresses.size(), "one pass flag per lane");
-    const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
-    const auto group_lanes = static_cast<size_t>(
-        std::clamp<std::int64_t>(row_bytes / access_bytes, 1, layout.warp_size));
+    const BankGeometry g = bank_geometry(access_bytes, layout);
     std::int64_t wavefronts = 0;
     std::array<std::vector<std::int64_t>, 2> pass;
+    std::vector<std::int64_t> per_bank(static_cast<size_t>(g.unit_banks));
+    const auto group_lanes = static_cast<size_t>(g.group_lanes);
     for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
         pass[0].clear();
         pass[1].clear();
         for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k)
-            pass[late[k] ? 1 : 0].push_back(lane_addresses[k]);
-        for (const auto& lanes : pass)
-            wavefronts += warp_instruction_cost(lanes, access_bytes, layout).wavefronts;
+            pass[late[k] ? 1 : 0].push_back(
+                support::floor_div<std::int64_t>(lane_addresses[k], g.unit));
+        for (auto& units : pass)
+            wavefronts += group_wavefronts(units, g, per_bank);
     }
     return wavefronts;
 }
