@@ -1,5 +1,6 @@
 // Speed of the volume model: one analysis, one prediction, and the default explore sweep of
-// star3d_r4 on a100-sxm4-40gb (configurations per second in the counters).
+// star3d_r4 on a100-sxm4-40gb, and the sweep on h100-sxm5-80gb with its simulated L1, with and
+// without the miss pass (configurations per second in the counters).
 #include "bench_inputs.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/models/volumes/explore.hpp"
@@ -37,5 +38,22 @@ void BM_ExploreDefaultSweep(benchmark::State& state) {
         benchmark::Counter(static_cast<double>(configurations), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_ExploreDefaultSweep)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same sweep on the H100 SXM5, whose L1 is simulated (docs/volume-model.md, L2 -> L1) and
+// costs the loads' L1 cycles with the miss pass (argument 1) or not (0); one thread.
+void BM_ExploreSimulatedL1(benchmark::State& state) {
+    const MachineModel& machine =
+        state.range(0) ? bench::h100_sxm5() : bench::h100_sxm5_without_miss_pass();
+    models::ExploreOptions options;
+    options.jobs = 1;
+    std::size_t configurations = 0;
+    for (auto _ : state) {
+        const auto result = models::explore(bench::star3d_r4(), {}, machine, options);
+        configurations += result.rows.size();
+    }
+    state.counters["configurations_per_s"] =
+        benchmark::Counter(static_cast<double>(configurations), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ExploreSimulatedL1)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
