@@ -22,6 +22,16 @@ L1BankLayout a100_layout() {
     return l1_bank_layout(resolve_machine("a100-sxm4-40gb"));
 }
 
+// A committed l1_wavefronts.py table (data/measured/...), parsed; empty launches if unreadable.
+json_reader::Document measured_wavefronts(const std::string& relative_path) {
+    const std::string path = std::string(KERNCAST_SOURCE_DIR) + "/" + relative_path;
+    std::ifstream in(path);
+    EXPECT_TRUE(in) << path;
+    std::stringstream text;
+    text << in.rdbuf();
+    return json_reader::parse(in ? text.str() : "{\"launches\": []}", path);
+}
+
 std::vector<std::int64_t> lanes(std::int64_t stride_bytes, std::int64_t base = 0, int count = 32) {
     std::vector<std::int64_t> addresses;
     for (int lane = 0; lane < count; ++lane)
@@ -93,13 +103,8 @@ TEST(L1Wavefronts, AZeroWindowPairsAnyDistance) {
 // l reads element l % width of row l / width. Every hit pattern lies within 0.35 wavefronts of
 // the bank rule without a pairing distance; with the V100's 1024 B many do not.
 TEST(L1Wavefronts, HopperHitsFollowTheBankRuleWithoutADistance) {
-    const std::string path = std::string(KERNCAST_SOURCE_DIR) +
-                             "/data/measured/h100-2026-11-26b/l1-wavefronts/wavefronts.json";
-    std::ifstream in(path);
-    ASSERT_TRUE(in) << path;
-    std::stringstream text;
-    text << in.rdbuf();
-    const auto document = json_reader::parse(text.str(), path);
+    const auto document =
+        measured_wavefronts("data/measured/h100-2026-11-26b/l1-wavefronts/wavefronts.json");
     L1BankLayout no_distance = l1_bank_layout(resolve_machine("h100-sxm5-80gb"));
     no_distance.wavefront_window_bytes = 0;
     L1BankLayout v100_distance = no_distance;
@@ -150,13 +155,8 @@ TEST(L1Wavefronts, EachOfTwoPassesCostsTheBankRuleOfItsLanesPerHalfWarp) {
 // exactly (3, 2, 3 where the bank rule alone says 2), and no pattern costs less than the two
 // passes; what narrow and shifted rows cost beyond them is their own miss price, not modelled.
 TEST(L1Wavefronts, HopperPartlyHittingWarpsTakeTwoPasses) {
-    const std::string path = std::string(KERNCAST_SOURCE_DIR) +
-                             "/data/measured/h100-2026-11-26c/l1-wavefront-parts/wavefronts.json";
-    std::ifstream in(path);
-    ASSERT_TRUE(in) << path;
-    std::stringstream text;
-    text << in.rdbuf();
-    const auto document = json_reader::parse(text.str(), path);
+    const auto document =
+        measured_wavefronts("data/measured/h100-2026-11-26c/l1-wavefront-parts/wavefronts.json");
     L1BankLayout layout = l1_bank_layout(resolve_machine("h100-sxm5-80gb"));
     layout.wavefront_window_bytes = 0;
     int patterns = 0, aligned_32_wide = 0, below = 0;
