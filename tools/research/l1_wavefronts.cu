@@ -485,6 +485,38 @@ __global__ void l2_mix(const double* __restrict__ src, double* __restrict__ dst,
         dst[0] = total;
 }
 
+// The l2_mix kernel of `loads` loads and `stores` stores a point over n-double slices: one
+// warm-up launch of `warm_passes` passes, then `repetitions` CUDA-event-timed launches of
+// `passes` passes each; their times in ms.
+std::vector<float> time_l2_mix(const double* src, double* dst, long long n, int loads, int stores,
+                               int blocks, int threads, int warm_passes, int passes,
+                               int repetitions) {
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, warm_passes);
+    CHECK(cudaGetLastError());
+    std::vector<float> ms(repetitions);
+    for (int r = 0; r < repetitions; ++r) {
+        CHECK(cudaEventRecord(start));
+        l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, passes);
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+    }
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
+    return ms;
+}
+
+// `"times_ms": [...]}` and the line's end.
+void print_times(const std::vector<float>& ms) {
+    std::printf("\"times_ms\": [");
+    for (size_t r = 0; r < ms.size(); ++r)
+        std::printf("%s%.6f", r ? ", " : "", ms[r]);
+    std::printf("]}\n");
+}
+
 int l2_mix_bandwidth() {
     print_device("l2-mix");
     int device = 0, sms = 0, l2_bytes = 0;
@@ -500,9 +532,6 @@ int l2_mix_bandwidth() {
     CHECK(cudaMalloc(&dst, n * max_stores * sizeof(double)));
     CHECK(cudaMemset(src, 0, n * max_loads * sizeof(double)));
     CHECK(cudaMemset(dst, 0, n * max_stores * sizeof(double)));
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
     const int passes = 2000, repetitions = 5, threads = 1024;
     const int blocks = 2 * sms;
     // Loads alone, stores alone, and 8 loads with 1..8 stores: a store that costs the loads'
@@ -511,25 +540,15 @@ int l2_mix_bandwidth() {
                                      {8, 4}, {8, 8}, {4, 4}, {4, 1}, {1, 0}, {0, 1}};
     for (const auto& configuration : configurations) {
         const int loads = configuration[0], stores = configuration[1];
-        l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, 2); // warm: buffers into L2
-        CHECK(cudaGetLastError());
-        std::vector<float> ms(repetitions);
-        for (int r = 0; r < repetitions; ++r) {
-            CHECK(cudaEventRecord(start));
-            l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, passes);
-            CHECK(cudaEventRecord(stop));
-            CHECK(cudaEventSynchronize(stop));
-            CHECK(cudaEventElapsedTime(&ms[r], start, stop));
-        }
+        // The warm-up's 2 passes bring the buffers into L2.
+        const std::vector<float> ms =
+            time_l2_mix(src, dst, n, loads, stores, blocks, threads, 2, passes, repetitions);
         const double load_bytes = static_cast<double>(passes) * n * 8.0 * loads;
         const double store_bytes = static_cast<double>(passes) * n * 8.0 * stores;
         std::printf("{\"loads\": %d, \"stores\": %d, \"points\": %lld, \"passes\": %d, "
-                    "\"load_bytes_per_launch\": %.0f, \"store_bytes_per_launch\": %.0f, "
-                    "\"times_ms\": [",
+                    "\"load_bytes_per_launch\": %.0f, \"store_bytes_per_launch\": %.0f, ",
                     loads, stores, n, passes, load_bytes, store_bytes);
-        for (int r = 0; r < repetitions; ++r)
-            std::printf("%s%.6f", r ? ", " : "", ms[r]);
-        std::printf("]}\n");
+        print_times(ms);
     }
     CHECK(cudaFree(src));
     CHECK(cudaFree(dst));
@@ -553,9 +572,6 @@ int dram_mix_bandwidth() {
     int device = 0, sms = 0;
     CHECK(cudaGetDevice(&device));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
     const int repetitions = 5, threads = 1024;
     // Loads alone, stores alone, and the ratios a stencil's DRAM traffic has (1 to 4 loads a
     // store), at two occupancies.
@@ -565,23 +581,13 @@ int dram_mix_bandwidth() {
         for (const auto& configuration : configurations) {
             const int loads = configuration[0], stores = configuration[1];
             const int blocks = blocks_per_sm * sms;
-            l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, 1); // warm-up
-            CHECK(cudaGetLastError());
-            std::vector<float> ms(repetitions);
-            for (int r = 0; r < repetitions; ++r) {
-                CHECK(cudaEventRecord(start));
-                l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, 1);
-                CHECK(cudaEventRecord(stop));
-                CHECK(cudaEventSynchronize(stop));
-                CHECK(cudaEventElapsedTime(&ms[r], start, stop));
-            }
+            const std::vector<float> ms =
+                time_l2_mix(src, dst, n, loads, stores, blocks, threads, 1, 1, repetitions);
             std::printf("{\"loads\": %d, \"stores\": %d, \"points\": %lld, \"blocks\": %d, "
                         "\"threads\": %d, \"load_bytes_per_launch\": %.0f, "
-                        "\"store_bytes_per_launch\": %.0f, \"times_ms\": [",
+                        "\"store_bytes_per_launch\": %.0f, ",
                         loads, stores, n, blocks, threads, 8.0 * n * loads, 8.0 * n * stores);
-            for (int r = 0; r < repetitions; ++r)
-                std::printf("%s%.6f", r ? ", " : "", ms[r]);
-            std::printf("]}\n");
+            print_times(ms);
         }
     CHECK(cudaFree(src));
     CHECK(cudaFree(dst));
