@@ -26,6 +26,8 @@
 //   first_blocks: the first 2048 blocks in launch order as [sm, start_ns, end_ns] (start and end
 //     from the kernel's first block start), to replay in a simulation;
 //   time_ms: the launch's CUDA-event time (the recording adds an atomic per warp).
+#include "cuda_check.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -35,16 +37,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t status_ = (call);                                                              \
-        if (status_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
-                         cudaGetErrorString(status_));                                             \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
 
 namespace {
 

@@ -21,6 +21,8 @@
 // Output: one JSON object (device, clocks, every series). The kernel requests the largest L1
 // (carve-out preference 0 % shared memory), or with SHARED_KIB > 0 takes that much dynamic
 // shared memory (carve-out preference 100 %), which leaves the L1 the rest.
+#include "cuda_check.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -30,16 +32,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e = (call);                                                                    \
-        if (e != cudaSuccess) {                                                                    \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
-                         cudaGetErrorString(e));                                                   \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
 
 constexpr std::size_t region_bytes = 256ull << 20;
 constexpr std::uint32_t line_words = 32; // 128 B lines of 4 B words

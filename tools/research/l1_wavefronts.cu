@@ -59,6 +59,8 @@
 //    1 and 2 had one store at most: keys loads_per_store and store.)
 // 3. `dram-mix`: the same kernel for DRAM: slices of 256 MiB, one pass a launch, 1 to 4 loads a
 //    store and loads or stores alone, at 2 and 4 blocks of 1024 threads an SM.
+#include "cuda_check.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -67,16 +69,6 @@
 #include <cuda_runtime.h>
 #include <string>
 #include <vector>
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t status_ = (call);                                                              \
-        if (status_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
-                         cudaGetErrorString(status_));                                             \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
 
 namespace {
 
