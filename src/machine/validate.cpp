@@ -391,7 +391,7 @@ private:
         const auto close = closest_names(known->value, allowed, 2);
         if (!close.empty())
             notes.push_back("did you mean \"" + close.front() + "\"?");
-        notes.push_back("values: \"none\", \"after_hits\"");
+        notes.push_back("values: " + json_reader::quoted_list(allowed));
         fail("/shared_memory_banks/miss_pass", "unknown miss_pass \"" + known->value + "\"", notes);
     }
 
