@@ -357,27 +357,32 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
         passes = L1MissPasses{m.layout, m.l2->latency_cycles->value};
     L1Simulation simulation =
         simulate_l1(*programs, p.occupancy.active_blocks_per_sm, geometry, passes);
-    if (simulation.load_wavefronts_per_point) {
-        // The global loads' wavefronts are the simulation's: the bank rule per pass.
-        double global_loads = 0;
-        for (const auto& access : p.l1.accesses)
-            if (access.space == kernel::MemorySpace::global &&
-                access.direction == analysis::Direction::load)
-                global_loads += access.wavefronts_per_point;
-        p.l1.miss_pass_cycles_per_point = *simulation.load_wavefronts_per_point - global_loads;
-        p.l1.cycles_per_point += p.l1.miss_pass_cycles_per_point;
-        p.notes.push_back("Global loads whose lines miss L1 or are still being filled serve those "
-                          "lanes in a pass of their own (shared_memory_banks.miss_pass "
-                          "\"after_hits\"; a fill takes the L2 latency, " +
-                          std::to_string(std::lround(passes->fill_latency_cycles)) +
-                          " cycles): their L1 cycles come from the simulated L1.");
-    }
     p.notes.push_back("L1 capacity misses come from a simulation of one SM's L1 (" +
                       std::to_string(geometry.lines) + " lines of " + std::to_string(m.line) +
                       " B in sets of " + std::to_string(m.l1_ways) +
                       ", LRU; docs/volume-model.md), not the l1_redundant_loads fit.");
     p.l1_simulated = true;
     return simulation;
+}
+
+// With the miss pass, the global loads' L1 cycles are the simulated L1's (the bank rule per
+// pass) instead of estimate_l1's bank rule over all lanes; the difference is its own term.
+void simulated_load_cycles(VolumePrediction& p, const L1Simulation& simulation,
+                           const VolumeMachine& m) {
+    if (!simulation.load_wavefronts_per_point)
+        return;
+    double global_loads = 0;
+    for (const auto& access : p.l1.accesses)
+        if (access.space == kernel::MemorySpace::global &&
+            access.direction == analysis::Direction::load)
+            global_loads += access.wavefronts_per_point;
+    p.l1.miss_pass_cycles_per_point = *simulation.load_wavefronts_per_point - global_loads;
+    p.l1.cycles_per_point += p.l1.miss_pass_cycles_per_point;
+    p.notes.push_back("Global loads whose lines miss L1 or are still being filled serve those "
+                      "lanes in a pass of their own (shared_memory_banks.miss_pass "
+                      "\"after_hits\"; a fill takes the L2 latency, " +
+                      std::to_string(std::lround(m.l2->latency_cycles->value)) +
+                      " cycles): their L1 cycles come from the simulated L1.");
 }
 
 double total_points(const std::vector<WaveSample>& samples) {
@@ -694,6 +699,8 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     const std::vector<BlockBox> block = representative_block(p, footprints);
     l1_capacity(p, footprints, block, shared_bytes, m);
     const std::optional<L1Simulation> l1_simulation = simulated_l1(p, analysis, params, m);
+    if (l1_simulation)
+        simulated_load_cycles(p, *l1_simulation, m);
 
     p.l2_capacity_bytes = static_cast<double>(
         m.l2->effective_size_bytes ? m.l2->effective_size_bytes->value : m.l2->size_bytes->value);
