@@ -19,7 +19,8 @@
 #      misses, for the l1_wavefronts patterns, the box r3 and the star (2026-11-26c);
 #  10. l1_rows: the L1's set placement for rows of lines (tools/research/l1_sets.cu rows mode);
 #  11. block_sm: which blocks share an SM while the box r3 runs (tools/research/block_sm.cu);
-#  12. dram_mix: DRAM bandwidth with loads and stores mixed (l1_wavefronts dram-mix).
+#  12. dram_mix: DRAM bandwidth with loads and stores mixed (l1_wavefronts dram-mix);
+#  13. stalls: warp states, occupancy and unit throughputs of 14 star and 6 box r2 shapes.
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -284,6 +285,34 @@ if want block_sm; then
   $NVCC -O2 -arch=native -std=c++17 -o $W/block_sm tools/research/block_sm.cu
   timeout $(cap 120) $W/block_sm 3 > $W/block_sm.jsonl 2> $W/block_sm.log
   echo "block_sm rc=$? shapes=$(($(wc -l < $W/block_sm.jsonl) - 1))"
+  pack
+fi
+
+# Why the unfolded star and the 1024-thread box r2 blocks run slower than any limit says
+# (docs/accuracy.md, known misses "H100 ranking 3D star r2" and "box r2"): the warp states,
+# issue slots, occupancy and each unit's throughput (Nsight Compute's SpeedOfLight,
+# WarpStateStats, Occupancy and SchedulerStats sections) for 14 star shapes and folds (the
+# measured fastest and slowest, and one shape unfolded and folded) and 6 box r2 shapes.
+if want stalls; then
+  phase stalls
+  mkdir -p $W/stalls/star $W/stalls/box_r2
+  printf '%s\n' "128x8x1 1x1x4" "32x32x1 1x1x2" "128x8x1 1x1x1" "32x32x1 1x1x1" \
+    "32x4x8 1x1x1" "32x4x8 1x1x2" "32x4x8 1x1x4" "4x32x8 1x1x1" "4x256x1 1x1x1" \
+    "128x1x8 1x1x1" "16x8x8 1x1x1" "64x4x4 1x1x1" "64x4x4 1x1x4" "256x4x1 1x1x2" \
+    > $W/stalls/star_shapes.txt
+  printf '%s\n' 512x2x1 256x2x1 128x2x1 64x2x1 32x4x1 16x8x1 > $W/stalls/box_shapes.txt
+  SECTIONS="--section SpeedOfLight --section WarpStateStats --section Occupancy --section SchedulerStats"
+  timeout $(cap 150) $NCU --csv --page raw --print-units base $SECTIONS --metrics "$METRICS" \
+    --kernel-name "regex:^star3d_r2$" --target-processes all --log-file $W/stalls/star.csv \
+    $K validate $PK/star3d_r2.yaml -m $MACHINE --sweep $W/stalls/star_shapes.txt --warmup 0 \
+    --repeat 1 --save $W/stalls/star > $W/stalls/star.log 2>&1
+  echo "stalls star rc=$? rows=$(grep -c star3d_r2 $W/stalls/star.csv 2>/dev/null)"
+  pack
+  timeout $(cap 60) $NCU --csv --page raw --print-units base $SECTIONS --metrics "$METRICS" \
+    --kernel-name "regex:^box2d_r2_v100$" --target-processes all --log-file $W/stalls/box_r2.csv \
+    $K validate $PK/box2d_r2.yaml -m $MACHINE --sweep $W/stalls/box_shapes.txt --warmup 0 \
+    --repeat 1 --save $W/stalls/box_r2 > $W/stalls/box_r2.log 2>&1
+  echo "stalls box r2 rc=$? rows=$(grep -c box2d_r2_v100 $W/stalls/box_r2.csv 2>/dev/null)"
   pack
 fi
 
