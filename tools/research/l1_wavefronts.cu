@@ -57,8 +57,10 @@
 //    `ld.global.cg` loads and S `st.global.cg` stores a point (loads alone, stores alone, 8
 //    loads with 1..8 stores); bytes / CUDA-event time, per configuration. (The 2026-11-26 runs
 //    1 and 2 had one store at most: keys loads_per_store and store.)
-// 3. `dram-mix`: the same kernel for DRAM: slices of 256 MiB, one pass a launch, 1 to 4 loads a
-//    store and loads or stores alone, at 2 and 4 blocks of 1024 threads an SM.
+// 3. `dram-mix`: the same kernel for DRAM: slices of 256 MiB and 1 GiB (the two sizes separate a
+//    launch's fixed time from its bandwidth; a 256 MiB load pass takes 0.1 ms on an H100), one
+//    pass a launch, 1 to 4 loads a store, 3 loads to 2 stores (a star's mix) and loads or stores
+//    alone, at 2 and 4 blocks of 1024 threads an SM.
 #include "cuda_check.hpp"
 
 #include <algorithm>
@@ -456,11 +458,11 @@ int wavefronts(const std::string& only) {
     return 0;
 }
 
-// Each thread: for every point p of its grid-stride loop, `loads` loads (.cg, L2) of src at p,
-// p + n, ..., and `stores` stores of their sum to dst at p, p + n, ...; `passes` times over the
-// buffers, which stay in L2.
+// Each thread: for every point p < n of its grid-stride loop, `loads` loads (.cg, L2) of src at
+// p, p + slice, ..., and `stores` stores of their sum to dst at p, p + slice, ...; `passes` times
+// over the buffers (l2-mix: slice = n, and the buffers stay in L2).
 __global__ void l2_mix(const double* __restrict__ src, double* __restrict__ dst, long long n,
-                       int loads, int stores, int passes) {
+                       long long slice, int loads, int stores, int passes) {
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
     double total = 0.0;
     for (int pass = 0; pass < passes; ++pass)
@@ -468,30 +470,30 @@ __global__ void l2_mix(const double* __restrict__ src, double* __restrict__ dst,
              p += stride) {
             double sum = 0.0;
             for (int k = 0; k < loads; ++k)
-                sum += __ldcg(src + p + k * n);
+                sum += __ldcg(src + p + k * slice);
             for (int k = 0; k < stores; ++k)
-                __stcg(dst + p + k * n, sum + pass + k);
+                __stcg(dst + p + k * slice, sum + pass + k);
             total += sum;
         }
     if (total == -1.0)
         dst[0] = total;
 }
 
-// The l2_mix kernel of `loads` loads and `stores` stores a point over n-double slices: one
-// warm-up launch of `warm_passes` passes, then `repetitions` CUDA-event-timed launches of
-// `passes` passes each; their times in ms.
-std::vector<float> time_l2_mix(const double* src, double* dst, long long n, int loads, int stores,
-                               int blocks, int threads, int warm_passes, int passes,
-                               int repetitions) {
+// The l2_mix kernel of `loads` loads and `stores` stores a point over n doubles of slices
+// `slice` doubles apart: one warm-up launch of `warm_passes` passes, then `repetitions`
+// CUDA-event-timed launches of `passes` passes each; their times in ms.
+std::vector<float> time_l2_mix(const double* src, double* dst, long long n, long long slice,
+                               int loads, int stores, int blocks, int threads, int warm_passes,
+                               int passes, int repetitions) {
     cudaEvent_t start, stop;
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
-    l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, warm_passes);
+    l2_mix<<<blocks, threads>>>(src, dst, n, slice, loads, stores, warm_passes);
     CHECK(cudaGetLastError());
     std::vector<float> ms(repetitions);
     for (int r = 0; r < repetitions; ++r) {
         CHECK(cudaEventRecord(start));
-        l2_mix<<<blocks, threads>>>(src, dst, n, loads, stores, passes);
+        l2_mix<<<blocks, threads>>>(src, dst, n, slice, loads, stores, passes);
         CHECK(cudaEventRecord(stop));
         CHECK(cudaEventSynchronize(stop));
         CHECK(cudaEventElapsedTime(&ms[r], start, stop));
@@ -534,7 +536,7 @@ int l2_mix_bandwidth() {
         const int loads = configuration[0], stores = configuration[1];
         // The warm-up's 2 passes bring the buffers into L2.
         const std::vector<float> ms =
-            time_l2_mix(src, dst, n, loads, stores, blocks, threads, 2, passes, repetitions);
+            time_l2_mix(src, dst, n, n, loads, stores, blocks, threads, 2, passes, repetitions);
         const double load_bytes = static_cast<double>(passes) * n * 8.0 * loads;
         const double store_bytes = static_cast<double>(passes) * n * 8.0 * stores;
         std::printf("{\"loads\": %d, \"stores\": %d, \"points\": %lld, \"passes\": %d, "
@@ -555,32 +557,34 @@ int l2_mix_bandwidth() {
 int dram_mix_bandwidth() {
     print_device("dram-mix");
     const int max_loads = 4, max_stores = 2;
-    const long long n = 1ll << 25; // doubles a slice: 256 MiB
+    const long long largest_n = 1ll << 27; // doubles a slice: 1 GiB
     double *src = nullptr, *dst = nullptr;
-    CHECK(cudaMalloc(&src, n * max_loads * sizeof(double)));
-    CHECK(cudaMalloc(&dst, n * max_stores * sizeof(double)));
-    CHECK(cudaMemset(src, 0, n * max_loads * sizeof(double)));
-    CHECK(cudaMemset(dst, 0, n * max_stores * sizeof(double)));
+    CHECK(cudaMalloc(&src, largest_n * max_loads * sizeof(double)));
+    CHECK(cudaMalloc(&dst, largest_n * max_stores * sizeof(double)));
+    CHECK(cudaMemset(src, 0, largest_n * max_loads * sizeof(double)));
+    CHECK(cudaMemset(dst, 0, largest_n * max_stores * sizeof(double)));
     int device = 0, sms = 0;
     CHECK(cudaGetDevice(&device));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const int repetitions = 5, threads = 1024;
     // Loads alone, stores alone, and the ratios a stencil's DRAM traffic has (1 to 4 loads a
-    // store), at two occupancies.
-    const int configurations[][2] = {{1, 0}, {0, 1}, {1, 1}, {2, 1},
-                                     {3, 1}, {4, 1}, {1, 2}, {2, 2}};
-    for (const int blocks_per_sm : {2, 4})
-        for (const auto& configuration : configurations) {
-            const int loads = configuration[0], stores = configuration[1];
-            const int blocks = blocks_per_sm * sms;
-            const std::vector<float> ms =
-                time_l2_mix(src, dst, n, loads, stores, blocks, threads, 1, 1, repetitions);
-            std::printf("{\"loads\": %d, \"stores\": %d, \"points\": %lld, \"blocks\": %d, "
-                        "\"threads\": %d, \"load_bytes_per_launch\": %.0f, "
-                        "\"store_bytes_per_launch\": %.0f, ",
-                        loads, stores, n, blocks, threads, 8.0 * n * loads, 8.0 * n * stores);
-            print_times(ms);
-        }
+    // store, 3 to 2), at two occupancies.
+    const int configurations[][2] = {{1, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1},
+                                     {4, 1}, {1, 2}, {2, 2}, {3, 2}};
+    for (const long long n : {1ll << 25, largest_n}) // 256 MiB and 1 GiB slices
+        for (const int blocks_per_sm : {2, 4})
+            for (const auto& configuration : configurations) {
+                const int loads = configuration[0], stores = configuration[1];
+                const int blocks = blocks_per_sm * sms;
+                // The slices are 1 GiB apart whatever n is.
+                const std::vector<float> ms = time_l2_mix(src, dst, n, largest_n, loads, stores,
+                                                          blocks, threads, 1, 1, repetitions);
+                std::printf("{\"loads\": %d, \"stores\": %d, \"points\": %lld, \"blocks\": %d, "
+                            "\"threads\": %d, \"load_bytes_per_launch\": %.0f, "
+                            "\"store_bytes_per_launch\": %.0f, ",
+                            loads, stores, n, blocks, threads, 8.0 * n * loads, 8.0 * n * stores);
+                print_times(ms);
+            }
     CHECK(cudaFree(src));
     CHECK(cudaFree(dst));
     return 0;
