@@ -20,7 +20,8 @@
 #  10. l1_rows: the L1's set placement for rows of lines (tools/research/l1_sets.cu rows mode);
 #  11. block_sm: which blocks share an SM while the box r3 runs (tools/research/block_sm.cu);
 #  12. dram_mix: DRAM bandwidth with loads and stores mixed (l1_wavefronts dram-mix);
-#  13. stalls: warp states, occupancy and unit throughputs of 14 star and 6 box r2 shapes.
+#  13. stalls: warp states, occupancy and unit throughputs of 14 star and 6 box r2 shapes;
+#  14. stalls_r1: the same for 8 box r1 shapes.
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -313,6 +314,23 @@ if want stalls; then
     $K validate $PK/box2d_r2.yaml -m $MACHINE --sweep $W/stalls/box_shapes.txt --warmup 0 \
     --repeat 1 --save $W/stalls/box_r2 > $W/stalls/box_r2.log 2>&1
   echo "stalls box r2 rc=$? rows=$(grep -c box2d_r2_v100 $W/stalls/box_r2.csv 2>/dev/null)"
+  pack
+fi
+
+# The box r1's fastest shapes, which the model has DRAM-bound (H200: 877.8 us predicted,
+# 1078-1341 measured) or L1-bound (32x4: 1065 predicted, 1080 measured): which unit is busy
+# (docs/accuracy.md, known misses "ranking 2D box r1"). The same sections as `stalls`.
+if want stalls_r1; then
+  phase stalls_r1
+  mkdir -p $W/stalls/box_r1
+  printf '%s\n' 64x4x1 32x4x1 128x2x1 32x8x1 256x2x1 32x16x1 16x64x1 32x32x1 \
+    > $W/stalls/box_r1_shapes.txt
+  SECTIONS="--section SpeedOfLight --section WarpStateStats --section Occupancy --section SchedulerStats"
+  timeout $(cap 90) $NCU --csv --page raw --print-units base $SECTIONS --metrics "$METRICS" \
+    --kernel-name "regex:^box2d_r1_v100$" --target-processes all --log-file $W/stalls/box_r1.csv \
+    $K validate $PK/box2d_r1.yaml -m $MACHINE --sweep $W/stalls/box_r1_shapes.txt --warmup 0 \
+    --repeat 1 --save $W/stalls/box_r1 > $W/stalls/box_r1.log 2>&1
+  echo "stalls box r1 rc=$? rows=$(grep -c box2d_r1_v100 $W/stalls/box_r1.csv 2>/dev/null)"
   pack
 fi
 

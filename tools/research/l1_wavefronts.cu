@@ -60,7 +60,8 @@
 // 3. `dram-mix`: the same kernel for DRAM: slices of 256 MiB and 1 GiB (the two sizes separate a
 //    launch's fixed time from its bandwidth; a 256 MiB load pass takes 0.1 ms on an H100), one
 //    pass a launch, 1 to 4 loads a store, 3 loads to 2 stores (a star's mix) and loads or stores
-//    alone, at 2 and 4 blocks of 1024 threads an SM.
+//    alone, at 2 and 4 blocks of 1024 threads an SM; with the l2_mix kernel ("loop": one point's
+//    loads in flight a thread) and with 4 points' loads in flight a thread ("unrolled").
 #include "cuda_check.hpp"
 
 #include <algorithm>
@@ -554,6 +555,90 @@ int l2_mix_bandwidth() {
 // the probe's load bandwidth; the probe times loads and stores apart (on the H200 4.28 and 4.33
 // TB/s), while the box r1 (8 B loaded and 8 B stored a point from DRAM) reaches 3.3 TB/s at
 // best there (docs/accuracy.md, 2026-11-26 notes).
+// The dram-mix kernel with memory parallelism: each thread takes 4 points of its grid-stride
+// loop at once and issues all 4 x LOADS loads (.cg) before it uses one, then STORES stores (.cg)
+// a point. The l2_mix kernel has one point's loads in flight a thread at most, which can bound
+// it below the DRAM's bandwidth (a latency limit, not a bandwidth one).
+template <int LOADS, int STORES>
+__global__ void dram_mix_unrolled(const double* __restrict__ src, double* __restrict__ dst,
+                                  long long n, long long slice) {
+    constexpr int points = 4;
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p < n;
+         p += points * stride) {
+        double value[points][LOADS > 0 ? LOADS : 1] = {};
+#pragma unroll
+        for (int u = 0; u < points; ++u)
+#pragma unroll
+            for (int k = 0; k < LOADS; ++k)
+                if (p + u * stride < n)
+                    value[u][k] = __ldcg(src + p + u * stride + k * slice);
+#pragma unroll
+        for (int u = 0; u < points; ++u) {
+            double sum = 1.0;
+#pragma unroll
+            for (int k = 0; k < LOADS; ++k)
+                sum += value[u][k];
+#pragma unroll
+            for (int k = 0; k < STORES; ++k)
+                if (p + u * stride < n)
+                    __stcg(dst + p + u * stride + k * slice, sum + k);
+        }
+    }
+}
+
+using DramMixKernel = void (*)(const double*, double*, long long, long long);
+
+// The unrolled kernel of `loads` loads and `stores` stores (the configurations dram-mix times).
+DramMixKernel dram_mix_kernel(int loads, int stores) {
+    switch (loads * 10 + stores) {
+    case 10:
+        return dram_mix_unrolled<1, 0>;
+    case 1:
+        return dram_mix_unrolled<0, 1>;
+    case 11:
+        return dram_mix_unrolled<1, 1>;
+    case 21:
+        return dram_mix_unrolled<2, 1>;
+    case 31:
+        return dram_mix_unrolled<3, 1>;
+    case 41:
+        return dram_mix_unrolled<4, 1>;
+    case 12:
+        return dram_mix_unrolled<1, 2>;
+    case 22:
+        return dram_mix_unrolled<2, 2>;
+    case 32:
+        return dram_mix_unrolled<3, 2>;
+    }
+    std::fprintf(stderr, "dram-mix: no unrolled kernel for %d loads and %d stores\n", loads,
+                 stores);
+    std::exit(1);
+}
+
+// `repetitions` CUDA-event-timed launches of the unrolled kernel after one warm-up launch.
+std::vector<float> time_dram_mix_unrolled(const double* src, double* dst, long long n,
+                                          long long slice, int loads, int stores, int blocks,
+                                          int threads, int repetitions) {
+    const DramMixKernel kernel = dram_mix_kernel(loads, stores);
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    kernel<<<blocks, threads>>>(src, dst, n, slice);
+    CHECK(cudaGetLastError());
+    std::vector<float> ms(repetitions);
+    for (int r = 0; r < repetitions; ++r) {
+        CHECK(cudaEventRecord(start));
+        kernel<<<blocks, threads>>>(src, dst, n, slice);
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+    }
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
+    return ms;
+}
+
 int dram_mix_bandwidth() {
     print_device("dram-mix");
     const int max_loads = 4, max_stores = 2;
@@ -571,20 +656,29 @@ int dram_mix_bandwidth() {
     // store, 3 to 2), at two occupancies.
     const int configurations[][2] = {{1, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1},
                                      {4, 1}, {1, 2}, {2, 2}, {3, 2}};
-    for (const long long n : {1ll << 25, largest_n}) // 256 MiB and 1 GiB slices
-        for (const int blocks_per_sm : {2, 4})
-            for (const auto& configuration : configurations) {
-                const int loads = configuration[0], stores = configuration[1];
-                const int blocks = blocks_per_sm * sms;
-                // The slices are 1 GiB apart whatever n is.
-                const std::vector<float> ms = time_l2_mix(src, dst, n, largest_n, loads, stores,
-                                                          blocks, threads, 1, 1, repetitions);
-                std::printf("{\"loads\": %d, \"stores\": %d, \"points\": %lld, \"blocks\": %d, "
-                            "\"threads\": %d, \"load_bytes_per_launch\": %.0f, "
-                            "\"store_bytes_per_launch\": %.0f, ",
-                            loads, stores, n, blocks, threads, 8.0 * n * loads, 8.0 * n * stores);
-                print_times(ms);
-            }
+    // "loop": the l2_mix kernel (one point's loads in flight a thread); "unrolled": 4 points'
+    // loads in flight a thread (dram_mix_unrolled).
+    for (const char* kernel : {"loop", "unrolled"})
+        for (const long long n : {1ll << 25, largest_n}) // 256 MiB and 1 GiB slices
+            for (const int blocks_per_sm : {2, 4})
+                for (const auto& configuration : configurations) {
+                    const int loads = configuration[0], stores = configuration[1];
+                    const int blocks = blocks_per_sm * sms;
+                    // The slices are 1 GiB apart whatever n is.
+                    const std::vector<float> ms =
+                        std::string(kernel) == "loop"
+                            ? time_l2_mix(src, dst, n, largest_n, loads, stores, blocks, threads, 1,
+                                          1, repetitions)
+                            : time_dram_mix_unrolled(src, dst, n, largest_n, loads, stores, blocks,
+                                                     threads, repetitions);
+                    std::printf("{\"kernel\": \"%s\", \"loads\": %d, \"stores\": %d, "
+                                "\"points\": %lld, \"blocks\": %d, \"threads\": %d, "
+                                "\"load_bytes_per_launch\": %.0f, "
+                                "\"store_bytes_per_launch\": %.0f, ",
+                                kernel, loads, stores, n, blocks, threads, 8.0 * n * loads,
+                                8.0 * n * stores);
+                    print_times(ms);
+                }
     CHECK(cudaFree(src));
     CHECK(cudaFree(dst));
     return 0;
