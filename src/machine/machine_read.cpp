@@ -304,6 +304,27 @@ read_carveout_sizes(const Reader& reader, const json& value, const std::string& 
         });
 }
 
+// [{"store_fraction": 0.5, "bandwidth_gbs": 2817.5}, ...] with one source.
+std::optional<Sourced<std::vector<MixedBandwidth>>>
+read_mixed_bandwidths(const Reader& reader, const json& value, const std::string& path,
+                      const std::string& default_source) {
+    return reader.sourced_list<MixedBandwidth>(
+        value, path, default_source, "an array of {\"store_fraction\", \"bandwidth_gbs\"} objects",
+        "the memory level", [&](const json& element, const std::string& element_path) {
+            reader.expect_object(element, element_path);
+            reader.check_keys(element, element_path, {"store_fraction", "bandwidth_gbs"});
+            MixedBandwidth entry;
+            entry.store_fraction = reader.scalar<double>(
+                reader.required(element, element_path, "store_fraction",
+                                "a number from 0 (loads alone) to 1 (stores alone)"),
+                child_pointer(element_path, "store_fraction"));
+            entry.bandwidth_gbs = reader.scalar<double>(
+                reader.required(element, element_path, "bandwidth_gbs", "a number (GB/s)"),
+                child_pointer(element_path, "bandwidth_gbs"));
+            return entry;
+        });
+}
+
 std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
                                      const std::string& path, const std::string& inherited_source) {
     reader.expect_array(list, path);
@@ -312,9 +333,10 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
         const std::string level_path = child_pointer(path, i);
         const json& object = list[i];
         reader.expect_object(object, level_path);
-        reader.check_keys(object, level_path,
-                          keys_of(mf::level_fields,
-                                  {"name", "shared_by", "source", "effective_size_by_carveout"}));
+        reader.check_keys(
+            object, level_path,
+            keys_of(mf::level_fields, {"name", "shared_by", "source", "effective_size_by_carveout",
+                                       "mixed_bandwidth_by_store_fraction"}));
         MemoryLevel level;
         level.name = reader.scalar<std::string>(
             reader.required(object, level_path, "name", "a string such as \"l2\""),
@@ -329,6 +351,10 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
             level.effective_size_by_carveout = read_carveout_sizes(
                 reader, object.at("effective_size_by_carveout"),
                 child_pointer(level_path, "effective_size_by_carveout"), source);
+        if (object.contains("mixed_bandwidth_by_store_fraction"))
+            level.mixed_bandwidth_by_store_fraction = read_mixed_bandwidths(
+                reader, object.at("mixed_bandwidth_by_store_fraction"),
+                child_pointer(level_path, "mixed_bandwidth_by_store_fraction"), source);
         levels.push_back(std::move(level));
     }
     return levels;

@@ -75,6 +75,20 @@ report::Table carveout_sizes_table(const MachineModel& m) {
     return table.build();
 }
 
+// Bandwidth of each level by load/store mix, one row per (level, store fraction).
+report::Table mixed_bandwidths_table(const MachineModel& m) {
+    TableBuilder table("mixed_bandwidth_by_store_fraction", "Bandwidth by load/store mix");
+    table.columns({"level",
+                   {"store_fraction", "store fraction", "", 3},
+                   {"bandwidth_gbs", "bandwidth", "GB/s"},
+                   "source"});
+    for (const auto& level : m.memory)
+        if (const auto& entries = level.mixed_bandwidth_by_store_fraction)
+            for (const auto& entry : entries->value)
+                table.row(level.name, entry.store_fraction, entry.bandwidth_gbs, entries->source);
+    return table.build();
+}
+
 report::Table tlbs_table(const std::vector<TlbLevel>& tlbs) {
     TableBuilder table = quantity_table("tlbs", "Address translation (TLBs)", "tlb");
     for (const auto& tlb : tlbs) {
@@ -284,6 +298,7 @@ report::Document machine_view(const MachineModel& m) {
         doc.tables.push_back(
             levels_table(m.special_memories, "special_memories", "Special memories"));
     add_if_rows(doc, carveout_sizes_table(m));
+    add_if_rows(doc, mixed_bandwidths_table(m));
     if (!m.tlbs.empty())
         doc.tables.push_back(tlbs_table(m.tlbs));
 

@@ -107,12 +107,20 @@ public:
         std::vector<std::string> extra;
         if (level.effective_size_by_carveout)
             extra.push_back(level.effective_size_by_carveout->source);
+        if (level.mixed_bandwidth_by_store_fraction)
+            extra.push_back(level.mixed_bandwidth_by_store_fraction->source);
         const std::string source = fields(object, level, mf::level_fields, extra);
         if (level.effective_size_by_carveout)
             list(object, "effective_size_by_carveout", *level.effective_size_by_carveout, source,
                  [](const CarveoutSize& size) {
                      return Json{{"shared_kib", size.shared_kib},
                                  {"effective_size_bytes", size.effective_size_bytes}};
+                 });
+        if (level.mixed_bandwidth_by_store_fraction)
+            list(object, "mixed_bandwidth_by_store_fraction",
+                 *level.mixed_bandwidth_by_store_fraction, source, [](const MixedBandwidth& entry) {
+                     return Json{{"store_fraction", entry.store_fraction},
+                                 {"bandwidth_gbs", entry.bandwidth_gbs}};
                  });
         return object;
     }

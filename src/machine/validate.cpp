@@ -460,6 +460,42 @@ private:
                       "latency_far_cycles");
             if (level.effective_size_by_carveout)
                 carveout_sizes(level, child_pointer(level_path, "effective_size_by_carveout"));
+            if (level.mixed_bandwidth_by_store_fraction)
+                mixed_bandwidths(level,
+                                 child_pointer(level_path, "mixed_bandwidth_by_store_fraction"));
+        }
+    }
+
+    // Bandwidth by load/store mix: the dram level's only (the limiter model reads no other),
+    // sorted by store fraction, each fraction in [0, 1] and once, each bandwidth positive and
+    // not above the level's peak.
+    void mixed_bandwidths(const MemoryLevel& level, const std::string& path) const {
+        const auto& list = *level.mixed_bandwidth_by_store_fraction;
+        source(list.source, path);
+        if (level.name != "dram")
+            fail(path, "only the dram level takes mixed_bandwidth_by_store_fraction (the limiter "
+                       "model reads no other level's), not '" +
+                           level.name + "'");
+        if (list.value.empty())
+            fail(path, "expected at least one {\"store_fraction\", \"bandwidth_gbs\"} entry");
+        for (std::size_t i = 0; i < list.value.size(); ++i) {
+            const MixedBandwidth& entry = list.value[i];
+            const std::string entry_path = child_pointer(path, i);
+            const std::string fraction_path = child_pointer(entry_path, "store_fraction");
+            const std::string bandwidth_path = child_pointer(entry_path, "bandwidth_gbs");
+            if (!(entry.store_fraction >= 0 && entry.store_fraction <= 1))
+                fail(fraction_path, "must be between 0 (loads alone) and 1 (stores alone), got " +
+                                        number(entry.store_fraction));
+            if (i > 0 && entry.store_fraction <= list.value[i - 1].store_fraction)
+                fail(fraction_path, "entries must be sorted by store_fraction, each once (" +
+                                        number(entry.store_fraction) + " comes after " +
+                                        number(list.value[i - 1].store_fraction) + ")");
+            if (!(entry.bandwidth_gbs > 0))
+                fail(bandwidth_path, "must be positive, got " + number(entry.bandwidth_gbs));
+            if (level.peak_bandwidth_gbs && entry.bandwidth_gbs > level.peak_bandwidth_gbs->value)
+                fail(bandwidth_path, "bandwidth_gbs (" + number(entry.bandwidth_gbs) +
+                                         ") exceeds peak_bandwidth_gbs (" +
+                                         number(level.peak_bandwidth_gbs->value) + ")");
         }
     }
 

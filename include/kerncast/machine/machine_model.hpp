@@ -160,6 +160,14 @@ struct CarveoutSize {
     bool operator==(const CarveoutSize&) const = default;
 };
 
+// A memory level's bandwidth when loads and stores share it in a given mix (DRAM: the bus turns
+// between reads and writes, so a mix moves fewer bytes a second than loads or stores alone).
+struct MixedBandwidth {
+    double store_fraction = 0; // stored bytes over all bytes moved, 0 (loads) .. 1 (stores)
+    double bandwidth_gbs = 0;  // loads + stores, 1e9 bytes/s, whole device
+    bool operator==(const MixedBandwidth&) const = default;
+};
+
 // One level of the memory hierarchy: "l1", "l2", "dram", or a special memory below.
 struct MemoryLevel {
     std::string name;      // unique within the machine
@@ -182,6 +190,9 @@ struct MemoryLevel {
     Known<std::string> same_cache_as;
     // Capacity by shared-memory carve-out, sorted by shared_kib (measured by the probe).
     std::optional<Sourced<std::vector<CarveoutSize>>> effective_size_by_carveout;
+    // Bandwidth by load/store mix, sorted by store fraction (dram only; the limiter model
+    // interpolates it for a kernel's mix, else divides by sustained_bandwidth_gbs).
+    std::optional<Sourced<std::vector<MixedBandwidth>>> mixed_bandwidth_by_store_fraction;
     bool operator==(const MemoryLevel&) const = default;
 };
 

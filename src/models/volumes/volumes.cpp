@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 
 namespace kerncast::models {
@@ -720,11 +721,20 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
 
     LimiterInputs inputs;
     inputs.dram_bytes_per_point = p.dram_load_bytes + p.dram_store_bytes;
+    inputs.dram_store_bytes_per_point = p.dram_store_bytes;
     inputs.l2_bytes_per_point = p.l2_load_bytes + p.l2_store_bytes;
     inputs.l1_cycles_per_point = p.l1.cycles_per_point;
     inputs.fp_cycles_per_point = p.fp_cycles_per_point;
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
-    p.limiter = evaluate_limiters(inputs, limiter_machine(machine), p.points);
+    const LimiterMachine limiter_rates = limiter_machine(machine);
+    p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);
+    if (!limiter_rates.dram_bandwidth_by_store_fraction.empty())
+        p.notes.push_back(fmt::format(
+            "DRAM bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its DRAM bytes are "
+            "stores), interpolated in the dram level's mixed_bandwidth_by_store_fraction; "
+            "loads alone: {:.0f} GB/s.",
+            p.limiter.dram_bandwidth_bytes_per_s / 1e9, p.limiter.dram_store_fraction,
+            dram_bandwidth_bytes_per_s(limiter_rates, 0.0) / 1e9));
     if (!machine.compute.block_launches_per_cycle)
         p.notes.push_back(
             "The machine gives no block launch rate (compute.block_launches_per_cycle, "

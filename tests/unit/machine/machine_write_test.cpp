@@ -63,3 +63,19 @@ TEST(MachineWrite, ProbedTopologyFieldsRoundTrip) {
     EXPECT_EQ(j.at("tlbs").at(1).at("page_bytes"),
               (nlohmann::json{{"value", 2 << 20}, {"source", "paper"}}));
 }
+
+TEST(MachineWrite, MixedBandwidthsRoundTrip) {
+    MachineModel m = parse(probed());
+    m.sources["mix"] = Provenance{SourceKind::measured, "a mixed stream", "data/mix"};
+    m.memory[2].mixed_bandwidth_by_store_fraction =
+        Sourced<std::vector<MixedBandwidth>>{{{0, 450}, {0.1 + 0.2, 430.25}, {1, 470}}, "mix"};
+    for (const std::string& text : {machine_to_json(m).dump(2), machine_json_text(m)}) {
+        const MachineModel back = parse(text);
+        EXPECT_EQ(back, m) << text;
+    }
+    const nlohmann::json j = machine_to_json(m);
+    const nlohmann::json& table = j.at("memory").at(2).at("mixed_bandwidth_by_store_fraction");
+    EXPECT_EQ(table.at("source"), "mix");
+    EXPECT_EQ(table.at("value").at(1),
+              (nlohmann::json{{"store_fraction", 0.1 + 0.2}, {"bandwidth_gbs", 430.25}}));
+}

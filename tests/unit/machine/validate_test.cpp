@@ -435,3 +435,48 @@ TEST(ValidateMachine, StoreBandwidthAndPartitionLatencies) {
     m.compute.boost_clock_mhz = Sourced<double>{1400, "sheet"};
     EXPECT_NO_THROW(validate_machine(m, "x"));
 }
+
+namespace {
+
+// The probed fixture with a mixed-bandwidth table of these entries on the level `name` (the
+// dram level by default, whose peak is 500 GB/s; the l2 level has none).
+std::string with_mixes(const std::string& entries, const std::string& name = "dram") {
+    const std::string table = ", \"mixed_bandwidth_by_store_fraction\": [" + entries + "]}";
+    if (name == "dram")
+        return replaced(probed(), "\"peak_bandwidth_gbs\": 500}",
+                        "\"peak_bandwidth_gbs\": 500" + table);
+    return replaced(probed(), "\"store_bandwidth_gbs\": 900.5}",
+                    "\"store_bandwidth_gbs\": 900.5" + table);
+}
+
+} // namespace
+
+TEST(ValidateMachine, MixedBandwidthRules) {
+    const std::string two = "{\"store_fraction\": 0, \"bandwidth_gbs\": 450}, "
+                            "{\"store_fraction\": 0.5, \"bandwidth_gbs\": 410}";
+    EXPECT_NO_THROW(parse_machine_json(with_mixes(two), "probed.json"));
+    const std::string path = "/memory/2/mixed_bandwidth_by_store_fraction";
+    expect_invalid(with_mixes("{\"store_fraction\": 0.5, \"bandwidth_gbs\": 410}, "
+                              "{\"store_fraction\": 0.2, \"bandwidth_gbs\": 440}"),
+                   "entries must be sorted by store_fraction, each once (0.2 comes after 0.5)",
+                   path + "/1/store_fraction", "0.2,");
+    expect_invalid(with_mixes("{\"store_fraction\": 0.5, \"bandwidth_gbs\": 410}, "
+                              "{\"store_fraction\": 0.5, \"bandwidth_gbs\": 440}"),
+                   "entries must be sorted by store_fraction, each once (0.5 comes after 0.5)",
+                   path + "/1/store_fraction", "0.5, \"bandwidth_gbs\": 440");
+    expect_invalid(with_mixes("{\"store_fraction\": 1.5, \"bandwidth_gbs\": 410}"),
+                   "must be between 0 (loads alone) and 1 (stores alone), got 1.5",
+                   path + "/0/store_fraction", "1.5");
+    expect_invalid(with_mixes("{\"store_fraction\": 0, \"bandwidth_gbs\": 0}"),
+                   "must be positive, got 0", path + "/0/bandwidth_gbs", "0}]");
+    expect_invalid(with_mixes("{\"store_fraction\": 0, \"bandwidth_gbs\": 520}"),
+                   "bandwidth_gbs (520) exceeds peak_bandwidth_gbs (500)",
+                   path + "/0/bandwidth_gbs", "520");
+    expect_invalid(with_mixes(""),
+                   "expected at least one {\"store_fraction\", \"bandwidth_gbs\"} entry", path,
+                   "[]");
+    expect_invalid(with_mixes(two, "l2"),
+                   "only the dram level takes mixed_bandwidth_by_store_fraction (the limiter "
+                   "model reads no other level's), not 'l2'",
+                   "/memory/1/mixed_bandwidth_by_store_fraction", "[{\"store_fraction\": 0,");
+}

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kerncast::models {
 
@@ -16,11 +17,18 @@ const char* limiter_name(Limiter limiter); // "DRAM", "L2", "L1", "FP", "launch"
 
 // Per point (one thread-fold instance of the kernel's domain).
 struct LimiterInputs {
-    double dram_bytes_per_point = 0; // loads + stores between DRAM and L2
-    double l2_bytes_per_point = 0;   // loads L2 -> L1 + stores L1 -> L2
-    double l1_cycles_per_point = 0;  // L1 wavefronts of one SM
-    double fp_cycles_per_point = 0;  // floating-point issue cycles of one SM
-    double blocks_per_point = 0;     // thread blocks of the launch over its points
+    double dram_bytes_per_point = 0;       // loads + stores between DRAM and L2
+    double dram_store_bytes_per_point = 0; // of which stores (L2 -> DRAM)
+    double l2_bytes_per_point = 0;         // loads L2 -> L1 + stores L1 -> L2
+    double l1_cycles_per_point = 0;        // L1 wavefronts of one SM
+    double fp_cycles_per_point = 0;        // floating-point issue cycles of one SM
+    double blocks_per_point = 0;           // thread blocks of the launch over its points
+};
+
+// DRAM bandwidth for a load/store mix (the dram level's mixed_bandwidth_by_store_fraction).
+struct MixedDramBandwidth {
+    double store_fraction = 0; // stored bytes over all bytes moved
+    double bytes_per_s = 0;    // loads + stores
 };
 
 // The machine numbers the limiters divide by, with the fields they came from.
@@ -31,12 +39,23 @@ struct LimiterMachine {
     // compute.block_launches_per_cycle x clock; 0 when the machine does not give the rate (the
     // launch limiter then does not limit).
     double block_launches_per_s = 0;
+    // The dram level's bandwidth by load/store mix, sorted by store fraction; when given, the
+    // DRAM limiter divides by it (interpolated for the kernel's mix) instead of the sustained
+    // bandwidth, which the probe measures with loads alone.
+    std::vector<MixedDramBandwidth> dram_bandwidth_by_store_fraction;
 };
 
 // Input Error naming the missing field when the machine lacks one.
 LimiterMachine limiter_machine(const MachineModel& machine);
 
+// The DRAM bandwidth for a mix with this store fraction (stored bytes over all bytes): linear
+// between the two nearest measured mixes, the nearest one's outside them; the sustained
+// bandwidth when the machine gives no mixes.
+double dram_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction);
+
 struct LimiterResult {
+    double dram_store_fraction = 0;        // stored bytes over all DRAM bytes (0 without any)
+    double dram_bandwidth_bytes_per_s = 0; // what the DRAM limiter divided by
     double dram_seconds_per_point = 0;
     double l2_seconds_per_point = 0;
     double l1_seconds_per_point = 0;

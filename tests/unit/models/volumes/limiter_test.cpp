@@ -3,7 +3,15 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/volumes/limiter.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace kerncast;
 using namespace kerncast::models;
@@ -58,6 +66,95 @@ TEST(Limiter, SlowestResourceBinds) {
     in.l1_cycles_per_point = 3; // 30 ps
     EXPECT_EQ(evaluate_limiters(in, m, 1).binding, Limiter::l1);
     EXPECT_STREQ(limiter_name(Limiter::l1), "L1");
+}
+
+TEST(Limiter, DramBandwidthFollowsTheLoadStoreMix) {
+    // Measured mixes at store fractions 0.2, 0.5 and 1: linear between them, the nearest one
+    // outside them; the sustained (loads alone) bandwidth without any.
+    LimiterMachine m{1000e9, 4000e9, 100e9};
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(m, 0.5), 1000e9);
+    m.dram_bandwidth_by_store_fraction = {{0.2, 950e9}, {0.5, 800e9}, {1.0, 1000e9}};
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(m, 0.0), 950e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(m, 0.2), 950e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(m, 0.3), 900e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(m, 0.5), 800e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(m, 0.75), 900e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(m, 1.0), 1000e9);
+
+    // 16 B a point, 8 of them stored: 16 B / 800 GB/s = 20 ps, where loads alone would take 16.
+    LimiterInputs in;
+    in.dram_bytes_per_point = 16;
+    in.dram_store_bytes_per_point = 8;
+    in.l2_bytes_per_point = 40; // 10 ps
+    const LimiterResult r = evaluate_limiters(in, m, 1000);
+    EXPECT_DOUBLE_EQ(r.dram_store_fraction, 0.5);
+    EXPECT_DOUBLE_EQ(r.dram_bandwidth_bytes_per_s, 800e9);
+    EXPECT_DOUBLE_EQ(r.dram_seconds_per_point, 20e-12);
+    EXPECT_EQ(r.binding, Limiter::dram);
+    // No DRAM traffic: store fraction 0, nothing to divide.
+    in.dram_bytes_per_point = in.dram_store_bytes_per_point = 0;
+    EXPECT_DOUBLE_EQ(evaluate_limiters(in, m, 1000).dram_seconds_per_point, 0);
+}
+
+TEST(Limiter, HopperFilesCarryTheirMeasuredMixes) {
+    // data/measured/{h100,h200}-2026-11-27/dram-mix/machine-table.txt: 2 loads to 2 stores move
+    // 2817.5 GB/s on the H100 and 3920.6 on the H200, where loads alone move 3032.8 and 4515.5.
+    const LimiterMachine h100 = limiter_machine(resolve_machine("h100-sxm5-80gb"));
+    const LimiterMachine h200 = limiter_machine(resolve_machine("h200-sxm-141gb"));
+    EXPECT_EQ(h100.dram_bandwidth_by_store_fraction.size(), 8u);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(h100, 0.5), 2817.5e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(h100, 0.0), 3032.8e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(h200, 0.5), 3920.6e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(h200, 0.0), 4515.5e9);
+    // Between 0.4 (2856.6) and 0.5 (2817.5): a star's 8 stored of 19.3 B a point.
+    EXPECT_NEAR(dram_bandwidth_bytes_per_s(h100, 0.45), 2837.05e9, 1e3);
+    // No other built-in file measured mixes: their DRAM limit stays the sustained bandwidth.
+    for (const char* id : {"v100-pcie-32gb", "a100-sxm4-40gb", "h100-pcie-80gb"})
+        EXPECT_TRUE(limiter_machine(resolve_machine(id)).dram_bandwidth_by_store_fraction.empty())
+            << id;
+}
+
+TEST(Limiter, HopperMixesReplayTheirCommittedMeasurements) {
+    // Each entry of the two files' mixed_bandwidth_by_store_fraction is the committed run's
+    // best configuration of that store fraction: the unrolled kernel on the largest slices,
+    // (load + store bytes) / median of the 5 launch times, rounded to 0.1 GB/s
+    // (tools/research/dram_mix.py --machine-table).
+    for (const auto& [id, run] :
+         {std::pair{"h100-sxm5-80gb", "data/measured/h100-2026-11-27/dram-mix/run4.jsonl"},
+          std::pair{"h200-sxm-141gb", "data/measured/h200-2026-11-27/dram-mix/run5.jsonl"}}) {
+        SCOPED_TRACE(id);
+        std::ifstream in(std::string(KERNCAST_SOURCE_DIR) + "/" + run);
+        ASSERT_TRUE(in) << run;
+        std::vector<nlohmann::json> lines;
+        std::int64_t largest_points = 0;
+        for (std::string line; std::getline(in, line);) {
+            const nlohmann::json row = nlohmann::json::parse(line);
+            if (row.contains("kernel") && row.at("kernel") == "unrolled") {
+                largest_points = std::max(largest_points, row.at("points").get<std::int64_t>());
+                lines.push_back(row);
+            }
+        }
+        std::map<double, double> best_gbs; // store fraction -> GB/s
+        for (const auto& row : lines) {
+            if (row.at("points") != largest_points)
+                continue;
+            std::vector<double> ms = row.at("times_ms").get<std::vector<double>>();
+            std::sort(ms.begin(), ms.end());
+            const double loads = row.at("load_bytes_per_launch"),
+                         stores = row.at("store_bytes_per_launch");
+            const double fraction = std::round(stores / (loads + stores) * 1e4) / 1e4;
+            const double gbs = (loads + stores) / (ms[ms.size() / 2] * 1e-3) / 1e9;
+            best_gbs[fraction] = std::max(best_gbs[fraction], gbs);
+        }
+        const LimiterMachine m = limiter_machine(resolve_machine(id));
+        ASSERT_EQ(m.dram_bandwidth_by_store_fraction.size(), best_gbs.size());
+        auto measured = best_gbs.begin();
+        for (const auto& entry : m.dram_bandwidth_by_store_fraction) {
+            EXPECT_DOUBLE_EQ(entry.store_fraction, measured->first);
+            EXPECT_NEAR(entry.bytes_per_s / 1e9, measured->second, 0.05 + 1e-9);
+            ++measured;
+        }
+    }
 }
 
 TEST(Limiter, BlockLaunchRateComesFromTheV100FilesOnly) {
