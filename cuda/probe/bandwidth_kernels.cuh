@@ -13,27 +13,43 @@ namespace kerncast::probe::device {
 
 // Streams `count` uint4 from data, `passes` times (passes > 1 re-reads a cache-resident
 // array: L2 bandwidth). The XOR keeps the loads alive; the impossible store keeps the XOR.
-// L2Only loads with ld.global.cg (cache in L2, not L1). The L2 pass needs it: a grid-stride
-// loop of a fixed grid gives every SM the same elements on every pass, a quarter of L2 over
-// the SMs is smaller than one SM's L1 on Ampere and Hopper (60 MiB / 4 / 132 SMs = 116 KiB
-// against the H200's 241 KiB), and plain loads then measured L1 re-reads: 15.4 TB/s on the
-// first H200 run (2026-11-26), next to its 17.0 TB/s L1 figure.
+// Each thread issues the loads of 4 grid-stride steps before it uses one: with one load in
+// flight a thread (the first version), the stream was bound by latency, not bandwidth, on the
+// H200 (4102 GB/s against 4516 for a stream with 4 points' loads in flight a thread,
+// data/measured/h200-2026-11-27/dram-mix). L2Only loads with ld.global.cg (cache in L2, not
+// L1). The L2 pass needs it: a grid-stride loop of a fixed grid gives every SM the same
+// elements on every pass, a quarter of L2 over the SMs is smaller than one SM's L1 on Ampere and
+// Hopper (60 MiB / 4 / 132 SMs = 116 KiB against the H200's 241 KiB), and plain loads then
+// measured L1 re-reads: 15.4 TB/s on the first H200 run (2026-11-26), next to its 17.0 TB/s L1
+// figure.
+template <bool L2Only> __device__ uint4 stream_load(const uint4* address) {
+    uint4 v;
+    if constexpr (L2Only)
+        asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                     : "l"(address));
+    else
+        v = *address;
+    return v;
+}
+
 template <bool L2Only>
 __global__ void read_stream(const uint4* __restrict__ data, std::size_t count, int passes,
                             std::uint32_t* __restrict__ sink) {
+    constexpr int in_flight = 4; // grid-stride steps whose loads a thread issues at once
     std::uint32_t acc = 0;
     const std::size_t stride = chain::grid_stride_step(gridDim.x, blockDim.x);
     for (int pass = 0; pass < passes; ++pass)
         for (std::size_t i = chain::grid_stride_first(blockIdx.x, blockDim.x, threadIdx.x);
-             i < count; i += stride) {
-            uint4 v;
-            if constexpr (L2Only)
-                asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
-                             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                             : "l"(data + i));
-            else
-                v = data[i];
-            acc ^= v.x ^ v.y ^ v.z ^ v.w;
+             i < count; i += in_flight * stride) {
+            uint4 v[in_flight];
+#pragma unroll
+            for (int k = 0; k < in_flight; ++k)
+                v[k] = i + k * stride < count ? stream_load<L2Only>(data + i + k * stride)
+                                              : make_uint4(0, 0, 0, 0);
+#pragma unroll
+            for (int k = 0; k < in_flight; ++k)
+                acc ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;
         }
     if (acc == 0x9e3779b9u)
         sink[0] = acc;
