@@ -731,10 +731,10 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     if (!limiter_rates.dram_bandwidth_by_store_fraction.empty())
         p.notes.push_back(fmt::format(
             "DRAM bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its DRAM bytes are "
-            "stores), interpolated in the dram level's mixed_bandwidth_by_store_fraction; "
-            "loads alone: {:.0f} GB/s.",
+            "stores), interpolated in the dram level's mixed_bandwidth_by_store_fraction "
+            "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
             p.limiter.dram_bandwidth_bytes_per_s / 1e9, p.limiter.dram_store_fraction,
-            dram_bandwidth_bytes_per_s(limiter_rates, 0.0) / 1e9));
+            limiter_rates.dram_bandwidth_bytes_per_s / 1e9));
     if (!machine.compute.block_launches_per_cycle)
         p.notes.push_back(
             "The machine gives no block launch rate (compute.block_launches_per_cycle, "

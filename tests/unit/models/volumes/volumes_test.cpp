@@ -5,8 +5,10 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes/limiter.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <gtest/gtest.h>
@@ -377,6 +379,35 @@ TEST(VolumesL1, LoadsThatPartlyMissTakeASecondPass) {
         EXPECT_EQ(error.kind(), ErrorKind::input);
         EXPECT_NE(error.message().find("latency_cycles"), std::string::npos) << error.message();
     }
+}
+
+TEST(VolumesLimiter, DramLimitIsTheBandwidthOfTheKernelsOwnMix) {
+    // A box r1 moves 8 B in and 8 B out of DRAM a point: store fraction 0.5, where the H100
+    // file measured 2817.5 GB/s (3004.5 for loads alone, the sustained value).
+    const MachineModel h100 = resolve_machine("h100-sxm5-80gb");
+    const kernel::LaunchConfig launch{{64, 4, 1}, {1, 1, 1}};
+    const VolumePrediction p = predict("box2d_r1", launch, {}, h100);
+    const double dram_bytes = p.dram_load_bytes + p.dram_store_bytes;
+    EXPECT_NEAR(p.limiter.dram_store_fraction, p.dram_store_bytes / dram_bytes, 1e-12);
+    EXPECT_NEAR(p.limiter.dram_store_fraction, 0.5, 0.01);
+    const double expected_gbs =
+        dram_bandwidth_bytes_per_s(limiter_machine(h100), p.limiter.dram_store_fraction) / 1e9;
+    EXPECT_NEAR(expected_gbs, 2817.5, 5.0);
+    EXPECT_DOUBLE_EQ(p.limiter.dram_bandwidth_bytes_per_s, expected_gbs * 1e9);
+    EXPECT_DOUBLE_EQ(p.limiter.dram_seconds_per_point, dram_bytes / (expected_gbs * 1e9));
+    EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
+        return note.find("mixed_bandwidth_by_store_fraction") != std::string::npos;
+    }));
+    // Without measured mixes: the sustained bandwidth whatever the mix, and no note.
+    MachineModel without = h100;
+    for (auto& level : without.memory)
+        level.mixed_bandwidth_by_store_fraction.reset();
+    const VolumePrediction q = predict("box2d_r1", launch, {}, without);
+    EXPECT_DOUBLE_EQ(q.limiter.dram_bandwidth_bytes_per_s, 3004.5e9);
+    EXPECT_DOUBLE_EQ(q.limiter.dram_seconds_per_point, dram_bytes / 3004.5e9);
+    EXPECT_TRUE(std::none_of(q.notes.begin(), q.notes.end(), [](const std::string& note) {
+        return note.find("mixed_bandwidth_by_store_fraction") != std::string::npos;
+    }));
 }
 
 TEST(Volumes, MissingCapacityFitsAreAnInputError) {
