@@ -8,6 +8,7 @@
 #include "kerncast/machine/machine_model.hpp"
 #include "machine_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -51,8 +52,8 @@ public:
 
     SourceLocation locate(const std::string& path, bool at_key = false) const override {
         if (base_id_.empty())
-            return json_reader::Reader::locate(path, at_key);
-        const std::string text_path = path_in_text(path);
+            return with_path(positions().locate(through_value_members(path), at_key), path);
+        const std::string text_path = through_value_members(path_in_text(path));
         if (!text_path.empty()) // in the file, or the nearest enclosing object of the file
             return with_path(positions().locate(text_path, at_key), path);
         SourceLocation where;
@@ -65,7 +66,7 @@ public:
     bool inherited(const std::string& path) const {
         if (base_id_.empty())
             return false;
-        const std::string text_path = path_in_text(path);
+        const std::string text_path = through_value_members(path_in_text(path));
         return text_path.empty() || !positions().contains(text_path);
     }
 
@@ -247,6 +248,27 @@ private:
         if (best_to.empty())
             return {}; // inherited from the base machine, not in the text
         return best_to + path.substr(best_from.size());
+    }
+
+    // A path of the model (".../effective_size_by_carveout/1/shared_kib") as the text spells
+    // it where a list or value is written {"value": ..., "source": K} (".../value/1/...");
+    // the path itself when the text has it or spells it no other way. The validator builds
+    // its paths from the model, which does not record which form the text used.
+    std::string through_value_members(const std::string& text_path) const {
+        if (text_path.empty() || positions().contains(text_path))
+            return text_path;
+        std::string spelled;
+        std::size_t start = 1; // after the leading '/'
+        while (start <= text_path.size()) {
+            const std::size_t end = std::min(text_path.find('/', start), text_path.size());
+            const std::string segment = text_path.substr(start, end - start);
+            if (segment != "value" && !positions().contains(spelled + "/" + segment) &&
+                positions().contains(spelled + "/value"))
+                spelled += "/value";
+            spelled += "/" + segment;
+            start = end + 1;
+        }
+        return positions().contains(spelled) ? spelled : text_path;
     }
 
     static SourceLocation with_path(SourceLocation where, const std::string& path) {

@@ -178,3 +178,24 @@ TEST(MachineExtends, MergeMatchesKeyedElementsAndMapsTheirPaths) {
               (std::map<std::string, std::string>{
                   {"/memory/0", ""}, {"/memory/1", "/memory/0"}, {"/memory/2", "/memory/1"}}));
 }
+
+TEST(MachineExtends, ErrorInAListWrittenWithItsSourcePointsAtTheEntry) {
+    // The validator's path has no "/value" (the model does not keep which form the text
+    // used); the error still points at the entry in the file and says nothing is inherited.
+    const auto error = caught_error([&] {
+        parse("{\"schema\": \"kerncast.machine/1\", \"extends\": \"h100-sxm5-80gb\",\n"
+              " \"identity\": {\"id\": \"mine\"},\n"
+              " \"memory\": [{\"name\": \"dram\", \"shared_by\": \"gpu\",\n"
+              "   \"mixed_bandwidth_by_store_fraction\": {\"source\": \"h100-probe-2026-11-26\",\n"
+              "     \"value\": [{\"store_fraction\": 0.5, \"bandwidth_gbs\": 2000},\n"
+              "               {\"store_fraction\": 0.25, \"bandwidth_gbs\": 2500}]}}]}");
+    });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(),
+              "entries must be sorted by store_fraction, each once (0.25 comes after 0.5)");
+    EXPECT_EQ(error->where().json_path,
+              "/memory/2/mixed_bandwidth_by_store_fraction/1/store_fraction");
+    EXPECT_EQ(error->where().line, 6);
+    EXPECT_EQ(error->where().column, 35);
+    EXPECT_FALSE(has_note(*error, "comes from the built-in machine"));
+}

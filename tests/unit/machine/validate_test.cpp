@@ -480,3 +480,15 @@ TEST(ValidateMachine, MixedBandwidthRules) {
                    "model reads no other level's), not 'l2'",
                    "/memory/1/mixed_bandwidth_by_store_fraction", "[{\"store_fraction\": 0,");
 }
+
+TEST(ValidateMachine, ErrorsInAListWrittenWithItsSourcePointAtTheEntry) {
+    // {"value": [...], "source": K}: the validator's path has no "/value", the location does.
+    const std::string text = replaced(
+        replaced(replaced(probed(), "\"effective_size_by_carveout\": [",
+                          "\"effective_size_by_carveout\": {\"source\": \"probe\", \"value\": ["),
+                 "\"64 KiB\"}]},", "\"64 KiB\"}]}},"),
+        "{\"shared_kib\": 64,", "{\"shared_kib\": 0,");
+    expect_invalid(text, "carve-out 0 KiB is given twice",
+                   "/memory/0/effective_size_by_carveout/1/shared_kib",
+                   "0, \"effective_size_bytes\": \"64 KiB\"");
+}
