@@ -6,13 +6,25 @@
 # .devrun/ must be ignored (.git/info/exclude: /.devrun/) and carried: carry [".devrun"].
 #
 #   scripts/build && tools/research/stage_devrun.sh [BUILD_DIR]
+#
+# DEVRUN_BINARIES="kerncast" (or "device_tests") stages only those; the default is both. The
+# working tree and the carried .devrun travel together under the device tool's 64 MiB: with
+# the tree at 23 MiB (2026-11-27) both binaries and their libraries (39 MiB) no longer fit,
+# so stage what the run needs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
 out="$root/.devrun"
+rm -rf "$out/bin" "$out/lib"
 mkdir -p "$out/bin" "$out/lib"
-binaries=("$build/tools/kerncast/kerncast")
-[ -x "$build/tests/device/device_tests" ] && binaries+=("$build/tests/device/device_tests")
+binaries=()
+for name in ${DEVRUN_BINARIES:-kerncast device_tests}; do
+  case "$name" in
+    kerncast) binaries+=("$build/tools/kerncast/kerncast") ;;
+    device_tests) [ -x "$build/tests/device/device_tests" ] && binaries+=("$build/tests/device/device_tests") ;;
+    *) echo "stage_devrun: unknown binary '$name' (kerncast, device_tests)" >&2; exit 2 ;;
+  esac
+done
 for b in "${binaries[@]}"; do
   [ -x "$b" ] || { echo "stage_devrun: no $b (build first)" >&2; exit 1; }
   cp "$b" "$out/bin/"
