@@ -480,21 +480,15 @@ __global__ void l2_mix(const double* __restrict__ src, double* __restrict__ dst,
         dst[0] = total;
 }
 
-// The l2_mix kernel of `loads` loads and `stores` stores a point over n doubles of slices
-// `slice` doubles apart: one warm-up launch of `warm_passes` passes, then `repetitions`
-// CUDA-event-timed launches of `passes` passes each; their times in ms.
-std::vector<float> time_l2_mix(const double* src, double* dst, long long n, long long slice,
-                               int loads, int stores, int blocks, int threads, int warm_passes,
-                               int passes, int repetitions) {
+// `repetitions` CUDA-event times of `launch()` (one kernel launch each), in ms.
+template <class Launch> std::vector<float> event_times(Launch launch, int repetitions) {
     cudaEvent_t start, stop;
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
-    l2_mix<<<blocks, threads>>>(src, dst, n, slice, loads, stores, warm_passes);
-    CHECK(cudaGetLastError());
     std::vector<float> ms(repetitions);
     for (int r = 0; r < repetitions; ++r) {
         CHECK(cudaEventRecord(start));
-        l2_mix<<<blocks, threads>>>(src, dst, n, slice, loads, stores, passes);
+        launch();
         CHECK(cudaEventRecord(stop));
         CHECK(cudaEventSynchronize(stop));
         CHECK(cudaEventElapsedTime(&ms[r], start, stop));
@@ -502,6 +496,19 @@ std::vector<float> time_l2_mix(const double* src, double* dst, long long n, long
     CHECK(cudaEventDestroy(start));
     CHECK(cudaEventDestroy(stop));
     return ms;
+}
+
+// The l2_mix kernel of `loads` loads and `stores` stores a point over n doubles of slices
+// `slice` doubles apart: one warm-up launch of `warm_passes` passes, then `repetitions`
+// CUDA-event-timed launches of `passes` passes each; their times in ms.
+std::vector<float> time_l2_mix(const double* src, double* dst, long long n, long long slice,
+                               int loads, int stores, int blocks, int threads, int warm_passes,
+                               int passes, int repetitions) {
+    l2_mix<<<blocks, threads>>>(src, dst, n, slice, loads, stores, warm_passes);
+    CHECK(cudaGetLastError());
+    return event_times(
+        [&] { l2_mix<<<blocks, threads>>>(src, dst, n, slice, loads, stores, passes); },
+        repetitions);
 }
 
 // `"times_ms": [...]}` and the line's end.
@@ -623,22 +630,9 @@ std::vector<float> time_dram_mix_unrolled(const double* src, double* dst, long l
                                           long long slice, int loads, int stores, int blocks,
                                           int threads, int repetitions) {
     const DramMixKernel kernel = dram_mix_kernel(loads, stores);
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
     kernel<<<blocks, threads>>>(src, dst, n, slice);
     CHECK(cudaGetLastError());
-    std::vector<float> ms(repetitions);
-    for (int r = 0; r < repetitions; ++r) {
-        CHECK(cudaEventRecord(start));
-        kernel<<<blocks, threads>>>(src, dst, n, slice);
-        CHECK(cudaEventRecord(stop));
-        CHECK(cudaEventSynchronize(stop));
-        CHECK(cudaEventElapsedTime(&ms[r], start, stop));
-    }
-    CHECK(cudaEventDestroy(start));
-    CHECK(cudaEventDestroy(stop));
-    return ms;
+    return event_times([&] { kernel<<<blocks, threads>>>(src, dst, n, slice); }, repetitions);
 }
 
 int dram_mix_bandwidth() {
