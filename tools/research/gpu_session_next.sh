@@ -289,49 +289,47 @@ if want block_sm; then
   pack
 fi
 
+# Nsight Compute's warp states, occupancy and unit throughputs (SpeedOfLight, WarpStateStats,
+# Occupancy and SchedulerStats) with the volume counters for the shapes in
+# $W/stalls/NAME_shapes.txt: stalls_ncu NAME KERNEL_FILE KERNEL_NAME CAP_S writes
+# $W/stalls/NAME.csv, .log and the records in $W/stalls/NAME/.
+stalls_ncu() {
+  local name=$1 file=$2 kernel=$3 cap_s=$4
+  mkdir -p $W/stalls/$name
+  timeout $(cap $cap_s) $NCU --csv --page raw --print-units base --section SpeedOfLight \
+    --section WarpStateStats --section Occupancy --section SchedulerStats --metrics "$METRICS" \
+    --kernel-name "regex:^$kernel\$" --target-processes all --log-file $W/stalls/$name.csv \
+    $K validate $PK/$file.yaml -m $MACHINE --sweep $W/stalls/${name}_shapes.txt --warmup 0 \
+    --repeat 1 --save $W/stalls/$name > $W/stalls/$name.log 2>&1
+  echo "stalls $name rc=$? rows=$(grep -c "$kernel" $W/stalls/$name.csv 2>/dev/null)"
+  pack
+}
+
 # Why the unfolded star and the 1024-thread box r2 blocks run slower than any limit says
-# (docs/accuracy.md, known misses "H100 ranking 3D star r2" and "box r2"): the warp states,
-# issue slots, occupancy and each unit's throughput (Nsight Compute's SpeedOfLight,
-# WarpStateStats, Occupancy and SchedulerStats sections) for 14 star shapes and folds (the
-# measured fastest and slowest, and one shape unfolded and folded) and 6 box r2 shapes.
+# (docs/accuracy.md, known misses "H100 ranking 3D star r2" and "box r2"): 14 star shapes and
+# folds (the measured fastest and slowest, and one shape unfolded and folded) and 6 box r2
+# shapes.
 if want stalls; then
   phase stalls
-  mkdir -p $W/stalls/star $W/stalls/box_r2
+  mkdir -p $W/stalls
   printf '%s\n' "128x8x1 1x1x4" "32x32x1 1x1x2" "128x8x1 1x1x1" "32x32x1 1x1x1" \
     "32x4x8 1x1x1" "32x4x8 1x1x2" "32x4x8 1x1x4" "4x32x8 1x1x1" "4x256x1 1x1x1" \
     "128x1x8 1x1x1" "16x8x8 1x1x1" "64x4x4 1x1x1" "64x4x4 1x1x4" "256x4x1 1x1x2" \
     > $W/stalls/star_shapes.txt
-  printf '%s\n' 512x2x1 256x2x1 128x2x1 64x2x1 32x4x1 16x8x1 > $W/stalls/box_shapes.txt
-  SECTIONS="--section SpeedOfLight --section WarpStateStats --section Occupancy --section SchedulerStats"
-  timeout $(cap 150) $NCU --csv --page raw --print-units base $SECTIONS --metrics "$METRICS" \
-    --kernel-name "regex:^star3d_r2$" --target-processes all --log-file $W/stalls/star.csv \
-    $K validate $PK/star3d_r2.yaml -m $MACHINE --sweep $W/stalls/star_shapes.txt --warmup 0 \
-    --repeat 1 --save $W/stalls/star > $W/stalls/star.log 2>&1
-  echo "stalls star rc=$? rows=$(grep -c star3d_r2 $W/stalls/star.csv 2>/dev/null)"
-  pack
-  timeout $(cap 60) $NCU --csv --page raw --print-units base $SECTIONS --metrics "$METRICS" \
-    --kernel-name "regex:^box2d_r2_v100$" --target-processes all --log-file $W/stalls/box_r2.csv \
-    $K validate $PK/box2d_r2.yaml -m $MACHINE --sweep $W/stalls/box_shapes.txt --warmup 0 \
-    --repeat 1 --save $W/stalls/box_r2 > $W/stalls/box_r2.log 2>&1
-  echo "stalls box r2 rc=$? rows=$(grep -c box2d_r2_v100 $W/stalls/box_r2.csv 2>/dev/null)"
-  pack
+  printf '%s\n' 512x2x1 256x2x1 128x2x1 64x2x1 32x4x1 16x8x1 > $W/stalls/box_r2_shapes.txt
+  stalls_ncu star star3d_r2 star3d_r2 150
+  stalls_ncu box_r2 box2d_r2 box2d_r2_v100 60
 fi
 
 # The box r1's fastest shapes, which the model has DRAM-bound (H200: 877.8 us predicted,
 # 1078-1341 measured) or L1-bound (32x4: 1065 predicted, 1080 measured): which unit is busy
-# (docs/accuracy.md, known misses "ranking 2D box r1"). The same sections as `stalls`.
+# (docs/accuracy.md, known misses "ranking 2D box r1").
 if want stalls_r1; then
   phase stalls_r1
-  mkdir -p $W/stalls/box_r1
+  mkdir -p $W/stalls
   printf '%s\n' 64x4x1 32x4x1 128x2x1 32x8x1 256x2x1 32x16x1 16x64x1 32x32x1 \
     > $W/stalls/box_r1_shapes.txt
-  SECTIONS="--section SpeedOfLight --section WarpStateStats --section Occupancy --section SchedulerStats"
-  timeout $(cap 90) $NCU --csv --page raw --print-units base $SECTIONS --metrics "$METRICS" \
-    --kernel-name "regex:^box2d_r1_v100$" --target-processes all --log-file $W/stalls/box_r1.csv \
-    $K validate $PK/box2d_r1.yaml -m $MACHINE --sweep $W/stalls/box_r1_shapes.txt --warmup 0 \
-    --repeat 1 --save $W/stalls/box_r1 > $W/stalls/box_r1.log 2>&1
-  echo "stalls box r1 rc=$? rows=$(grep -c box2d_r1_v100 $W/stalls/box_r1.csv 2>/dev/null)"
-  pack
+  stalls_ncu box_r1 box2d_r1 box2d_r1_v100 90
 fi
 
 # The device tests of this build (GoogleTest; they register only where a GPU is present).
