@@ -68,7 +68,7 @@ def main():
         print("store_fraction  bandwidth_gbs  loads:stores  blocks")
         for key in sorted(best):
             r = best[key]
-            print(f"{key:14.4f}  {r['gbs'] * 1:13.1f}  {r['loads']}:{r['stores']:<10}  {r['blocks']}")
+            print(f"{key:14.4f}  {r['gbs']:13.1f}  {r['loads']}:{r['stores']:<10}  {r['blocks']}")
         return
     print("kernel    slice_MiB  blocks  loads  stores  store_fraction  median_ms    GB/s")
     for r in table:
