@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -262,6 +263,10 @@ public:
         tlb_region_ = DeviceBuffer<unsigned char>(static_cast<std::size_t>(bytes));
     }
     void release_tlb_region() override { tlb_region_ = DeviceBuffer<unsigned char>(); }
+    void allocate_stream_region(std::int64_t bytes) override {
+        stream_region_ = DeviceBuffer<unsigned char>(static_cast<std::size_t>(bytes));
+    }
+    void release_stream_region() override { stream_region_ = DeviceBuffer<unsigned char>(); }
 
     void build_tlb_chain(std::uint64_t count, std::uint64_t stride_bytes) override {
         const unsigned threads = 256;
@@ -288,6 +293,9 @@ private:
     DeviceBuffer<BlockClock> scratch_clocks_;
     gpu::LinearTexture texture_;
     DeviceBuffer<unsigned char> tlb_region_;
+    DeviceBuffer<unsigned char> stream_region_;
+
+    void mix_stream(const StreamLaunch& launch, int blocks, int threads);
 };
 
 // Launches beyond the scratch arrays (one block per SM on large GPUs) get their own arrays.
@@ -378,8 +386,42 @@ void CudaProbeDevice::stream(const StreamLaunch& launch, int blocks, int threads
     case StreamKernel::write_shared:
         device::write_shared<<<blocks, threads, shared>>>(launch.count, launch.passes, sink);
         break;
+    case StreamKernel::mix_stream:
+        mix_stream(launch, blocks, threads);
+        break;
     }
     KERNCAST_CUDA_LAUNCHED("bandwidth kernel");
+}
+
+// The kernel of one of mix_stream_mixes over the stream region.
+void CudaProbeDevice::mix_stream(const StreamLaunch& launch, int blocks, int threads) {
+    const std::int64_t slices = launch.loads + launch.stores;
+    KERNCAST_CHECK(static_cast<std::int64_t>(launch.count) * 16 * slices <=
+                       static_cast<std::int64_t>(stream_region_.size()),
+                   "mix stream beyond its region");
+    auto* region = reinterpret_cast<uint4*>(stream_region_.get());
+    auto* sink = sink_.get();
+    const auto run = [&](auto kernel) { kernel<<<blocks, threads>>>(region, launch.count, sink); };
+    switch (launch.loads * 10 + launch.stores) {
+    case 10:
+        return run(device::mix_stream<1, 0>);
+    case 41:
+        return run(device::mix_stream<4, 1>);
+    case 31:
+        return run(device::mix_stream<3, 1>);
+    case 21:
+        return run(device::mix_stream<2, 1>);
+    case 32:
+        return run(device::mix_stream<3, 2>);
+    case 11:
+        return run(device::mix_stream<1, 1>);
+    case 12:
+        return run(device::mix_stream<1, 2>);
+    case 1:
+        return run(device::mix_stream<0, 1>);
+    }
+    throw std::logic_error("no mix_stream kernel for " + std::to_string(launch.loads) +
+                           " loads and " + std::to_string(launch.stores) + " stores a point");
 }
 
 std::vector<std::vector<double>>

@@ -121,7 +121,7 @@ private:
         return !l.size_bytes && !l.effective_size_bytes && !l.line_bytes && !l.latency_cycles &&
                !l.sustained_bandwidth_gbs && !l.store_bandwidth_gbs && !l.latency_near_cycles &&
                !l.latency_far_cycles && !l.partitions && !l.count_per_sm && !l.same_cache_as &&
-               !l.effective_size_by_carveout;
+               !l.effective_size_by_carveout && !l.mixed_bandwidth_by_store_fraction;
     }
 
     static Uncertainty uncertainty_of(const Estimate& e) {
@@ -195,6 +195,8 @@ private:
         measured_int(l.partitions, name, "partitions");
         measured_int(l.count_per_sm, name, "count_per_sm");
         carveout_sizes(l);
+        if (name == "dram")
+            mixed_bandwidths(l);
         levels.push_back(std::move(l));
     }
 
@@ -211,31 +213,81 @@ private:
             return a->carveout_shared_kib < b->carveout_shared_kib;
         });
         std::vector<CarveoutSize> sizes;
+        std::vector<const ProbeValue*> used;
         std::string citation = "kerncast probe, size searches at forced shared-memory carve-outs "
                                "(shared_kib = the shared memory each block claimed, so the "
                                "carve-out held at least that much):";
-        Uncertainty worst{0, "high", 1 << 30};
-        const auto rank = [](const std::string& c) { return c == "high" ? 2 : c == "medium"; };
         for (const ProbeValue* v : found) {
             if (!sizes.empty() && sizes.back().shared_kib == v->carveout_shared_kib)
                 continue;
             sizes.push_back({v->carveout_shared_kib,
                              static_cast<std::int64_t>(std::llround(v->estimate.value))});
+            used.push_back(v);
             citation += fmt::format(" {} KiB: benchmark {}, {} repetition(s), confidence {};",
                                     v->carveout_shared_kib, v->benchmark, v->estimate.repetitions,
                                     to_string(v->estimate.confidence));
+        }
+        const std::string key =
+            list_source(l.name + ".size_bytes_by_carveout", std::move(citation), used);
+        l.effective_size_by_carveout = Sourced<std::vector<CarveoutSize>>{sizes, key};
+    }
+
+    // The DRAM bandwidth of each load/store mix the probe timed: one list, sorted by store
+    // fraction, with one source whose uncertainty is the worst of its entries.
+    void mixed_bandwidths(MemoryLevel& l) {
+        std::vector<const ProbeValue*> found;
+        for (const auto& v : analysis_.values)
+            if (v.memory == l.name && v.quantity == "mixed_bandwidth_gbs" &&
+                v.store_fraction >= 0 && v.estimate.within_bounds)
+                found.push_back(&v);
+        if (found.empty())
+            return;
+        std::stable_sort(found.begin(), found.end(), [](const ProbeValue* a, const ProbeValue* b) {
+            return a->store_fraction < b->store_fraction;
+        });
+        std::vector<MixedBandwidth> entries;
+        std::string citation = "kerncast probe, DRAM streams of load/store mixes (store_fraction = "
+                               "stored bytes over all bytes):";
+        std::vector<const ProbeValue*> used;
+        for (const ProbeValue* v : found) {
+            const double fraction =
+                static_cast<double>(std::llround(v->store_fraction * 1e4)) / 1e4;
+            if (!entries.empty() && entries.back().store_fraction == fraction)
+                continue; // another mix of the same fraction (1:1 and 2:2): the first
+            entries.push_back(
+                {fraction, static_cast<double>(std::llround(v->estimate.value * 10)) / 10.0});
+            used.push_back(v);
+            citation +=
+                fmt::format(" {:.4g}: benchmark {}, median of {} launch(es), spread (MAD) {:g} "
+                            "GB/s, {};",
+                            entries.back().store_fraction, v->benchmark, v->estimate.repetitions,
+                            v->estimate.spread, v->detail);
+        }
+        l.mixed_bandwidth_by_store_fraction = Sourced<std::vector<MixedBandwidth>>{
+            entries,
+            list_source(l.name + ".mixed_bandwidth_by_store_fraction", std::move(citation), used)};
+    }
+
+    // The source of a list of probed values: `citation` (its trailing ';' dropped), the worst
+    // uncertainty of the values.
+    std::string list_source(const std::string& field, std::string citation,
+                            const std::vector<const ProbeValue*>& values) {
+        Uncertainty worst{0, "high", 1 << 30};
+        const auto rank = [](const std::string& c) { return c == "high" ? 2 : c == "medium"; };
+        for (const ProbeValue* v : values) {
             const Uncertainty u = uncertainty_of(v->estimate);
             worst.relative_spread = std::max(worst.relative_spread, u.relative_spread);
             worst.repetitions = std::min(worst.repetitions, u.repetitions);
             if (rank(u.confidence) < rank(worst.confidence))
                 worst.confidence = u.confidence;
         }
-        citation.pop_back();
-        const std::string key = "probe:" + l.name + ".size_bytes_by_carveout";
-        Provenance provenance{SourceKind::measured, citation, run_};
+        if (!citation.empty() && citation.back() == ';')
+            citation.pop_back();
+        const std::string key = "probe:" + field;
+        Provenance provenance{SourceKind::measured, std::move(citation), run_};
         provenance.uncertainty = worst;
         m_.sources[key] = provenance;
-        l.effective_size_by_carveout = Sourced<std::vector<CarveoutSize>>{sizes, key};
+        return key;
     }
 
     // Texture and read-only caches that the sharing benchmarks found to be the L1 (or, for

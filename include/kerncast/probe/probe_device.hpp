@@ -50,8 +50,19 @@ enum class StreamKernel {
     read_slices,
     write_slices,
     read_shared,
-    write_shared
+    write_shared,
+    // `loads` loads and `stores` stores a point from and to slices of `count` elements each in
+    // the stream region (allocate_stream_region): a DRAM stream of one load/store mix.
+    mix_stream
 };
+
+// The load/store mixes mix_stream has a kernel for, as {loads, stores} a point: loads alone,
+// 4, 3, 2 and 1.5 loads a store, 1:1, 1:2 and stores alone (store fractions 0, 0.2, 0.25,
+// 0.33, 0.4, 0.5, 0.67 and 1), the mixes a stencil's DRAM traffic has.
+inline constexpr int mix_stream_mixes[][2] = {{1, 0}, {4, 1}, {3, 1}, {2, 1},
+                                              {3, 2}, {1, 1}, {1, 2}, {0, 1}};
+// The most slices of one mix: loads then stores, each `count` elements, back to back.
+inline constexpr int mix_stream_max_slices = 5;
 
 // A streaming kernel and its arguments: `count` 16-byte elements (per block for slices and
 // shared), `passes` over them; shared kernels claim count * 16 bytes of shared memory.
@@ -59,6 +70,8 @@ struct StreamLaunch {
     StreamKernel kernel = StreamKernel::read_stream;
     std::size_t count = 0;
     int passes = 1;
+    int loads = 0; // mix_stream: one of mix_stream_mixes
+    int stores = 0;
 };
 
 // Device attributes the plans read.
@@ -122,11 +135,14 @@ public:
     // cudaEvent milliseconds of one launch of `blocks` empty blocks of `threads` threads (no
     // memory traffic), after an untimed warm-up launch of the same shape.
     virtual double empty_blocks_ms(int blocks, int threads) = 0;
-    // A streaming kernel over the probe buffer, not waited for; and the same between two
-    // events, in milliseconds.
+    // A streaming kernel over the probe buffer (mix_stream: over the stream region), not
+    // waited for; and the same between two events, in milliseconds.
     virtual void stream(const StreamLaunch& launch, int blocks, int threads) = 0;
     virtual double timed_stream_ms(const StreamLaunch& launch, int blocks, int threads) = 0;
     virtual void synchronize() = 0;
+    // The stream region of mix_stream: a separate allocation of `bytes`, released after.
+    virtual void allocate_stream_region(std::int64_t bytes) = 0;
+    virtual void release_stream_region() = 0;
 
     // ---- TLB ------------------------------------------------------------------------------
     // A separate region of `bytes`; a chain of 8-byte pointers one stride apart; and one

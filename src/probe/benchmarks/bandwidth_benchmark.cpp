@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
 #include <span>
+#include <sstream>
+#include <utility>
 
 namespace kerncast::probe::benchmarks {
 
@@ -38,6 +41,65 @@ void analyse_bandwidth(const RawBenchmark& b, AnalysisContext& context) {
                 bandwidth_bounds,
                 fmt::format("best of {} launch shapes: {} blocks x {} threads, {} B",
                             b.series.size(), best->blocks, best->threads, best->bytes));
+}
+
+// "L:S" (loads and stores a point) -> {L, S}; nullopt when the label is not that.
+std::optional<std::pair<int, int>> parse_mix(const std::string& label) {
+    int loads = -1, stores = -1;
+    char colon = 0;
+    std::istringstream in(label);
+    if (!(in >> loads >> colon >> stores) || colon != ':' || !in.eof() || loads < 0 || stores < 0 ||
+        loads + stores == 0)
+        return std::nullopt;
+    return std::pair{loads, stores};
+}
+
+// Per mix (series label "L:S"), the best launch shape's bytes (loads plus stores) over its
+// median time; one value per mix, at store fraction S / (L + S).
+void analyse_mixed_bandwidth(const RawBenchmark& b, AnalysisContext& context) {
+    if (b.unit != "ms")
+        bad_benchmark(b, "bandwidth series are in milliseconds (unit \"ms\")");
+    // By store fraction (then loads), so the values come in the machine file's order.
+    const auto by_fraction = [](const std::pair<int, int>& a, const std::pair<int, int>& b) {
+        return std::pair{a.second * (b.first + b.second), a.first} <
+               std::pair{b.second * (a.first + a.second), b.first};
+    };
+    std::map<std::pair<int, int>, std::vector<const RawSeries*>, decltype(by_fraction)> mixes(
+        by_fraction);
+    for (const auto& s : b.series) {
+        const auto mix = parse_mix(s.label);
+        if (!mix)
+            bad_benchmark(b, fmt::format("series label \"{}\" is not a mix \"LOADS:STORES\" of "
+                                         "counts a point, at least one of them positive",
+                                         s.label));
+        if (s.bytes <= 0 || s.values.empty())
+            bad_benchmark(b, fmt::format("mix {}: series need bytes > 0 and timings", s.label));
+        mixes[*mix].push_back(&s);
+    }
+    if (mixes.empty())
+        bad_benchmark(b, "no series");
+    for (const auto& [mix, series] : mixes) {
+        const RawSeries* best = nullptr;
+        double best_gbs = 0;
+        for (const RawSeries* s : series) {
+            const double gbs = static_cast<double>(s->bytes) / (median(s->values) * 1e-3) / 1e9;
+            if (gbs > best_gbs) {
+                best_gbs = gbs;
+                best = s;
+            }
+        }
+        std::vector<double> per_launch;
+        for (double ms : best->values)
+            per_launch.push_back(static_cast<double>(best->bytes) / (ms * 1e-3) / 1e9);
+        const auto [loads, stores] = mix;
+        context.add(
+            b, b.memory, "mixed_bandwidth_gbs", "GB/s", summarize(per_launch), bandwidth_bounds,
+            fmt::format("{} load(s) and {} store(s) a point; best of {} launch shapes: "
+                        "{} blocks x {} threads, {} B",
+                        loads, stores, series.size(), best->blocks, best->threads, best->bytes));
+        context.result.values.back().store_fraction =
+            static_cast<double>(stores) / static_cast<double>(loads + stores);
+    }
 }
 
 } // namespace
@@ -81,6 +143,45 @@ StreamLaunch stream_launch(StreamKernel kernel, std::int64_t count, int passes) 
 
 } // namespace
 
+// DRAM bandwidth of each load/store mix (mix_stream_mixes): slices of up to 1 GiB in a region
+// of their own, as large as half the free memory allows. Launch shapes as the other streams;
+// the bytes of a launch are its loads plus its stores.
+void record_mixed_bandwidths(ProbeSession& session) {
+    const std::int64_t free_bytes = session.device.free_memory_bytes();
+    const std::int64_t slice_bytes =
+        std::min<std::int64_t>(1024 * MiB, free_bytes / 2 / mix_stream_max_slices / MiB * MiB);
+    if (slice_bytes < 64 * MiB) {
+        session.progress("dram: less than 640 MiB of device memory free; mixed bandwidths "
+                         "skipped");
+        return;
+    }
+    session.device.allocate_stream_region(slice_bytes * mix_stream_max_slices);
+    session.progress(fmt::format("dram: bandwidth of load/store mixes over slices of {} MiB",
+                                 slice_bytes / MiB));
+    auto& b = session.add_benchmark("dram.mixed_bandwidth", "mixed_bandwidth", "dram", "ms");
+    const std::int64_t count = slice_bytes / 16;
+    for (const auto& [loads, stores] : mix_stream_mixes) {
+        StreamLaunch launch = stream_launch(StreamKernel::mix_stream, count, 1);
+        launch.loads = loads;
+        launch.stores = stores;
+        for (int factor : {1, 2, 4, 8})
+            for (int threads : {256, 512, 1024}) {
+                const int blocks = session.sm_count * factor;
+                session.device.stream(launch, blocks, threads); // warm-up
+                session.device.synchronize();
+                RawSeries s;
+                s.label = fmt::format("{}:{}", loads, stores);
+                s.blocks = blocks;
+                s.threads = threads;
+                s.bytes = chain::stream_bytes(count, 1) * (loads + stores);
+                for (int rep = 0; rep < 5; ++rep)
+                    s.values.push_back(session.device.timed_stream_ms(launch, blocks, threads));
+                b.series.push_back(std::move(s));
+            }
+    }
+    session.device.release_stream_region();
+}
+
 void record_bandwidths(ProbeSession& session) {
     using K = StreamKernel;
     const std::int64_t dram_bytes =
@@ -91,6 +192,7 @@ void record_bandwidths(ProbeSession& session) {
                            stream_launch(K::read_stream, dram_count, 1));
     record_bandwidth_sweep(session, "dram", "store", {1, 2, 4, 8}, dram_moved,
                            stream_launch(K::write_stream, dram_count, 1));
+    record_mixed_bandwidths(session);
     // L2: a quarter of L2, re-read 20 times (resident after the warm-up launch), with loads
     // that bypass L1 (each SM's share of it fits in L1: bandwidth_kernels.cuh).
     const std::int64_t l2_array = session.l2_bytes / 4 / 16 * 16;
@@ -127,6 +229,12 @@ std::vector<BenchmarkKind> bandwidth_kinds() {
          "read_shared/write_shared (shared); blocks = SMs x {1, 2, 4 (, 8)}, threads 256/512/1024, "
          "5 cudaEvent-timed launches each (unit ms)",
          AnalysisPass::measurement, analyse_bandwidth},
+        {"mixed_bandwidth", "mixed_bandwidth_gbs (one per load/store mix)",
+         "mix_stream<L, S> (dram; ld/st.global.cg over slices of up to 1 GiB, 4 grid-stride "
+         "steps' loads in flight a thread), mixes L:S 1:0, 4:1, 3:1, 2:1, 3:2, 1:1, 1:2, 0:1; "
+         "blocks = SMs x {1, 2, 4, 8}, threads 256/512/1024, 5 cudaEvent-timed launches each "
+         "(unit ms)",
+         AnalysisPass::measurement, analyse_mixed_bandwidth},
     };
 }
 

@@ -205,6 +205,48 @@ TEST(MachineFromProbe, SizesByCarveoutSortedWithTheWorstUncertainty) {
     EXPECT_FALSE(l1->effective_size_bytes.has_value()); // no plain size search
 }
 
+TEST(MachineFromProbe, MixedBandwidthsSortedByStoreFractionWithTheWorstUncertainty) {
+    ProbeAnalysis a = device_only("g", 9, 0);
+    const auto mix = [](double fraction, double gbs, int repetitions, double spread,
+                        std::string detail) {
+        ProbeValue v = probed("dram", "mixed_bandwidth_gbs", gbs, repetitions, spread);
+        v.unit = "GB/s";
+        v.benchmark = "dram.mixed_bandwidth";
+        v.store_fraction = fraction;
+        v.detail = std::move(detail);
+        return v;
+    };
+    ProbeValue beyond = mix(0.5, 1e9, 5, 0, "1:1");
+    beyond.estimate.within_bounds = false;
+    // A second mix of one fraction (2:0 after 1:0, as a record could hold): the first is kept.
+    a.values = {mix(1.0, 3115.04, 5, 2, "0:1"),     mix(0.0, 3030.06, 5, 6.06, "1:0"),
+                mix(2.0 / 3, 2764.96, 4, 1, "1:2"), beyond,
+                mix(0.0, 2000, 1, 900, "2:0"),      probed("dram", "load_bandwidth_gbs", 3000)};
+    const MachineModel m = machine_from_probe(a, "r");
+    const MemoryLevel* dram = m.level("dram");
+    ASSERT_NE(dram, nullptr);
+    ASSERT_TRUE(dram->mixed_bandwidth_by_store_fraction.has_value());
+    // Fractions to 4 decimals, bandwidths to 0.1 GB/s, as a machine file writes them.
+    EXPECT_EQ(dram->mixed_bandwidth_by_store_fraction->value,
+              (std::vector<MixedBandwidth>{{0.0, 3030.1}, {0.6667, 2765.0}, {1.0, 3115.0}}));
+    EXPECT_EQ(dram->mixed_bandwidth_by_store_fraction->source,
+              "probe:dram.mixed_bandwidth_by_store_fraction");
+    const Provenance& source = m.sources.at("probe:dram.mixed_bandwidth_by_store_fraction");
+    EXPECT_EQ(source.kind, SourceKind::measured);
+    EXPECT_EQ(source.run, "r");
+    EXPECT_EQ(source.citation,
+              "kerncast probe, DRAM streams of load/store mixes (store_fraction = stored bytes "
+              "over all bytes): 0: benchmark dram.mixed_bandwidth, median of 5 launch(es), "
+              "spread (MAD) 6.06 GB/s, 1:0; 0.6667: benchmark dram.mixed_bandwidth, median of 4 "
+              "launch(es), spread (MAD) 1 GB/s, 1:2; 1: benchmark dram.mixed_bandwidth, median "
+              "of 5 launch(es), spread (MAD) 2 GB/s, 0:1");
+    ASSERT_TRUE(source.uncertainty.has_value());
+    EXPECT_DOUBLE_EQ(source.uncertainty->relative_spread, 6.06 / 3030.06);
+    EXPECT_EQ(source.uncertainty->repetitions, 4);
+    // The plain load bandwidth stays its own field.
+    EXPECT_DOUBLE_EQ(dram->sustained_bandwidth_gbs->value, 3000);
+}
+
 TEST(MachineFromProbe, TlbLevelsInOrderUntilTheFirstGap) {
     ProbeAnalysis a = device_only("g", 9, 0);
     a.values.push_back(probed("l1_tlb", "reach_bytes", 32.0 * 2097152));
@@ -283,6 +325,14 @@ TEST(MachineFromProbe, MachineModelCarriesMeasuredProvenance) {
     EXPECT_EQ(m.tlbs[1].reach_bytes->value, truth.l2_tlb_entries * truth.tlb_page_bytes);
     EXPECT_EQ(m.tlbs[1].page_bytes->value, truth.tlb_page_bytes);
     EXPECT_NEAR(m.tlbs[1].miss_latency_cycles->value, truth.l2_tlb_miss_cycles, 3);
+    const auto& mixes = m.level("dram")->mixed_bandwidth_by_store_fraction;
+    ASSERT_TRUE(mixes.has_value());
+    ASSERT_EQ(mixes->value.size(), truth.dram_mix_gbs.size());
+    EXPECT_EQ(mixes->value.front().store_fraction, 0.0);
+    EXPECT_NEAR(mixes->value.front().bandwidth_gbs, 3030 / 1.004, 0.05);
+    EXPECT_EQ(mixes->value[3].store_fraction, 0.3333);
+    EXPECT_NEAR(mixes->value[3].bandwidth_gbs, 2860 / 1.004, 0.05);
+    EXPECT_EQ(mixes->value.back().store_fraction, 1.0);
 
     // Every measured value's source carries its uncertainty: the L1 size agrees exactly over
     // three repetitions.

@@ -3,7 +3,9 @@
 #include "simulated_probe_device.hpp"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
+#include <utility>
 
 namespace kerncast::probe {
 namespace {
@@ -81,6 +83,51 @@ TEST(ProbeDriver, RecordRoundTripsThroughRawJson) {
     ASSERT_NE(a.find("dram", "load_bandwidth_gbs"), nullptr);
 }
 
+// The bandwidth group times every load/store mix over slices of its own region (half the free
+// memory over 5 slices, at most 1 GiB each), which it releases; the analysis finds each mix's
+// bandwidth at its store fraction.
+TEST(ProbeDriver, MixedBandwidthsStreamOverTheirOwnRegion) {
+    testing::SimulatedProbeDevice device;
+    device.free_bytes = std::int64_t{4} << 30; // slices of 4 GiB / 2 / 5 = 409 MiB
+    device.mix_gbs = {{0.0, 3000}, {0.5, 2800}, {1.0, 3100}};
+    const ProbeRecord record = run_probe_on(device, options_for({"bandwidth"}));
+    EXPECT_EQ(device.stream_regions, 1);
+    EXPECT_EQ(device.stream_region_bytes, 0); // released
+    const std::int64_t slice_count = std::int64_t{409} * 1024 * 1024 / 16;
+    // 8 mixes x 12 launch shapes x (a warm-up and 5 timed launches).
+    ASSERT_EQ(device.mix_launches.size(), 8u * 12u * 6u);
+    std::set<std::pair<int, int>> mixes;
+    for (const auto& launch : device.mix_launches) {
+        EXPECT_EQ(static_cast<std::int64_t>(launch.count), slice_count);
+        mixes.insert({launch.loads, launch.stores});
+    }
+    EXPECT_EQ(mixes, (std::set<std::pair<int, int>>{
+                         {1, 0}, {4, 1}, {3, 1}, {2, 1}, {3, 2}, {1, 1}, {1, 2}, {0, 1}}));
+    const RawBenchmark* b = record.benchmark("dram.mixed_bandwidth");
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->series.front().label, "1:0");
+    EXPECT_EQ(b->series.front().bytes, slice_count * 16);
+    EXPECT_EQ(b->series.back().label, "0:1");
+    const ProbeAnalysis a = analyse_probe_record(record);
+    std::map<double, double> found;
+    for (const auto& v : a.values)
+        if (v.quantity == "mixed_bandwidth_gbs")
+            found[v.store_fraction] = v.estimate.value;
+    EXPECT_NEAR(found.at(0.0), 3000, 1e-6);
+    EXPECT_NEAR(found.at(0.5), 2800, 1e-6);
+    EXPECT_NEAR(found.at(1.0), 3100, 1e-6);
+    EXPECT_NEAR(found.at(0.2), 1000, 1e-6); // not set: the simulated default
+}
+
+TEST(ProbeDriver, MixedBandwidthsSkippedWithoutFreeMemory) {
+    testing::SimulatedProbeDevice device;
+    device.free_bytes = std::int64_t{600} << 20;
+    const ProbeRecord record = run_probe_on(device, options_for({"bandwidth"}));
+    EXPECT_EQ(device.stream_regions, 0);
+    EXPECT_EQ(record.benchmark("dram.mixed_bandwidth"), nullptr);
+    EXPECT_NE(record.benchmark("dram.load_bandwidth"), nullptr);
+}
+
 TEST(ProbeDriver, CarveoutSearchesOnePerDistinctCarveoutAndRestoreTheRequestedOne) {
     testing::SimulatedProbeDevice device;
     ProbeOptions options = options_for({"carveout"});
@@ -101,9 +148,10 @@ TEST(ProbeDriver, EveryGroupRunsAndItsRecordIsAnalysed) {
     std::set<std::string> kinds;
     for (const auto& b : record.benchmarks)
         kinds.insert(b.kind);
-    EXPECT_EQ(kinds, (std::set<std::string>{"clock", "overhead", "caching", "size", "line",
-                                            "latency", "sharing", "count_per_sm", "departure",
-                                            "l2_partition", "bandwidth", "tlb", "block_launch"}));
+    EXPECT_EQ(kinds,
+              (std::set<std::string>{"clock", "overhead", "caching", "size", "line", "latency",
+                                     "sharing", "count_per_sm", "departure", "l2_partition",
+                                     "bandwidth", "mixed_bandwidth", "tlb", "block_launch"}));
     EXPECT_NO_THROW(analyse_probe_record(record));
 }
 

@@ -158,6 +158,15 @@ TEST(ProbeView, ViewListsEveryValueOfTheSyntheticRecord) {
     EXPECT_EQ(doc.tables[1].rows.size(), a.values.size());
     for (const auto& row : doc.tables[1].rows)
         EXPECT_EQ(row.size(), doc.tables[1].columns.size());
+    // A mix's row names its store fraction.
+    size_t mixes = 0;
+    for (size_t r = 0; r < a.values.size(); ++r)
+        if (a.values[r].store_fraction == 0.25) {
+            EXPECT_EQ(as<std::string>(cell(doc.tables[1], r, "quantity")),
+                      "mixed_bandwidth_gbs (store fraction 0.25)");
+            ++mixes;
+        }
+    EXPECT_EQ(mixes, 1u);
     // Every size-search repetition is one series of its benchmark's chart.
     ASSERT_FALSE(a.latency_curves.empty());
     size_t series = 0;

@@ -120,11 +120,29 @@ public:
     double empty_blocks_ms(int blocks, int) override {
         return launch_ms + blocks / (block_launches_per_cycle * 1755e3);
     }
-    void stream(const StreamLaunch&, int, int) override {}
-    double timed_stream_ms(const StreamLaunch&, int, int threads) override {
-        return 1000.0 / threads;
+    void stream(const StreamLaunch& launch, int, int) override { check_stream(launch); }
+    // Mixes: a DRAM of mix_gbs[store fraction] GB/s over the launch's bytes (1000 GB/s when
+    // not set), reached by 1024-thread blocks only.
+    std::map<double, double> mix_gbs;
+    std::vector<StreamLaunch> mix_launches; // every mix_stream launch, timed or not
+    double timed_stream_ms(const StreamLaunch& launch, int, int threads) override {
+        check_stream(launch);
+        if (launch.kernel != StreamKernel::mix_stream)
+            return 1000.0 / threads;
+        const int slices = launch.loads + launch.stores;
+        const double fraction = static_cast<double>(launch.stores) / slices;
+        const double gbs = mix_gbs.count(fraction) ? mix_gbs.at(fraction) : 1000.0;
+        const double bytes = static_cast<double>(launch.count) * 16 * slices;
+        return bytes / (gbs * 1e9) * 1e3 * (threads == 1024 ? 1.0 : 1.25);
     }
     void synchronize() override {}
+    std::int64_t stream_region_bytes = 0; // allocated now
+    int stream_regions = 0;               // allocated over the run
+    void allocate_stream_region(std::int64_t bytes) override {
+        stream_region_bytes = bytes;
+        ++stream_regions;
+    }
+    void release_stream_region() override { stream_region_bytes = 0; }
     void allocate_tlb_region(std::int64_t bytes) override { tlb_bytes_ = bytes; }
     void release_tlb_region() override { tlb_bytes_ = 0; }
     void build_tlb_chain(std::uint64_t count, std::uint64_t stride_bytes) override {
@@ -141,6 +159,15 @@ public:
     }
 
 private:
+    void check_stream(const StreamLaunch& launch) {
+        if (launch.kernel != StreamKernel::mix_stream)
+            return;
+        mix_launches.push_back(launch);
+        if (static_cast<std::int64_t>(launch.count) * 16 * (launch.loads + launch.stores) >
+            stream_region_bytes)
+            throw std::logic_error("mix stream beyond its region");
+    }
+
     gpu::DeviceInfo info_;
     std::size_t elements_ = 0;
     std::map<std::uint32_t, std::uint32_t> chains_; // first element -> stride in elements

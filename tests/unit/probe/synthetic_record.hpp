@@ -37,6 +37,10 @@ struct SyntheticTruth {
     double l1_tlb_miss_cycles = 60;
     std::int64_t l2_tlb_entries = 512;
     double l2_tlb_miss_cycles = 240;
+    // DRAM bandwidth by load/store mix ("LOADS:STORES" a point), GB/s.
+    std::vector<std::pair<std::string, double>> dram_mix_gbs = {
+        {"1:0", 3030}, {"4:1", 2990}, {"3:1", 2960}, {"2:1", 2860},
+        {"3:2", 2855}, {"1:1", 2820}, {"1:2", 2765}, {"0:1", 3115}};
 };
 
 inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
@@ -197,6 +201,22 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
         dram_bw.series.push_back({"", 0, 0, 0, blocks, threads, bytes, truth.sm_clock_mhz, ms});
     }
     record.benchmarks.push_back(dram_bw);
+
+    // DRAM bandwidth by load/store mix: two launch shapes a mix, 1024-thread blocks reach it.
+    RawBenchmark mixes{"dram.mixed_bandwidth", "mixed_bandwidth", "dram", "", "", "", "ms", "", {}};
+    for (const auto& [label, gbs] : truth.dram_mix_gbs) {
+        const std::int64_t slices = std::stoll(label.substr(0, label.find(':'))) +
+                                    std::stoll(label.substr(label.find(':') + 1));
+        const std::int64_t moved = slices << 30;
+        for (auto [threads, fraction] : {std::pair{512, 0.9}, std::pair{1024, 1.0}}) {
+            std::vector<double> ms;
+            for (int rep = 0; rep < 5; ++rep)
+                ms.push_back(static_cast<double>(moved) / (gbs * fraction * 1e9) * 1e3 *
+                             (1.0 + 0.002 * rep));
+            mixes.series.push_back({label, 0, 0, 0, 264, threads, moved, truth.sm_clock_mhz, ms});
+        }
+    }
+    record.benchmarks.push_back(mixes);
 
     // Departure delays: W warps, last load returns after Mem_LD + (W-1) * delay.
     for (const std::string direction : {"coalesced", "uncoalesced"}) {
