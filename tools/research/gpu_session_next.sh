@@ -21,7 +21,9 @@
 #  11. block_sm: which blocks share an SM while the box r3 runs (tools/research/block_sm.cu);
 #  12. dram_mix: DRAM bandwidth with loads and stores mixed (l1_wavefronts dram-mix);
 #  13. stalls: warp states, occupancy and unit throughputs of 14 star and 6 box r2 shapes;
-#  14. stalls_r1: the same for 8 box r1 shapes.
+#  14. stalls_r1: the same for 8 box r1 shapes;
+#  15. probe_bandwidth: `kerncast probe --only bandwidth` twice (with the DRAM bandwidth of
+#      each load/store mix since 2026-11-27c).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -333,6 +335,20 @@ if want stalls_r1; then
 fi
 
 # The device tests of this build (GoogleTest; they register only where a GPU is present).
+# The probe's bandwidth group, twice, with its DRAM bandwidth by load/store mix (mix_stream,
+# 2026-11-27): each run's raw record, report, JSON and machine file.
+if want probe_bandwidth; then
+  for n in 1 2; do
+    phase probe_bandwidth_$n
+    mkdir -p $W/probe_bandwidth_$n
+    timeout $(cap 120) $K probe --only bandwidth --raw $W/probe_bandwidth_$n \
+      -o $W/probe_bandwidth_$n/machine.json --json $W/probe_bandwidth_$n/probe.json \
+      > $W/probe_bandwidth_$n/probe.txt 2> $W/probe_bandwidth_$n/stderr.txt
+    echo "probe rc=$?"; grep -E 'bandwidth' $W/probe_bandwidth_$n/probe.txt | cut -c1-110
+    pack
+  done
+fi
+
 if want device_tests; then
   phase device_tests
   timeout $(cap 90) $D/bin/device_tests > $W/device_tests.txt 2>&1
