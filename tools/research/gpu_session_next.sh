@@ -23,7 +23,8 @@
 #  13. stalls: warp states, occupancy and unit throughputs of 14 star and 6 box r2 shapes;
 #  14. stalls_r1: the same for 8 box r1 shapes;
 #  15. probe_bandwidth: `kerncast probe --only bandwidth` twice (with the DRAM bandwidth of
-#      each load/store mix since 2026-11-27c).
+#      each load/store mix since 2026-11-27b);
+#  16. warp_drift: how far a block's warps drift apart over the star's fold instances.
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -335,6 +336,17 @@ if want stalls_r1; then
 fi
 
 # The device tests of this build (GoogleTest; they register only where a GPU is present).
+# How far the warps of a block drift apart over the star's fold instances (clock64 stamps;
+# tools/research/warp_drift.cu).
+if want warp_drift; then
+  phase warp_drift
+  $NVCC -O2 -arch=native -std=c++17 -o $W/warp_drift tools/research/warp_drift.cu > $W/nvcc_drift.log 2>&1
+  echo "nvcc rc=$?"; cat $W/nvcc_drift.log
+  timeout $(cap 60) $W/warp_drift > $W/warp_drift.jsonl 2> $W/warp_drift.log
+  echo "warp_drift rc=$?"; cat $W/warp_drift.jsonl $W/warp_drift.log
+  pack
+fi
+
 # The probe's bandwidth group, twice, with its DRAM bandwidth by load/store mix (mix_stream,
 # 2026-11-27): each run's raw record, report, JSON and machine file.
 if want probe_bandwidth; then

@@ -1,0 +1,172 @@
+// How far the warps of one block drift apart over a z-folded stencil's fold instances (issue 10,
+// docs/accuracy.md, note "Tried: issue windows in the simulated L1"). The simulated L1 issues
+// every warp of the SM in lockstep; the folded star's narrow blocks then miss about as often as
+// measured, but a schedule that issues each warp's load window back to back (the SASS's 11 loads
+// in flight) misses 20-37 % too little on them. One explanation: the warps of a block do not
+// stay together; each fold instance waits for its own loads, and their latencies differ, so the
+// warps spread apart instance by instance, and what one warp loads for a neighbour is evicted
+// before the neighbour comes. This measures the spread.
+//
+// The kernel is the generated star3d_r2 (data/published/v100-warpspeed/kernels/star3d_r2.yaml,
+// 600 x 600 x 512, range 2) with a z-fold of F and its registers reused as in kerncast's fold
+// fast path (docs/codegen.md, Folding): the first instance loads 13 values, the later ones 9.
+// Lane 0 of every warp of an interior block reads clock64 (the SM's clock: the warps of a block
+// share it) before its first load and after each instance's store (asm volatile with a memory
+// clobber, so the read stays between the instances). For each block: the spread of its warps'
+// k-th stamps (largest - smallest), k = 0..F; the mean over blocks, per k, with an instance's
+// mean duration and a block's mean life, in cycles. JSON lines on stdout.
+//
+//   nvcc -O2 -arch=native -std=c++17 -o warp_drift tools/research/warp_drift.cu
+//   ./warp_drift > warp_drift.jsonl
+#include "cuda_check.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cuda_runtime.h>
+#include <vector>
+
+namespace {
+
+constexpr int nx = 600, ny = 600, nz = 512, offset = 14;
+
+__device__ __forceinline__ long long stamp() {
+    long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+    return t;
+}
+
+template <int F>
+__global__ void star_folded(const double* __restrict__ src, double* __restrict__ dst,
+                            long long* __restrict__ stamps) {
+    const int x = blockDim.x * blockIdx.x + threadIdx.x + 2;
+    const int y = blockDim.y * blockIdx.y + threadIdx.y + 2;
+    const int z0 = blockDim.z * F * blockIdx.z + F * threadIdx.z + 2;
+    const int thread = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    const int warps = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+    const long long block = (static_cast<long long>(blockIdx.z) * gridDim.y + blockIdx.y) *
+                                gridDim.x +
+                            blockIdx.x;
+    long long* mine = stamps + (block * warps + thread / 32) * (F + 1);
+    const bool lane0 = thread % 32 == 0;
+    // Blocks with a thread outside the fast path's domain are left out (their stamps stay 0).
+    if (x > nx - 3 || y > ny - 3 || z0 + F - 1 > nz - 3)
+        return;
+    const auto at = [&](int z, int yy, int xx) {
+        return src[offset + (static_cast<long long>(z) * ny + yy) * nx + xx];
+    };
+    double column[F + 4]; // z0 - 2 .. z0 + F + 1
+    long long t = stamp();
+    if (lane0)
+        mine[0] = t;
+#pragma unroll
+    for (int f = 0; f < F; ++f) {
+        const int z = z0 + f;
+        if (f == 0) {
+#pragma unroll
+            for (int k = 0; k < 5; ++k)
+                column[k] = at(z - 2 + k, y, x);
+        } else {
+            column[f + 4] = at(z + 2, y, x);
+        }
+        const double sum = column[f] + column[f + 1] + column[f + 2] + column[f + 3] +
+                           column[f + 4] + at(z, y, x - 1) + at(z, y, x + 1) + at(z, y - 1, x) +
+                           at(z, y + 1, x) + at(z, y, x - 2) + at(z, y, x + 2) + at(z, y - 2, x) +
+                           at(z, y + 2, x);
+        dst[offset + (static_cast<long long>(z) * ny + y) * nx + x] = 0.25 * sum;
+        t = stamp();
+        if (lane0)
+            mine[f + 1] = t;
+    }
+}
+
+using Kernel = void (*)(const double*, double*, long long*);
+
+template <int F> Kernel kernel_of() {
+    return star_folded<F>;
+}
+
+void measure(int bx, int by, int bz, int fold, const double* src, double* dst) {
+    const Kernel kernel = fold == 1   ? kernel_of<1>()
+                          : fold == 2 ? kernel_of<2>()
+                                      : kernel_of<4>();
+    const dim3 block(bx, by, bz);
+    const dim3 grid((nx - 4 + bx - 1) / bx, (ny - 4 + by - 1) / by,
+                    (nz - 4 + bz * fold - 1) / (bz * fold));
+    const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
+    const int warps = (bx * by * bz + 31) / 32;
+    const size_t count = static_cast<size_t>(blocks) * warps * (fold + 1);
+    long long* stamps = nullptr;
+    CHECK(cudaMalloc(&stamps, count * sizeof(long long)));
+    for (int launch = 0; launch < 2; ++launch) { // a warm-up, then the one kept
+        CHECK(cudaMemset(stamps, 0, count * sizeof(long long)));
+        kernel<<<grid, block>>>(src, dst, stamps);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+    }
+    std::vector<long long> host(count);
+    CHECK(cudaMemcpy(host.data(), stamps, count * sizeof(long long), cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(stamps));
+    std::vector<double> spread(fold + 1, 0.0);
+    double duration = 0, life = 0;
+    long long measured = 0, instances = 0;
+    for (long long b = 0; b < blocks; ++b) {
+        const long long* s = host.data() + b * warps * (fold + 1);
+        bool complete = true;
+        for (int w = 0; w < warps * (fold + 1); ++w)
+            complete = complete && s[w] != 0;
+        if (!complete)
+            continue;
+        ++measured;
+        long long first = s[0], last = s[fold];
+        for (int k = 0; k <= fold; ++k) {
+            long long lo = s[k], hi = s[k];
+            for (int w = 0; w < warps; ++w) {
+                lo = std::min(lo, s[w * (fold + 1) + k]);
+                hi = std::max(hi, s[w * (fold + 1) + k]);
+            }
+            spread[k] += static_cast<double>(hi - lo);
+            first = std::min(first, lo);
+            last = std::max(last, hi);
+        }
+        for (int w = 0; w < warps; ++w)
+            for (int k = 0; k < fold; ++k) {
+                duration += static_cast<double>(s[w * (fold + 1) + k + 1] - s[w * (fold + 1) + k]);
+                ++instances;
+            }
+        life += static_cast<double>(last - first);
+    }
+    std::printf("{\"block\": \"%dx%dx%d\", \"fold\": %d, \"warps\": %d, \"blocks\": %lld, "
+                "\"measured_blocks\": %lld, \"instance_cycles\": %.1f, \"block_life_cycles\": %.1f, "
+                "\"spread_cycles\": [",
+                bx, by, bz, fold, warps, blocks, measured,
+                instances ? duration / static_cast<double>(instances) : 0.0,
+                measured ? life / static_cast<double>(measured) : 0.0);
+    for (int k = 0; k <= fold; ++k)
+        std::printf("%s%.1f", k ? ", " : "",
+                    measured ? spread[k] / static_cast<double>(measured) : 0.0);
+    std::printf("]}\n");
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main() {
+    const size_t elements = static_cast<size_t>(nx) * ny * nz + offset;
+    double *src = nullptr, *dst = nullptr;
+    CHECK(cudaMalloc(&src, elements * sizeof(double)));
+    CHECK(cudaMalloc(&dst, elements * sizeof(double)));
+    CHECK(cudaMemset(src, 0, elements * sizeof(double)));
+    cudaDeviceProp properties{};
+    CHECK(cudaGetDeviceProperties(&properties, 0));
+    std::printf("{\"experiment\": \"warp_drift\", \"device\": \"%s\", \"sm_count\": %d}\n",
+                properties.name, properties.multiProcessorCount);
+    // The narrow shapes whose folded rows the simulated L1's schedules disagree on, and wide
+    // ones for comparison; each unfolded, fold 2 and fold 4.
+    const int shapes[][3] = {{4, 32, 8}, {4, 64, 4}, {8, 16, 8}, {32, 4, 8}, {64, 4, 4}};
+    for (const auto& shape : shapes)
+        for (int fold : {1, 2, 4})
+            measure(shape[0], shape[1], shape[2], fold, src, dst);
+    CHECK(cudaFree(src));
+    CHECK(cudaFree(dst));
+    return 0;
+}
