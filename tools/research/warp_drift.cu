@@ -43,9 +43,8 @@ __global__ void star_folded(const double* __restrict__ src, double* __restrict__
     const int z0 = blockDim.z * F * blockIdx.z + F * threadIdx.z + 2;
     const int thread = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
     const int warps = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
-    const long long block = (static_cast<long long>(blockIdx.z) * gridDim.y + blockIdx.y) *
-                                gridDim.x +
-                            blockIdx.x;
+    const long long block =
+        (static_cast<long long>(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
     long long* mine = stamps + (block * warps + thread / 32) * (F + 1);
     const bool lane0 = thread % 32 == 0;
     // Blocks with a thread outside the fast path's domain are left out (their stamps stay 0).
@@ -86,9 +85,7 @@ template <int F> Kernel kernel_of() {
 }
 
 void measure(int bx, int by, int bz, int fold, const double* src, double* dst) {
-    const Kernel kernel = fold == 1   ? kernel_of<1>()
-                          : fold == 2 ? kernel_of<2>()
-                                      : kernel_of<4>();
+    const Kernel kernel = fold == 1 ? kernel_of<1>() : fold == 2 ? kernel_of<2>() : kernel_of<4>();
     const dim3 block(bx, by, bz);
     const dim3 grid((nx - 4 + bx - 1) / bx, (ny - 4 + by - 1) / by,
                     (nz - 4 + bz * fold - 1) / (bz * fold));
@@ -135,12 +132,13 @@ void measure(int bx, int by, int bz, int fold, const double* src, double* dst) {
             }
         life += static_cast<double>(last - first);
     }
-    std::printf("{\"block\": \"%dx%dx%d\", \"fold\": %d, \"warps\": %d, \"blocks\": %lld, "
-                "\"measured_blocks\": %lld, \"instance_cycles\": %.1f, \"block_life_cycles\": %.1f, "
-                "\"spread_cycles\": [",
-                bx, by, bz, fold, warps, blocks, measured,
-                instances ? duration / static_cast<double>(instances) : 0.0,
-                measured ? life / static_cast<double>(measured) : 0.0);
+    std::printf(
+        "{\"block\": \"%dx%dx%d\", \"fold\": %d, \"warps\": %d, \"blocks\": %lld, "
+        "\"measured_blocks\": %lld, \"instance_cycles\": %.1f, \"block_life_cycles\": %.1f, "
+        "\"spread_cycles\": [",
+        bx, by, bz, fold, warps, blocks, measured,
+        instances ? duration / static_cast<double>(instances) : 0.0,
+        measured ? life / static_cast<double>(measured) : 0.0);
     for (int k = 0; k <= fold; ++k)
         std::printf("%s%.1f", k ? ", " : "",
                     measured ? spread[k] / static_cast<double>(measured) : 0.0);
