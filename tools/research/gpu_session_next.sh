@@ -24,7 +24,8 @@
 #  14. stalls_r1: the same for 8 box r1 shapes;
 #  15. probe_bandwidth: `kerncast probe --only bandwidth` twice (with the DRAM bandwidth of
 #      each load/store mix since 2026-11-27b);
-#  16. warp_drift: how far a block's warps drift apart over the star's fold instances.
+#  16. warp_drift: how far a block's warps drift apart over the star's fold instances;
+#  17. carveout: the star's L2 -> L1 against the L1's size (ncu, warp_drift carveout).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -344,6 +345,17 @@ if want warp_drift; then
   echo "nvcc rc=$?"; cat $W/nvcc_drift.log
   timeout $(cap 60) $W/warp_drift > $W/warp_drift.jsonl 2> $W/warp_drift.log
   echo "warp_drift rc=$?"; cat $W/warp_drift.jsonl $W/warp_drift.log
+  pack
+fi
+
+# The star's L2 -> L1 sectors against the L1's size (preferred carve-outs 0..75 %), under ncu
+# (warp_drift.cu carveout; built by the warp_drift phase, or here).
+if want carveout; then
+  phase carveout
+  [ -x $W/warp_drift ] || $NVCC -O2 -arch=native -std=c++17 -o $W/warp_drift tools/research/warp_drift.cu
+  timeout $(cap 240) ${NCU:-false} --metrics lts__t_sectors_srcunit_tex_op_read.sum,launch__shared_mem_config_size,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,dram__bytes_read.sum \
+    --csv $W/warp_drift carveout > $W/carveout.csv 2> $W/carveout.log
+  echo "carveout rc=$?"; tail -3 $W/carveout.log; grep -c lts__t_sectors $W/carveout.csv
   pack
 fi
 

@@ -18,11 +18,14 @@
 //
 //   nvcc -O2 -arch=native -std=c++17 -o warp_drift tools/research/warp_drift.cu
 //   ./warp_drift > warp_drift.jsonl
+//   ncu --metrics lts__t_sectors_srcunit_tex_op_read.sum,launch__shared_mem_config_size --csv \
+//     ./warp_drift carveout   # L2 -> L1 against the L1's size (carveouts() below)
 #include "cuda_check.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cuda_runtime.h>
+#include <string>
 #include <vector>
 
 namespace {
@@ -148,7 +151,39 @@ void measure(int bx, int by, int bz, int fold, const double* src, double* dst) {
 
 } // namespace
 
-int main() {
+// `carveout` mode, for Nsight Compute: each shape and fold launched once at each preferred
+// shared-memory carve-out (0, 25, 50, 75 % of the unified L1/shared array; the rest is L1), in
+// this order, one JSON line a launch. Under ncu with lts__t_sectors_srcunit_tex_op_read.sum and
+// launch__shared_mem_config_size, the launches' L2 -> L1 sectors against the L1's size: whether
+// the folded narrow blocks' misses depend on the L1's capacity (reuse distances near it) or not.
+void carveouts(const double* src, double* dst) {
+    const int shapes[][3] = {{4, 32, 8}, {32, 4, 8}};
+    long long* stamps = nullptr;
+    const size_t most = static_cast<size_t>(150 * 150 * 64) * 32 * 5;
+    CHECK(cudaMalloc(&stamps, most * sizeof(long long)));
+    for (const auto& shape : shapes)
+        for (int fold : {1, 2, 4})
+            for (int percent : {0, 25, 50, 75}) {
+                const Kernel kernel = fold == 1   ? kernel_of<1>()
+                                      : fold == 2 ? kernel_of<2>()
+                                                  : kernel_of<4>();
+                CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                           percent));
+                const dim3 block(shape[0], shape[1], shape[2]);
+                const dim3 grid((nx - 4 + shape[0] - 1) / shape[0],
+                                (ny - 4 + shape[1] - 1) / shape[1],
+                                (nz - 4 + shape[2] * fold - 1) / (shape[2] * fold));
+                kernel<<<grid, block>>>(src, dst, stamps);
+                CHECK(cudaGetLastError());
+                CHECK(cudaDeviceSynchronize());
+                std::printf("{\"block\": \"%dx%dx%d\", \"fold\": %d, \"carveout_percent\": %d}\n",
+                            shape[0], shape[1], shape[2], fold, percent);
+                std::fflush(stdout);
+            }
+    CHECK(cudaFree(stamps));
+}
+
+int main(int argc, char** argv) {
     const size_t elements = static_cast<size_t>(nx) * ny * nz + offset;
     double *src = nullptr, *dst = nullptr;
     CHECK(cudaMalloc(&src, elements * sizeof(double)));
@@ -160,6 +195,12 @@ int main() {
                 properties.name, properties.multiProcessorCount);
     // The narrow shapes whose folded rows the simulated L1's schedules disagree on, and wide
     // ones for comparison; each unfolded, fold 2 and fold 4.
+    if (argc > 1 && std::string(argv[1]) == "carveout") {
+        carveouts(src, dst);
+        CHECK(cudaFree(src));
+        CHECK(cudaFree(dst));
+        return 0;
+    }
     const int shapes[][3] = {{4, 32, 8}, {4, 64, 4}, {8, 16, 8}, {32, 4, 8}, {64, 4, 4}};
     for (const auto& shape : shapes)
         for (int fold : {1, 2, 4})
