@@ -25,7 +25,8 @@
 #  15. probe_bandwidth: `kerncast probe --only bandwidth` twice (with the DRAM bandwidth of
 #      each load/store mix since 2026-11-27b);
 #  16. warp_drift: how far a block's warps drift apart over the star's fold instances;
-#  17. carveout: the star's L2 -> L1 against the L1's size (ncu, warp_drift carveout).
+#  17. carveout: the star's L2 -> L1 against the L1's size (ncu, warp_drift carveout);
+#  18. shared_config: the shared-memory configuration the driver picks (ncu, shared_config.cu).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -356,6 +357,17 @@ if want carveout; then
   timeout $(cap 240) ${NCU:-false} --metrics lts__t_sectors_srcunit_tex_op_read.sum,launch__shared_mem_config_size,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,dram__bytes_read.sum \
     --csv $W/warp_drift carveout > $W/carveout.csv 2> $W/carveout.log
   echo "carveout rc=$?"; tail -3 $W/carveout.log; grep -c lts__t_sectors $W/carveout.csv
+  pack
+fi
+
+# The shared-memory configuration the driver picks by block size and shared memory a block
+# claims (tools/research/shared_config.cu under ncu).
+if want shared_config; then
+  phase shared_config
+  $NVCC -O2 -arch=native -std=c++17 -o $W/shared_config tools/research/shared_config.cu
+  timeout $(cap 180) ${NCU:-false} --metrics launch__shared_mem_config_size,launch__block_size,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_driver,launch__occupancy_limit_blocks,launch__occupancy_limit_shared_mem,launch__occupancy_limit_registers,launch__occupancy_limit_warps,launch__registers_per_thread \
+    --csv $W/shared_config > $W/shared_config.csv 2> $W/shared_config.log
+  echo "shared_config rc=$?"; tail -3 $W/shared_config.log; grep -c launch__shared_mem_config_size $W/shared_config.csv
   pack
 fi
 
