@@ -361,7 +361,13 @@ std::vector<double> CudaProbeDevice::interference(ProbeLoad a, ProbeLoad b, std:
 }
 
 void CudaProbeDevice::stream(const StreamLaunch& launch, int blocks, int threads) {
-    auto* data = reinterpret_cast<uint4*>(buffer_.get());
+    if (launch.in_stream_region)
+        KERNCAST_CHECK(static_cast<std::int64_t>(launch.count) * 16 <=
+                           static_cast<std::int64_t>(stream_region_.size()),
+                       "stream beyond its region");
+    auto* data =
+        reinterpret_cast<uint4*>(launch.in_stream_region ? static_cast<void*>(stream_region_.get())
+                                                         : static_cast<void*>(buffer_.get()));
     auto* sink = sink_.get();
     const std::size_t shared = launch.count * 16;
     switch (launch.kernel) {

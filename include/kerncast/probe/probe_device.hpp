@@ -72,6 +72,9 @@ struct StreamLaunch {
     int passes = 1;
     int loads = 0; // mix_stream: one of mix_stream_mixes
     int stores = 0;
+    // read_stream, write_stream: over the stream region instead of the probe buffer (the
+    // DRAM streams, whose launches are then long enough for their fixed time not to count).
+    bool in_stream_region = false;
 };
 
 // Device attributes the plans read.
@@ -135,12 +138,13 @@ public:
     // cudaEvent milliseconds of one launch of `blocks` empty blocks of `threads` threads (no
     // memory traffic), after an untimed warm-up launch of the same shape.
     virtual double empty_blocks_ms(int blocks, int threads) = 0;
-    // A streaming kernel over the probe buffer (mix_stream: over the stream region), not
-    // waited for; and the same between two events, in milliseconds.
+    // A streaming kernel over the probe buffer (mix_stream, and the others with
+    // in_stream_region: over the stream region), not waited for; and the same between two
+    // events, in milliseconds.
     virtual void stream(const StreamLaunch& launch, int blocks, int threads) = 0;
     virtual double timed_stream_ms(const StreamLaunch& launch, int blocks, int threads) = 0;
     virtual void synchronize() = 0;
-    // The stream region of mix_stream: a separate allocation of `bytes`, released after.
+    // The stream region of the DRAM streams: a separate allocation of `bytes`, released after.
     virtual void allocate_stream_region(std::int64_t bytes) = 0;
     virtual void release_stream_region() = 0;
 

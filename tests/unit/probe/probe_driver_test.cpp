@@ -83,10 +83,11 @@ TEST(ProbeDriver, RecordRoundTripsThroughRawJson) {
     ASSERT_NE(a.find("dram", "load_bandwidth_gbs"), nullptr);
 }
 
-// The bandwidth group times every load/store mix over slices of its own region (half the free
-// memory over 5 slices, at most 1 GiB each), which it releases; the analysis finds each mix's
-// bandwidth at its store fraction.
-TEST(ProbeDriver, MixedBandwidthsStreamOverTheirOwnRegion) {
+// The bandwidth group's DRAM streams run in a region of their own (half the free memory over 5
+// slices, at most 1 GiB each), which it releases: loads and stores alone over the whole region,
+// every load/store mix over slices of it; the analysis finds each mix's bandwidth at its store
+// fraction.
+TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     testing::SimulatedProbeDevice device;
     device.free_bytes = std::int64_t{4} << 30; // slices of 4 GiB / 2 / 5 = 409 MiB
     device.mix_gbs = {{0.0, 3000}, {0.5, 2800}, {1.0, 3100}};
@@ -108,6 +109,16 @@ TEST(ProbeDriver, MixedBandwidthsStreamOverTheirOwnRegion) {
     EXPECT_EQ(b->series.front().label, "1:0");
     EXPECT_EQ(b->series.front().bytes, slice_count * 16);
     EXPECT_EQ(b->series.back().label, "0:1");
+    // Loads and stores alone: 2 x 12 launch shapes x 6 launches over the 5 slices.
+    ASSERT_EQ(device.region_launches.size(), 2u * 12u * 6u);
+    for (const auto& launch : device.region_launches) {
+        EXPECT_TRUE(launch.kernel == StreamKernel::read_stream ||
+                    launch.kernel == StreamKernel::write_stream);
+        EXPECT_EQ(static_cast<std::int64_t>(launch.count), 5 * slice_count);
+    }
+    const RawBenchmark* loads = record.benchmark("dram.load_bandwidth");
+    ASSERT_NE(loads, nullptr);
+    EXPECT_EQ(loads->series.front().bytes, 5 * slice_count * 16);
     const ProbeAnalysis a = analyse_probe_record(record);
     std::map<double, double> found;
     for (const auto& v : a.values)
@@ -119,13 +130,16 @@ TEST(ProbeDriver, MixedBandwidthsStreamOverTheirOwnRegion) {
     EXPECT_NEAR(found.at(0.2), 1000, 1e-6); // not set: the simulated default
 }
 
-TEST(ProbeDriver, MixedBandwidthsSkippedWithoutFreeMemory) {
+// Below 640 MiB free: loads and stores alone over the probe buffer, no mixes.
+TEST(ProbeDriver, DramStreamsWithoutFreeMemoryUseTheProbeBuffer) {
     testing::SimulatedProbeDevice device;
     device.free_bytes = std::int64_t{600} << 20;
     const ProbeRecord record = run_probe_on(device, options_for({"bandwidth"}));
     EXPECT_EQ(device.stream_regions, 0);
+    EXPECT_TRUE(device.region_launches.empty());
     EXPECT_EQ(record.benchmark("dram.mixed_bandwidth"), nullptr);
-    EXPECT_NE(record.benchmark("dram.load_bandwidth"), nullptr);
+    ASSERT_NE(record.benchmark("dram.load_bandwidth"), nullptr);
+    ASSERT_NE(record.benchmark("dram.store_bandwidth"), nullptr);
 }
 
 TEST(ProbeDriver, CarveoutSearchesOnePerDistinctCarveoutAndRestoreTheRequestedOne) {

@@ -124,7 +124,8 @@ public:
     // Mixes: a DRAM of mix_gbs[store fraction] GB/s over the launch's bytes (1000 GB/s when
     // not set), reached by 1024-thread blocks only.
     std::map<double, double> mix_gbs;
-    std::vector<StreamLaunch> mix_launches; // every mix_stream launch, timed or not
+    std::vector<StreamLaunch> mix_launches;    // every mix_stream launch, timed or not
+    std::vector<StreamLaunch> region_launches; // every other launch over the stream region
     double timed_stream_ms(const StreamLaunch& launch, int, int threads) override {
         check_stream(launch);
         if (launch.kernel != StreamKernel::mix_stream)
@@ -160,6 +161,11 @@ public:
 
 private:
     void check_stream(const StreamLaunch& launch) {
+        if (launch.in_stream_region) {
+            region_launches.push_back(launch);
+            if (static_cast<std::int64_t>(launch.count) * 16 > stream_region_bytes)
+                throw std::logic_error("stream beyond its region");
+        }
         if (launch.kernel != StreamKernel::mix_stream)
             return;
         mix_launches.push_back(launch);
