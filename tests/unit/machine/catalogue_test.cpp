@@ -120,12 +120,12 @@ TEST(Catalogue, BandwidthsComeFromThePublishedFigures) {
           Expected{"a100-sxm4-80gb", 5000, K::derived, "gpu-l2-cache/a100_80.txt L3-L27", 1732,
                    K::benchmark, "gpu-stream/a100_80.txt, last row"},
           Expected{"rtx-a6000", 2440.1, K::derived, "gpu-cache/a40.txt L64", 0, K::datasheet, ""},
-          Expected{"h100-sxm5-80gb", 6415.0, K::measured, "ld.global.cg", 3004.5, K::measured,
-                   "DRAM load bandwidth 3004.5 GB/s"},
+          Expected{"h100-sxm5-80gb", 6415.0, K::measured, "ld.global.cg", 3115.4, K::measured,
+                   "DRAM load bandwidth 3115.4 GB/s"},
           Expected{"h100-pcie-80gb", 6892.2, K::benchmark, "gpu-l2-cache/h100_pcie.txt L31", 1704,
                    K::benchmark, "gpu-stream/h100_pcie.txt, last row"},
-          Expected{"h200-sxm-141gb", 7292.6, K::measured, "ld.global.cg", 4289.3, K::measured,
-                   "DRAM load bandwidth 4289.3 GB/s"}}) {
+          Expected{"h200-sxm-141gb", 7292.6, K::measured, "ld.global.cg", 4656.3, K::measured,
+                   "DRAM load bandwidth 4656.3 GB/s"}}) {
         SCOPED_TRACE(e.id);
         const MachineModel m = builtin_machine(e.id);
         const auto& l2 = m.level("l2")->sustained_bandwidth_gbs;

@@ -36,9 +36,9 @@ TEST(Limiter, EveryBuiltInWithCachesHasItsPublishedRates) {
                               Expected{"a100-sxm4-40gb", 1400, 5000, 108, 1410},
                               Expected{"a100-sxm4-80gb", 1732, 5000, 108, 1410},
                               Expected{"rtx-a6000", 768, 2440.1, 84, 1800},
-                              Expected{"h100-sxm5-80gb", 3004.5, 6415.0, 132, 1980},
+                              Expected{"h100-sxm5-80gb", 3115.4, 6415.0, 132, 1980},
                               Expected{"h100-pcie-80gb", 1704, 6892.2, 114, 1755},
-                              Expected{"h200-sxm-141gb", 4289.3, 7292.6, 132, 1980}}) {
+                              Expected{"h200-sxm-141gb", 4656.3, 7292.6, 132, 1980}}) {
         SCOPED_TRACE(e.id);
         const LimiterMachine m = limiter_machine(resolve_machine(e.id));
         EXPECT_DOUBLE_EQ(m.dram_bandwidth_bytes_per_s, e.dram_gbs * 1e9);
