@@ -8,20 +8,17 @@ Points: the star's 596 x 596 x 508 interior (every thread inside it computes its
 warp-drift stamps leave out the blocks with threads outside, the carve-out counters do not).
 L1 load sectors a point check it: 4.25, 3.75 and 3.50 for the 4-wide warps (8 sectors for each
 of 9 loads, 16 for each of the 4 x-shifted ones, fewer loads when folded), as counted."""
-import csv, json, sys
-lines = open(sys.argv[1]).read().splitlines()
-launches = [json.loads(l) for l in lines if l.startswith('{"block"')]
-start = [k for k, l in enumerate(lines) if l.startswith('"ID"')][0]
-rows = list(csv.reader(lines[start:]))
-h = rows[0]
-iid, name, value = h.index('ID'), h.index('Metric Name'), h.index('Metric Value')
-metrics = {}
-for r in rows[1:]:
-    metrics.setdefault(int(r[iid]), {})[r[name]] = float(r[value].replace(',', ''))
+import json
+import sys
+
+from ncu_counters_into_records import number, read_ncu_details  # this folder
+
+metrics, output = read_ncu_details(sys.argv[1])
+launches = [json.loads(l) for l in output if l.startswith('{"block"')]
 points = 596 * 596 * 508
 print('block    fold  carve-out %  shared config (KiB)  L1 (KiB)  L2->L1 sectors/point  L1 load sectors/point')
 for k, c in enumerate(launches):
-    m = metrics[k]
+    m = {key: number(text) for key, text in metrics[k].items()}
     shared = m['launch__shared_mem_config_size'] / 1024
     print('%-8s %4d  %11d  %19.0f  %8.0f  %20.3f  %21.2f' % (
         c['block'], c['fold'], c['carveout_percent'], shared, 256 - shared,

@@ -50,6 +50,22 @@ def read_ncu_raw(path):
             dict(zip(header, rows[1])))
 
 
+def read_ncu_details(path):
+    """The launches of an `ncu --csv` log of the default details page (a row a metric: "ID",
+    ..., "Metric Name", "Metric Unit", "Metric Value") in launch order, each as {metric: text},
+    and the lines before ncu's header (its `==PROF==` lines and the program's own output)."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith('"ID"'))
+    rows = list(csv.reader(lines[start:]))
+    header = rows[0]
+    launch, name, value = (header.index(c) for c in ("ID", "Metric Name", "Metric Value"))
+    metrics = {}
+    for row in rows[1:]:
+        if len(row) == len(header):
+            metrics.setdefault(int(row[launch]), {})[row[name]] = row[value]
+    return [metrics[k] for k in sorted(metrics)], lines[:start]
+
+
 def read_ncu_csv(path):
     cells, unit = read_ncu_raw(path)
     out = []
