@@ -83,18 +83,34 @@ __global__ void star_folded(const double* __restrict__ src, double* __restrict__
 
 using Kernel = void (*)(const double*, double*, long long*);
 
-template <int F> Kernel kernel_of() {
-    return star_folded<F>;
+// The kernel of a fold (1, 2 or 4), its grid over the 596 x 596 x 508 interior and its stamps.
+struct Launch {
+    Kernel kernel;
+    dim3 block, grid;
+    long long blocks;
+    int warps;
+    size_t stamps; // blocks x warps x (fold + 1)
+};
+
+Launch launch_of(int bx, int by, int bz, int fold) {
+    Launch l;
+    l.kernel = fold == 1 ? star_folded<1> : fold == 2 ? star_folded<2> : star_folded<4>;
+    l.block = dim3(bx, by, bz);
+    l.grid = dim3((nx - 4 + bx - 1) / bx, (ny - 4 + by - 1) / by,
+                  (nz - 4 + bz * fold - 1) / (bz * fold));
+    l.blocks = static_cast<long long>(l.grid.x) * l.grid.y * l.grid.z;
+    l.warps = (bx * by * bz + 31) / 32;
+    l.stamps = static_cast<size_t>(l.blocks) * l.warps * (fold + 1);
+    return l;
 }
 
 void measure(int bx, int by, int bz, int fold, const double* src, double* dst) {
-    const Kernel kernel = fold == 1 ? kernel_of<1>() : fold == 2 ? kernel_of<2>() : kernel_of<4>();
-    const dim3 block(bx, by, bz);
-    const dim3 grid((nx - 4 + bx - 1) / bx, (ny - 4 + by - 1) / by,
-                    (nz - 4 + bz * fold - 1) / (bz * fold));
-    const long long blocks = static_cast<long long>(grid.x) * grid.y * grid.z;
-    const int warps = (bx * by * bz + 31) / 32;
-    const size_t count = static_cast<size_t>(blocks) * warps * (fold + 1);
+    const Launch l = launch_of(bx, by, bz, fold);
+    const Kernel kernel = l.kernel;
+    const dim3 block = l.block, grid = l.grid;
+    const long long blocks = l.blocks;
+    const int warps = l.warps;
+    const size_t count = l.stamps;
     long long* stamps = nullptr;
     CHECK(cudaMalloc(&stamps, count * sizeof(long long)));
     for (int launch = 0; launch < 2; ++launch) { // a warm-up, then the one kept
@@ -158,22 +174,19 @@ void measure(int bx, int by, int bz, int fold, const double* src, double* dst) {
 // the folded narrow blocks' misses depend on the L1's capacity (reuse distances near it) or not.
 void carveouts(const double* src, double* dst) {
     const int shapes[][3] = {{4, 32, 8}, {32, 4, 8}};
+    size_t most = 0;
+    for (const auto& shape : shapes)
+        for (int fold : {1, 2, 4})
+            most = std::max(most, launch_of(shape[0], shape[1], shape[2], fold).stamps);
     long long* stamps = nullptr;
-    const size_t most = static_cast<size_t>(150 * 150 * 64) * 32 * 5;
     CHECK(cudaMalloc(&stamps, most * sizeof(long long)));
     for (const auto& shape : shapes)
         for (int fold : {1, 2, 4})
             for (int percent : {0, 25, 50, 75}) {
-                const Kernel kernel = fold == 1   ? kernel_of<1>()
-                                      : fold == 2 ? kernel_of<2>()
-                                                  : kernel_of<4>();
-                CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                const Launch l = launch_of(shape[0], shape[1], shape[2], fold);
+                CHECK(cudaFuncSetAttribute(l.kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                            percent));
-                const dim3 block(shape[0], shape[1], shape[2]);
-                const dim3 grid((nx - 4 + shape[0] - 1) / shape[0],
-                                (ny - 4 + shape[1] - 1) / shape[1],
-                                (nz - 4 + shape[2] * fold - 1) / (shape[2] * fold));
-                kernel<<<grid, block>>>(src, dst, stamps);
+                l.kernel<<<l.grid, l.block>>>(src, dst, stamps);
                 CHECK(cudaGetLastError());
                 CHECK(cudaDeviceSynchronize());
                 std::printf("{\"block\": \"%dx%dx%d\", \"fold\": %d, \"carveout_percent\": %d}\n",
