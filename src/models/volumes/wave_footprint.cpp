@@ -5,9 +5,11 @@
 #include "kerncast/support/integer.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <isl/cpp.h>
+#include <utility>
 
 namespace kerncast::models {
 
@@ -108,8 +110,47 @@ private:
 
 using Range = std::pair<std::int64_t, std::int64_t>; // inclusive
 
+// Sorts intervals by their start (ties in any order). A wave's footprint has tens of thousands
+// of intervals whose starts span a few million granules: a least-significant-digit radix sort
+// of start - min(start), 11 bits a pass, takes 2 or 3 passes where std::sort takes log2(n).
+void sort_by_start(std::vector<Range>& intervals) {
+    constexpr size_t small = 512;
+    if (intervals.size() < small) {
+        std::sort(intervals.begin(), intervals.end(),
+                  [](const Range& a, const Range& b) { return a.first < b.first; });
+        return;
+    }
+    std::int64_t low = intervals[0].first, high = low;
+    for (const Range& r : intervals) {
+        low = std::min(low, r.first);
+        high = std::max(high, r.first);
+    }
+    const auto span = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+    constexpr int digit_bits = 11;
+    constexpr size_t buckets = size_t{1} << digit_bits;
+    std::vector<Range> scratch(intervals.size());
+    std::vector<size_t> offsets(buckets);
+    for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += digit_bits) {
+        auto digit = [&](const Range& r) {
+            return static_cast<size_t>(
+                ((static_cast<std::uint64_t>(r.first) - static_cast<std::uint64_t>(low)) >> shift) &
+                (buckets - 1));
+        };
+        std::fill(offsets.begin(), offsets.end(), 0);
+        for (const Range& r : intervals)
+            ++offsets[digit(r)];
+        size_t sum = 0;
+        for (size_t& o : offsets)
+            sum += std::exchange(o, sum);
+        for (const Range& r : intervals)
+            scratch[offsets[digit(r)]++] = r;
+        intervals.swap(scratch);
+    }
+}
+
 std::int64_t merged_length(std::vector<Range>& intervals) {
-    std::sort(intervals.begin(), intervals.end());
+    // By start alone: the merge below takes the furthest stop of intervals that overlap.
+    sort_by_start(intervals);
     std::int64_t total = 0, start = intervals[0].first, stop = intervals[0].second;
     for (const auto& r : intervals) {
         if (r.first > stop + 1) {
@@ -123,40 +164,57 @@ std::int64_t merged_length(std::vector<Range>& intervals) {
     return total + stop - start + 1;
 }
 
+// Boxes of integer points, all of the same dimension, stored flat: box i is
+// ranges[i * dims, (i + 1) * dims). A stencil's wave footprint has tens of thousands of them
+// (one a row of linear addresses), so they share one allocation.
+struct BoxList {
+    size_t dims = 0;
+    std::vector<Range> ranges;
+
+    size_t size() const { return dims == 0 ? 0 : ranges.size() / dims; }
+    const Range* box(size_t i) const { return ranges.data() + i * dims; }
+    void append(const BoxList& other) {
+        if (other.ranges.empty())
+            return;
+        KERNCAST_CHECK(dims == 0 || dims == other.dims, "boxes of different dimensions");
+        dims = other.dims;
+        ranges.insert(ranges.end(), other.ranges.begin(), other.ranges.end());
+    }
+};
+
 // Sum of leaf(cross-section) over all points of the outer dimensions of a union of boxes:
 // sweep the first dimension over the boundaries of the boxes, recurse on the rest for the
 // boxes covering each slab; the last dimension's intervals go to `leaf`.
 template <class Leaf>
-std::int64_t sweep(const std::vector<const std::vector<Range>*>& boxes, size_t dim,
+std::int64_t sweep(const std::vector<const Range*>& boxes, size_t dims, size_t dim,
                    const Leaf& leaf) {
     if (boxes.empty())
         return 0;
-    const size_t dims = boxes.front()->size();
     if (dim + 1 == dims) {
         std::vector<Range> intervals;
         intervals.reserve(boxes.size());
-        for (const auto* box : boxes)
-            intervals.push_back((*box)[dim]);
+        for (const Range* box : boxes)
+            intervals.push_back(box[dim]);
         return leaf(intervals);
     }
     std::vector<std::int64_t> cuts;
     cuts.reserve(2 * boxes.size());
-    for (const auto* box : boxes) {
-        cuts.push_back((*box)[dim].first);
-        cuts.push_back((*box)[dim].second + 1);
+    for (const Range* box : boxes) {
+        cuts.push_back(box[dim].first);
+        cuts.push_back(box[dim].second + 1);
     }
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     std::int64_t total = 0, previous_value = 0;
-    std::vector<const std::vector<Range>*> covering, previous;
+    std::vector<const Range*> covering, previous;
     for (size_t k = 0; k + 1 < cuts.size(); ++k) {
         covering.clear();
-        for (const auto* box : boxes)
-            if ((*box)[dim].first <= cuts[k] && cuts[k] <= (*box)[dim].second)
+        for (const Range* box : boxes)
+            if (box[dim].first <= cuts[k] && cuts[k] <= box[dim].second)
                 covering.push_back(box);
         // Consecutive slabs covered by the same boxes have the same cross-section.
         const std::int64_t value =
-            covering == previous ? previous_value : sweep(covering, dim + 1, leaf);
+            covering == previous ? previous_value : sweep(covering, dims, dim + 1, leaf);
         total += value * (cuts[k + 1] - cuts[k]);
         std::swap(previous, covering);
         previous_value = value;
@@ -164,26 +222,31 @@ std::int64_t sweep(const std::vector<const std::vector<Range>*>& boxes, size_t d
     return total;
 }
 
-template <class Leaf>
-std::int64_t sweep(const std::vector<std::vector<Range>>& boxes, const Leaf& leaf) {
-    std::vector<const std::vector<Range>*> pointers;
+template <class Leaf> std::int64_t sweep(const BoxList& boxes, const Leaf& leaf) {
+    if (boxes.size() == 0)
+        return 0;
+    if (boxes.dims == 1) { // intervals: straight to the leaf, without the pointer list
+        std::vector<Range> intervals = boxes.ranges;
+        return leaf(intervals);
+    }
+    std::vector<const Range*> pointers;
     pointers.reserve(boxes.size());
-    for (const auto& box : boxes)
-        pointers.push_back(&box);
-    return sweep(pointers, 0, leaf);
+    for (size_t i = 0; i < boxes.size(); ++i)
+        pointers.push_back(boxes.box(i));
+    return sweep(pointers, boxes.dims, 0, leaf);
 }
 
 // Exact number of integer points in a union of boxes.
-std::int64_t union_volume(const std::vector<std::vector<Range>>& boxes) {
+std::int64_t union_volume(const BoxList& boxes) {
     return sweep(boxes, [](std::vector<Range>& intervals) { return merged_length(intervals); });
 }
 
 // Granules of `granule_bytes` that a union of element boxes (last dimension in elements of
 // `element_bytes`) covers only partly.
-std::int64_t partial_granules(const std::vector<std::vector<Range>>& element_boxes,
-                              std::int64_t element_bytes, std::int64_t granule_bytes) {
+std::int64_t partial_granules(const BoxList& element_boxes, std::int64_t element_bytes,
+                              std::int64_t granule_bytes) {
     return sweep(element_boxes, [&](std::vector<Range>& intervals) {
-        std::sort(intervals.begin(), intervals.end());
+        sort_by_start(intervals);
         std::vector<Range> merged;
         for (const auto& r : intervals)
             if (!merged.empty() && r.first <= merged.back().second + 1)
@@ -243,11 +306,9 @@ struct WaveFootprints::State {
     std::vector<bool> array_uses_boxes;
     bool use_boxes = true;
 
-    using Box = std::vector<std::pair<std::int64_t, std::int64_t>>; // inclusive ranges
-
-    std::vector<Box> granule_boxes(size_t array, const std::vector<BlockBox>& blocks,
-                                   std::int64_t granule_bytes, AccessFilter filter) const {
-        std::vector<Box> boxes;
+    BoxList granule_boxes(size_t array, const std::vector<BlockBox>& blocks,
+                          std::int64_t granule_bytes, AccessFilter filter) const {
+        BoxList boxes;
         const FootprintArray& layout = arrays[array];
         for (const auto& block : blocks) {
             std::array<std::pair<std::int64_t, std::int64_t>, 3> index{};
@@ -265,7 +326,8 @@ struct WaveFootprints::State {
                 if (access.array != array || (filter == AccessFilter::loads && access.store) ||
                     (filter == AccessFilter::stores && !access.store))
                     continue;
-                Box box;
+                std::vector<Range> box;
+                box.reserve(access.dims.size());
                 for (size_t k = 0; k < access.dims.size(); ++k) {
                     const DimMap& d = access.dims[k];
                     std::pair<std::int64_t, std::int64_t> range{d.constant, d.constant};
@@ -284,7 +346,8 @@ struct WaveFootprints::State {
                 };
                 if (layout.space == AddressSpace::rows || box.size() == 1) {
                     box.back() = to_granules(box.back().first, box.back().second);
-                    boxes.push_back(std::move(box));
+                    boxes.dims = box.size();
+                    boxes.ranges.insert(boxes.ranges.end(), box.begin(), box.end());
                     continue;
                 }
                 // Linear addresses: one interval per row of the outer dimensions.
@@ -299,8 +362,9 @@ struct WaveFootprints::State {
                     std::int64_t row = 0;
                     for (size_t k = 0; k + 1 < n; ++k)
                         row += at[k] * stride[k];
-                    boxes.push_back(
-                        Box{to_granules(row + box[n - 1].first, row + box[n - 1].second)});
+                    boxes.dims = 1;
+                    boxes.ranges.push_back(
+                        to_granules(row + box[n - 1].first, row + box[n - 1].second));
                     size_t k = n - 1;
                     while (k-- > 0) {
                         if (++at[k] <= box[k].second)
@@ -708,7 +772,7 @@ std::int64_t WaveFootprints::count_shared(size_t array, const std::vector<BlockB
         auto a = state_->granule_boxes(array, first, granule_bytes, filter);
         auto b = state_->granule_boxes(array, second, granule_bytes, filter);
         const std::int64_t only_a = union_volume(a), only_b = union_volume(b);
-        a.insert(a.end(), b.begin(), b.end());
+        a.append(b);
         return only_a + only_b - union_volume(a);
     }
     const ::isl::set a = state_->granule_set(array, first, granule_bytes, filter);

@@ -6,9 +6,11 @@
 #include "kerncast/models/volumes/wave_footprint.hpp"
 
 #include <fmt/format.h>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 using namespace kerncast;
@@ -228,6 +230,40 @@ TEST_P(WaveFootprintOracle, RandomKernelsAgreeExactlyWithEnumeration) {
                 }
             }
         }
+    }
+}
+
+// A wave of the published star (13 loads, 40 blocks of 32x4x2: 4,160 row intervals of linear
+// addresses) is large enough for the interval sort's radix path; isl counts the same
+// footprints without boxes.
+TEST(WaveFootprints, LargeWavesCountTheSameWithBoxesAndWithIsl) {
+    std::ifstream file(std::string(KERNCAST_SOURCE_DIR) +
+                       "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
+    std::stringstream text;
+    text << file.rdbuf();
+    const auto spec = kernel::parse_kernel_text(text.str(), "star3d_r2.yaml");
+    const auto analysis = analysis::analyze(spec, {{32, 4, 2}, {1, 1, 1}});
+    const auto params = analysis::bind(analysis).values();
+    for (const bool linear : {true, false}) {
+        const WaveFootprints boxes(analysis, params, 128, linear, false);
+        const WaveFootprints isl(analysis, params, 128, linear, true);
+        ASSERT_TRUE(boxes.counts_boxes(0) && !isl.counts_boxes(0));
+        const auto wave = block_boxes(1000, 1040, boxes.grid());
+        const auto earlier = block_boxes(980, 1020, boxes.grid());
+        for (size_t array = 0; array < boxes.arrays().size(); ++array)
+            for (const std::int64_t granule : {32, 128}) {
+                const std::string what = fmt::format("{} granule {}{}", boxes.arrays()[array].name,
+                                                     granule, linear ? " linear" : " rows");
+                const std::int64_t count = boxes.count(array, wave, granule, AccessFilter::all);
+                EXPECT_EQ(count, isl.count(array, wave, granule, AccessFilter::all)) << what;
+                EXPECT_GT(count, 500) << what;
+                EXPECT_EQ(boxes.count_shared(array, wave, earlier, granule, AccessFilter::all),
+                          isl.count_shared(array, wave, earlier, granule, AccessFilter::all))
+                    << what;
+                EXPECT_EQ(boxes.partial_store_granules(array, wave, granule),
+                          isl.partial_store_granules(array, wave, granule))
+                    << what;
+            }
     }
 }
 
