@@ -39,22 +39,31 @@ kerncast_add_cli_test(NAME validate.several_kernels_live_mode
        -m v100-pcie-32gb EXIT 2 STDERR_CONTAINS "several kernel files need --records")
 
 if(KERNCAST_ACCURACY_GATE)
-  # No target of docs/accuracy.md (issue 10, on the published V100 sets) missed beyond the
-  # known misses, and none of those met without removing it from the list.
-  add_test(NAME accuracy.targets
-    COMMAND ${PROJECT_SOURCE_DIR}/scripts/accuracy --kerncast $<TARGET_FILE:kerncast_cli> --check
-            --known-misses ${PROJECT_SOURCE_DIR}/docs/accuracy-known-misses.txt
+  # One run of scripts/accuracy (its validations in parallel) writes the document and checks
+  # the targets; the two tests read what it left in the build tree.
+  set(accuracy_dir ${CMAKE_BINARY_DIR}/accuracy)
+  add_test(NAME accuracy.run
+    COMMAND bash -c [=[
+      mkdir -p "$1" && rm -f "$1"/accuracy.md "$1"/check.txt "$1"/check.status
+      status=0
+      scripts/accuracy --kerncast "$0" --out "$1/accuracy.md" --check \
+        --known-misses docs/accuracy-known-misses.txt 2> "$1/check.txt" || status=$?
+      echo "$status" > "$1/check.status"
+      cat "$1/check.txt"
+      # Misses are accuracy.targets' verdict; only a run that could not finish fails here.
+      [ "$status" -le 1 ] && [ -f "$1/accuracy.md" ]
+    ]=] $<TARGET_FILE:kerncast_cli> ${accuracy_dir}
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(accuracy.run PROPERTIES FIXTURES_SETUP accuracy)
+  # No target of docs/accuracy.md (issue 10) missed beyond the known misses, and none of those
+  # met without removing it from the list.
+  add_test(NAME accuracy.targets
+    COMMAND bash -c [=[cat "$0/check.txt" && exit "$(cat "$0/check.status")"]=] ${accuracy_dir})
   # docs/accuracy.md is what the script writes today.
   add_test(NAME accuracy.document_is_current
-    COMMAND bash -c [=[
-      out="$(mktemp)"
-      scripts/accuracy --kerncast "$0" --out "$out" &&
-        diff -u docs/accuracy.md "$out"
-      status=$?
-      rm -f "$out"
-      exit $status
-    ]=] $<TARGET_FILE:kerncast_cli>
-    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set_tests_properties(accuracy.targets accuracy.document_is_current PROPERTIES LABELS accuracy)
+    COMMAND diff -u ${PROJECT_SOURCE_DIR}/docs/accuracy.md ${accuracy_dir}/accuracy.md)
+  set_tests_properties(accuracy.targets accuracy.document_is_current
+                       PROPERTIES FIXTURES_REQUIRED accuracy)
+  set_tests_properties(accuracy.run accuracy.targets accuracy.document_is_current
+                       PROPERTIES LABELS accuracy)
 endif()
