@@ -26,7 +26,8 @@
 #      each load/store mix since 2026-11-27b);
 #  16. warp_drift: how far a block's warps drift apart over the star's fold instances;
 #  17. carveout: the star's L2 -> L1 against the L1's size (ncu, warp_drift carveout);
-#  18. shared_config: the shared-memory configuration the driver picks (ncu, shared_config.cu).
+#  18. shared_config: the shared-memory configuration the driver picks (ncu, shared_config.cu);
+#  19. occupancy: the box r1's time at 1..16 resident blocks an SM (occupancy_sweep.cu).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -368,6 +369,17 @@ if want shared_config; then
   timeout $(cap 180) ${NCU:-false} --metrics launch__shared_mem_config_size,launch__block_size,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_driver,launch__occupancy_limit_blocks,launch__occupancy_limit_shared_mem,launch__occupancy_limit_registers,launch__occupancy_limit_warps,launch__registers_per_thread \
     --csv $W/shared_config > $W/shared_config.csv 2> $W/shared_config.log
   echo "shared_config rc=$?"; tail -3 $W/shared_config.log; grep -c launch__shared_mem_config_size $W/shared_config.csv
+  pack
+fi
+
+# The box r1 at limited occupancy (dynamic shared memory), timed: DRAM latency under load and
+# whether a block's size matters beyond its resident threads (tools/research/occupancy_sweep.cu).
+if want occupancy; then
+  phase occupancy
+  $NVCC -O2 -arch=native -std=c++17 -o $W/occupancy_sweep tools/research/occupancy_sweep.cu > $W/nvcc_occupancy.log 2>&1
+  echo "nvcc rc=$?"; cat $W/nvcc_occupancy.log
+  timeout $(cap 120) $W/occupancy_sweep > $W/occupancy.jsonl 2> $W/occupancy.log
+  echo "occupancy rc=$?"; cat $W/occupancy.jsonl $W/occupancy.log
   pack
 fi
 
