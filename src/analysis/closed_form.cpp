@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <numeric>
 
 namespace kerncast::analysis::detail {
@@ -147,8 +148,12 @@ Polynomial Polynomial::substitute(int var, const Polynomial& value) const {
 
 // S_k(x) = sum_{t=0}^{x} t^k as a univariate polynomial (coefficient of x^j at [j]), from
 // (x+1)^{k+1} = sum_{j=0}^{k} C(k+1, j) S_j(x)  (telescoping (t+1)^{k+1} - t^{k+1}).
-static const std::vector<Rational>& faulhaber(int k) {
+// The table grows on demand and is shared by every thread (explore predicts launches in
+// parallel): a mutex guards it, and callers get a copy, since a growing table moves its rows.
+static std::vector<Rational> faulhaber(int k) {
+    static std::mutex mutex;
     static std::vector<std::vector<Rational>> table;
+    const std::lock_guard<std::mutex> lock(mutex);
     while (static_cast<int>(table.size()) <= k) {
         const int n = static_cast<int>(table.size());
         std::vector<int128> binomial(static_cast<size_t>(n) + 2, 0);

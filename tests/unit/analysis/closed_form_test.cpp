@@ -4,6 +4,9 @@
 
 #include <functional>
 #include <gtest/gtest.h>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace kisl = kerncast::isl;
 using kerncast::analysis::detail::ClosedForm;
@@ -104,4 +107,30 @@ TEST(ClosedForm, ParameterCountMustMatch) {
     kisl::Context ctx;
     EXPECT_FALSE(derive_closed_form(kisl::parse_set(ctx, "[n, m] -> { [i] : 0 <= i < n + m }"), 1)
                      .has_value());
+}
+
+// explore derives closed forms on several threads at once; the Faulhaber table they share
+// grows on demand (degrees 7..10 here: higher than any other test asks, so that it grows
+// while the threads race). Each simplex 0 <= i_d <= ... <= i_1 < n has C(n + d - 1, d) points.
+TEST(ClosedForm, DerivedOnSeveralThreadsAtOnce) {
+    std::vector<std::thread> threads;
+    std::vector<std::int64_t> counts(4, -1);
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([t, &counts] {
+            const int d = 7 + t;
+            std::string vars, chain;
+            for (int k = 1; k <= d; ++k) {
+                vars += (k > 1 ? ", i" : "i") + std::to_string(k);
+                chain += (k > 1 ? " <= i" : "i") + std::to_string(d + 1 - k);
+            }
+            kisl::Context ctx;
+            const auto form = derive_closed_form(
+                kisl::parse_set(ctx, "[n] -> { [" + vars + "] : 0 <= " + chain + " < n }"), 1);
+            const std::int64_t n = 5;
+            counts[static_cast<size_t>(t)] = form ? form->evaluate(&n) : -2;
+        });
+    for (auto& thread : threads)
+        thread.join();
+    // C(n + d - 1, d) at n = 5: C(11, 7), C(12, 8), C(13, 9), C(14, 10).
+    EXPECT_EQ(counts, (std::vector<std::int64_t>{330, 495, 715, 1001}));
 }
