@@ -60,6 +60,15 @@ left() { echo $((DEADLINE - $(date +%s))); }
 cap() { local c=$1 l; l=$(left); [ $l -lt $c ] && c=$l; [ $c -lt 5 ] && c=5; echo $c; }
 phase() { echo; echo "=== $1 $(date -u +%FT%TZ) left=$(left)s"; }
 want() { [ -z "${PHASES:-}" ] || [[ " $PHASES " == *" $1 "* ]]; }
+# compile_and_run PROGRAM OUTPUT CAP: build tools/research/PROGRAM.cu, run it for at most CAP
+# seconds with its JSON lines in $W/OUTPUT.jsonl and its errors in $W/OUTPUT.log, then pack.
+compile_and_run() {
+  $NVCC -O2 -arch=native -std=c++17 -o $W/$1 tools/research/$1.cu > $W/nvcc_$2.log 2>&1
+  echo "nvcc rc=$?"; cat $W/nvcc_$2.log
+  timeout $(cap $3) $W/$1 > $W/$2.jsonl 2> $W/$2.log
+  echo "$2 rc=$?"; cat $W/$2.jsonl $W/$2.log
+  pack
+}
 
 phase meta
 NV=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib 2>/dev/null | tr '\n' ':')
@@ -343,11 +352,7 @@ fi
 # tools/research/warp_drift.cu).
 if want warp_drift; then
   phase warp_drift
-  $NVCC -O2 -arch=native -std=c++17 -o $W/warp_drift tools/research/warp_drift.cu > $W/nvcc_drift.log 2>&1
-  echo "nvcc rc=$?"; cat $W/nvcc_drift.log
-  timeout $(cap 60) $W/warp_drift > $W/warp_drift.jsonl 2> $W/warp_drift.log
-  echo "warp_drift rc=$?"; cat $W/warp_drift.jsonl $W/warp_drift.log
-  pack
+  compile_and_run warp_drift warp_drift 60
 fi
 
 # The star's L2 -> L1 sectors against the L1's size (preferred carve-outs 0..75 %), under ncu
@@ -376,11 +381,7 @@ fi
 # whether a block's size matters beyond its resident threads (tools/research/occupancy_sweep.cu).
 if want occupancy; then
   phase occupancy
-  $NVCC -O2 -arch=native -std=c++17 -o $W/occupancy_sweep tools/research/occupancy_sweep.cu > $W/nvcc_occupancy.log 2>&1
-  echo "nvcc rc=$?"; cat $W/nvcc_occupancy.log
-  timeout $(cap 120) $W/occupancy_sweep > $W/occupancy.jsonl 2> $W/occupancy.log
-  echo "occupancy rc=$?"; cat $W/occupancy.jsonl $W/occupancy.log
-  pack
+  compile_and_run occupancy_sweep occupancy 120
 fi
 
 # The probe's bandwidth group, twice, with its DRAM bandwidth by load/store mix (mix_stream,
