@@ -27,7 +27,10 @@
 #  16. warp_drift: how far a block's warps drift apart over the star's fold instances;
 #  17. carveout: the star's L2 -> L1 against the L1's size (ncu, warp_drift carveout);
 #  18. shared_config: the shared-memory configuration the driver picks (ncu, shared_config.cu);
-#  19. occupancy: the box r1's time at 1..16 resident blocks an SM (occupancy_sweep.cu).
+#  19. occupancy: the box r1's time at 1..16 resident blocks an SM (occupancy_sweep.cu);
+#  20. loaded_latency: DRAM latency against the bandwidth other SMs stream at
+#      (loaded_latency.cu; not run yet: for the limit by bytes in flight, docs/accuracy.md,
+#      notes 2026-11-27d).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -382,6 +385,14 @@ fi
 if want occupancy; then
   phase occupancy
   compile_and_run occupancy_sweep occupancy 120
+fi
+
+# A pointer chase's latency while the other SMs stream loads (or loads and stores) at 0..15
+# blocks of 128 threads an SM: the DRAM latency under load, a curve of the GPU
+# (tools/research/loaded_latency.cu).
+if want loaded_latency; then
+  phase loaded_latency
+  compile_and_run loaded_latency loaded_latency 90
 fi
 
 # The probe's bandwidth group, twice, with its DRAM bandwidth by load/store mix (mix_stream,
