@@ -7,6 +7,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/probe/probe_device.hpp"
 #include "kerncast/probe/runner.hpp"
+#include "loaded_chase_kernel.cuh"
 
 #include <algorithm>
 #include <optional>
@@ -267,6 +268,51 @@ public:
         stream_region_ = DeviceBuffer<unsigned char>(static_cast<std::size_t>(bytes));
     }
     void release_stream_region() override { stream_region_ = DeviceBuffer<unsigned char>(); }
+
+    LoadedChaseTiming loaded_chase(const LoadedChase& chase) override {
+        KERNCAST_CHECK(chase.stores == 0 || chase.stores == 1,
+                       "loaded chase: 0 or 1 stores a load");
+        KERNCAST_CHECK(chase.stream_threads > 0 && chase.stream_threads % 32 == 0,
+                       "loaded chase: stream blocks of whole warps");
+        KERNCAST_CHECK(chase.slice_count * 16 * 2 <= stream_region_.size(),
+                       "loaded chase: two slices beyond the stream region");
+        KERNCAST_CHECK(chase.slice_count > 4 * static_cast<std::size_t>(chase.stream_blocks) *
+                                               static_cast<std::size_t>(chase.stream_threads),
+                       "loaded chase: slices shorter than the streams' 4 steps");
+        DeviceBuffer<device::LoadedChaseControl> control(1);
+        KERNCAST_CUDA(cudaMemset(control.get(), 0, sizeof(device::LoadedChaseControl)));
+        auto* region = reinterpret_cast<uint4*>(stream_region_.get());
+        const auto run = [&](auto kernel) {
+            kernel<<<1 + chase.stream_blocks, chase.stream_threads>>>(
+                buffer_.get(), chase.start, chase.iterations, region, chase.slice_count,
+                control.get(), sink_.get());
+        };
+        if (chase.stores == 1)
+            run(device::loaded_chase<1, 1>);
+        else
+            run(device::loaded_chase<1, 0>);
+        KERNCAST_CUDA_LAUNCHED("loaded_chase");
+        KERNCAST_CUDA(cudaDeviceSynchronize());
+        const device::LoadedChaseControl result = control.download_first();
+        LoadedChaseTiming timing;
+        timing.cycles_per_load =
+            static_cast<double>(result.chase_cycles) / std::max(chase.iterations, 1u);
+        timing.sm_clock_mhz = mhz_of({result.chase_cycles, result.chase_nanoseconds, result.sm});
+        timing.chase_ms = static_cast<double>(result.chase_nanoseconds) * 1e-6;
+        timing.streamed_bytes = static_cast<std::int64_t>(result.streamed_bytes);
+        timing.next_start = sink_.download_first();
+        return timing;
+    }
+
+    int loaded_chase_blocks_per_sm(int threads) override {
+        int blocks = 0;
+        KERNCAST_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, device::loaded_chase<1, 1>, threads, 0));
+        int blocks_loads = 0;
+        KERNCAST_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks_loads, device::loaded_chase<1, 0>, threads, 0));
+        return std::min(blocks, blocks_loads);
+    }
 
     void build_tlb_chain(std::uint64_t count, std::uint64_t stride_bytes) override {
         const unsigned threads = 256;

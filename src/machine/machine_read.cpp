@@ -325,6 +325,32 @@ read_mixed_bandwidths(const Reader& reader, const json& value, const std::string
         });
 }
 
+// [{"store_fraction": 0, "bandwidth_gbs": 1200, "latency_cycles": 900}, ...] with one source.
+std::optional<Sourced<std::vector<LoadedLatency>>>
+read_loaded_latencies(const Reader& reader, const json& value, const std::string& path,
+                      const std::string& default_source) {
+    return reader.sourced_list<LoadedLatency>(
+        value, path, default_source,
+        "an array of {\"store_fraction\", \"bandwidth_gbs\", \"latency_cycles\"} objects",
+        "the memory level", [&](const json& element, const std::string& element_path) {
+            reader.expect_object(element, element_path);
+            reader.check_keys(element, element_path,
+                              {"store_fraction", "bandwidth_gbs", "latency_cycles"});
+            LoadedLatency entry;
+            entry.store_fraction = reader.scalar<double>(
+                reader.required(element, element_path, "store_fraction",
+                                "a number from 0 (loads alone) to 1 (stores alone)"),
+                child_pointer(element_path, "store_fraction"));
+            entry.bandwidth_gbs = reader.scalar<double>(
+                reader.required(element, element_path, "bandwidth_gbs", "a number (GB/s)"),
+                child_pointer(element_path, "bandwidth_gbs"));
+            entry.latency_cycles = reader.scalar<double>(
+                reader.required(element, element_path, "latency_cycles", "a number (SM cycles)"),
+                child_pointer(element_path, "latency_cycles"));
+            return entry;
+        });
+}
+
 std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
                                      const std::string& path, const std::string& inherited_source) {
     reader.expect_array(list, path);
@@ -336,7 +362,7 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
         reader.check_keys(
             object, level_path,
             keys_of(mf::level_fields, {"name", "shared_by", "source", "effective_size_by_carveout",
-                                       "mixed_bandwidth_by_store_fraction"}));
+                                       "mixed_bandwidth_by_store_fraction", "latency_under_load"}));
         MemoryLevel level;
         level.name = reader.scalar<std::string>(
             reader.required(object, level_path, "name", "a string such as \"l2\""),
@@ -355,6 +381,10 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
             level.mixed_bandwidth_by_store_fraction = read_mixed_bandwidths(
                 reader, object.at("mixed_bandwidth_by_store_fraction"),
                 child_pointer(level_path, "mixed_bandwidth_by_store_fraction"), source);
+        if (object.contains("latency_under_load"))
+            level.latency_under_load =
+                read_loaded_latencies(reader, object.at("latency_under_load"),
+                                      child_pointer(level_path, "latency_under_load"), source);
         levels.push_back(std::move(level));
     }
     return levels;

@@ -89,6 +89,22 @@ report::Table mixed_bandwidths_table(const MachineModel& m) {
     return table.build();
 }
 
+// Latency of a dependent load by the bandwidth streamed beside it, one row per point.
+report::Table loaded_latencies_table(const MachineModel& m) {
+    TableBuilder table("latency_under_load", "Latency under load");
+    table.columns({"level",
+                   {"store_fraction", "store fraction", "", 3},
+                   {"bandwidth_gbs", "bandwidth", "GB/s"},
+                   {"latency_cycles", "latency", "cycles"},
+                   "source"});
+    for (const auto& level : m.memory)
+        if (const auto& entries = level.latency_under_load)
+            for (const auto& entry : entries->value)
+                table.row(level.name, entry.store_fraction, entry.bandwidth_gbs,
+                          entry.latency_cycles, entries->source);
+    return table.build();
+}
+
 report::Table tlbs_table(const std::vector<TlbLevel>& tlbs) {
     TableBuilder table = quantity_table("tlbs", "Address translation (TLBs)", "tlb");
     for (const auto& tlb : tlbs) {
@@ -299,6 +315,7 @@ report::Document machine_view(const MachineModel& m) {
             levels_table(m.special_memories, "special_memories", "Special memories"));
     add_if_rows(doc, carveout_sizes_table(m));
     add_if_rows(doc, mixed_bandwidths_table(m));
+    add_if_rows(doc, loaded_latencies_table(m));
     if (!m.tlbs.empty())
         doc.tables.push_back(tlbs_table(m.tlbs));
 

@@ -109,6 +109,8 @@ public:
             extra.push_back(level.effective_size_by_carveout->source);
         if (level.mixed_bandwidth_by_store_fraction)
             extra.push_back(level.mixed_bandwidth_by_store_fraction->source);
+        if (level.latency_under_load)
+            extra.push_back(level.latency_under_load->source);
         const std::string source = fields(object, level, mf::level_fields, extra);
         if (level.effective_size_by_carveout)
             list(object, "effective_size_by_carveout", *level.effective_size_by_carveout, source,
@@ -121,6 +123,13 @@ public:
                  *level.mixed_bandwidth_by_store_fraction, source, [](const MixedBandwidth& entry) {
                      return Json{{"store_fraction", entry.store_fraction},
                                  {"bandwidth_gbs", entry.bandwidth_gbs}};
+                 });
+        if (level.latency_under_load)
+            list(object, "latency_under_load", *level.latency_under_load, source,
+                 [](const LoadedLatency& entry) {
+                     return Json{{"store_fraction", entry.store_fraction},
+                                 {"bandwidth_gbs", entry.bandwidth_gbs},
+                                 {"latency_cycles", entry.latency_cycles}};
                  });
         return object;
     }

@@ -463,6 +463,55 @@ private:
             if (level.mixed_bandwidth_by_store_fraction)
                 mixed_bandwidths(level,
                                  child_pointer(level_path, "mixed_bandwidth_by_store_fraction"));
+            if (level.latency_under_load)
+                loaded_latencies(level, child_pointer(level_path, "latency_under_load"));
+        }
+    }
+
+    // Latency under load: the dram level's only (the probe measures no other), sorted by store
+    // fraction and then bandwidth, each pair once; fractions in [0, 1], bandwidths not negative
+    // (0: nothing streams) and not above the level's peak, latencies positive.
+    void loaded_latencies(const MemoryLevel& level, const std::string& path) const {
+        const auto& list = *level.latency_under_load;
+        source(list.source, path);
+        if (level.name != "dram")
+            fail(path, "only the dram level takes latency_under_load (the probe measures no "
+                       "other level's), not '" +
+                           level.name + "'");
+        if (list.value.empty())
+            fail(path, "expected at least one {\"store_fraction\", \"bandwidth_gbs\", "
+                       "\"latency_cycles\"} entry");
+        for (std::size_t i = 0; i < list.value.size(); ++i) {
+            const LoadedLatency& entry = list.value[i];
+            const std::string entry_path = child_pointer(path, i);
+            const std::string fraction_path = child_pointer(entry_path, "store_fraction");
+            const std::string bandwidth_path = child_pointer(entry_path, "bandwidth_gbs");
+            if (!(entry.store_fraction >= 0 && entry.store_fraction <= 1))
+                fail(fraction_path, "must be between 0 (loads alone) and 1 (stores alone), got " +
+                                        number(entry.store_fraction));
+            if (!(entry.bandwidth_gbs >= 0))
+                fail(bandwidth_path, "must not be negative, got " + number(entry.bandwidth_gbs));
+            if (level.peak_bandwidth_gbs && entry.bandwidth_gbs > level.peak_bandwidth_gbs->value)
+                fail(bandwidth_path, "bandwidth_gbs (" + number(entry.bandwidth_gbs) +
+                                         ") exceeds peak_bandwidth_gbs (" +
+                                         number(level.peak_bandwidth_gbs->value) + ")");
+            if (i > 0) {
+                const LoadedLatency& before = list.value[i - 1];
+                if (entry.store_fraction < before.store_fraction)
+                    fail(fraction_path, "entries must be sorted by store_fraction (" +
+                                            number(entry.store_fraction) + " comes after " +
+                                            number(before.store_fraction) + ")");
+                if (entry.store_fraction == before.store_fraction &&
+                    entry.bandwidth_gbs <= before.bandwidth_gbs)
+                    fail(bandwidth_path,
+                         "entries of one store_fraction must be sorted by bandwidth_gbs, each "
+                         "once (" +
+                             number(entry.bandwidth_gbs) + " comes after " +
+                             number(before.bandwidth_gbs) + ")");
+            }
+            if (!(entry.latency_cycles > 0))
+                fail(child_pointer(entry_path, "latency_cycles"),
+                     "must be positive, got " + number(entry.latency_cycles));
         }
     }
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <fmt/format.h>
+#include <utility>
 
 namespace kerncast::probe {
 
@@ -121,7 +122,8 @@ private:
         return !l.size_bytes && !l.effective_size_bytes && !l.line_bytes && !l.latency_cycles &&
                !l.sustained_bandwidth_gbs && !l.store_bandwidth_gbs && !l.latency_near_cycles &&
                !l.latency_far_cycles && !l.partitions && !l.count_per_sm && !l.same_cache_as &&
-               !l.effective_size_by_carveout && !l.mixed_bandwidth_by_store_fraction;
+               !l.effective_size_by_carveout && !l.mixed_bandwidth_by_store_fraction &&
+               !l.latency_under_load;
     }
 
     static Uncertainty uncertainty_of(const Estimate& e) {
@@ -195,8 +197,10 @@ private:
         measured_int(l.partitions, name, "partitions");
         measured_int(l.count_per_sm, name, "count_per_sm");
         carveout_sizes(l);
-        if (name == "dram")
+        if (name == "dram") {
             mixed_bandwidths(l);
+            loaded_latencies(l);
+        }
         levels.push_back(std::move(l));
     }
 
@@ -266,6 +270,45 @@ private:
         l.mixed_bandwidth_by_store_fraction = Sourced<std::vector<MixedBandwidth>>{
             entries,
             list_source(l.name + ".mixed_bandwidth_by_store_fraction", std::move(citation), used)};
+    }
+
+    // The latency under load: one list, sorted by store fraction and then bandwidth (a point
+    // whose bandwidth rounds to one already listed for its fraction is left out), with one
+    // source whose uncertainty is the worst of its entries.
+    void loaded_latencies(MemoryLevel& l) {
+        std::vector<const ProbeValue*> found;
+        for (const auto& v : analysis_.values)
+            if (v.memory == l.name && v.quantity == "loaded_latency_cycles" &&
+                v.store_fraction >= 0 && v.bandwidth_gbs >= 0 && v.estimate.within_bounds)
+                found.push_back(&v);
+        if (found.empty())
+            return;
+        const auto rounded = [](double x, double scale) {
+            return static_cast<double>(std::llround(x * scale)) / scale;
+        };
+        std::stable_sort(found.begin(), found.end(), [&](const ProbeValue* a, const ProbeValue* b) {
+            return std::pair{rounded(a->store_fraction, 1e4), rounded(a->bandwidth_gbs, 10)} <
+                   std::pair{rounded(b->store_fraction, 1e4), rounded(b->bandwidth_gbs, 10)};
+        });
+        std::vector<LoadedLatency> entries;
+        std::vector<const ProbeValue*> used;
+        std::string citation = "kerncast probe, a dependent DRAM load's latency while other "
+                               "blocks stream (store_fraction of the streams' bytes):";
+        for (const ProbeValue* v : found) {
+            const LoadedLatency entry{rounded(v->store_fraction, 1e4),
+                                      rounded(v->bandwidth_gbs, 10),
+                                      rounded(v->estimate.value, 10)};
+            if (!entries.empty() && entries.back().store_fraction == entry.store_fraction &&
+                entries.back().bandwidth_gbs == entry.bandwidth_gbs)
+                continue;
+            entries.push_back(entry);
+            used.push_back(v);
+        }
+        citation += fmt::format(" benchmark {}, {} points, each the median of {} repetition(s)",
+                                used.front()->benchmark, entries.size(),
+                                used.front()->estimate.repetitions);
+        l.latency_under_load = Sourced<std::vector<LoadedLatency>>{
+            entries, list_source(l.name + ".latency_under_load", std::move(citation), used)};
     }
 
     // The source of a list of probed values: `citation` (its trailing ';' dropped), the worst

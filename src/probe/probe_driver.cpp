@@ -84,6 +84,8 @@ ProbeRecord run_probe_on(ProbeDevice& device, const ProbeOptions& options) {
         record_l2_group(session);
     if (wanted("dram") || wanted("mwp"))
         record_dram_latency(session);
+    if (wanted("dram"))
+        record_loaded_latency(session);
     if (wanted("bandwidth"))
         record_bandwidths(session);
     if (wanted("carveout"))

@@ -80,10 +80,12 @@ report::Document probe_view(const ProbeAnalysis& analysis) {
         std::string detail = v.detail;
         if (!e.note.empty())
             detail = e.note + (detail.empty() ? "" : "; " + detail);
-        const std::string quantity =
-            v.store_fraction >= 0
-                ? fmt::format("{} (store fraction {:.2f})", v.quantity, v.store_fraction)
-                : v.quantity;
+        std::string quantity = v.quantity;
+        if (v.store_fraction >= 0 && v.bandwidth_gbs >= 0)
+            quantity = fmt::format("{} (store fraction {:.2f}, {:.0f} GB/s)", v.quantity,
+                                   v.store_fraction, v.bandwidth_gbs);
+        else if (v.store_fraction >= 0)
+            quantity = fmt::format("{} (store fraction {:.2f})", v.quantity, v.store_fraction);
         values.row(v.memory.empty() ? std::string("device") : v.memory, quantity, e.value, v.unit,
                    e.spread, e.repetitions, cell_if(e.p_value >= 0, e.p_value),
                    to_string(e.confidence), e.within_bounds, detail);

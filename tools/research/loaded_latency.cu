@@ -145,8 +145,8 @@ int main() {
     double *src = nullptr, *dst = nullptr;
     Control* control = nullptr;
     CHECK(cudaMalloc(&chain_d, chain.size() * sizeof(uint64_t)));
-    CHECK(cudaMemcpy(chain_d, chain.data(), chain.size() * sizeof(uint64_t),
-                     cudaMemcpyHostToDevice));
+    CHECK(
+        cudaMemcpy(chain_d, chain.data(), chain.size() * sizeof(uint64_t), cudaMemcpyHostToDevice));
     CHECK(cudaMalloc(&src, stream_elements * sizeof(double)));
     CHECK(cudaMalloc(&dst, stream_elements * sizeof(double)));
     CHECK(cudaMemset(src, 0, stream_elements * sizeof(double)));

@@ -168,6 +168,15 @@ struct MixedBandwidth {
     bool operator==(const MixedBandwidth&) const = default;
 };
 
+// One point of the latency under load: a dependent load's latency while the rest of the GPU
+// streams a mix at bandwidth_gbs (the probe's loaded_latency benchmark, docs/probe.md).
+struct LoadedLatency {
+    double store_fraction = 0; // of the streams' bytes, 0 (loads) .. 1 (stores)
+    double bandwidth_gbs = 0;  // the streams' loads + stores, 1e9 bytes/s, whole device
+    double latency_cycles = 0; // load-to-use latency of the chase at that load, SM cycles
+    bool operator==(const LoadedLatency&) const = default;
+};
+
 // One level of the memory hierarchy: "l1", "l2", "dram", or a special memory below.
 struct MemoryLevel {
     std::string name;      // unique within the machine
@@ -193,6 +202,10 @@ struct MemoryLevel {
     // Bandwidth by load/store mix, sorted by store fraction (dram only; the limiter model
     // interpolates it for a kernel's mix, else divides by sustained_bandwidth_gbs).
     std::optional<Sourced<std::vector<MixedBandwidth>>> mixed_bandwidth_by_store_fraction;
+    // The latency of a dependent load against the bandwidth other warps stream at, sorted by
+    // store fraction and then bandwidth (dram only; measured by the probe, read by no model
+    // yet: docs/accuracy.md, notes 2026-11-27d).
+    std::optional<Sourced<std::vector<LoadedLatency>>> latency_under_load;
     bool operator==(const MemoryLevel&) const = default;
 };
 

@@ -29,8 +29,11 @@ struct ProbeValue {
     // Sizes searched at a forced shared-memory carve-out: the shared memory (KiB) the
     // kernel claimed per block, so the carve-out was at least that. -1 otherwise.
     int carveout_shared_kib = -1;
-    // mixed_bandwidth_gbs: the mix's store bytes over all its bytes. -1 otherwise.
+    // mixed_bandwidth_gbs, loaded_latency_cycles: the mix's store bytes over all its bytes.
+    // -1 otherwise.
     double store_fraction = -1;
+    // loaded_latency_cycles: the bandwidth the streams reached meanwhile (GB/s). -1 otherwise.
+    double bandwidth_gbs = -1;
 };
 
 // The latency-versus-footprint curve of one repetition of a size search, for the report's

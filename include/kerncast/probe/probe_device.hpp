@@ -77,6 +77,31 @@ struct StreamLaunch {
     bool in_stream_region = false;
 };
 
+// One launch of the loaded chase (cuda/probe/loaded_chase_kernel.cuh): thread 0 of block 0
+// chases `iterations` loads (ld.global.cg) of the probe buffer's chain from `start`, timed
+// after the streams have run for a ramp; blocks 1..stream_blocks of stream_threads threads
+// (a multiple of 32) stream loads (stores 0) or loads and stores (stores 1) over slices of
+// slice_count 16-byte elements of the stream region until the chase is done.
+struct LoadedChase {
+    std::uint32_t start = 0;
+    std::uint32_t iterations = 2048;
+    int stream_blocks = 0;
+    int stream_threads = 64;
+    int stores = 0; // a store a load (1) or none (0)
+    std::size_t slice_count = 0;
+};
+
+// The chase's cycles per load and SM clock, its own time, the bytes (loads plus stores) the
+// streams moved while it was timed, and the element the chase stopped at (where the next
+// chase starts on lines no chase has loaded).
+struct LoadedChaseTiming {
+    double cycles_per_load = 0;
+    double sm_clock_mhz = 0;
+    double chase_ms = 0;
+    std::int64_t streamed_bytes = 0;
+    std::uint32_t next_start = 0;
+};
+
 // Device attributes the plans read.
 enum class ProbeAttribute {
     max_texture_1d_linear_elements,
@@ -147,6 +172,10 @@ public:
     // The stream region of the DRAM streams: a separate allocation of `bytes`, released after.
     virtual void allocate_stream_region(std::int64_t bytes) = 0;
     virtual void release_stream_region() = 0;
+    // One loaded chase (the stream region allocated for two slices), waited for; and how many
+    // blocks of `threads` threads of its kernel one SM holds at once.
+    virtual LoadedChaseTiming loaded_chase(const LoadedChase& chase) = 0;
+    virtual int loaded_chase_blocks_per_sm(int threads) = 0;
 
     // ---- TLB ------------------------------------------------------------------------------
     // A separate region of `bytes`; a chain of 8-byte pointers one stride apart; and one

@@ -43,6 +43,8 @@ void record_departures(ProbeSession& session);
 void record_l2_partition(ProbeSession& session);
 // bandwidth_benchmark.cpp
 void record_bandwidths(ProbeSession& session);
+// loaded_latency_benchmark.cpp
+void record_loaded_latency(ProbeSession& session);
 // tlb_benchmark.cpp
 void record_tlb(ProbeSession& session);
 // block_launch_benchmark.cpp

@@ -24,16 +24,17 @@ const RawSeries* labelled(const std::vector<const RawSeries*>& series, const std
 std::vector<double> medians(const std::vector<const RawSeries*>& series);
 
 // Each family's kinds (one file each).
-std::vector<BenchmarkKind> clock_kinds();        // clock, overhead
-std::vector<BenchmarkKind> size_kinds();         // size
-std::vector<BenchmarkKind> line_kinds();         // line
-std::vector<BenchmarkKind> latency_kinds();      // latency
-std::vector<BenchmarkKind> caching_kinds();      // caching
-std::vector<BenchmarkKind> sharing_kinds();      // sharing, count_per_sm
-std::vector<BenchmarkKind> bandwidth_kinds();    // bandwidth
-std::vector<BenchmarkKind> departure_kinds();    // departure
-std::vector<BenchmarkKind> l2_partition_kinds(); // l2_partition
-std::vector<BenchmarkKind> tlb_kinds();          // tlb
-std::vector<BenchmarkKind> block_launch_kinds(); // block_launch
+std::vector<BenchmarkKind> clock_kinds();          // clock, overhead
+std::vector<BenchmarkKind> size_kinds();           // size
+std::vector<BenchmarkKind> line_kinds();           // line
+std::vector<BenchmarkKind> latency_kinds();        // latency
+std::vector<BenchmarkKind> caching_kinds();        // caching
+std::vector<BenchmarkKind> sharing_kinds();        // sharing, count_per_sm
+std::vector<BenchmarkKind> bandwidth_kinds();      // bandwidth
+std::vector<BenchmarkKind> loaded_latency_kinds(); // loaded_latency
+std::vector<BenchmarkKind> departure_kinds();      // departure
+std::vector<BenchmarkKind> l2_partition_kinds();   // l2_partition
+std::vector<BenchmarkKind> tlb_kinds();            // tlb
+std::vector<BenchmarkKind> block_launch_kinds();   // block_launch
 
 } // namespace kerncast::probe::benchmarks

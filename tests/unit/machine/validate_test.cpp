@@ -3,6 +3,7 @@
 #include "kerncast/machine/validate.hpp"
 #include "machine_fixture.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 using namespace kerncast;
@@ -479,6 +480,66 @@ TEST(ValidateMachine, MixedBandwidthRules) {
                    "only the dram level takes mixed_bandwidth_by_store_fraction (the limiter "
                    "model reads no other level's), not 'l2'",
                    "/memory/1/mixed_bandwidth_by_store_fraction", "[{\"store_fraction\": 0,");
+}
+
+namespace {
+
+// The probed fixture with a latency-under-load curve of these entries on the level `name`
+// (dram by default, peak 500 GB/s).
+std::string with_loaded(const std::string& entries, const std::string& name = "dram") {
+    const std::string table = ", \"latency_under_load\": [" + entries + "]}";
+    if (name == "dram")
+        return replaced(probed(), "\"peak_bandwidth_gbs\": 500}",
+                        "\"peak_bandwidth_gbs\": 500" + table);
+    return replaced(probed(), "\"store_bandwidth_gbs\": 900.5}",
+                    "\"store_bandwidth_gbs\": 900.5" + table);
+}
+
+std::string loaded_point(double fraction, double gbs, double cycles) {
+    return fmt::format("{{\"store_fraction\": {}, \"bandwidth_gbs\": {}, "
+                       "\"latency_cycles\": {}}}",
+                       fraction, gbs, cycles);
+}
+
+} // namespace
+
+// Sorted by store fraction and then bandwidth, each (fraction, bandwidth) once; 0 GB/s (nothing
+// streaming) is a point; fractions in [0, 1], latencies positive, bandwidths within the peak;
+// the dram level's only.
+TEST(ValidateMachine, LatencyUnderLoadRules) {
+    const std::string curve = loaded_point(0, 0, 600) + ", " + loaded_point(0, 300, 900) + ", " +
+                              loaded_point(0.5, 0, 610) + ", " + loaded_point(0.5, 280, 1000);
+    EXPECT_NO_THROW(parse_machine_json(with_loaded(curve), "probed.json"));
+    const std::string path = "/memory/2/latency_under_load";
+    expect_invalid(with_loaded(loaded_point(0.5, 0, 600) + ", " + loaded_point(0, 300, 900)),
+                   "entries must be sorted by store_fraction (0 comes after 0.5)",
+                   path + "/1/store_fraction", "0, \"bandwidth_gbs\": 300");
+    expect_invalid(with_loaded(loaded_point(0, 300, 600) + ", " + loaded_point(0, 300, 900)),
+                   "entries of one store_fraction must be sorted by bandwidth_gbs, each once "
+                   "(300 comes after 300)",
+                   path + "/1/bandwidth_gbs", "300, \"latency_cycles\": 900");
+    expect_invalid(with_loaded(loaded_point(0, 300, 600) + ", " + loaded_point(0, 200, 900)),
+                   "entries of one store_fraction must be sorted by bandwidth_gbs, each once "
+                   "(200 comes after 300)",
+                   path + "/1/bandwidth_gbs", "200, \"latency_cycles\": 900");
+    expect_invalid(with_loaded(loaded_point(-0.5, 0, 600)),
+                   "must be between 0 (loads alone) and 1 (stores alone), got -0.5",
+                   path + "/0/store_fraction", "-0.5");
+    expect_invalid(with_loaded(loaded_point(0, -1, 600)), "must not be negative, got -1",
+                   path + "/0/bandwidth_gbs", "-1");
+    expect_invalid(with_loaded(loaded_point(0, 520, 600)),
+                   "bandwidth_gbs (520) exceeds peak_bandwidth_gbs (500)",
+                   path + "/0/bandwidth_gbs", "520");
+    expect_invalid(with_loaded(loaded_point(0, 100, 0)), "must be positive, got 0",
+                   path + "/0/latency_cycles", "0}]");
+    expect_invalid(with_loaded(""),
+                   "expected at least one {\"store_fraction\", \"bandwidth_gbs\", "
+                   "\"latency_cycles\"} entry",
+                   path, "[]");
+    expect_invalid(with_loaded(curve, "l2"),
+                   "only the dram level takes latency_under_load (the probe measures no other "
+                   "level's), not 'l2'",
+                   "/memory/1/latency_under_load", "[{\"store_fraction\": 0,");
 }
 
 TEST(ValidateMachine, ErrorsInAListWrittenWithItsSourcePointAtTheEntry) {

@@ -19,8 +19,8 @@ TEST(BenchmarkKind, RegistryHoldsEveryKindOnce) {
     }
     EXPECT_EQ(names, (std::set<std::string_view>{"size", "line", "latency", "overhead", "caching",
                                                  "sharing", "count_per_sm", "bandwidth",
-                                                 "mixed_bandwidth", "departure", "l2_partition",
-                                                 "clock", "tlb", "block_launch"}));
+                                                 "mixed_bandwidth", "loaded_latency", "departure",
+                                                 "l2_partition", "clock", "tlb", "block_launch"}));
 }
 
 TEST(BenchmarkKind, FindByName) {

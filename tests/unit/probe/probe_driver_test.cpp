@@ -1,3 +1,4 @@
+#include "kerncast/machine/validate.hpp"
 #include "kerncast/probe/analysis.hpp"
 #include "kerncast/probe/runner.hpp"
 #include "simulated_probe_device.hpp"
@@ -162,11 +163,67 @@ TEST(ProbeDriver, EveryGroupRunsAndItsRecordIsAnalysed) {
     std::set<std::string> kinds;
     for (const auto& b : record.benchmarks)
         kinds.insert(b.kind);
-    EXPECT_EQ(kinds,
-              (std::set<std::string>{"clock", "overhead", "caching", "size", "line", "latency",
-                                     "sharing", "count_per_sm", "departure", "l2_partition",
-                                     "bandwidth", "mixed_bandwidth", "tlb", "block_launch"}));
+    EXPECT_EQ(kinds, (std::set<std::string>{"clock", "overhead", "caching", "size", "line",
+                                            "latency", "sharing", "count_per_sm", "departure",
+                                            "l2_partition", "bandwidth", "mixed_bandwidth",
+                                            "loaded_latency", "tlb", "block_launch"}));
     EXPECT_NO_THROW(analyse_probe_record(record));
+}
+
+// The dram group times the dram latency chain under load: the chain built (random over 4x L2,
+// the simulated 2 MiB) and evicted once, then 2 mixes x 11 loads (0..31 blocks of 64 threads an
+// SM; the simulated SM holds 32) x 3 repetitions, each chase going on where the last stopped,
+// over two slices of the stream region (half the free memory over 2, at most 1 GiB), which is
+// released. The machine gets the curve sorted by store fraction and bandwidth, latency minus
+// the chase overhead (8 cycles).
+TEST(ProbeDriver, DramGroupTimesTheChaseUnderLoad) {
+    testing::SimulatedProbeDevice device;
+    device.free_bytes = std::int64_t{2} << 30; // slices of 2 GiB / 2 / 2 = 512 MiB
+    ProbeOptions options = options_for({"dram"});
+    options.repetitions = 3;
+    const ProbeRecord record = run_probe_on(device, options);
+    EXPECT_EQ(device.stream_regions, 1);
+    EXPECT_EQ(device.stream_region_bytes, 0); // released
+    ASSERT_EQ(device.loaded_chases.size(), 2u * 11u * 3u);
+    std::uint32_t start = device.loaded_chases.front().start;
+    std::set<std::pair<int, int>> loads;
+    for (const auto& chase : device.loaded_chases) {
+        EXPECT_EQ(chase.start, start);
+        start += 2048;
+        EXPECT_EQ(chase.iterations, 2048u);
+        EXPECT_EQ(chase.stream_threads, 64);
+        EXPECT_EQ(chase.slice_count, std::size_t{512} * 1024 * 1024 / 16);
+        EXPECT_EQ(chase.stream_blocks % 4, 0); // 4 simulated SMs
+        loads.insert({chase.stores, chase.stream_blocks / 4});
+    }
+    EXPECT_EQ(loads.size(), 22u);
+    EXPECT_TRUE(loads.count({1, 31}));
+    const RawBenchmark* b = record.benchmark("dram.loaded_latency");
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->series.size(), 66u);
+    EXPECT_EQ(b->series.front().label, "1:0");
+    EXPECT_EQ(b->series.back().label, "1:1");
+    EXPECT_EQ(b->series.back().blocks, 124);
+    const MachineModel m = machine_from_probe(analyse_probe_record(record), "run");
+    const MemoryLevel* dram = m.level("dram");
+    ASSERT_NE(dram, nullptr);
+    ASSERT_TRUE(dram->latency_under_load);
+    const auto& curve = dram->latency_under_load->value;
+    ASSERT_EQ(curve.size(), 22u);
+    // Loads alone, nothing streaming: the unloaded 488 cycles less 8 of overhead.
+    EXPECT_EQ(curve.front().store_fraction, 0);
+    EXPECT_EQ(curve.front().bandwidth_gbs, 0);
+    EXPECT_DOUBLE_EQ(curve.front().latency_cycles, 480);
+    // A store a load at 31 blocks an SM: 124 / 132 of 800 GB/s, 488 (1 + 2 x 124 / 132) - 8.
+    EXPECT_EQ(curve.back().store_fraction, 0.5);
+    EXPECT_NEAR(curve.back().bandwidth_gbs, 800.0 * 124 / 132, 0.06);
+    EXPECT_NEAR(curve.back().latency_cycles, 488 * (1 + 2.0 * 124 / 132) - 8, 0.06);
+    for (std::size_t k = 1; k < curve.size(); ++k)
+        if (curve[k].store_fraction == curve[k - 1].store_fraction) {
+            EXPECT_GT(curve[k].bandwidth_gbs, curve[k - 1].bandwidth_gbs) << k;
+            EXPECT_GT(curve[k].latency_cycles, curve[k - 1].latency_cycles) << k;
+        }
+    EXPECT_NO_THROW(validate_machine(m, "probed machine"));
 }
 
 TEST(ProbeDriver, TlbSkippedWithoutFreeMemory) {

@@ -7,6 +7,7 @@
 #include "kerncast/probe/probe_device.hpp"
 #include "simulated_cache.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -144,6 +145,31 @@ public:
         ++stream_regions;
     }
     void release_stream_region() override { stream_region_bytes = 0; }
+    // Latency under load: streams of B blocks move stream_peak_gbs x B / (B + 8) GB/s (80 % of
+    // that with a store a load) and the chase takes 488 x (1 + 2 x that / peak) cycles a load
+    // (the plain global_cg chase's 488 unloaded); it stops 2048 elements further on.
+    double stream_peak_gbs = 1000;
+    std::vector<LoadedChase> loaded_chases;
+    LoadedChaseTiming loaded_chase(const LoadedChase& chase) override {
+        if (chase.stores != 0 && chase.stores != 1)
+            throw std::logic_error("loaded chase: 0 or 1 stores a load");
+        if (static_cast<std::int64_t>(chase.slice_count) * 16 * 2 > stream_region_bytes)
+            throw std::logic_error("loaded chase beyond its region");
+        if (chase.slice_count <= 4 * static_cast<std::size_t>(chase.stream_blocks) *
+                                     static_cast<std::size_t>(chase.stream_threads))
+            throw std::logic_error("loaded chase: slices shorter than the streams' 4 steps");
+        loaded_chases.push_back(chase);
+        const double utilization = chase.stream_blocks / (chase.stream_blocks + 8.0);
+        const double gbs = stream_peak_gbs * utilization * (chase.stores == 1 ? 0.8 : 1.0);
+        LoadedChaseTiming t;
+        t.cycles_per_load = 488 * (1 + 2 * utilization);
+        t.sm_clock_mhz = 1755;
+        t.chase_ms = chase.iterations * t.cycles_per_load / 1755e3;
+        t.streamed_bytes = static_cast<std::int64_t>(gbs * 1e9 * t.chase_ms * 1e-3);
+        t.next_start = chase.start + 2048;
+        return t;
+    }
+    int loaded_chase_blocks_per_sm(int threads) override { return std::min(32, 2048 / threads); }
     void allocate_tlb_region(std::int64_t bytes) override { tlb_bytes_ = bytes; }
     void release_tlb_region() override { tlb_bytes_ = 0; }
     void build_tlb_chain(std::uint64_t count, std::uint64_t stride_bytes) override {

@@ -9,7 +9,10 @@
 #include "simulated_cache.hpp"
 #include "simulated_tlb.hpp"
 
+#include <cmath>
 #include <random>
+#include <string>
+#include <tuple>
 
 namespace kerncast::probe::testing {
 
@@ -41,6 +44,11 @@ struct SyntheticTruth {
     std::vector<std::pair<std::string, double>> dram_mix_gbs = {
         {"1:0", 3030}, {"4:1", 2990}, {"3:1", 2960}, {"2:1", 2860},
         {"3:2", 2855}, {"1:1", 2820}, {"1:2", 2765}, {"0:1", 3115}};
+    // DRAM latency under load: {mix, streaming blocks, streamed GB/s, chase cycles a load
+    // including the overhead}.
+    std::vector<std::tuple<std::string, int, double, double>> dram_loaded = {
+        {"1:0", 0, 0, 488}, {"1:0", 132, 1500, 620}, {"1:0", 528, 2900, 1050},
+        {"1:1", 0, 0, 490}, {"1:1", 132, 1400, 650}, {"1:1", 528, 2700, 1200}};
 };
 
 inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
@@ -217,6 +225,20 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
         }
     }
     record.benchmarks.push_back(mixes);
+
+    // DRAM latency under load: three repetitions a point, cycles +0, +2, -2.
+    RawBenchmark loaded{
+        "dram.loaded_latency", "loaded_latency", "dram", "", "", "random", "cycles", "", {}};
+    for (const auto& [label, blocks, gbs, cycles] : truth.dram_loaded)
+        for (int rep = 0; rep < 3; ++rep) {
+            const double cycles_per_load = cycles + (rep == 0 ? 0 : rep == 1 ? 2 : -2);
+            const double ms = 2048 * cycles_per_load / (truth.sm_clock_mhz * 1e3);
+            loaded.series.push_back({label, rep, std::int64_t{4} * 52428800, 128, blocks,
+                                     blocks > 0 ? 64 : 0,
+                                     static_cast<std::int64_t>(std::llround(gbs * 1e6 * ms)),
+                                     truth.sm_clock_mhz, std::vector<double>{cycles_per_load, ms}});
+        }
+    record.benchmarks.push_back(loaded);
 
     // Departure delays: W warps, last load returns after Mem_LD + (W-1) * delay.
     for (const std::string direction : {"coalesced", "uncoalesced"}) {

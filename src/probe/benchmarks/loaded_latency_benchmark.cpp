@@ -1,0 +1,165 @@
+// DRAM latency under load (docs/probe.md, "Latency under load"): the unloaded chase of the
+// dram latency benchmark, timed while the rest of the GPU streams a load/store mix at a chosen
+// concurrency. One value per (mix, streaming blocks): the chase's cycles per load minus the
+// chase overhead, at the bandwidth the streams reached meanwhile.
+#include "benchmark_plans.hpp"
+#include "benchmark_support.hpp"
+#include "kerncast/probe/statistics.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <tuple>
+
+namespace kerncast::probe::benchmarks {
+
+namespace {
+
+// Series labels: the streams' loads and stores a point.
+constexpr const char* loads_alone = "1:0";
+constexpr const char* loads_and_stores = "1:1";
+
+// Groups the repetitions of one (label, blocks, threads) and gives each its latency (cycles
+// per load minus the overhead) and bandwidth (bytes over the chase's milliseconds).
+void analyse_loaded_latency(const RawBenchmark& b, AnalysisContext& context) {
+    if (b.unit != "cycles")
+        bad_benchmark(b, "loaded-latency series are in cycles (unit \"cycles\")");
+    if (b.series.empty())
+        bad_benchmark(b, "no series");
+    double overhead_cycles = 0;
+    std::string overhead_source = "none recorded";
+    if (auto it = context.overheads.find(b.memory); it != context.overheads.end()) {
+        overhead_cycles = it->second;
+        overhead_source = "\"" + b.memory + "\" overhead";
+    } else if (auto common = context.overheads.find(""); common != context.overheads.end()) {
+        overhead_cycles = common->second;
+        overhead_source = "common overhead";
+    }
+    std::map<std::tuple<double, std::int64_t, std::int64_t>, std::vector<const RawSeries*>> groups;
+    for (const auto& s : b.series) {
+        double store_fraction = -1;
+        if (s.label == loads_alone)
+            store_fraction = 0;
+        else if (s.label == loads_and_stores)
+            store_fraction = 0.5;
+        else
+            bad_benchmark(b, fmt::format("series label \"{}\" is not a mix \"{}\" or \"{}\"",
+                                         s.label, loads_alone, loads_and_stores));
+        if (s.values.size() != 2 || !(s.values[1] > 0) || s.blocks < 0 || s.bytes < 0 ||
+            (s.blocks > 0) != (s.threads > 0))
+            bad_benchmark(b, fmt::format("mix {}, {} blocks: a series holds [cycles per load, "
+                                         "chase milliseconds > 0], streaming blocks and threads "
+                                         "(both 0 when nothing streams) and bytes >= 0",
+                                         s.label, s.blocks));
+        groups[{store_fraction, s.blocks, s.threads}].push_back(&s);
+    }
+    for (const auto& [key, series] : groups) {
+        const auto& [store_fraction, blocks, threads] = key;
+        std::vector<double> latencies, bandwidths;
+        for (const RawSeries* s : series) {
+            latencies.push_back(s->values[0] - overhead_cycles);
+            bandwidths.push_back(static_cast<double>(s->bytes) / (s->values[1] * 1e-3) / 1e9);
+        }
+        const double bandwidth_gbs = median(bandwidths);
+        const std::string load =
+            blocks == 0
+                ? std::string("nothing streaming beside it")
+                : fmt::format("while {} blocks x {} threads streamed {} at {:.1f} GB/s "
+                              "(median of {})",
+                              blocks, threads, store_fraction == 0 ? "loads" : "a store a load",
+                              bandwidth_gbs, series.size());
+        context.add(b, b.memory, "loaded_latency_cycles", "cycles", summarize(latencies),
+                    latency_bounds,
+                    fmt::format("{}; minus {:g} cycles overhead ({})", load, overhead_cycles,
+                                overhead_source));
+        context.result.values.back().store_fraction = store_fraction;
+        context.result.values.back().bandwidth_gbs = bandwidth_gbs;
+    }
+}
+
+} // namespace
+
+// ---- device plans ----
+
+// The dram latency chain (random over 4x L2, evicted from L2 once), chased 2048 loads at a
+// time, each chase going on where the last one stopped (on lines no chase loaded), while 0..31
+// blocks of 64 threads an SM stream loads alone and a store a load over two slices of up to 1 GiB.
+// Each stream thread keeps 4 loads of 16 B in flight, so the steps run from no load to beyond
+// what saturates the DRAM (Little's law: an H200's 4.5 TB/s at 1.4 us is about 50 KiB in
+// flight an SM, 12 blocks). Three repetitions of each.
+void record_loaded_latency(ProbeSession& session) {
+    const std::int64_t free_bytes = session.device.free_memory_bytes();
+    const std::int64_t slice_bytes =
+        std::min<std::int64_t>(1024 * MiB, free_bytes / 2 / 2 / MiB * MiB);
+    if (slice_bytes < 64 * MiB) {
+        session.progress("dram: less than 256 MiB of device memory free; latency under load "
+                         "skipped");
+        return;
+    }
+    constexpr int stream_threads = 64;
+    const int capacity = session.device.loaded_chase_blocks_per_sm(stream_threads);
+    const std::int64_t chain_bytes =
+        std::min<std::int64_t>(4 * session.l2_bytes, session.sweep_bytes);
+    session.progress(
+        fmt::format("dram: latency under load (streams over slices of {} MiB)", slice_bytes / MiB));
+    session.build_chain(session.sweep_first, chain_bytes, 128, true);
+    StreamLaunch evict; // as the dram latency benchmark: over the batch regions, > 2x L2
+    evict.kernel = StreamKernel::write_stream;
+    evict.count =
+        static_cast<std::size_t>(ProbeSession::batch_region_bytes * ProbeSession::max_batch / 16);
+    session.device.stream(evict, session.sm_count * 4, 512);
+    session.device.synchronize();
+    session.device.allocate_stream_region(2 * slice_bytes);
+    auto& b = session.add_benchmark("dram.loaded_latency", "loaded_latency", "dram");
+    b.chain = "random";
+    b.note = "the dram latency chain, chased while other blocks stream; values: [cycles per "
+             "load, chase milliseconds]";
+    LoadedChase chase;
+    chase.start = session.sweep_first;
+    chase.iterations = 2048;
+    chase.stream_threads = stream_threads;
+    chase.slice_count = static_cast<std::size_t>(slice_bytes / 16);
+    for (int stores : {0, 1})
+        for (int per_sm : {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 31}) {
+            // The chase's block takes one of an SM's slots.
+            if (per_sm > 0 && per_sm > capacity - 1)
+                break;
+            chase.stores = stores;
+            chase.stream_blocks = per_sm * session.sm_count;
+            for (int rep = 0; rep < std::max(3, session.options.repetitions); ++rep) {
+                const LoadedChaseTiming t = session.device.loaded_chase(chase);
+                chase.start = t.next_start;
+                RawSeries s;
+                s.label = stores == 0 ? loads_alone : loads_and_stores;
+                s.repetition = rep;
+                s.size_bytes = chain_bytes;
+                s.stride_bytes = 128;
+                s.blocks = chase.stream_blocks;
+                s.threads = per_sm > 0 ? stream_threads : 0;
+                s.bytes = t.streamed_bytes;
+                s.sm_clock_mhz = t.sm_clock_mhz;
+                s.values = {t.cycles_per_load, t.chase_ms};
+                b.series.push_back(std::move(s));
+            }
+        }
+    session.device.release_stream_region();
+}
+
+// ---- registration ----
+
+std::vector<BenchmarkKind> loaded_latency_kinds() {
+    return {
+        {"loaded_latency",
+         "loaded_latency_cycles (one per mix and streaming blocks, with the bandwidth the "
+         "streams reached)",
+         "loaded_chase<<<1 + SMs x k, 64>>>: block 0's thread 0 chases 2048 loads "
+         "(ld.global.cg) of the dram latency chain after 200 us of streaming; blocks 1.. stream "
+         "loads (1:0) or a store a load (1:1; ld/st.global.cg, 16 B, 4 loads in flight a "
+         "thread) over two slices of up to 1 GiB until the chase ends; k = 0, 1, 2, 3, 4, 6, "
+         "8, 12, 16, 24, 31 (as an SM holds); 3 repetitions; values [cycles per load, chase "
+         "ms], bytes = bytes streamed while the chase was timed",
+         AnalysisPass::measurement, analyse_loaded_latency},
+    };
+}
+
+} // namespace kerncast::probe::benchmarks
