@@ -30,7 +30,9 @@
 #  19. occupancy: the box r1's time at 1..16 resident blocks an SM (occupancy_sweep.cu);
 #  20. loaded_latency: DRAM latency against the bandwidth other SMs stream at
 #      (loaded_latency.cu; not run yet: for the limit by bytes in flight, docs/accuracy.md,
-#      notes 2026-11-27d).
+#      notes 2026-11-27d);
+#  21. probe_dram: `kerncast probe --only dram` twice (the unloaded latency and, since
+#      2026-11-27d, the latency under load, dram.loaded_latency; needs the staged build).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -405,6 +407,20 @@ if want probe_bandwidth; then
       -o $W/probe_bandwidth_$n/machine.json --json $W/probe_bandwidth_$n/probe.json \
       > $W/probe_bandwidth_$n/probe.txt 2> $W/probe_bandwidth_$n/stderr.txt
     echo "probe rc=$?"; grep -E 'bandwidth' $W/probe_bandwidth_$n/probe.txt | cut -c1-110
+    pack
+  done
+fi
+
+# The probe's dram group, twice: its latency under load (dram.loaded_latency) beside the
+# research program's (loaded_latency phase); each run's raw record, report and machine file.
+if want probe_dram; then
+  for n in 1 2; do
+    phase probe_dram_$n
+    mkdir -p $W/probe_dram_$n
+    timeout $(cap 120) $K probe --only dram --raw $W/probe_dram_$n \
+      -o $W/probe_dram_$n/machine.json --json $W/probe_dram_$n/probe.json \
+      > $W/probe_dram_$n/probe.txt 2> $W/probe_dram_$n/stderr.txt
+    echo "probe rc=$?"; grep -E 'latency' $W/probe_dram_$n/probe.txt | cut -c1-150
     pack
   done
 fi
