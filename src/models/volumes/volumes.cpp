@@ -13,6 +13,16 @@ namespace kerncast::models {
 
 namespace {
 
+// A capacity term of one level (no second fit).
+CapacityTerm one_level_term(CapacityFitKind fit, double oversubscription,
+                            double volume_bytes_per_point) {
+    CapacityTerm term;
+    term.fit = fit;
+    term.oversubscription = oversubscription;
+    term.volume_bytes_per_point = volume_bytes_per_point;
+    return term;
+}
+
 const CapacityFit& required_fit(const std::optional<CapacityFit>& fit, const MachineModel& machine,
                                 const char* name) {
     if (!fit)
@@ -478,7 +488,7 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
         v.l2_load_capacity_bytes = (1.0 - p.l1_hit_rate) * redundant;
         decomposition.l2_load.base_bytes_per_point += v.l2_load_compulsory_bytes;
         decomposition.l2_load.terms.push_back(
-            {CapacityFitKind::l1_redundant_loads, p.l1_oversubscription, redundant});
+            one_level_term(CapacityFitKind::l1_redundant_loads, p.l1_oversubscription, redundant));
     }
     v.l2_load_bytes = v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
     // DRAM -> L2: each sampled wave's unique sectors minus what its layer sets left in L2
@@ -496,9 +506,9 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
             v.dram_layer_hit_bytes[d] += hit;
             load -= hit;
             decomposition.dram_load.base_bytes_per_point -= overlap;
-            decomposition.dram_load.terms.push_back(
-                {d == 2 ? CapacityFitKind::z_layer_overlap : CapacityFitKind::y_layer_overlap,
-                 oversubscription, overlap});
+            decomposition.dram_load.terms.push_back(one_level_term(
+                d == 2 ? CapacityFitKind::z_layer_overlap : CapacityFitKind::y_layer_overlap,
+                oversubscription, overlap));
         }
     }
     decomposition.dram_load.base_bytes_per_point += v.dram_load_wave_bytes;
@@ -514,12 +524,12 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
         v.dram_l2_capacity_bytes = miss * (shared + v.l2_load_capacity_bytes);
         load += v.dram_l2_capacity_bytes;
         if (shared > 0)
-            decomposition.dram_load.terms.push_back(
-                {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, shared});
+            decomposition.dram_load.terms.push_back(one_level_term(
+                CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, shared));
         if (c.l1_simulation && v.l2_load_capacity_bytes > 0)
-            decomposition.dram_load.terms.push_back({CapacityFitKind::l2_redundant_loads,
-                                                     p.wave_oversubscription,
-                                                     v.l2_load_capacity_bytes});
+            decomposition.dram_load.terms.push_back(
+                one_level_term(CapacityFitKind::l2_redundant_loads, p.wave_oversubscription,
+                               v.l2_load_capacity_bytes));
         else if (!c.l1_simulation && redundant > 0)
             decomposition.dram_load.terms.push_back(
                 {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, redundant,
@@ -548,9 +558,9 @@ void store_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCo
     v.dram_store_bytes += v.dram_partial_store_bytes;
     if (partial > 0) {
         decomposition.dram_load.terms.push_back(
-            {CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial});
+            one_level_term(CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial));
         decomposition.dram_store.terms.push_back(
-            {CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial});
+            one_level_term(CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial));
     }
 }
 

@@ -60,9 +60,9 @@ void analyse_mixed_bandwidth(const RawBenchmark& b, AnalysisContext& context) {
     if (b.unit != "ms")
         bad_benchmark(b, "bandwidth series are in milliseconds (unit \"ms\")");
     // By store fraction (then loads), so the values come in the machine file's order.
-    const auto by_fraction = [](const std::pair<int, int>& a, const std::pair<int, int>& b) {
-        return std::pair{a.second * (b.first + b.second), a.first} <
-               std::pair{b.second * (a.first + a.second), b.first};
+    const auto by_fraction = [](const std::pair<int, int>& x, const std::pair<int, int>& y) {
+        return std::pair{x.second * (y.first + y.second), x.first} <
+               std::pair{y.second * (x.first + x.second), y.first};
     };
     std::map<std::pair<int, int>, std::vector<const RawSeries*>, decltype(by_fraction)> mixes(
         by_fraction);
