@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace kerncast::models {
 
@@ -64,6 +68,46 @@ std::vector<std::string> tie_notes(const ExploreResult& result, std::size_t top)
                                     "configurations.",
                                     groups - named_groups));
     return notes;
+}
+
+// The best configurations predicted within near_best_fraction of the best: a note when there
+// are several and they are not all one exact tie (tie_notes says that). The model's time errors
+// on measured GPUs are 5-25 % (docs/accuracy.md), so a 1 % difference orders nothing.
+constexpr double near_best_fraction = 0.01;
+
+std::optional<std::string> near_best_note(const ExploreResult& result) {
+    const ExploreRow* best = nullptr;
+    std::size_t near = 0;
+    double lowest = 0;
+    std::map<std::string, std::size_t> by_limiter;
+    std::vector<std::string> limiter_order;
+    for (const auto& row : result.rows) {
+        if (!row.prediction)
+            break; // predicted rows come first, best first
+        const double throughput = row.prediction->limiter.points_per_second;
+        if (!best)
+            best = &row;
+        if (throughput < best->prediction->limiter.points_per_second * (1 - near_best_fraction))
+            break;
+        ++near;
+        lowest = throughput;
+        const std::string limiter = limiter_name(row.prediction->limiter.binding);
+        if (by_limiter[limiter]++ == 0)
+            limiter_order.push_back(limiter);
+    }
+    if (near < 2 || near == best->tied)
+        return std::nullopt;
+    const double highest = best->prediction->limiter.points_per_second;
+    std::string limiters;
+    for (const std::string& limiter : limiter_order)
+        limiters += fmt::format("{}{} binds for {}", limiters.empty() ? "" : ", ", limiter,
+                                by_limiter[limiter]);
+    return fmt::format(
+        "The {} best configurations are predicted within {:.2g} % of each other ({:.2f} to "
+        "{:.2f} Gpoints/s; {}): closer than the model's accuracy separates them (26 box r1 "
+        "shapes the H100 model predicts within 0.04 % ran 1351 to 1673 us, docs/accuracy.md). "
+        "Time the leading ones before choosing (docs/volume-model.md, Ties).",
+        near, (highest - lowest) / highest * 100, lowest / 1e9, highest / 1e9, limiters);
 }
 
 std::string configuration_label(const ExploreRow& row) {
@@ -164,6 +208,8 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
     doc.notes.push_back(registers_note(result));
     for (const std::string& note : tie_notes(result, top))
         doc.notes.push_back(note);
+    if (const auto note = near_best_note(result))
+        doc.notes.push_back(*note);
     doc.charts = {
         throughput_chart(result, "throughput",
                          "Predicted throughput per configuration, coloured by block shape",
