@@ -17,9 +17,13 @@
 // flight a thread. k = 0 is the unloaded latency of this chase (random lines over 1 GiB, so
 // TLB misses are in it too: compare with k = 0, not with the probe's latency).
 //
-// One JSON line a configuration: mode, ilp, stream blocks an SM, streaming threads, then for 3
+// Two JSON lines a configuration: mode, ilp, stream blocks an SM, streaming threads, then for 3
 // launches after a warm-up the chase's cycles and nanoseconds a hop and the streamed GB/s
-// (bytes moved while the chaser measured / its time), and their medians.
+// (bytes moved while the chaser measured / its time), and their medians; then the percentiles
+// 0..100 of the single hops' cycles (each hop timed alone, the 3 launches pooled): how wide the
+// latency spreads under load decides how long a block's last warp keeps its slots (the order
+// statistics of its warps' lives). Each chase goes on where the last stopped, on lines no chase
+// has loaded.
 #include "cuda_check.hpp"
 
 #include <algorithm>
@@ -34,7 +38,7 @@ namespace {
 constexpr size_t line_words = 128 / sizeof(uint64_t);
 constexpr size_t chase_lines = (size_t(1) << 30) / 128;
 constexpr size_t stream_elements = (size_t(1) << 30) / sizeof(double); // a power of two
-constexpr int hops = 20000;
+constexpr int hops = 8192;
 constexpr int stream_block_threads = 128;
 constexpr unsigned long long ramp_ns = 300000;
 constexpr unsigned long long guard_ns = 1000000000;
@@ -47,6 +51,12 @@ struct Control {
     unsigned long long sink;
 };
 
+__device__ long long clock_fenced() {
+    long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+    return t;
+}
+
 __device__ unsigned long long global_ns() {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -54,10 +64,12 @@ __device__ unsigned long long global_ns() {
 }
 
 template <int ilp, bool stores>
-__global__ void loaded(const uint64_t* __restrict__ chain, const double* __restrict__ src,
+__global__ void loaded(const uint64_t* __restrict__ chain, uint64_t start_line,
+                       unsigned int* __restrict__ hop_cycles, const double* __restrict__ src,
                        double* __restrict__ dst, Control* control) {
     volatile unsigned int* state = &control->state;
     if (blockIdx.x == 0) {
+        __shared__ uint64_t s_line;
         if (threadIdx.x != 0)
             return;
         const unsigned long long ramp_start = global_ns();
@@ -65,11 +77,19 @@ __global__ void loaded(const uint64_t* __restrict__ chain, const double* __restr
         }
         *state = 1;
         __threadfence();
-        uint64_t line = 0;
+        uint64_t line = start_line;
+        const auto s_address = static_cast<unsigned>(__cvta_generic_to_shared(&s_line));
         const long long c0 = clock64();
         const unsigned long long t0 = global_ns();
-        for (int h = 0; h < hops; ++h)
+        for (int h = 0; h < hops; ++h) {
+            // Each hop timed on its own: the shared store waits for the load (the thesis'
+            // "dual issue" guard), so the second clock read comes after the data.
+            const long long h0 = clock_fenced();
             line = __ldcg(chain + line * line_words);
+            asm volatile("st.shared.u64 [%0], %1;" ::"r"(s_address), "l"(line) : "memory");
+            const long long h1 = clock_fenced();
+            hop_cycles[h] = static_cast<unsigned int>(h1 - h0);
+        }
         const long long c1 = clock64();
         const unsigned long long t1 = global_ns();
         __threadfence();
@@ -115,7 +135,8 @@ __global__ void loaded(const uint64_t* __restrict__ chain, const double* __restr
         control->sink = 1;
 }
 
-using Kernel = void (*)(const uint64_t*, const double*, double*, Control*);
+using Kernel = void (*)(const uint64_t*, uint64_t, unsigned int*, const double*, double*,
+                        Control*);
 
 struct Mode {
     const char* name;
@@ -152,6 +173,10 @@ int main() {
     CHECK(cudaMemset(src, 0, stream_elements * sizeof(double)));
     CHECK(cudaMemset(dst, 0, stream_elements * sizeof(double)));
     CHECK(cudaMalloc(&control, sizeof(Control)));
+    unsigned int* hop_cycles_d = nullptr;
+    CHECK(cudaMalloc(&hop_cycles_d, hops * sizeof(unsigned int)));
+    std::vector<unsigned int> hop_cycles(hops);
+    uint64_t next_line = 0; // each chase goes on where the last stopped: lines not in L2
     std::printf("{\"experiment\": \"loaded_latency\", \"sm_count\": %d, \"hops\": %d, "
                 "\"chase_bytes\": %zu, \"stream_bytes_per_array\": %zu, "
                 "\"stream_block_threads\": %d}\n",
@@ -169,16 +194,21 @@ int main() {
             const int blocks = 1 + k * sms;
             if (blocks > capacity * sms)
                 break; // not all resident at once
-            std::vector<double> cycles, ns, gbs;
+            std::vector<double> cycles, ns, gbs, pooled;
             for (int launch = 0; launch < 4; ++launch) {
                 CHECK(cudaMemset(control, 0, sizeof(Control)));
-                mode.kernel<<<blocks, stream_block_threads>>>(chain_d, src, dst, control);
+                mode.kernel<<<blocks, stream_block_threads>>>(chain_d, next_line, hop_cycles_d, src,
+                                                              dst, control);
                 CHECK(cudaGetLastError());
                 CHECK(cudaDeviceSynchronize());
                 Control result{};
                 CHECK(cudaMemcpy(&result, control, sizeof(Control), cudaMemcpyDeviceToHost));
+                next_line = result.sink;
                 if (launch == 0)
                     continue;
+                CHECK(cudaMemcpy(hop_cycles.data(), hop_cycles_d, hops * sizeof(unsigned int),
+                                 cudaMemcpyDeviceToHost));
+                pooled.insert(pooled.end(), hop_cycles.begin(), hop_cycles.end());
                 cycles.push_back(static_cast<double>(result.chase_cycles) / hops);
                 ns.push_back(static_cast<double>(result.chase_ns) / hops);
                 gbs.push_back(static_cast<double>(result.streamed_bytes) /
@@ -193,6 +223,15 @@ int main() {
                         mode.name, mode.ilp, k, (blocks - 1) * stream_block_threads, cycles[0],
                         cycles[1], cycles[2], ns[0], ns[1], ns[2], gbs[0], gbs[1], gbs[2],
                         median(cycles), median(ns), median(gbs));
+            // The distribution of single hops (the 3 launches pooled): percentiles 0..100.
+            std::sort(pooled.begin(), pooled.end());
+            std::printf("{\"mode\": \"%s\", \"ilp\": %d, \"stream_blocks_per_sm\": %d, "
+                        "\"hop_cycles_percentiles\": [",
+                        mode.name, mode.ilp, k);
+            for (int q = 0; q <= 100; ++q)
+                std::printf("%s%.0f", q ? ", " : "",
+                            pooled[std::min(pooled.size() - 1, pooled.size() * q / 100)]);
+            std::printf("]}\n");
             std::fflush(stdout);
         }
     }
@@ -200,5 +239,6 @@ int main() {
     CHECK(cudaFree(src));
     CHECK(cudaFree(dst));
     CHECK(cudaFree(control));
+    CHECK(cudaFree(hop_cycles_d));
     return 0;
 }
