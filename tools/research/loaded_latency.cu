@@ -135,8 +135,7 @@ __global__ void loaded(const uint64_t* __restrict__ chain, uint64_t start_line,
         control->sink = 1;
 }
 
-using Kernel = void (*)(const uint64_t*, uint64_t, unsigned int*, const double*, double*,
-                        Control*);
+using Kernel = void (*)(const uint64_t*, uint64_t, unsigned int*, const double*, double*, Control*);
 
 struct Mode {
     const char* name;
