@@ -125,12 +125,13 @@ TEST(ExploreView, ConfigurationsWithinOnePercentOfTheBestGetANote) {
     };
     const auto notes = notes_of({3.0, 2.99, 2.98, 2.5}, 1);
     ASSERT_EQ(notes.size(), 3u);
-    EXPECT_EQ(notes.back(),
-              "The 3 best configurations are predicted within 0.67 % of each other (2.98 to 3.00 "
-              "Gpoints/s; DRAM binds for 2, L1 binds for 1): closer than the model's accuracy "
-              "separates them (26 box r1 shapes the H100 model predicts within 0.04 % ran 1351 "
-              "to 1673 us, docs/accuracy.md). Time the leading ones before choosing "
-              "(docs/volume-model.md, Ties).");
+    EXPECT_EQ(
+        notes.back(),
+        "The 3 best configurations are predicted within 0.67 % of each other (2.98 to 3.00 "
+        "Gpoints/s; DRAM binds for 2, L1 binds for 1): closer than the model's accuracy "
+        "separates them (26 box r1 shapes the H100 model predicts within 0.04 % ran 1351 "
+        "to 1673 us, docs/accuracy.md). Time the leading ones (`kerncast run`) before choosing "
+        "(docs/volume-model.md, Ties).");
     EXPECT_EQ(notes_of({3.0, 2.9, 2.8}, 1).size(), 2u);  // 3.3 % apart: none
     EXPECT_EQ(notes_of({3.0, 3.0, 2.5}, 2).size(), 3u);  // an exact tie: its own note only
     EXPECT_EQ(notes_of({3.0, 3.0, 2.99}, 2).size(), 4u); // a tie and a near one: both
