@@ -14,13 +14,15 @@
 namespace kerncast::probe::device {
 
 // What block 0 and the streams share: the phase (0 starting, 1 the chase is timed, 2 done),
-// the bytes the streams moved in phase 1, and the chase's cycles and nanoseconds.
+// the bytes the streams moved in phase 1, the plain chase's cycles and the nanoseconds of
+// phase 1 (the plain chase and the hop-by-hop one after it).
 struct LoadedChaseControl {
     unsigned int phase;
     unsigned int padding;
     unsigned long long streamed_bytes;
     unsigned long long chase_cycles;
-    unsigned long long chase_nanoseconds;
+    unsigned long long plain_nanoseconds; // the plain chase's
+    unsigned long long chase_nanoseconds; // phase 1's
     unsigned long long sm;
 };
 
@@ -36,11 +38,13 @@ constexpr unsigned long long loaded_chase_guard_ns = 2000000000ull;
 // bytes it moves while the chase is timed; lane 0 of each warp polls the phase.
 template <int Loads, int Stores>
 __global__ void loaded_chase(const std::uint32_t* __restrict__ buffer, std::uint32_t start,
-                             std::uint32_t iterations, uint4* __restrict__ region,
+                             std::uint32_t iterations, std::uint32_t hop_iterations,
+                             std::uint32_t* __restrict__ hop_cycles, uint4* __restrict__ region,
                              std::size_t slice_count, LoadedChaseControl* control,
                              std::uint32_t* __restrict__ sink) {
     static_assert(Loads == 1 && (Stores == 0 || Stores == 1), "mixes 1:0 and 1:1 only");
     volatile unsigned int* phase = &control->phase;
+    __shared__ std::uint32_t s_sink;
     if (blockIdx.x == 0) {
         if (threadIdx.x != 0)
             return;
@@ -57,10 +61,23 @@ __global__ void loaded_chase(const std::uint32_t* __restrict__ buffer, std::uint
             j = load_next<LoadKind::global_cg>(buffer, j, 0, 0xffffffffu);
         sink[0] = j; // the last load completes before the clock read below
         const long long c1 = clock_fenced();
+        const unsigned long long g_plain = globaltimer_ns();
+        // Then hop by hop: each load timed alone, the shared store waiting for it (the
+        // fine-grained chase's guard), for the spread of the latency under the same load.
+        const auto sink_address = static_cast<std::uint32_t>(__cvta_generic_to_shared(&s_sink));
+        for (std::uint32_t k = 0; k < hop_iterations; ++k) {
+            const long long t0 = clock_fenced();
+            j = load_next<LoadKind::global_cg>(buffer, after_fence(j), 0, 0xffffffffu);
+            asm volatile("st.shared.u32 [%0], %1;" ::"r"(sink_address), "r"(j) : "memory");
+            const long long t1 = clock_fenced();
+            hop_cycles[k] = static_cast<std::uint32_t>(t1 - t0);
+        }
+        sink[0] = j;
         const unsigned long long g1 = globaltimer_ns();
         __threadfence();
         *phase = 2;
         control->chase_cycles = static_cast<unsigned long long>(c1 - c0);
+        control->plain_nanoseconds = g_plain - g0;
         control->chase_nanoseconds = g1 - g0;
         control->sm = sm_id();
         return;

@@ -280,12 +280,13 @@ public:
                                                static_cast<std::size_t>(chase.stream_threads),
                        "loaded chase: slices shorter than the streams' 4 steps");
         DeviceBuffer<device::LoadedChaseControl> control(1);
+        DeviceBuffer<std::uint32_t> hop_cycles(chase.hop_iterations);
         KERNCAST_CUDA(cudaMemset(control.get(), 0, sizeof(device::LoadedChaseControl)));
         auto* region = reinterpret_cast<uint4*>(stream_region_.get());
         const auto run = [&](auto kernel) {
             kernel<<<1 + chase.stream_blocks, chase.stream_threads>>>(
-                buffer_.get(), chase.start, chase.iterations, region, chase.slice_count,
-                control.get(), sink_.get());
+                buffer_.get(), chase.start, chase.iterations, chase.hop_iterations,
+                hop_cycles.get(), region, chase.slice_count, control.get(), sink_.get());
         };
         if (chase.stores == 1)
             run(device::loaded_chase<1, 1>);
@@ -297,9 +298,11 @@ public:
         LoadedChaseTiming timing;
         timing.cycles_per_load =
             static_cast<double>(result.chase_cycles) / std::max(chase.iterations, 1u);
-        timing.sm_clock_mhz = mhz_of({result.chase_cycles, result.chase_nanoseconds, result.sm});
+        timing.sm_clock_mhz = mhz_of({result.chase_cycles, result.plain_nanoseconds, result.sm});
         timing.chase_ms = static_cast<double>(result.chase_nanoseconds) * 1e-6;
         timing.streamed_bytes = static_cast<std::int64_t>(result.streamed_bytes);
+        const std::vector<std::uint32_t> hops = hop_cycles.download(chase.hop_iterations);
+        timing.hop_cycles.assign(hops.begin(), hops.end());
         timing.next_start = sink_.download_first();
         return timing;
     }

@@ -325,7 +325,8 @@ read_mixed_bandwidths(const Reader& reader, const json& value, const std::string
         });
 }
 
-// [{"store_fraction": 0, "bandwidth_gbs": 1200, "latency_cycles": 900}, ...] with one source.
+// [{"store_fraction": 0, "bandwidth_gbs": 1200, "latency_cycles": 900}, ...] with one source
+// (and optionally "latency_stddev_cycles" an entry).
 std::optional<Sourced<std::vector<LoadedLatency>>>
 read_loaded_latencies(const Reader& reader, const json& value, const std::string& path,
                       const std::string& default_source) {
@@ -334,8 +335,9 @@ read_loaded_latencies(const Reader& reader, const json& value, const std::string
         "an array of {\"store_fraction\", \"bandwidth_gbs\", \"latency_cycles\"} objects",
         "the memory level", [&](const json& element, const std::string& element_path) {
             reader.expect_object(element, element_path);
-            reader.check_keys(element, element_path,
-                              {"store_fraction", "bandwidth_gbs", "latency_cycles"});
+            reader.check_keys(
+                element, element_path,
+                {"store_fraction", "bandwidth_gbs", "latency_cycles", "latency_stddev_cycles"});
             LoadedLatency entry;
             entry.store_fraction = reader.scalar<double>(
                 reader.required(element, element_path, "store_fraction",
@@ -347,6 +349,10 @@ read_loaded_latencies(const Reader& reader, const json& value, const std::string
             entry.latency_cycles = reader.scalar<double>(
                 reader.required(element, element_path, "latency_cycles", "a number (SM cycles)"),
                 child_pointer(element_path, "latency_cycles"));
+            if (element.contains("latency_stddev_cycles"))
+                entry.latency_stddev_cycles =
+                    reader.scalar<double>(element.at("latency_stddev_cycles"),
+                                          child_pointer(element_path, "latency_stddev_cycles"));
             return entry;
         });
 }

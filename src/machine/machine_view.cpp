@@ -96,12 +96,15 @@ report::Table loaded_latencies_table(const MachineModel& m) {
                    {"store_fraction", "store fraction", "", 3},
                    {"bandwidth_gbs", "bandwidth", "GB/s"},
                    {"latency_cycles", "latency", "cycles"},
+                   {"latency_stddev_cycles", "std. dev.", "cycles"},
                    "source"});
     for (const auto& level : m.memory)
         if (const auto& entries = level.latency_under_load)
             for (const auto& entry : entries->value)
-                table.row(level.name, entry.store_fraction, entry.bandwidth_gbs,
-                          entry.latency_cycles, entries->source);
+                table.row(
+                    level.name, entry.store_fraction, entry.bandwidth_gbs, entry.latency_cycles,
+                    report::cell_if(entry.latency_stddev_cycles > 0, entry.latency_stddev_cycles),
+                    entries->source);
     return table.build();
 }
 

@@ -127,9 +127,12 @@ public:
         if (level.latency_under_load)
             list(object, "latency_under_load", *level.latency_under_load, source,
                  [](const LoadedLatency& entry) {
-                     return Json{{"store_fraction", entry.store_fraction},
-                                 {"bandwidth_gbs", entry.bandwidth_gbs},
-                                 {"latency_cycles", entry.latency_cycles}};
+                     Json point{{"store_fraction", entry.store_fraction},
+                                {"bandwidth_gbs", entry.bandwidth_gbs},
+                                {"latency_cycles", entry.latency_cycles}};
+                     if (entry.latency_stddev_cycles > 0)
+                         point["latency_stddev_cycles"] = entry.latency_stddev_cycles;
+                     return point;
                  });
         return object;
     }

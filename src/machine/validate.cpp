@@ -470,7 +470,8 @@ private:
 
     // Latency under load: the dram level's only (the probe measures no other), sorted by store
     // fraction and then bandwidth, each pair once; fractions in [0, 1], bandwidths not negative
-    // (0: nothing streams) and not above the level's peak, latencies positive.
+    // (0: nothing streams) and not above the level's peak, latencies positive, their standard
+    // deviations not negative (0: not measured).
     void loaded_latencies(const MemoryLevel& level, const std::string& path) const {
         const auto& list = *level.latency_under_load;
         source(list.source, path);
@@ -512,6 +513,9 @@ private:
             if (!(entry.latency_cycles > 0))
                 fail(child_pointer(entry_path, "latency_cycles"),
                      "must be positive, got " + number(entry.latency_cycles));
+            if (!(entry.latency_stddev_cycles >= 0))
+                fail(child_pointer(entry_path, "latency_stddev_cycles"),
+                     "must not be negative, got " + number(entry.latency_stddev_cycles));
         }
     }
 

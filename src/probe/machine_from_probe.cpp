@@ -303,6 +303,13 @@ private:
                 continue;
             entries.push_back(entry);
             used.push_back(v);
+            // The spread of the same launches (same benchmark, mix and bandwidth), if measured.
+            for (const auto& spread : analysis_.values)
+                if (spread.quantity == "loaded_latency_stddev_cycles" &&
+                    spread.benchmark == v->benchmark &&
+                    spread.store_fraction == v->store_fraction &&
+                    spread.bandwidth_gbs == v->bandwidth_gbs && spread.estimate.within_bounds)
+                    entries.back().latency_stddev_cycles = rounded(spread.estimate.value, 10);
         }
         citation += fmt::format(" benchmark {}, {} points, each the median of {} repetition(s)",
                                 used.front()->benchmark, entries.size(),

@@ -171,9 +171,10 @@ struct MixedBandwidth {
 // One point of the latency under load: a dependent load's latency while the rest of the GPU
 // streams a mix at bandwidth_gbs (the probe's loaded_latency benchmark, docs/probe.md).
 struct LoadedLatency {
-    double store_fraction = 0; // of the streams' bytes, 0 (loads) .. 1 (stores)
-    double bandwidth_gbs = 0;  // the streams' loads + stores, 1e9 bytes/s, whole device
-    double latency_cycles = 0; // load-to-use latency of the chase at that load, SM cycles
+    double store_fraction = 0;        // of the streams' bytes, 0 (loads) .. 1 (stores)
+    double bandwidth_gbs = 0;         // the streams' loads + stores, 1e9 bytes/s, whole device
+    double latency_cycles = 0;        // load-to-use latency of the chase at that load, SM cycles
+    double latency_stddev_cycles = 0; // its standard deviation, hop by hop; 0: not measured
     bool operator==(const LoadedLatency&) const = default;
 };
 

@@ -78,27 +78,31 @@ struct StreamLaunch {
 };
 
 // One launch of the loaded chase (cuda/probe/loaded_chase_kernel.cuh): thread 0 of block 0
-// chases `iterations` loads (ld.global.cg) of the probe buffer's chain from `start`, timed
-// after the streams have run for a ramp; blocks 1..stream_blocks of stream_threads threads
-// (a multiple of 32) stream loads (stores 0) or loads and stores (stores 1) over slices of
-// slice_count 16-byte elements of the stream region until the chase is done.
+// chases `iterations` loads (ld.global.cg) of the probe buffer's chain from `start`, timed as
+// a whole after the streams have run for a ramp, then hop_iterations more, each timed alone;
+// blocks 1..stream_blocks of stream_threads threads (a multiple of 32) stream loads (stores
+// 0) or loads and stores (stores 1) over slices of slice_count 16-byte elements of the stream
+// region until the chase is done.
 struct LoadedChase {
     std::uint32_t start = 0;
     std::uint32_t iterations = 2048;
+    std::uint32_t hop_iterations = 1024;
     int stream_blocks = 0;
     int stream_threads = 64;
     int stores = 0; // a store a load (1) or none (0)
     std::size_t slice_count = 0;
 };
 
-// The chase's cycles per load and SM clock, its own time, the bytes (loads plus stores) the
-// streams moved while it was timed, and the element the chase stopped at (where the next
-// chase starts on lines no chase has loaded).
+// The whole-chase cycles per load and the SM clock, the time both chases took together, the
+// bytes (loads plus stores) the streams moved meanwhile, each timed hop's cycles (which include
+// the timing itself), and the element the chase stopped at (where the next chase starts, on
+// lines no chase has loaded).
 struct LoadedChaseTiming {
     double cycles_per_load = 0;
     double sm_clock_mhz = 0;
     double chase_ms = 0;
     std::int64_t streamed_bytes = 0;
+    std::vector<double> hop_cycles;
     std::uint32_t next_start = 0;
 };
 

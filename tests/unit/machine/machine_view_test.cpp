@@ -110,19 +110,20 @@ TEST(MachineView, ProbedTopologyFieldsWithSourcesAndUncertainty) {
     EXPECT_EQ(sources.rows[1][4], Cell{}); // "sheet" states none
 }
 
-// One row per point of the dram level's latency under load, with the curve's source; no table
-// for a machine without the curve.
+// One row per point of the dram level's latency under load, with its spread when measured and
+// the curve's source; no table for a machine without the curve.
 TEST(MachineView, LatencyUnderLoadIsOneRowPerPoint) {
     MachineModel m =
         parse_machine_json(machine_fixture("probed_fields.json"), "probed_fields.json");
     for (const auto& t : machine_view(m).tables)
         EXPECT_NE(t.key, "latency_under_load");
     m.memory[2].latency_under_load =
-        Sourced<std::vector<LoadedLatency>>{{{0, 0, 600}, {0.5, 310.5, 950}}, "probe"};
+        Sourced<std::vector<LoadedLatency>>{{{0, 0, 600, 0}, {0.5, 310.5, 950, 120.5}}, "probe"};
     const report::Document doc = machine_view(m);
     const auto& table = doc.table_at("latency_under_load");
     using report::Cell;
     ASSERT_EQ(table.rows.size(), 2u);
-    EXPECT_EQ(table.rows[1],
-              (std::vector<Cell>{std::string("dram"), 0.5, 310.5, 950.0, std::string("probe")}));
+    EXPECT_EQ(table.rows[0][4], Cell{}); // no spread measured
+    EXPECT_EQ(table.rows[1], (std::vector<Cell>{std::string("dram"), 0.5, 310.5, 950.0, 120.5,
+                                                std::string("probe")}));
 }

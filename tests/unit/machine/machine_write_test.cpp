@@ -68,7 +68,8 @@ TEST(MachineWrite, LatencyUnderLoadRoundTrips) {
     MachineModel m = parse(probed());
     m.sources["loaded"] = Provenance{SourceKind::measured, "a chase under load", "data/loaded"};
     m.memory[2].latency_under_load = Sourced<std::vector<LoadedLatency>>{
-        {{0, 0, 600.5}, {0, 0.1 + 0.2, 700}, {0.5, 0, 610}, {0.5, 400, 1200.25}}, "loaded"};
+        {{0, 0, 600.5, 0}, {0, 0.1 + 0.2, 700, 0}, {0.5, 0, 610, 35.5}, {0.5, 400, 1200.25, 210}},
+        "loaded"};
     for (const std::string& text : {machine_to_json(m).dump(2), machine_json_text(m)}) {
         const MachineModel back = parse(text);
         EXPECT_EQ(back, m) << text;
@@ -76,9 +77,11 @@ TEST(MachineWrite, LatencyUnderLoadRoundTrips) {
     const nlohmann::json j = machine_to_json(m);
     const nlohmann::json& table = j.at("memory").at(2).at("latency_under_load");
     EXPECT_EQ(table.at("source"), "loaded");
-    EXPECT_EQ(table.at("value").at(3),
-              (nlohmann::json{
-                  {"store_fraction", 0.5}, {"bandwidth_gbs", 400}, {"latency_cycles", 1200.25}}));
+    EXPECT_EQ(table.at("value").at(3), (nlohmann::json{{"store_fraction", 0.5},
+                                                       {"bandwidth_gbs", 400},
+                                                       {"latency_cycles", 1200.25},
+                                                       {"latency_stddev_cycles", 210}}));
+    EXPECT_FALSE(table.at("value").at(0).contains("latency_stddev_cycles")); // 0: not measured
 }
 
 TEST(MachineWrite, MixedBandwidthsRoundTrip) {

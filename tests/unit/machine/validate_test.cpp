@@ -532,6 +532,13 @@ TEST(ValidateMachine, LatencyUnderLoadRules) {
                    path + "/0/bandwidth_gbs", "520");
     expect_invalid(with_loaded(loaded_point(0, 100, 0)), "must be positive, got 0",
                    path + "/0/latency_cycles", "0}]");
+    EXPECT_NO_THROW(parse_machine_json(
+        with_loaded("{\"store_fraction\": 0, \"bandwidth_gbs\": 100, \"latency_cycles\": 600, "
+                    "\"latency_stddev_cycles\": 80.5}"),
+        "probed.json"));
+    expect_invalid(with_loaded("{\"store_fraction\": 0, \"bandwidth_gbs\": 100, "
+                               "\"latency_cycles\": 600, \"latency_stddev_cycles\": -3}"),
+                   "must not be negative, got -3", path + "/0/latency_stddev_cycles", "-3}");
     expect_invalid(with_loaded(""),
                    "expected at least one {\"store_fraction\", \"bandwidth_gbs\", "
                    "\"latency_cycles\"} entry",

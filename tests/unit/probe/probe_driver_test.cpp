@@ -175,7 +175,7 @@ TEST(ProbeDriver, EveryGroupRunsAndItsRecordIsAnalysed) {
 // SM; the simulated SM holds 32) x 3 repetitions, each chase going on where the last stopped,
 // over two slices of the stream region (half the free memory over 2, at most 1 GiB), which is
 // released. The machine gets the curve sorted by store fraction and bandwidth, latency minus
-// the chase overhead (8 cycles).
+// the chase overhead (8 cycles), and the hop-by-hop chase's standard deviation.
 TEST(ProbeDriver, DramGroupTimesTheChaseUnderLoad) {
     testing::SimulatedProbeDevice device;
     device.free_bytes = std::int64_t{2} << 30; // slices of 2 GiB / 2 / 2 = 512 MiB
@@ -189,8 +189,9 @@ TEST(ProbeDriver, DramGroupTimesTheChaseUnderLoad) {
     std::set<std::pair<int, int>> loads;
     for (const auto& chase : device.loaded_chases) {
         EXPECT_EQ(chase.start, start);
-        start += 2048;
+        start += 2048 + 1024;
         EXPECT_EQ(chase.iterations, 2048u);
+        EXPECT_EQ(chase.hop_iterations, 1024u);
         EXPECT_EQ(chase.stream_threads, 64);
         EXPECT_EQ(chase.slice_count, std::size_t{512} * 1024 * 1024 / 16);
         EXPECT_EQ(chase.stream_blocks % 4, 0); // 4 simulated SMs
@@ -200,9 +201,11 @@ TEST(ProbeDriver, DramGroupTimesTheChaseUnderLoad) {
     EXPECT_TRUE(loads.count({1, 31}));
     const RawBenchmark* b = record.benchmark("dram.loaded_latency");
     ASSERT_NE(b, nullptr);
-    EXPECT_EQ(b->series.size(), 66u);
+    ASSERT_EQ(b->series.size(), 132u); // a launch's series, then its hop-by-hop series
     EXPECT_EQ(b->series.front().label, "1:0");
-    EXPECT_EQ(b->series.back().label, "1:1");
+    EXPECT_EQ(b->series[1].label, "1:0 hops");
+    EXPECT_EQ(b->series[1].values.size(), 1024u);
+    EXPECT_EQ(b->series.back().label, "1:1 hops");
     EXPECT_EQ(b->series.back().blocks, 124);
     const MachineModel m = machine_from_probe(analyse_probe_record(record), "run");
     const MemoryLevel* dram = m.level("dram");
@@ -214,10 +217,12 @@ TEST(ProbeDriver, DramGroupTimesTheChaseUnderLoad) {
     EXPECT_EQ(curve.front().store_fraction, 0);
     EXPECT_EQ(curve.front().bandwidth_gbs, 0);
     EXPECT_DOUBLE_EQ(curve.front().latency_cycles, 480);
+    EXPECT_DOUBLE_EQ(curve.front().latency_stddev_cycles, 40); // +-40 in turn, unloaded
     // A store a load at 31 blocks an SM: 124 / 132 of 800 GB/s, 488 (1 + 2 x 124 / 132) - 8.
     EXPECT_EQ(curve.back().store_fraction, 0.5);
     EXPECT_NEAR(curve.back().bandwidth_gbs, 800.0 * 124 / 132, 0.06);
     EXPECT_NEAR(curve.back().latency_cycles, 488 * (1 + 2.0 * 124 / 132) - 8, 0.06);
+    EXPECT_NEAR(curve.back().latency_stddev_cycles, 40 + 100.0 * 124 / 132, 0.06);
     for (std::size_t k = 1; k < curve.size(); ++k)
         if (curve[k].store_fraction == curve[k - 1].store_fraction) {
             EXPECT_GT(curve[k].bandwidth_gbs, curve[k - 1].bandwidth_gbs) << k;

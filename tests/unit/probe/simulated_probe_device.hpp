@@ -166,7 +166,12 @@ public:
         t.sm_clock_mhz = 1755;
         t.chase_ms = chase.iterations * t.cycles_per_load / 1755e3;
         t.streamed_bytes = static_cast<std::int64_t>(gbs * 1e9 * t.chase_ms * 1e-3);
-        t.next_start = chase.start + 2048;
+        // Hop by hop: 20 cycles of timing on top, +-(40 + 100 x utilization) in turn (a
+        // standard deviation of that).
+        for (std::uint32_t k = 0; k < chase.hop_iterations; ++k)
+            t.hop_cycles.push_back(t.cycles_per_load + 20 +
+                                   (k % 2 ? 1 : -1) * (40 + 100 * utilization));
+        t.next_start = chase.start + chase.iterations + chase.hop_iterations;
         return t;
     }
     int loaded_chase_blocks_per_sm(int threads) override { return std::min(32, 2048 / threads); }

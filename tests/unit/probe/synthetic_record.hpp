@@ -45,10 +45,10 @@ struct SyntheticTruth {
         {"1:0", 3030}, {"4:1", 2990}, {"3:1", 2960}, {"2:1", 2860},
         {"3:2", 2855}, {"1:1", 2820}, {"1:2", 2765}, {"0:1", 3115}};
     // DRAM latency under load: {mix, streaming blocks, streamed GB/s, chase cycles a load
-    // including the overhead}.
-    std::vector<std::tuple<std::string, int, double, double>> dram_loaded = {
-        {"1:0", 0, 0, 488}, {"1:0", 132, 1500, 620}, {"1:0", 528, 2900, 1050},
-        {"1:1", 0, 0, 490}, {"1:1", 132, 1400, 650}, {"1:1", 528, 2700, 1200}};
+    // including the overhead, standard deviation of the timed hops}.
+    std::vector<std::tuple<std::string, int, double, double, double>> dram_loaded = {
+        {"1:0", 0, 0, 488, 30}, {"1:0", 132, 1500, 620, 90},  {"1:0", 528, 2900, 1050, 300},
+        {"1:1", 0, 0, 490, 32}, {"1:1", 132, 1400, 650, 100}, {"1:1", 528, 2700, 1200, 350}};
 };
 
 inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
@@ -226,17 +226,24 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
     }
     record.benchmarks.push_back(mixes);
 
-    // DRAM latency under load: three repetitions a point, cycles +0, +2, -2.
+    // DRAM latency under load: three repetitions a point, cycles +0, +2, -2; each with 16
+    // timed hops 25 cycles over the chase's, +-(stddev + 0, +1, -1) in turn.
     RawBenchmark loaded{
         "dram.loaded_latency", "loaded_latency", "dram", "", "", "random", "cycles", "", {}};
-    for (const auto& [label, blocks, gbs, cycles] : truth.dram_loaded)
+    for (const auto& [label, blocks, gbs, cycles, stddev] : truth.dram_loaded)
         for (int rep = 0; rep < 3; ++rep) {
-            const double cycles_per_load = cycles + (rep == 0 ? 0 : rep == 1 ? 2 : -2);
-            const double ms = 2048 * cycles_per_load / (truth.sm_clock_mhz * 1e3);
+            const double step = rep == 0 ? 0 : rep == 1 ? 2 : -2;
+            const double cycles_per_load = cycles + step;
+            const double ms = 3072 * cycles_per_load / (truth.sm_clock_mhz * 1e3);
             loaded.series.push_back({label, rep, std::int64_t{4} * 52428800, 128, blocks,
                                      blocks > 0 ? 64 : 0,
                                      static_cast<std::int64_t>(std::llround(gbs * 1e6 * ms)),
                                      truth.sm_clock_mhz, std::vector<double>{cycles_per_load, ms}});
+            std::vector<double> hops;
+            for (int k = 0; k < 16; ++k)
+                hops.push_back(cycles_per_load + 25 + (k % 2 ? 1 : -1) * (stddev + step / 2));
+            loaded.series.push_back({label + " hops", rep, std::int64_t{4} * 52428800, 128, blocks,
+                                     blocks > 0 ? 64 : 0, 0, truth.sm_clock_mhz, hops});
         }
     record.benchmarks.push_back(loaded);
 

@@ -20,10 +20,11 @@ TEST(LoadedLatencyBenchmark, OneValuePerMixAndLoadAtTheStreamedBandwidth) {
     context.overheads[""] = truth.overhead_cycles; // as the overhead kind would set it
     find_benchmark_kind("loaded_latency")
         ->analyse(*record.benchmark("dram.loaded_latency"), context);
-    ASSERT_EQ(a.values.size(), truth.dram_loaded.size());
-    for (std::size_t k = 0; k < a.values.size(); ++k) {
-        const auto& [label, blocks, gbs, cycles] = truth.dram_loaded[k];
-        const ProbeValue& v = a.values[k];
+    // A latency and, from the hop-by-hop series, its spread for each point.
+    ASSERT_EQ(a.values.size(), 2 * truth.dram_loaded.size());
+    for (std::size_t k = 0; k < truth.dram_loaded.size(); ++k) {
+        const auto& [label, blocks, gbs, cycles, stddev] = truth.dram_loaded[k];
+        const ProbeValue& v = a.values[2 * k];
         EXPECT_EQ(v.memory, "dram");
         EXPECT_EQ(v.quantity, "loaded_latency_cycles");
         EXPECT_EQ(v.unit, "cycles");
@@ -33,11 +34,20 @@ TEST(LoadedLatencyBenchmark, OneValuePerMixAndLoadAtTheStreamedBandwidth) {
         EXPECT_EQ(v.estimate.repetitions, 3);
         // The bytes are rounded to whole bytes: within 1e-6 relative.
         EXPECT_NEAR(v.bandwidth_gbs, gbs, gbs * 1e-6 + 1e-9) << k;
+        // The spread: the median of the repetitions' standard deviations (+0, +1, -1), which
+        // the hops' common offset does not enter.
+        const ProbeValue& spread = a.values[2 * k + 1];
+        EXPECT_EQ(spread.quantity, "loaded_latency_stddev_cycles");
+        EXPECT_EQ(spread.store_fraction, v.store_fraction);
+        EXPECT_EQ(spread.bandwidth_gbs, v.bandwidth_gbs);
+        EXPECT_NEAR(spread.estimate.value, stddev, 1e-9) << k;
+        EXPECT_NEAR(spread.estimate.spread, 1, 1e-9) << k;
     }
-    EXPECT_EQ(a.values[2].detail, "while 528 blocks x 64 threads streamed loads at 2900.0 GB/s "
+    EXPECT_EQ(a.values[4].detail, "while 528 blocks x 64 threads streamed loads at 2900.0 GB/s "
                                   "(median of 3); minus 8 cycles overhead (common overhead)");
-    EXPECT_EQ(a.values[3].detail,
+    EXPECT_EQ(a.values[6].detail,
               "nothing streaming beside it; minus 8 cycles overhead (common overhead)");
+    EXPECT_EQ(a.values[7].detail, "standard deviation of 16 hops timed one by one, median of 3");
 }
 
 TEST(LoadedLatencyBenchmark, SeriesMustBeAMixWithCyclesAndMilliseconds) {
@@ -51,7 +61,7 @@ TEST(LoadedLatencyBenchmark, SeriesMustBeAMixWithCyclesAndMilliseconds) {
     }
     const auto broken = [](auto change) {
         ProbeRecord record = synthetic_record();
-        change(benchmark_named(record, "dram.loaded_latency").series[4]);
+        change(benchmark_named(record, "dram.loaded_latency").series[6]);
         return analysis_error(record, {"loaded_latency"});
     };
     for (const std::string& error :
@@ -62,7 +72,19 @@ TEST(LoadedLatencyBenchmark, SeriesMustBeAMixWithCyclesAndMilliseconds) {
                              "milliseconds > 0]"),
                   std::string::npos)
             << error;
+    // A hop-by-hop series needs two hops and its launch's series.
     ProbeRecord record = synthetic_record();
+    benchmark_named(record, "dram.loaded_latency").series[1].values = {500};
+    EXPECT_NE(analysis_error(record, {"loaded_latency"})
+                  .find("1:0 hops, 0 blocks: a hop-by-hop series needs at least two hops"),
+              std::string::npos);
+    record = synthetic_record();
+    benchmark_named(record, "dram.loaded_latency").series[1].blocks = 7;
+    EXPECT_NE(analysis_error(record, {"loaded_latency"})
+                  .find("hop-by-hop series of 7 blocks x 0 threads without their launch's "
+                        "series"),
+              std::string::npos);
+    record = synthetic_record();
     benchmark_named(record, "dram.loaded_latency").unit = "ms";
     EXPECT_NE(analysis_error(record, {"loaded_latency"}).find("in cycles"), std::string::npos);
 }
