@@ -1,7 +1,8 @@
 // DRAM latency under load (docs/probe.md, "Latency under load"): the unloaded chase of the
 // dram latency benchmark, timed while the rest of the GPU streams a load/store mix at a chosen
-// concurrency. One value per (mix, streaming blocks): the chase's cycles per load minus the
-// chase overhead, at the bandwidth the streams reached meanwhile.
+// concurrency. Two values per (mix, streaming blocks), at the bandwidth the streams reached
+// meanwhile: the chase's cycles per load minus the chase overhead, and the standard deviation
+// of single loads timed one by one after it.
 #include "benchmark_plans.hpp"
 #include "benchmark_support.hpp"
 #include "kerncast/probe/statistics.hpp"
@@ -38,7 +39,8 @@ double standard_deviation(const std::vector<double>& values) {
 constexpr PhysicalBounds spread_bounds{0.0, 10000.0, "latency spread in cycles"};
 
 // Groups the repetitions of one (label, blocks, threads) and gives each its latency (cycles
-// per load minus the overhead) and bandwidth (bytes over the chase's milliseconds).
+// per load minus the overhead), bandwidth (bytes over both chases' milliseconds) and, from the
+// hop-by-hop series, spread.
 void analyse_loaded_latency(const RawBenchmark& b, AnalysisContext& context) {
     if (b.unit != "cycles")
         bad_benchmark(b, "loaded-latency series are in cycles (unit \"cycles\")");
@@ -133,7 +135,7 @@ void analyse_loaded_latency(const RawBenchmark& b, AnalysisContext& context) {
 // time, each chase going on where the last one stopped (on lines no chase loaded), while 0..31
 // blocks of 64 threads an SM stream loads alone and a store a load over two slices of up to 1 GiB.
 // Each stream thread keeps 4 loads of 16 B in flight, so the steps run from no load to beyond
-// what saturates the DRAM (Little's law: an H200's 4.5 TB/s at 1.4 us is about 50 KiB in
+// what saturates the DRAM (Little's law: an H200's 4.5 TB/s at 1.4 us is about 48 kB in
 // flight an SM, 12 blocks). After the 2048 loads timed together (the latency), 1024 more are
 // timed one by one (its spread, which a block's slowest warp depends on: docs/accuracy.md,
 // notes 2026-11-27d). Three repetitions of each.
