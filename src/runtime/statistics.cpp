@@ -117,6 +117,25 @@ AbsErrorSummary summarize_abs_errors(std::span<const double> relative_errors) {
     return summary;
 }
 
+NearBest near_best(std::span<const double> predicted_times,
+                   std::span<const double> measured_times) {
+    KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
+                   "near-best count needs equally many predictions and measurements");
+    const double best = *std::min_element(predicted_times.begin(), predicted_times.end());
+    NearBest result;
+    double fastest = 0, slowest = 0;
+    for (std::size_t i = 0; i < predicted_times.size(); ++i) {
+        if (predicted_times[i] > best / (1 - near_best_fraction))
+            continue;
+        fastest = result.count == 0 ? measured_times[i] : std::min(fastest, measured_times[i]);
+        slowest = result.count == 0 ? measured_times[i] : std::max(slowest, measured_times[i]);
+        ++result.count;
+    }
+    KERNCAST_CHECK(fastest > 0, "measured times must be positive");
+    result.measured_spread = slowest / fastest - 1;
+    return result;
+}
+
 ValidationStatistics validation_statistics(std::span<const double> predicted_times,
                                            std::span<const double> measured_times) {
     KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
@@ -131,6 +150,7 @@ ValidationStatistics validation_statistics(std::span<const double> predicted_tim
     stats.p90_abs_relative_error = summary.p90;
     stats.spearman = spearman_rank_correlation(predicted_times, measured_times);
     stats.predicted_best_fraction = predicted_best_fraction(predicted_times, measured_times);
+    stats.near_best = near_best(predicted_times, measured_times);
     return stats;
 }
 

@@ -79,6 +79,7 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
             members[static_cast<std::size_t>(std::max_element(measured.begin(), measured.end()) -
                                              measured.begin())]
                 ->configuration;
+        ranking.near_best = runtime::near_best(predicted_time, measured_time);
         rankings.push_back(std::move(ranking));
     }
     return rankings;
@@ -257,9 +258,11 @@ report::Table time_statistics_table(const runtime::ValidationStatistics& s) {
                {"median_abs_relative_error", "median |rel. error|", "", 3},
                {"p90_abs_relative_error", "p90 |rel. error|", "", 3},
                {"spearman", "Spearman rho", "", 3},
-               {"predicted_best_fraction", "predicted best / best", "", 3}});
+               {"predicted_best_fraction", "predicted best / best", "", 3},
+               {"near_best", "within 1 % of the predicted best"},
+               {"near_best_measured_spread", "their measured spread", "", 3}});
     t.row(s.configurations, s.median_abs_relative_error, s.p90_abs_relative_error, s.spearman,
-          s.predicted_best_fraction);
+          s.predicted_best_fraction, s.near_best.count, s.near_best.measured_spread);
     return t.build();
 }
 
@@ -292,10 +295,12 @@ report::Table throughput_ranking_table(const std::vector<ThroughputRanking>& ran
                {"spearman", "Spearman rho", "", 3},
                {"predicted_best_fraction", "predicted best / best", "", 3},
                {"predicted_best", "predicted best"},
-               {"measured_best", "measured best"}});
+               {"measured_best", "measured best"},
+               {"near_best", "within 1 % of the predicted best"},
+               {"near_best_measured_spread", "their measured spread", "", 3}});
     for (const auto& r : rankings)
         t.row(r.group, r.configurations, report::make_cell(r.spearman), r.predicted_best_fraction,
-              r.predicted_best, r.measured_best);
+              r.predicted_best, r.measured_best, r.near_best.count, r.near_best.measured_spread);
     return t.build();
 }
 

@@ -67,12 +67,27 @@ struct AbsErrorSummary {
 // Of relative errors (signed); all zero for none.
 AbsErrorSummary summarize_abs_errors(std::span<const double> relative_errors);
 
+// Predictions this close to the best one (a fraction of its throughput) are closer than the
+// volume model's accuracy separates configurations (its time errors on measured GPUs are
+// 5-25 %, docs/accuracy.md): explore notes them, validate counts them.
+inline constexpr double near_best_fraction = 0.01;
+
+// The configurations whose predicted throughput is within near_best_fraction of the best
+// (predicted time <= best / (1 - near_best_fraction)), and how far apart they measured
+// (slowest / fastest - 1).
+struct NearBest {
+    std::size_t count = 0;
+    double measured_spread = 0;
+};
+NearBest near_best(std::span<const double> predicted_times, std::span<const double> measured_times);
+
 struct ValidationStatistics {
     std::size_t configurations = 0;
     double median_abs_relative_error = 0; // median of |relative_error|
     double p90_abs_relative_error = 0;    // 90th percentile of |relative_error| (definition above)
     std::optional<double> spearman;       // rank correlation of predicted and measured times
     double predicted_best_fraction = 0;
+    NearBest near_best;
 };
 
 // predicted and measured times (seconds, > 0) of the same configurations, same order.

@@ -68,6 +68,9 @@ struct ThroughputRanking {
     // slowest measured of a tie, with " (slowest of N tied)").
     std::string predicted_best;
     std::string measured_best;
+    // Configurations predicted within runtime::near_best_fraction of the best, and their
+    // measured spread.
+    runtime::NearBest near_best;
 };
 
 struct ValidationReport {

@@ -1,6 +1,7 @@
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "kerncast/report/table_builder.hpp"
 #include "kerncast/runtime/measurement_records.hpp"
+#include "kerncast/runtime/statistics.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -70,10 +71,8 @@ std::vector<std::string> tie_notes(const ExploreResult& result, std::size_t top)
     return notes;
 }
 
-// The best configurations predicted within near_best_fraction of the best: a note when there
-// are several and they are not all one exact tie (tie_notes says that). The model's time errors
-// on measured GPUs are 5-25 % (docs/accuracy.md), so a 1 % difference orders nothing.
-constexpr double near_best_fraction = 0.01;
+// The best configurations predicted within runtime::near_best_fraction of the best: a note
+// when there are several and they are not all one exact tie (tie_notes says that).
 
 std::optional<std::string> near_best_note(const ExploreResult& result) {
     const ExploreRow* best = nullptr;
@@ -87,7 +86,8 @@ std::optional<std::string> near_best_note(const ExploreResult& result) {
         const double throughput = row.prediction->limiter.points_per_second;
         if (!best)
             best = &row;
-        if (throughput < best->prediction->limiter.points_per_second * (1 - near_best_fraction))
+        if (throughput <
+            best->prediction->limiter.points_per_second * (1 - runtime::near_best_fraction))
             break;
         ++near;
         lowest = throughput;

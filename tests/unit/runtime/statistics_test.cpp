@@ -152,6 +152,19 @@ TEST(RuntimeStatistics, PredictedBestFraction) {
               1u);
 }
 
+// Within 1 % of the best prediction means a throughput at least 99 % of the best, so a time
+// at most best / 0.99: 100 and 101 count, 101.02 (over 100 / 0.99 = 101.0101) does not.
+TEST(RuntimeStatistics, NearBestCountsPredictionsWithinOnePercentOfTheBest) {
+    const std::vector<double> predicted = {101.0, 150, 100, 101.02, 100};
+    const std::vector<double> measured = {130, 90, 100, 80, 120};
+    const NearBest near = near_best(predicted, measured);
+    EXPECT_EQ(near.count, 3u);                     // 101, 100, 100
+    EXPECT_NEAR(near.measured_spread, 0.3, 1e-12); // 130 / 100 - 1
+    const NearBest alone = near_best(std::vector<double>{1, 2}, std::vector<double>{5, 1});
+    EXPECT_EQ(alone.count, 1u);
+    EXPECT_EQ(alone.measured_spread, 0);
+}
+
 TEST(RuntimeStatistics, ValidationStatistics) {
     const std::vector<double> predicted = {1.1, 2.0, 2.4, 4.0};
     const std::vector<double> measured = {1.0, 2.5, 2.0, 4.0};
@@ -164,6 +177,7 @@ TEST(RuntimeStatistics, ValidationStatistics) {
     ASSERT_TRUE(s.spearman);
     EXPECT_NEAR(*s.spearman, 0.8, 1e-12);
     EXPECT_DOUBLE_EQ(s.predicted_best_fraction, 1.0);
+    EXPECT_EQ(s.near_best.count, 1u);
 }
 
 } // namespace
