@@ -28,7 +28,8 @@
 #  17. carveout: the star's L2 -> L1 against the L1's size (ncu, warp_drift carveout);
 #  18. shared_config: the shared-memory configuration the driver picks (ncu, shared_config.cu);
 #  19. occupancy: the box r1's time at 1..16 resident blocks an SM (occupancy_sweep.cu);
-#  20. loaded_latency: DRAM latency (mean and percentiles of single hops) against the
+#  20. loaded_latency: DRAM latency (mean and percentiles of single hops; tabulated by
+#      tools/research/loaded_latency_table.py) against the
 #      bandwidth other SMs stream at
 #      (loaded_latency.cu; not run yet: for the limit by bytes in flight, docs/accuracy.md,
 #      notes 2026-11-27d);
