@@ -77,5 +77,13 @@ std::vector<double> medians(const std::vector<const RawSeries*>& series) {
     return result;
 }
 
+ChaseOverhead chase_overhead_of(const std::string& memory, const AnalysisContext& context) {
+    if (auto it = context.overheads.find(memory); it != context.overheads.end())
+        return {it->second, "\"" + memory + "\" overhead"};
+    if (auto common = context.overheads.find(""); common != context.overheads.end())
+        return {common->second, "common overhead"};
+    return {};
+}
+
 } // namespace benchmarks
 } // namespace kerncast::probe

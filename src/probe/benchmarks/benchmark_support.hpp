@@ -23,6 +23,14 @@ const RawSeries* labelled(const std::vector<const RawSeries*>& series, const std
 // The median of each series' values.
 std::vector<double> medians(const std::vector<const RawSeries*>& series);
 
+// The chase overhead to subtract from a chase of `memory` (thesis sec. 4.4): the overhead
+// measured for that memory, else the common one, else none; and where it came from, in words.
+struct ChaseOverhead {
+    double cycles = 0;
+    std::string source = "none recorded";
+};
+ChaseOverhead chase_overhead_of(const std::string& memory, const AnalysisContext& context);
+
 // Each family's kinds (one file each).
 std::vector<BenchmarkKind> clock_kinds();          // clock, overhead
 std::vector<BenchmarkKind> size_kinds();           // size

@@ -19,20 +19,13 @@ void analyse_latency(const RawBenchmark& b, AnalysisContext& context) {
     for (const auto& s : b.series)
         all.push_back(&s);
     std::vector<double> cycles = medians(all);
-    double overhead_cycles = 0;
-    std::string source = "none recorded";
-    if (auto it = context.overheads.find(b.memory); it != context.overheads.end()) {
-        overhead_cycles = it->second;
-        source = "\"" + b.memory + "\" overhead";
-    } else if (auto common = context.overheads.find(""); common != context.overheads.end()) {
-        overhead_cycles = common->second;
-        source = "common overhead";
-    }
+    const ChaseOverhead overhead = chase_overhead_of(b.memory, context);
     for (auto& c : cycles)
-        c -= overhead_cycles;
+        c -= overhead.cycles;
     context.add(b, b.memory, "latency_cycles", "cycles", summarize(cycles), latency_bounds,
                 fmt::format("plain chase, {} chain; minus {:g} cycles overhead ({})",
-                            b.chain.empty() ? "sequential" : b.chain, overhead_cycles, source));
+                            b.chain.empty() ? "sequential" : b.chain, overhead.cycles,
+                            overhead.source));
 }
 
 } // namespace

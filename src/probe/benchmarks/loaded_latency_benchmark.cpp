@@ -46,15 +46,7 @@ void analyse_loaded_latency(const RawBenchmark& b, AnalysisContext& context) {
         bad_benchmark(b, "loaded-latency series are in cycles (unit \"cycles\")");
     if (b.series.empty())
         bad_benchmark(b, "no series");
-    double overhead_cycles = 0;
-    std::string overhead_source = "none recorded";
-    if (auto it = context.overheads.find(b.memory); it != context.overheads.end()) {
-        overhead_cycles = it->second;
-        overhead_source = "\"" + b.memory + "\" overhead";
-    } else if (auto common = context.overheads.find(""); common != context.overheads.end()) {
-        overhead_cycles = common->second;
-        overhead_source = "common overhead";
-    }
+    const ChaseOverhead overhead = chase_overhead_of(b.memory, context);
     using Key = std::tuple<double, std::int64_t, std::int64_t>;
     std::map<Key, std::vector<const RawSeries*>> groups, hop_groups;
     for (const auto& s : b.series) {
@@ -95,7 +87,7 @@ void analyse_loaded_latency(const RawBenchmark& b, AnalysisContext& context) {
         const auto& [store_fraction, blocks, threads] = key;
         std::vector<double> latencies, bandwidths;
         for (const RawSeries* s : series) {
-            latencies.push_back(s->values[0] - overhead_cycles);
+            latencies.push_back(s->values[0] - overhead.cycles);
             bandwidths.push_back(static_cast<double>(s->bytes) / (s->values[1] * 1e-3) / 1e9);
         }
         const double bandwidth_gbs = median(bandwidths);
@@ -108,8 +100,8 @@ void analyse_loaded_latency(const RawBenchmark& b, AnalysisContext& context) {
                               bandwidth_gbs, series.size());
         context.add(b, b.memory, "loaded_latency_cycles", "cycles", summarize(latencies),
                     latency_bounds,
-                    fmt::format("{}; minus {:g} cycles overhead ({})", load, overhead_cycles,
-                                overhead_source));
+                    fmt::format("{}; minus {:g} cycles overhead ({})", load, overhead.cycles,
+                                overhead.source));
         context.result.values.back().store_fraction = store_fraction;
         context.result.values.back().bandwidth_gbs = bandwidth_gbs;
         const auto hops = hop_groups.find(key);
