@@ -304,6 +304,13 @@ read_carveout_sizes(const Reader& reader, const json& value, const std::string& 
         });
 }
 
+// The number `key` of a list entry, which must be there (`expected` says what it holds).
+double required_number(const Reader& reader, const json& element, const std::string& element_path,
+                       const char* key, const char* expected) {
+    return reader.scalar<double>(reader.required(element, element_path, key, expected),
+                                 child_pointer(element_path, key));
+}
+
 // [{"store_fraction": 0.5, "bandwidth_gbs": 2817.5}, ...] with one source.
 std::optional<Sourced<std::vector<MixedBandwidth>>>
 read_mixed_bandwidths(const Reader& reader, const json& value, const std::string& path,
@@ -314,13 +321,11 @@ read_mixed_bandwidths(const Reader& reader, const json& value, const std::string
             reader.expect_object(element, element_path);
             reader.check_keys(element, element_path, {"store_fraction", "bandwidth_gbs"});
             MixedBandwidth entry;
-            entry.store_fraction = reader.scalar<double>(
-                reader.required(element, element_path, "store_fraction",
-                                "a number from 0 (loads alone) to 1 (stores alone)"),
-                child_pointer(element_path, "store_fraction"));
-            entry.bandwidth_gbs = reader.scalar<double>(
-                reader.required(element, element_path, "bandwidth_gbs", "a number (GB/s)"),
-                child_pointer(element_path, "bandwidth_gbs"));
+            entry.store_fraction =
+                required_number(reader, element, element_path, "store_fraction",
+                                "a number from 0 (loads alone) to 1 (stores alone)");
+            entry.bandwidth_gbs =
+                required_number(reader, element, element_path, "bandwidth_gbs", "a number (GB/s)");
             return entry;
         });
 }
@@ -339,16 +344,13 @@ read_loaded_latencies(const Reader& reader, const json& value, const std::string
                 element, element_path,
                 {"store_fraction", "bandwidth_gbs", "latency_cycles", "latency_stddev_cycles"});
             LoadedLatency entry;
-            entry.store_fraction = reader.scalar<double>(
-                reader.required(element, element_path, "store_fraction",
-                                "a number from 0 (loads alone) to 1 (stores alone)"),
-                child_pointer(element_path, "store_fraction"));
-            entry.bandwidth_gbs = reader.scalar<double>(
-                reader.required(element, element_path, "bandwidth_gbs", "a number (GB/s)"),
-                child_pointer(element_path, "bandwidth_gbs"));
-            entry.latency_cycles = reader.scalar<double>(
-                reader.required(element, element_path, "latency_cycles", "a number (SM cycles)"),
-                child_pointer(element_path, "latency_cycles"));
+            entry.store_fraction =
+                required_number(reader, element, element_path, "store_fraction",
+                                "a number from 0 (loads alone) to 1 (stores alone)");
+            entry.bandwidth_gbs =
+                required_number(reader, element, element_path, "bandwidth_gbs", "a number (GB/s)");
+            entry.latency_cycles = required_number(reader, element, element_path, "latency_cycles",
+                                                   "a number (SM cycles)");
             if (element.contains("latency_stddev_cycles"))
                 entry.latency_stddev_cycles =
                     reader.scalar<double>(element.at("latency_stddev_cycles"),

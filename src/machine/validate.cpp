@@ -468,6 +468,20 @@ private:
         }
     }
 
+    // A load/store mix's store fraction: 0 (loads alone) to 1 (stores alone).
+    void store_fraction_in_range(double fraction, const std::string& path) const {
+        if (!(fraction >= 0 && fraction <= 1))
+            fail(path,
+                 "must be between 0 (loads alone) and 1 (stores alone), got " + number(fraction));
+    }
+
+    // A bandwidth of the level's streams: at most its peak, when the level gives one.
+    void not_above_peak(const MemoryLevel& level, double gbs, const std::string& path) const {
+        if (level.peak_bandwidth_gbs && gbs > level.peak_bandwidth_gbs->value)
+            fail(path, "bandwidth_gbs (" + number(gbs) + ") exceeds peak_bandwidth_gbs (" +
+                           number(level.peak_bandwidth_gbs->value) + ")");
+    }
+
     // Latency under load: the dram level's only (the probe measures no other), sorted by store
     // fraction and then bandwidth, each pair once; fractions in [0, 1], bandwidths not negative
     // (0: nothing streams) and not above the level's peak, latencies positive, their standard
@@ -487,15 +501,10 @@ private:
             const std::string entry_path = child_pointer(path, i);
             const std::string fraction_path = child_pointer(entry_path, "store_fraction");
             const std::string bandwidth_path = child_pointer(entry_path, "bandwidth_gbs");
-            if (!(entry.store_fraction >= 0 && entry.store_fraction <= 1))
-                fail(fraction_path, "must be between 0 (loads alone) and 1 (stores alone), got " +
-                                        number(entry.store_fraction));
+            store_fraction_in_range(entry.store_fraction, fraction_path);
             if (!(entry.bandwidth_gbs >= 0))
                 fail(bandwidth_path, "must not be negative, got " + number(entry.bandwidth_gbs));
-            if (level.peak_bandwidth_gbs && entry.bandwidth_gbs > level.peak_bandwidth_gbs->value)
-                fail(bandwidth_path, "bandwidth_gbs (" + number(entry.bandwidth_gbs) +
-                                         ") exceeds peak_bandwidth_gbs (" +
-                                         number(level.peak_bandwidth_gbs->value) + ")");
+            not_above_peak(level, entry.bandwidth_gbs, bandwidth_path);
             if (i > 0) {
                 const LoadedLatency& before = list.value[i - 1];
                 if (entry.store_fraction < before.store_fraction)
@@ -536,19 +545,14 @@ private:
             const std::string entry_path = child_pointer(path, i);
             const std::string fraction_path = child_pointer(entry_path, "store_fraction");
             const std::string bandwidth_path = child_pointer(entry_path, "bandwidth_gbs");
-            if (!(entry.store_fraction >= 0 && entry.store_fraction <= 1))
-                fail(fraction_path, "must be between 0 (loads alone) and 1 (stores alone), got " +
-                                        number(entry.store_fraction));
+            store_fraction_in_range(entry.store_fraction, fraction_path);
             if (i > 0 && entry.store_fraction <= list.value[i - 1].store_fraction)
                 fail(fraction_path, "entries must be sorted by store_fraction, each once (" +
                                         number(entry.store_fraction) + " comes after " +
                                         number(list.value[i - 1].store_fraction) + ")");
             if (!(entry.bandwidth_gbs > 0))
                 fail(bandwidth_path, "must be positive, got " + number(entry.bandwidth_gbs));
-            if (level.peak_bandwidth_gbs && entry.bandwidth_gbs > level.peak_bandwidth_gbs->value)
-                fail(bandwidth_path, "bandwidth_gbs (" + number(entry.bandwidth_gbs) +
-                                         ") exceeds peak_bandwidth_gbs (" +
-                                         number(level.peak_bandwidth_gbs->value) + ")");
+            not_above_peak(level, entry.bandwidth_gbs, bandwidth_path);
         }
     }
 
