@@ -399,32 +399,31 @@ if want loaded_latency; then
   compile_and_run loaded_latency loaded_latency 90
 fi
 
-# The probe's bandwidth group, twice, with its DRAM bandwidth by load/store mix (mix_stream,
-# 2026-11-27): each run's raw record, report, JSON and machine file.
-if want probe_bandwidth; then
+# probe_twice GROUP PATTERN: `kerncast probe --only GROUP` twice, each run's raw record, report,
+# JSON and machine file in $W/probe_GROUP_N, the report's lines matching PATTERN printed.
+probe_twice() {
+  local n dir
   for n in 1 2; do
-    phase probe_bandwidth_$n
-    mkdir -p $W/probe_bandwidth_$n
-    timeout $(cap 120) $K probe --only bandwidth --raw $W/probe_bandwidth_$n \
-      -o $W/probe_bandwidth_$n/machine.json --json $W/probe_bandwidth_$n/probe.json \
-      > $W/probe_bandwidth_$n/probe.txt 2> $W/probe_bandwidth_$n/stderr.txt
-    echo "probe rc=$?"; grep -E 'bandwidth' $W/probe_bandwidth_$n/probe.txt | cut -c1-110
+    phase probe_$1_$n
+    dir=$W/probe_$1_$n
+    mkdir -p $dir
+    timeout $(cap 120) $K probe --only $1 --raw $dir -o $dir/machine.json --json $dir/probe.json \
+      > $dir/probe.txt 2> $dir/stderr.txt
+    echo "probe rc=$?"; grep -E "$2" $dir/probe.txt | cut -c1-150
     pack
   done
+}
+
+# The probe's bandwidth group, with its DRAM bandwidth by load/store mix (mix_stream,
+# 2026-11-27).
+if want probe_bandwidth; then
+  probe_twice bandwidth 'bandwidth'
 fi
 
-# The probe's dram group, twice: its latency under load (dram.loaded_latency) beside the
-# research program's (loaded_latency phase); each run's raw record, report and machine file.
+# The probe's dram group: its latency under load (dram.loaded_latency) beside the research
+# program's (loaded_latency phase).
 if want probe_dram; then
-  for n in 1 2; do
-    phase probe_dram_$n
-    mkdir -p $W/probe_dram_$n
-    timeout $(cap 120) $K probe --only dram --raw $W/probe_dram_$n \
-      -o $W/probe_dram_$n/machine.json --json $W/probe_dram_$n/probe.json \
-      > $W/probe_dram_$n/probe.txt 2> $W/probe_dram_$n/stderr.txt
-    echo "probe rc=$?"; grep -E 'latency' $W/probe_dram_$n/probe.txt | cut -c1-150
-    pack
-  done
+  probe_twice dram 'latency'
 fi
 
 if want device_tests; then

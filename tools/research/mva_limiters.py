@@ -29,6 +29,7 @@ def mva(demands, delay, customers):
 
 
 def spearman(a, b):
+    """Spearman's rho, ties sharing average ranks (as kerncast validate computes it)."""
     def ranks(v):
         order = sorted(range(len(v)), key=lambda i: v[i])
         r = [0.0] * len(v)
@@ -42,8 +43,7 @@ def spearman(a, b):
             i = j + 1
         return r
     ra, rb = ranks(a), ranks(b)
-    n = len(a)
-    mean = (n - 1) / 2
+    mean = (len(a) - 1) / 2
     cov = sum((x - mean) * (y - mean) for x, y in zip(ra, rb))
     va = sum((x - mean) ** 2 for x in ra)
     vb = sum((y - mean) ** 2 for y in rb)

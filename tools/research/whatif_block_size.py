@@ -17,6 +17,8 @@ import re
 import sys
 from statistics import NormalDist
 
+from mva_limiters import spearman  # the same directory
+
 NORMAL = NormalDist()
 EXPECTED_MAX = {}
 
@@ -32,29 +34,6 @@ def expected_max(n):
             x += dx
         EXPECTED_MAX[n] = total
     return EXPECTED_MAX[n]
-
-
-def ranks(values):
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    result = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            result[order[k]] = (i + j) / 2
-        i = j + 1
-    return result
-
-
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
-    mean = (len(a) - 1) / 2
-    cov = sum((x - mean) * (y - mean) for x, y in zip(ra, rb))
-    va = sum((x - mean) ** 2 for x in ra)
-    vb = sum((y - mean) ** 2 for y in rb)
-    return cov / (va * vb) ** 0.5
 
 
 def predicted_best_fraction(predicted, measured):
