@@ -63,13 +63,14 @@ __global__ void write_stream(uint4* __restrict__ data, std::size_t count, int pa
             data[i] = make_uint4(static_cast<std::uint32_t>(i), pass, 0, 0);
 }
 
-// DRAM streams of one load/store mix: each point of a grid-stride loop over `slice_count`
-// elements loads element i of the slices 0..Loads-1 and stores element i of the slices
-// Loads..Loads+Stores-1 (all `slice_count` long, back to back in `region`); both bypass L1
-// (.cg), as the DRAM stream does not reuse. A thread issues the loads of 4 grid-stride steps
-// before it uses one, as read_stream does: a DRAM that serves a mix more slowly than its loads
-// alone shows here, not a latency limit of the kernel. The loads-alone mix stores nothing
-// unless the XOR hits the impossible value.
+// Streams of one load/store mix: each point of a grid-stride loop over `slice_count` elements
+// loads element i of the slices 0..Loads-1 and stores element i of the slices
+// Loads..Loads+Stores-1 (all `slice_count` long, back to back in `region`), `passes` times;
+// both bypass L1 (.cg). Slices far larger than L2 and one pass time the DRAM; slices that fit
+// in a quarter of L2 and many passes (resident after a warm-up launch) time the L2. A thread
+// issues the loads of 4 grid-stride steps before it uses one, as read_stream does: a memory
+// that serves a mix more slowly than its loads alone shows here, not a latency limit of the
+// kernel. The loads-alone mix stores nothing unless the XOR hits the impossible value.
 __device__ inline void stream_store_cg(uint4* address, uint4 value) {
     asm volatile("st.global.cg.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(address), "r"(value.x),
                  "r"(value.y), "r"(value.z), "r"(value.w)
@@ -77,35 +78,36 @@ __device__ inline void stream_store_cg(uint4* address, uint4 value) {
 }
 
 template <int Loads, int Stores>
-__global__ void mix_stream(uint4* __restrict__ region, std::size_t slice_count,
+__global__ void mix_stream(uint4* __restrict__ region, std::size_t slice_count, int passes,
                            std::uint32_t* __restrict__ sink) {
     constexpr int in_flight = 4;
     const std::size_t stride = chain::grid_stride_step(gridDim.x, blockDim.x);
     std::uint32_t acc = 0;
-    for (std::size_t i = chain::grid_stride_first(blockIdx.x, blockDim.x, threadIdx.x);
-         i < slice_count; i += in_flight * stride) {
-        uint4 v[in_flight][Loads > 0 ? Loads : 1];
+    for (int pass = 0; pass < passes; ++pass)
+        for (std::size_t i = chain::grid_stride_first(blockIdx.x, blockDim.x, threadIdx.x);
+             i < slice_count; i += in_flight * stride) {
+            uint4 v[in_flight][Loads > 0 ? Loads : 1];
 #pragma unroll
-        for (int k = 0; k < in_flight; ++k)
+            for (int k = 0; k < in_flight; ++k)
 #pragma unroll
-            for (int l = 0; l < (Loads > 0 ? Loads : 1); ++l)
-                v[k][l] = Loads > 0 && i + k * stride < slice_count
-                              ? stream_load<true>(region + l * slice_count + i + k * stride)
-                              : make_uint4(static_cast<std::uint32_t>(i + k * stride), 1, 2, 3);
+                for (int l = 0; l < (Loads > 0 ? Loads : 1); ++l)
+                    v[k][l] = Loads > 0 && i + k * stride < slice_count
+                                  ? stream_load<true>(region + l * slice_count + i + k * stride)
+                                  : make_uint4(static_cast<std::uint32_t>(i + k * stride), 1, 2, 3);
 #pragma unroll
-        for (int k = 0; k < in_flight; ++k) {
-            uint4 sum = v[k][0];
+            for (int k = 0; k < in_flight; ++k) {
+                uint4 sum = v[k][0];
 #pragma unroll
-            for (int l = 1; l < Loads; ++l)
-                sum = make_uint4(sum.x ^ v[k][l].x, sum.y ^ v[k][l].y, sum.z ^ v[k][l].z,
-                                 sum.w ^ v[k][l].w);
-            acc ^= sum.x ^ sum.y ^ sum.z ^ sum.w;
-            if (i + k * stride < slice_count)
+                for (int l = 1; l < Loads; ++l)
+                    sum = make_uint4(sum.x ^ v[k][l].x, sum.y ^ v[k][l].y, sum.z ^ v[k][l].z,
+                                     sum.w ^ v[k][l].w);
+                acc ^= sum.x ^ sum.y ^ sum.z ^ sum.w;
+                if (i + k * stride < slice_count)
 #pragma unroll
-                for (int s = 0; s < Stores; ++s)
-                    stream_store_cg(region + (Loads + s) * slice_count + i + k * stride, sum);
+                    for (int s = 0; s < Stores; ++s)
+                        stream_store_cg(region + (Loads + s) * slice_count + i + k * stride, sum);
+            }
         }
-    }
     if (acc == 0x9e3779b9u)
         sink[0] = acc;
 }

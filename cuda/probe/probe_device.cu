@@ -448,7 +448,7 @@ void CudaProbeDevice::stream(const StreamLaunch& launch, int blocks, int threads
     KERNCAST_CUDA_LAUNCHED("bandwidth kernel");
 }
 
-// The kernel of one of mix_stream_mixes over the stream region.
+// The kernel of one of mix_stream_mixes over the stream region, launch.passes times.
 void CudaProbeDevice::mix_stream(const StreamLaunch& launch, int blocks, int threads) {
     const std::int64_t slices = launch.loads + launch.stores;
     KERNCAST_CHECK(static_cast<std::int64_t>(launch.count) * 16 * slices <=
@@ -456,7 +456,9 @@ void CudaProbeDevice::mix_stream(const StreamLaunch& launch, int blocks, int thr
                    "mix stream beyond its region");
     auto* region = reinterpret_cast<uint4*>(stream_region_.get());
     auto* sink = sink_.get();
-    const auto run = [&](auto kernel) { kernel<<<blocks, threads>>>(region, launch.count, sink); };
+    const auto run = [&](auto kernel) {
+        kernel<<<blocks, threads>>>(region, launch.count, launch.passes, sink);
+    };
     switch (launch.loads * 10 + launch.stores) {
     case 10:
         return run(device::mix_stream<1, 0>);

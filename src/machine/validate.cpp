@@ -528,15 +528,15 @@ private:
         }
     }
 
-    // Bandwidth by load/store mix: the dram level's only (the limiter model reads no other),
-    // sorted by store fraction, each fraction in [0, 1] and once, each bandwidth positive and
-    // not above the level's peak.
+    // Bandwidth by load/store mix: the dram and l2 levels' only (the limiter model reads no
+    // other), sorted by store fraction, each fraction in [0, 1] and once, each bandwidth
+    // positive and not above the level's peak.
     void mixed_bandwidths(const MemoryLevel& level, const std::string& path) const {
         const auto& list = *level.mixed_bandwidth_by_store_fraction;
         source(list.source, path);
-        if (level.name != "dram")
-            fail(path, "only the dram level takes mixed_bandwidth_by_store_fraction (the limiter "
-                       "model reads no other level's), not '" +
+        if (level.name != "dram" && level.name != "l2")
+            fail(path, "only the dram and l2 levels take mixed_bandwidth_by_store_fraction (the "
+                       "limiter model reads no other level's), not '" +
                            level.name + "'");
         if (list.value.empty())
             fail(path, "expected at least one {\"store_fraction\", \"bandwidth_gbs\"} entry");

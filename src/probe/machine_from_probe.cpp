@@ -197,10 +197,10 @@ private:
         measured_int(l.partitions, name, "partitions");
         measured_int(l.count_per_sm, name, "count_per_sm");
         carveout_sizes(l);
-        if (name == "dram") {
+        if (name == "dram" || name == "l2")
             mixed_bandwidths(l);
+        if (name == "dram")
             loaded_latencies(l);
-        }
         levels.push_back(std::move(l));
     }
 
@@ -236,8 +236,8 @@ private:
         l.effective_size_by_carveout = Sourced<std::vector<CarveoutSize>>{sizes, key};
     }
 
-    // The DRAM bandwidth of each load/store mix the probe timed: one list, sorted by store
-    // fraction, with one source whose uncertainty is the worst of its entries.
+    // The DRAM's (L2's) bandwidth of each load/store mix the probe timed: one list, sorted by
+    // store fraction, with one source whose uncertainty is the worst of its entries.
     void mixed_bandwidths(MemoryLevel& l) {
         std::vector<const ProbeValue*> found;
         for (const auto& v : analysis_.values)
@@ -250,8 +250,12 @@ private:
             return a->store_fraction < b->store_fraction;
         });
         std::vector<MixedBandwidth> entries;
-        std::string citation = "kerncast probe, DRAM streams of load/store mixes (store_fraction = "
-                               "stored bytes over all bytes):";
+        std::string citation =
+            fmt::format("kerncast probe, {} streams of load/store mixes (store_fraction = stored "
+                        "bytes over all bytes):",
+                        l.name == "dram" ? "DRAM"
+                        : l.name == "l2" ? "L2"
+                                         : l.name);
         std::vector<const ProbeValue*> used;
         for (const ProbeValue* v : found) {
             const double fraction =

@@ -52,13 +52,15 @@ enum class StreamKernel {
     read_shared,
     write_shared,
     // `loads` loads and `stores` stores a point from and to slices of `count` elements each in
-    // the stream region (allocate_stream_region): a DRAM stream of one load/store mix.
+    // the stream region (allocate_stream_region), `passes` times: a DRAM stream of one
+    // load/store mix (slices far larger than L2, one pass), or an L2 stream (slices in a quarter
+    // of L2, many passes).
     mix_stream
 };
 
 // The load/store mixes mix_stream has a kernel for, as {loads, stores} a point: loads alone,
 // 4, 3, 2 and 1.5 loads a store, 1:1, 1:2 and stores alone (store fractions 0, 0.2, 0.25,
-// 0.33, 0.4, 0.5, 0.67 and 1), the mixes a stencil's DRAM traffic has.
+// 0.33, 0.4, 0.5, 0.67 and 1), the mixes a stencil's DRAM and L2 traffic has.
 inline constexpr int mix_stream_mixes[][2] = {{1, 0}, {4, 1}, {3, 1}, {2, 1},
                                               {3, 2}, {1, 1}, {1, 2}, {0, 1}};
 // The most slices of one mix: loads then stores, each `count` elements, back to back.
@@ -173,7 +175,8 @@ public:
     virtual void stream(const StreamLaunch& launch, int blocks, int threads) = 0;
     virtual double timed_stream_ms(const StreamLaunch& launch, int blocks, int threads) = 0;
     virtual void synchronize() = 0;
-    // The stream region of the DRAM streams: a separate allocation of `bytes`, released after.
+    // The stream region of the DRAM and L2 mix streams: a separate allocation of `bytes`,
+    // released after.
     virtual void allocate_stream_region(std::int64_t bytes) = 0;
     virtual void release_stream_region() = 0;
     // One loaded chase (the stream region allocated for two slices), waited for; and how many

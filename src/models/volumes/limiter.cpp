@@ -35,17 +35,47 @@ double bandwidth(const MachineModel& machine, const char* level_name) {
                       "extends this one (docs/machine-format.md)");
 }
 
+// The level's mixed_bandwidth_by_store_fraction in bytes a second (empty when not given).
+std::vector<MixedBandwidthRate> mixed_rates(const MachineModel& machine, const char* level_name) {
+    std::vector<MixedBandwidthRate> rates;
+    if (const MemoryLevel* level = machine.level(level_name))
+        if (const auto& mixes = level->mixed_bandwidth_by_store_fraction)
+            for (const auto& mix : mixes->value)
+                rates.push_back({mix.store_fraction, mix.bandwidth_gbs * 1e9});
+    return rates;
+}
+
+// Linear in the store fraction between the two nearest mixes, the nearest one's outside them;
+// `alone` (loads alone, the sustained bandwidth) without mixes.
+double mixed_rate(const std::vector<MixedBandwidthRate>& mixes, double alone,
+                  double store_fraction) {
+    if (mixes.empty())
+        return alone;
+    if (store_fraction <= mixes.front().store_fraction)
+        return mixes.front().bytes_per_s;
+    for (std::size_t i = 1; i < mixes.size(); ++i)
+        if (store_fraction <= mixes[i].store_fraction) {
+            const MixedBandwidthRate& below = mixes[i - 1];
+            const MixedBandwidthRate& above = mixes[i];
+            const double t = (store_fraction - below.store_fraction) /
+                             (above.store_fraction - below.store_fraction);
+            return below.bytes_per_s + t * (above.bytes_per_s - below.bytes_per_s);
+        }
+    return mixes.back().bytes_per_s;
+}
+
+double store_fraction_of(double bytes, double store_bytes) {
+    return bytes > 0 ? store_bytes / bytes : 0.0;
+}
+
 } // namespace
 
 LimiterMachine limiter_machine(const MachineModel& machine) {
     LimiterMachine m;
     m.dram_bandwidth_bytes_per_s = bandwidth(machine, "dram");
-    if (const MemoryLevel* dram = machine.level("dram"))
-        if (const auto& mixes = dram->mixed_bandwidth_by_store_fraction)
-            for (const auto& mix : mixes->value)
-                m.dram_bandwidth_by_store_fraction.push_back(
-                    {mix.store_fraction, mix.bandwidth_gbs * 1e9});
+    m.dram_bandwidth_by_store_fraction = mixed_rates(machine, "dram");
     m.l2_bandwidth_bytes_per_s = bandwidth(machine, "l2");
+    m.l2_bandwidth_by_store_fraction = mixed_rates(machine, "l2");
     const auto& clock = machine.compute.boost_clock_mhz ? machine.compute.boost_clock_mhz
                                                         : machine.compute.base_clock_mhz;
     if (!clock || !machine.compute.sm_count)
@@ -58,35 +88,31 @@ LimiterMachine limiter_machine(const MachineModel& machine) {
 }
 
 double dram_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction) {
-    const auto& mixes = machine.dram_bandwidth_by_store_fraction;
-    if (mixes.empty())
-        return machine.dram_bandwidth_bytes_per_s;
-    if (store_fraction <= mixes.front().store_fraction)
-        return mixes.front().bytes_per_s;
-    for (std::size_t i = 1; i < mixes.size(); ++i)
-        if (store_fraction <= mixes[i].store_fraction) {
-            const MixedDramBandwidth& below = mixes[i - 1];
-            const MixedDramBandwidth& above = mixes[i];
-            const double t = (store_fraction - below.store_fraction) /
-                             (above.store_fraction - below.store_fraction);
-            return below.bytes_per_s + t * (above.bytes_per_s - below.bytes_per_s);
-        }
-    return mixes.back().bytes_per_s;
+    return mixed_rate(machine.dram_bandwidth_by_store_fraction, machine.dram_bandwidth_bytes_per_s,
+                      store_fraction);
+}
+
+double l2_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction) {
+    return mixed_rate(machine.l2_bandwidth_by_store_fraction, machine.l2_bandwidth_bytes_per_s,
+                      store_fraction);
 }
 
 LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachine& machine,
                                 std::int64_t points_per_launch) {
     LimiterResult r;
     // Ernst et al. 2023, sec. 2: each limiter is a volume (or cycle count) over a rate. The
-    // DRAM's rate depends on the mix of loads and stores where the machine measured mixes
-    // (data/measured/*-2026-11-27/dram-mix: a 1:1 mix moves 7-13 % fewer bytes a second than
-    // loads alone on the H100 and H200).
-    r.dram_store_fraction = inputs.dram_bytes_per_point > 0
-                                ? inputs.dram_store_bytes_per_point / inputs.dram_bytes_per_point
-                                : 0.0;
+    // DRAM's and the L2's rates depend on the mix of loads and stores where the machine
+    // measured mixes (data/measured/*-2026-11-27/dram-mix: a 1:1 mix moves 7-13 % fewer bytes a
+    // second through DRAM than loads alone on the H100 and H200; an L2 serves a few stores
+    // among many loads at almost no cost, data/measured/h100-2026-11-26b/l2-mix).
+    r.dram_store_fraction =
+        store_fraction_of(inputs.dram_bytes_per_point, inputs.dram_store_bytes_per_point);
     r.dram_bandwidth_bytes_per_s = dram_bandwidth_bytes_per_s(machine, r.dram_store_fraction);
     r.dram_seconds_per_point = inputs.dram_bytes_per_point / r.dram_bandwidth_bytes_per_s;
-    r.l2_seconds_per_point = inputs.l2_bytes_per_point / machine.l2_bandwidth_bytes_per_s;
+    r.l2_store_fraction =
+        store_fraction_of(inputs.l2_bytes_per_point, inputs.l2_store_bytes_per_point);
+    r.l2_bandwidth_bytes_per_s = l2_bandwidth_bytes_per_s(machine, r.l2_store_fraction);
+    r.l2_seconds_per_point = inputs.l2_bytes_per_point / r.l2_bandwidth_bytes_per_s;
     r.l1_seconds_per_point = inputs.l1_cycles_per_point / machine.sm_cycles_per_s;
     r.fp_seconds_per_point = inputs.fp_cycles_per_point / machine.sm_cycles_per_s;
     // Every block must be started; the scheduler starts at most block_launches_per_s of them.

@@ -733,6 +733,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.dram_bytes_per_point = p.dram_load_bytes + p.dram_store_bytes;
     inputs.dram_store_bytes_per_point = p.dram_store_bytes;
     inputs.l2_bytes_per_point = p.l2_load_bytes + p.l2_store_bytes;
+    inputs.l2_store_bytes_per_point = p.l2_store_bytes;
     inputs.l1_cycles_per_point = p.l1.cycles_per_point;
     inputs.fp_cycles_per_point = p.fp_cycles_per_point;
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
@@ -745,6 +746,13 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
             "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
             p.limiter.dram_bandwidth_bytes_per_s / 1e9, p.limiter.dram_store_fraction,
             limiter_rates.dram_bandwidth_bytes_per_s / 1e9));
+    if (!limiter_rates.l2_bandwidth_by_store_fraction.empty())
+        p.notes.push_back(fmt::format(
+            "L2 bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its L2 <-> L1 bytes are "
+            "stores), interpolated in the l2 level's mixed_bandwidth_by_store_fraction "
+            "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
+            p.limiter.l2_bandwidth_bytes_per_s / 1e9, p.limiter.l2_store_fraction,
+            limiter_rates.l2_bandwidth_bytes_per_s / 1e9));
     if (!machine.compute.block_launches_per_cycle)
         p.notes.push_back(
             "The machine gives no block launch rate (compute.block_launches_per_cycle, "

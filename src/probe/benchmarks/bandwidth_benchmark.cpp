@@ -143,19 +143,23 @@ StreamLaunch stream_launch(StreamKernel kernel, std::int64_t count, int passes) 
 
 } // namespace
 
-// DRAM bandwidth of each load/store mix (mix_stream_mixes) over slices of `slice_bytes` in the
-// stream region. Launch shapes as the other streams; the bytes of a launch are its loads plus
-// its stores.
-void record_mixed_bandwidths(ProbeSession& session, std::int64_t slice_bytes) {
-    session.progress(fmt::format("dram: bandwidth of load/store mixes over slices of {} MiB",
-                                 slice_bytes / MiB));
-    auto& b = session.add_benchmark("dram.mixed_bandwidth", "mixed_bandwidth", "dram", "ms");
+// The bandwidth of `memory` for each load/store mix (mix_stream_mixes) over slices of
+// `slice_bytes` in the stream region, `slice_passes` / (loads + stores) passes a launch
+// (so every mix moves about the same bytes), blocks = SMs x `block_factors`, threads
+// 256/512/1024; the bytes of a launch are its loads plus its stores.
+void record_mixed_bandwidths(ProbeSession& session, const std::string& memory,
+                             std::int64_t slice_bytes, int slice_passes,
+                             const std::vector<int>& block_factors) {
+    session.progress(fmt::format("{}: bandwidth of load/store mixes over slices of {} KiB", memory,
+                                 slice_bytes / KiB));
+    auto& b = session.add_benchmark(memory + ".mixed_bandwidth", "mixed_bandwidth", memory, "ms");
     const std::int64_t count = slice_bytes / 16;
     for (const auto& [loads, stores] : mix_stream_mixes) {
-        StreamLaunch launch = stream_launch(StreamKernel::mix_stream, count, 1);
+        const int passes = std::max(1, slice_passes / (loads + stores));
+        StreamLaunch launch = stream_launch(StreamKernel::mix_stream, count, passes);
         launch.loads = loads;
         launch.stores = stores;
-        for (int factor : {1, 2, 4, 8})
+        for (int factor : block_factors)
             for (int threads : {256, 512, 1024}) {
                 const int blocks = session.sm_count * factor;
                 session.device.stream(launch, blocks, threads); // warm-up
@@ -164,7 +168,7 @@ void record_mixed_bandwidths(ProbeSession& session, std::int64_t slice_bytes) {
                 s.label = fmt::format("{}:{}", loads, stores);
                 s.blocks = blocks;
                 s.threads = threads;
-                s.bytes = chain::stream_bytes(count, 1) * (loads + stores);
+                s.bytes = chain::stream_bytes(count, passes) * (loads + stores);
                 for (int rep = 0; rep < 5; ++rep)
                     s.values.push_back(session.device.timed_stream_ms(launch, blocks, threads));
                 b.series.push_back(std::move(s));
@@ -205,7 +209,22 @@ void record_dram_bandwidths(ProbeSession& session) {
         record_bandwidth_sweep(session, "dram", direction, {1, 2, 4, 8},
                                chain::stream_bytes(count, 1), launch);
     }
-    record_mixed_bandwidths(session, slice_bytes);
+    record_mixed_bandwidths(session, "dram", slice_bytes, 1, {1, 2, 4, 8});
+    session.device.release_stream_region();
+}
+
+// The L2 of each load/store mix: the slices of all mixes fit in a quarter of L2 (as the L2 load
+// stream's array; within the near partition of a two-partition L2), so after the warm-up launch
+// every load and store is an L2 hit; 100 / (loads + stores) passes a launch move 5 x the L2's
+// size, as many bytes as a launch of the L2 load stream. A stencil's L2 traffic is a few
+// stores among many loads (1 to 2-5 on the star), which an L2 may serve apart from the loads
+// (data/measured/h100-2026-11-26b/l2-mix, docs/accuracy.md).
+void record_l2_mixed_bandwidths(ProbeSession& session) {
+    const std::int64_t slice_bytes = session.l2_bytes / 4 / mix_stream_max_slices / 16 * 16;
+    if (slice_bytes < 16 * KiB)
+        return;
+    session.device.allocate_stream_region(slice_bytes * mix_stream_max_slices);
+    record_mixed_bandwidths(session, "l2", slice_bytes, 100, {1, 2, 4});
     session.device.release_stream_region();
 }
 
@@ -221,6 +240,7 @@ void record_bandwidths(ProbeSession& session) {
                            stream_launch(K::read_stream_l2, l2_array / 16, l2_passes));
     record_bandwidth_sweep(session, "l2", "store", {1, 2, 4}, l2_moved,
                            stream_launch(K::write_stream, l2_array / 16, l2_passes));
+    record_l2_mixed_bandwidths(session);
     // L1: each block re-reads its own 16 KiB slice; bytes scale with the blocks (per block
     // here, record_bandwidth_sweep multiplies by the blocks: chain::slices_bytes).
     const std::int64_t slice = 16 * KiB;
@@ -249,9 +269,10 @@ std::vector<BenchmarkKind> bandwidth_kinds() {
          "5 cudaEvent-timed launches each (unit ms)",
          AnalysisPass::measurement, analyse_bandwidth},
         {"mixed_bandwidth", "mixed_bandwidth_gbs (one per load/store mix)",
-         "mix_stream<L, S> (dram; ld/st.global.cg over slices of up to 1 GiB, 4 grid-stride "
-         "steps' loads in flight a thread), mixes L:S 1:0, 4:1, 3:1, 2:1, 3:2, 1:1, 1:2, 0:1; "
-         "blocks = SMs x {1, 2, 4, 8}, threads 256/512/1024, 5 cudaEvent-timed launches each "
+         "mix_stream<L, S> (ld/st.global.cg, 4 grid-stride steps' loads in flight a thread; "
+         "dram: slices of up to 1 GiB, one pass, blocks = SMs x {1, 2, 4, 8}; l2: 5 slices in a "
+         "quarter of L2, 100 / (L + S) passes, blocks = SMs x {1, 2, 4}), mixes L:S 1:0, 4:1, "
+         "3:1, 2:1, 3:2, 1:1, 1:2, 0:1; threads 256/512/1024, 5 cudaEvent-timed launches each "
          "(unit ms)",
          AnalysisPass::measurement, analyse_mixed_bandwidth},
     };

@@ -440,12 +440,14 @@ TEST(ValidateMachine, StoreBandwidthAndPartitionLatencies) {
 namespace {
 
 // The probed fixture with a mixed-bandwidth table of these entries on the level `name` (the
-// dram level by default, whose peak is 500 GB/s; the l2 level has none).
+// dram level by default, whose peak is 500 GB/s; the l2 and l1 levels have none).
 std::string with_mixes(const std::string& entries, const std::string& name = "dram") {
     const std::string table = ", \"mixed_bandwidth_by_store_fraction\": [" + entries + "]}";
     if (name == "dram")
         return replaced(probed(), "\"peak_bandwidth_gbs\": 500}",
                         "\"peak_bandwidth_gbs\": 500" + table);
+    if (name == "l1")
+        return replaced(probed(), "\"64 KiB\"}]}", "\"64 KiB\"}]" + table);
     return replaced(probed(), "\"store_bandwidth_gbs\": 900.5}",
                     "\"store_bandwidth_gbs\": 900.5" + table);
 }
@@ -476,10 +478,12 @@ TEST(ValidateMachine, MixedBandwidthRules) {
     expect_invalid(with_mixes(""),
                    "expected at least one {\"store_fraction\", \"bandwidth_gbs\"} entry", path,
                    "[]");
-    expect_invalid(with_mixes(two, "l2"),
-                   "only the dram level takes mixed_bandwidth_by_store_fraction (the limiter "
-                   "model reads no other level's), not 'l2'",
-                   "/memory/1/mixed_bandwidth_by_store_fraction", "[{\"store_fraction\": 0,");
+    // The L2 limiter reads the l2 level's mixes too (it has no peak to exceed here).
+    EXPECT_NO_THROW(parse_machine_json(with_mixes(two, "l2"), "probed.json"));
+    expect_invalid(with_mixes(two, "l1"),
+                   "only the dram and l2 levels take mixed_bandwidth_by_store_fraction (the "
+                   "limiter model reads no other level's), not 'l1'",
+                   "/memory/0/mixed_bandwidth_by_store_fraction", "[{\"store_fraction\": 0,");
 }
 
 namespace {

@@ -333,6 +333,15 @@ TEST(MachineFromProbe, MachineModelCarriesMeasuredProvenance) {
     EXPECT_EQ(mixes->value[3].store_fraction, 0.3333);
     EXPECT_NEAR(mixes->value[3].bandwidth_gbs, 2860 / 1.004, 0.05);
     EXPECT_EQ(mixes->value.back().store_fraction, 1.0);
+    // The L2's mixes: its own table on the l2 level, the DRAM's untouched.
+    const auto& l2_mixes = l2->mixed_bandwidth_by_store_fraction;
+    ASSERT_TRUE(l2_mixes.has_value());
+    ASSERT_EQ(l2_mixes->value.size(), truth.l2_mix_gbs.size());
+    EXPECT_EQ(l2_mixes->value[1].store_fraction, 0.2);
+    EXPECT_NEAR(l2_mixes->value[1].bandwidth_gbs, 7200 / 1.004, 0.05);
+    EXPECT_NEAR(l2_mixes->value.back().bandwidth_gbs, 3600 / 1.004, 0.05);
+    EXPECT_NE(m.sources.at(l2_mixes->source).citation.find("L2 streams of load/store mixes"),
+              std::string::npos);
 
     // Every measured value's source carries its uncertainty: the L1 size agrees exactly over
     // three repetitions.

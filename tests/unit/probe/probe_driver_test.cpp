@@ -93,14 +93,16 @@ TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     device.free_bytes = std::int64_t{4} << 30; // slices of 4 GiB / 2 / 5 = 409 MiB
     device.mix_gbs = {{0.0, 3000}, {0.5, 2800}, {1.0, 3100}};
     const ProbeRecord record = run_probe_on(device, options_for({"bandwidth"}));
-    EXPECT_EQ(device.stream_regions, 1);
+    EXPECT_EQ(device.stream_regions, 2);      // the DRAM streams', then the L2 mixes'
     EXPECT_EQ(device.stream_region_bytes, 0); // released
     const std::int64_t slice_count = std::int64_t{409} * 1024 * 1024 / 16;
-    // 8 mixes x 12 launch shapes x (a warm-up and 5 timed launches).
-    ASSERT_EQ(device.mix_launches.size(), 8u * 12u * 6u);
+    // 8 mixes x 12 launch shapes x (a warm-up and 5 timed launches), then the L2's.
+    ASSERT_GE(device.mix_launches.size(), 8u * 12u * 6u);
     std::set<std::pair<int, int>> mixes;
-    for (const auto& launch : device.mix_launches) {
+    for (std::size_t i = 0; i < 8u * 12u * 6u; ++i) {
+        const StreamLaunch& launch = device.mix_launches[i];
         EXPECT_EQ(static_cast<std::int64_t>(launch.count), slice_count);
+        EXPECT_EQ(launch.passes, 1);
         mixes.insert({launch.loads, launch.stores});
     }
     EXPECT_EQ(mixes, (std::set<std::pair<int, int>>{
@@ -123,7 +125,7 @@ TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     const ProbeAnalysis a = analyse_probe_record(record);
     std::map<double, double> found;
     for (const auto& v : a.values)
-        if (v.quantity == "mixed_bandwidth_gbs")
+        if (v.memory == "dram" && v.quantity == "mixed_bandwidth_gbs")
             found[v.store_fraction] = v.estimate.value;
     EXPECT_NEAR(found.at(0.0), 3000, 1e-6);
     EXPECT_NEAR(found.at(0.5), 2800, 1e-6);
@@ -131,12 +133,63 @@ TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     EXPECT_NEAR(found.at(0.2), 1000, 1e-6); // not set: the simulated default
 }
 
+// The L2's mixes: after the L2 load and store streams, every mix over 5 slices that fill a
+// quarter of L2 (the simulated 2 MiB: 104848 B each), 100 / (loads + stores) passes a launch so
+// that each launch moves about 5 x the L2, 9 launch shapes; the analysis finds each mix's
+// bandwidth at its store fraction on the l2 level, and the machine file gets the l2 table.
+TEST(ProbeDriver, L2MixesStayInAQuarterOfL2) {
+    testing::SimulatedProbeDevice device;
+    device.free_bytes = std::int64_t{4} << 30;
+    device.l2_mix_gbs = {{0.0, 4000}, {0.2, 4600}, {0.5, 3000}, {1.0, 2000}};
+    const ProbeRecord record = run_probe_on(device, options_for({"bandwidth"}));
+    const std::int64_t slice_bytes = (2 << 20) / 4 / 5 / 16 * 16;
+    ASSERT_EQ(device.mix_launches.size(), 8u * 12u * 6u + 8u * 9u * 6u);
+    std::map<std::pair<int, int>, int> passes;
+    for (std::size_t i = 8u * 12u * 6u; i < device.mix_launches.size(); ++i) {
+        const StreamLaunch& launch = device.mix_launches[i];
+        EXPECT_EQ(static_cast<std::int64_t>(launch.count) * 16, slice_bytes);
+        passes[{launch.loads, launch.stores}] = launch.passes;
+    }
+    EXPECT_EQ(passes, (std::map<std::pair<int, int>, int>{{{1, 0}, 100},
+                                                          {{4, 1}, 20},
+                                                          {{3, 1}, 25},
+                                                          {{2, 1}, 33},
+                                                          {{3, 2}, 20},
+                                                          {{1, 1}, 50},
+                                                          {{1, 2}, 33},
+                                                          {{0, 1}, 100}}));
+    const RawBenchmark* b = record.benchmark("l2.mixed_bandwidth");
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->memory, "l2");
+    EXPECT_EQ(b->series.size(), 8u * 9u);
+    EXPECT_EQ(b->series.front().label, "1:0");
+    EXPECT_EQ(b->series.front().bytes, slice_bytes * 100);
+    const ProbeAnalysis a = analyse_probe_record(record);
+    std::map<double, double> found;
+    for (const auto& v : a.values)
+        if (v.memory == "l2" && v.quantity == "mixed_bandwidth_gbs")
+            found[v.store_fraction] = v.estimate.value;
+    EXPECT_NEAR(found.at(0.0), 4000, 1e-6);
+    EXPECT_NEAR(found.at(0.2), 4600, 1e-6);
+    EXPECT_NEAR(found.at(0.5), 3000, 1e-6);
+    EXPECT_NEAR(found.at(1.0), 2000, 1e-6);
+    EXPECT_NEAR(found.at(0.25), 4000, 1e-6); // not set: the simulated default
+    const MachineModel machine = machine_from_probe(a, "simulated");
+    const MemoryLevel* l2 = machine.level("l2");
+    ASSERT_NE(l2, nullptr);
+    ASSERT_TRUE(l2->mixed_bandwidth_by_store_fraction);
+    const auto& table = l2->mixed_bandwidth_by_store_fraction->value;
+    ASSERT_EQ(table.size(), 8u);
+    EXPECT_DOUBLE_EQ(table[1].store_fraction, 0.2);
+    EXPECT_DOUBLE_EQ(table[1].bandwidth_gbs, 4600);
+}
+
 // Below 640 MiB free: loads and stores alone over the probe buffer, no mixes.
 TEST(ProbeDriver, DramStreamsWithoutFreeMemoryUseTheProbeBuffer) {
     testing::SimulatedProbeDevice device;
     device.free_bytes = std::int64_t{600} << 20;
     const ProbeRecord record = run_probe_on(device, options_for({"bandwidth"}));
-    EXPECT_EQ(device.stream_regions, 0);
+    EXPECT_EQ(device.stream_regions, 1); // the L2 mixes' (a quarter of L2), not the DRAM's
     EXPECT_TRUE(device.region_launches.empty());
     EXPECT_EQ(record.benchmark("dram.mixed_bandwidth"), nullptr);
     ASSERT_NE(record.benchmark("dram.load_bandwidth"), nullptr);

@@ -123,8 +123,10 @@ public:
     }
     void stream(const StreamLaunch& launch, int, int) override { check_stream(launch); }
     // Mixes: a DRAM of mix_gbs[store fraction] GB/s over the launch's bytes (1000 GB/s when
+    // not set), or, where the slices fit in L2, an L2 of l2_mix_gbs[store fraction] (4000 when
     // not set), reached by 1024-thread blocks only.
     std::map<double, double> mix_gbs;
+    std::map<double, double> l2_mix_gbs;
     std::vector<StreamLaunch> mix_launches;    // every mix_stream launch, timed or not
     std::vector<StreamLaunch> region_launches; // every other launch over the stream region
     double timed_stream_ms(const StreamLaunch& launch, int, int threads) override {
@@ -133,8 +135,11 @@ public:
             return 1000.0 / threads;
         const int slices = launch.loads + launch.stores;
         const double fraction = static_cast<double>(launch.stores) / slices;
-        const double gbs = mix_gbs.count(fraction) ? mix_gbs.at(fraction) : 1000.0;
-        const double bytes = static_cast<double>(launch.count) * 16 * slices;
+        const double slices_bytes = static_cast<double>(launch.count) * 16 * slices;
+        const bool in_l2 = slices_bytes <= static_cast<double>(info_.l2_cache_bytes);
+        const auto& table = in_l2 ? l2_mix_gbs : mix_gbs;
+        const double gbs = table.count(fraction) ? table.at(fraction) : (in_l2 ? 4000.0 : 1000.0);
+        const double bytes = slices_bytes * launch.passes;
         return bytes / (gbs * 1e9) * 1e3 * (threads == 1024 ? 1.0 : 1.25);
     }
     void synchronize() override {}

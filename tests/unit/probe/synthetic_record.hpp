@@ -44,6 +44,11 @@ struct SyntheticTruth {
     std::vector<std::pair<std::string, double>> dram_mix_gbs = {
         {"1:0", 3030}, {"4:1", 2990}, {"3:1", 2960}, {"2:1", 2860},
         {"3:2", 2855}, {"1:1", 2820}, {"1:2", 2765}, {"0:1", 3115}};
+    // L2 bandwidth by load/store mix: a few stores among loads move more bytes than loads
+    // alone, stores alone the fewest.
+    std::vector<std::pair<std::string, double>> l2_mix_gbs = {
+        {"1:0", 6400}, {"4:1", 7200}, {"3:1", 7300}, {"2:1", 6900},
+        {"3:2", 6000}, {"1:1", 5200}, {"1:2", 4200}, {"0:1", 3600}};
     // DRAM latency under load: {mix, streaming blocks, streamed GB/s, chase cycles a load
     // including the overhead, standard deviation of the timed hops}.
     std::vector<std::tuple<std::string, int, double, double, double>> dram_loaded = {
@@ -210,21 +215,27 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
     }
     record.benchmarks.push_back(dram_bw);
 
-    // DRAM bandwidth by load/store mix: two launch shapes a mix, 1024-thread blocks reach it.
-    RawBenchmark mixes{"dram.mixed_bandwidth", "mixed_bandwidth", "dram", "", "", "", "ms", "", {}};
-    for (const auto& [label, gbs] : truth.dram_mix_gbs) {
-        const std::int64_t slices = std::stoll(label.substr(0, label.find(':'))) +
-                                    std::stoll(label.substr(label.find(':') + 1));
-        const std::int64_t moved = slices << 30;
-        for (auto [threads, fraction] : {std::pair{512, 0.9}, std::pair{1024, 1.0}}) {
-            std::vector<double> ms;
-            for (int rep = 0; rep < 5; ++rep)
-                ms.push_back(static_cast<double>(moved) / (gbs * fraction * 1e9) * 1e3 *
-                             (1.0 + 0.002 * rep));
-            mixes.series.push_back({label, 0, 0, 0, 264, threads, moved, truth.sm_clock_mhz, ms});
+    // DRAM (L2) bandwidth by load/store mix: two launch shapes a mix, 1024-thread blocks reach
+    // it; DRAM launches move 1 GiB a slice, L2 launches 100 passes over 512 KiB slices.
+    for (const auto& [memory, table] : {std::pair{std::string("dram"), truth.dram_mix_gbs},
+                                        std::pair{std::string("l2"), truth.l2_mix_gbs}}) {
+        RawBenchmark mixes{
+            memory + ".mixed_bandwidth", "mixed_bandwidth", memory, "", "", "", "ms", "", {}};
+        for (const auto& [label, gbs] : table) {
+            const std::int64_t slices = std::stoll(label.substr(0, label.find(':'))) +
+                                        std::stoll(label.substr(label.find(':') + 1));
+            const std::int64_t moved = memory == "dram" ? slices << 30 : (std::int64_t{100} << 19);
+            for (auto [threads, fraction] : {std::pair{512, 0.9}, std::pair{1024, 1.0}}) {
+                std::vector<double> ms;
+                for (int rep = 0; rep < 5; ++rep)
+                    ms.push_back(static_cast<double>(moved) / (gbs * fraction * 1e9) * 1e3 *
+                                 (1.0 + 0.002 * rep));
+                mixes.series.push_back(
+                    {label, 0, 0, 0, 264, threads, moved, truth.sm_clock_mhz, ms});
+            }
         }
+        record.benchmarks.push_back(mixes);
     }
-    record.benchmarks.push_back(mixes);
 
     // DRAM latency under load: three repetitions a point, cycles +0, +2, -2; each with 16
     // timed hops 25 cycles over the chase's, +-(stddev + 0, +1, -1) in turn.

@@ -20,13 +20,14 @@ struct LimiterInputs {
     double dram_bytes_per_point = 0;       // loads + stores between DRAM and L2
     double dram_store_bytes_per_point = 0; // of which stores (L2 -> DRAM)
     double l2_bytes_per_point = 0;         // loads L2 -> L1 + stores L1 -> L2
+    double l2_store_bytes_per_point = 0;   // of which stores (L1 -> L2)
     double l1_cycles_per_point = 0;        // L1 wavefronts of one SM
     double fp_cycles_per_point = 0;        // floating-point issue cycles of one SM
     double blocks_per_point = 0;           // thread blocks of the launch over its points
 };
 
-// DRAM bandwidth for a load/store mix (the dram level's mixed_bandwidth_by_store_fraction).
-struct MixedDramBandwidth {
+// A level's bandwidth for a load/store mix (its mixed_bandwidth_by_store_fraction).
+struct MixedBandwidthRate {
     double store_fraction = 0; // stored bytes over all bytes moved
     double bytes_per_s = 0;    // loads + stores
 };
@@ -39,23 +40,27 @@ struct LimiterMachine {
     // compute.block_launches_per_cycle x clock; 0 when the machine does not give the rate (the
     // launch limiter then does not limit).
     double block_launches_per_s = 0;
-    // The dram level's bandwidth by load/store mix, sorted by store fraction; when given, the
-    // DRAM limiter divides by it (interpolated for the kernel's mix) instead of the sustained
-    // bandwidth, which the probe measures with loads alone.
-    std::vector<MixedDramBandwidth> dram_bandwidth_by_store_fraction;
+    // The dram and l2 levels' bandwidths by load/store mix, sorted by store fraction; where
+    // given, the DRAM (L2) limiter divides by it (interpolated for the kernel's mix) instead of
+    // the sustained bandwidth, which the probe measures with loads alone.
+    std::vector<MixedBandwidthRate> dram_bandwidth_by_store_fraction;
+    std::vector<MixedBandwidthRate> l2_bandwidth_by_store_fraction;
 };
 
 // Input Error naming the missing field when the machine lacks one.
 LimiterMachine limiter_machine(const MachineModel& machine);
 
-// The DRAM bandwidth for a mix with this store fraction (stored bytes over all bytes): linear
-// between the two nearest measured mixes, the nearest one's outside them; the sustained
-// bandwidth when the machine gives no mixes.
+// The DRAM (L2) bandwidth for a mix with this store fraction (stored bytes over all bytes):
+// linear between the two nearest measured mixes, the nearest one's outside them; the sustained
+// bandwidth when the machine gives no mixes for that level.
 double dram_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction);
+double l2_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction);
 
 struct LimiterResult {
     double dram_store_fraction = 0;        // stored bytes over all DRAM bytes (0 without any)
     double dram_bandwidth_bytes_per_s = 0; // what the DRAM limiter divided by
+    double l2_store_fraction = 0;          // stored bytes over all L2 <-> L1 bytes
+    double l2_bandwidth_bytes_per_s = 0;   // what the L2 limiter divided by
     double dram_seconds_per_point = 0;
     double l2_seconds_per_point = 0;
     double l1_seconds_per_point = 0;

@@ -96,6 +96,34 @@ TEST(Limiter, DramBandwidthFollowsTheLoadStoreMix) {
     EXPECT_DOUBLE_EQ(evaluate_limiters(in, m, 1000).dram_seconds_per_point, 0);
 }
 
+TEST(Limiter, L2BandwidthFollowsTheLoadStoreMix) {
+    // An L2 that serves a few stores among many loads faster (in loads plus stores) than loads
+    // alone, and stores alone slowest: linear between the mixes, the nearest one outside them;
+    // the sustained (loads alone) bandwidth without any; the DRAM limiter keeps its own.
+    LimiterMachine m{1000e9, 4000e9, 100e9};
+    EXPECT_DOUBLE_EQ(l2_bandwidth_bytes_per_s(m, 0.25), 4000e9);
+    m.l2_bandwidth_by_store_fraction = {{0.0, 4000e9}, {0.2, 4800e9}, {1.0, 2000e9}};
+    EXPECT_DOUBLE_EQ(l2_bandwidth_bytes_per_s(m, 0.1), 4400e9);
+    EXPECT_DOUBLE_EQ(l2_bandwidth_bytes_per_s(m, 0.6), 3400e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(m, 0.1), 1000e9);
+
+    // 48 B a point between L2 and L1, 8 of them stores (1/6): 4000 + 800 x (1/6) / 0.2 =
+    // 4666.7 GB/s, so 48 B take 10.29 ps where the loads' bandwidth alone would give 12 ps.
+    LimiterInputs in;
+    in.dram_bytes_per_point = 8; // 8 ps
+    in.l2_bytes_per_point = 48;
+    in.l2_store_bytes_per_point = 8;
+    const LimiterResult r = evaluate_limiters(in, m, 1000);
+    EXPECT_DOUBLE_EQ(r.l2_store_fraction, 8.0 / 48.0);
+    EXPECT_NEAR(r.l2_bandwidth_bytes_per_s, 4000e9 + 800e9 * (8.0 / 48.0) / 0.2, 1e3);
+    EXPECT_NEAR(r.l2_seconds_per_point, 48 / (4000e9 + 800e9 * (8.0 / 48.0) / 0.2), 1e-24);
+    EXPECT_EQ(r.binding, Limiter::l2);
+    EXPECT_DOUBLE_EQ(r.dram_seconds_per_point, 8e-12);
+    // No L2 traffic: store fraction 0, nothing to divide.
+    in.l2_bytes_per_point = in.l2_store_bytes_per_point = 0;
+    EXPECT_DOUBLE_EQ(evaluate_limiters(in, m, 1000).l2_seconds_per_point, 0);
+}
+
 TEST(Limiter, HopperFilesCarryTheirMeasuredMixes) {
     // data/measured/{h100,h200}-2026-11-27/dram-mix/machine-table.txt: 2 loads to 2 stores move
     // 2817.5 GB/s on the H100 and 3920.6 on the H200, where loads alone move 3032.8 and 4515.5.

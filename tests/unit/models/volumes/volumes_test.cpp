@@ -410,6 +410,39 @@ TEST(VolumesLimiter, DramLimitIsTheBandwidthOfTheKernelsOwnMix) {
     }));
 }
 
+TEST(VolumesLimiter, L2LimitIsTheBandwidthOfTheKernelsOwnMix) {
+    // No built-in file measured its L2's mixes yet: give the H100 a table (loads alone at its
+    // sustained 6415 GB/s, 7000 at a store fraction of 0.2, stores alone 3600) and predict the
+    // box r1: its L2 <-> L1 bytes are loads and the stores of its rows (9 B a point for 64x4).
+    MachineModel h100 = resolve_machine("h100-sxm5-80gb");
+    const kernel::LaunchConfig launch{{64, 4, 1}, {1, 1, 1}};
+    const VolumePrediction before = predict("box2d_r1", launch, {}, h100);
+    for (auto& level : h100.memory)
+        if (level.name == "l2")
+            level.mixed_bandwidth_by_store_fraction = Sourced<std::vector<MixedBandwidth>>{
+                {{0.0, 6415}, {0.2, 7000}, {1.0, 3600}}, "probe"};
+    const VolumePrediction p = predict("box2d_r1", launch, {}, h100);
+    const double l2_bytes = p.l2_load_bytes + p.l2_store_bytes;
+    EXPECT_DOUBLE_EQ(l2_bytes, before.l2_load_bytes + before.l2_store_bytes);
+    EXPECT_NEAR(p.l2_store_bytes, 9.0, 1e-9);
+    EXPECT_NEAR(p.limiter.l2_store_fraction, p.l2_store_bytes / l2_bytes, 1e-12);
+    const double fraction = p.limiter.l2_store_fraction;
+    const double expected_gbs = fraction <= 0.2 ? 6415 + (7000 - 6415) * fraction / 0.2
+                                                : 7000 + (3600 - 7000) * (fraction - 0.2) / 0.8;
+    EXPECT_NEAR(p.limiter.l2_bandwidth_bytes_per_s, expected_gbs * 1e9, 1e3);
+    EXPECT_NEAR(p.limiter.l2_seconds_per_point, l2_bytes / (expected_gbs * 1e9), 1e-24);
+    EXPECT_DOUBLE_EQ(before.limiter.l2_bandwidth_bytes_per_s, 6415e9);
+    EXPECT_DOUBLE_EQ(before.limiter.l2_seconds_per_point, l2_bytes / 6415e9);
+    EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
+        return note.find("l2 level's mixed_bandwidth_by_store_fraction") != std::string::npos;
+    }));
+    EXPECT_TRUE(std::none_of(before.notes.begin(), before.notes.end(), [](const std::string& note) {
+        return note.find("l2 level's mixed_bandwidth_by_store_fraction") != std::string::npos;
+    }));
+    // The DRAM limit is the DRAM's own mix, as before.
+    EXPECT_DOUBLE_EQ(p.limiter.dram_seconds_per_point, before.limiter.dram_seconds_per_point);
+}
+
 TEST(Volumes, MissingCapacityFitsAreAnInputError) {
     MachineModel machine = a100();
     machine.capacity_fits.z_layer_overlap.reset();
