@@ -23,7 +23,8 @@
 #  13. stalls: warp states, occupancy and unit throughputs of 14 star and 6 box r2 shapes;
 #  14. stalls_r1: the same for 8 box r1 shapes;
 #  15. probe_bandwidth: `kerncast probe --only bandwidth` twice (with the DRAM bandwidth of
-#      each load/store mix since 2026-11-27b);
+#      each load/store mix since 2026-11-27b, the L2's since 2026-11-27e: l2.mixed_bandwidth,
+#      whose table the Hopper files need; needs the staged build);
 #  16. warp_drift: how far a block's warps drift apart over the star's fold instances;
 #  17. carveout: the star's L2 -> L1 against the L1's size (ncu, warp_drift carveout);
 #  18. shared_config: the shared-memory configuration the driver picks (ncu, shared_config.cu);
