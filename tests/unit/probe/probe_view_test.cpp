@@ -158,7 +158,7 @@ TEST(ProbeView, ViewListsEveryValueOfTheSyntheticRecord) {
     EXPECT_EQ(doc.tables[1].rows.size(), a.values.size());
     for (const auto& row : doc.tables[1].rows)
         EXPECT_EQ(row.size(), doc.tables[1].columns.size());
-    // A mix's row names its store fraction.
+    // A mix's row names its store fraction (one DRAM and one L2 mix at 0.25).
     size_t mixes = 0;
     for (size_t r = 0; r < a.values.size(); ++r)
         if (a.values[r].store_fraction == 0.25) {
@@ -166,7 +166,7 @@ TEST(ProbeView, ViewListsEveryValueOfTheSyntheticRecord) {
                       "mixed_bandwidth_gbs (store fraction 0.25)");
             ++mixes;
         }
-    EXPECT_EQ(mixes, 1u);
+    EXPECT_EQ(mixes, 2u);
     // Every size-search repetition is one series of its benchmark's chart.
     ASSERT_FALSE(a.latency_curves.empty());
     size_t series = 0;

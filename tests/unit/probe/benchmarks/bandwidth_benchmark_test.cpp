@@ -26,27 +26,38 @@ TEST(BandwidthBenchmark, DirectionAndUnitAreChecked) {
     EXPECT_NE(analysis_error(record, {"bandwidth"}).find("milliseconds"), std::string::npos);
 }
 
-// One value per load/store mix, in order of store fraction (stores over loads plus stores): the
-// best launch shape's bytes over its median launch.
+// One value per load/store mix and memory, in order of store fraction (stores over loads plus
+// stores): the best launch shape's bytes over its median launch; the DRAM's mixes, then the
+// L2's.
 TEST(BandwidthBenchmark, MixedBandwidthIsOneValuePerMix) {
     const SyntheticTruth truth;
     const ProbeAnalysis a = analyse_kinds(synthetic_record(truth), {"mixed_bandwidth"});
-    std::vector<double> fractions, gbs;
-    for (const auto& v : a.values) {
-        EXPECT_EQ(v.memory, "dram");
-        EXPECT_EQ(v.quantity, "mixed_bandwidth_gbs");
-        EXPECT_EQ(v.benchmark, "dram.mixed_bandwidth");
-        fractions.push_back(v.store_fraction);
-        gbs.push_back(v.estimate.value);
+    ASSERT_EQ(a.values.size(), 16u);
+    const std::vector<double> all_fractions{0.0, 0.2, 0.25, 1.0 / 3, 0.4, 0.5, 2.0 / 3, 1.0};
+    for (const auto& [memory, expected] :
+         {std::pair{std::string("dram"),
+                    std::vector<double>{3030, 2990, 2960, 2860, 2855, 2820, 2765, 3115}},
+          std::pair{std::string("l2"),
+                    std::vector<double>{6400, 7200, 7300, 6900, 6000, 5200, 4200, 3600}}}) {
+        std::vector<double> fractions, gbs;
+        for (const auto& v : a.values) {
+            if (v.memory != memory)
+                continue;
+            EXPECT_EQ(v.quantity, "mixed_bandwidth_gbs");
+            EXPECT_EQ(v.benchmark, memory + ".mixed_bandwidth");
+            fractions.push_back(v.store_fraction);
+            gbs.push_back(v.estimate.value);
+        }
+        EXPECT_EQ(fractions, all_fractions) << memory;
+        // The 1024-thread shape; the median launch is the third, 1.004 times the first.
+        ASSERT_EQ(gbs.size(), expected.size()) << memory;
+        for (size_t k = 0; k < gbs.size(); ++k)
+            EXPECT_NEAR(gbs[k], expected[k] / 1.004, 1e-6) << memory << " " << fractions[k];
     }
-    EXPECT_EQ(fractions, (std::vector<double>{0.0, 0.2, 0.25, 1.0 / 3, 0.4, 0.5, 2.0 / 3, 1.0}));
-    // The 1024-thread shape; the median launch is the third, 1.004 times the first.
-    const std::vector<double> expected{3030, 2990, 2960, 2860, 2855, 2820, 2765, 3115};
-    ASSERT_EQ(gbs.size(), expected.size());
-    for (size_t k = 0; k < gbs.size(); ++k)
-        EXPECT_NEAR(gbs[k], expected[k] / 1.004, 1e-6) << fractions[k];
     EXPECT_EQ(a.values[2].detail, "3 load(s) and 1 store(s) a point; best of 2 launch shapes: "
                                   "264 blocks x 1024 threads, 4294967296 B");
+    EXPECT_EQ(a.values[10].detail, "3 load(s) and 1 store(s) a point; best of 2 launch shapes: "
+                                   "264 blocks x 1024 threads, 52428800 B");
 }
 
 TEST(BandwidthBenchmark, MixedBandwidthLabelMustBeAMix) {
