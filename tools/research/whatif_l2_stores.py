@@ -60,12 +60,13 @@ RESEARCH_RUNS = {
 
 
 def relative_mix_table(path):
-    """[(store fraction, bandwidth of the mix / bandwidth of the loads alone)] from the 8-load runs."""
+    """[(store fraction, bandwidth of the mix / bandwidth of the loads alone)] from the runs of 8
+    loads with 0, 1, 2, 4 or 8 stores and of 8 stores alone."""
     lines = [json.loads(line) for line in open(path)][1:]
     rates = {}
     for run in lines:
         moved = run["load_bytes_per_launch"] + run["store_bytes_per_launch"]
-        if run["loads"] in (0, 8):
+        if run["loads"] == 8 or (run["loads"] == 0 and run["stores"] == 8):
             fraction = run["store_bytes_per_launch"] / moved
             rates[fraction] = moved / statistics.median(run["times_ms"])
     alone = rates[0.0]
