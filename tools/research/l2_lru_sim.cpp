@@ -16,7 +16,8 @@
 // line of a full set), valid and dirty bits per sector; a load of an invalid sector is read
 // from DRAM; a store makes its sector valid and dirty without a read (every store of these
 // kernels writes whole sectors); an evicted dirty sector is written. Both caches place a line
-// in a set by a hash of its address (random placement).
+// in a set by a hash of its address (random placement), or with placement=modulo by the line
+// number modulo the sets (conflicts of addresses a power of two apart).
 //
 // Window: a warm-up of W blocks plus blocks whose unique sectors add up to twice the L2 ends at
 // the middle block of the launch; the next `waves` x W blocks are measured (their requests'
@@ -28,7 +29,7 @@
 //
 // Usage: l2_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM SMS L1_BYTES L1_WAYS
 //                   L2_BYTES L2_WAYS [waves=8] [group=1] [replacement=lru|random]
-//                   [size=NXxNYxNZ]
+//                   [placement=hash|modulo] [size=NXxNYxNZ]
 // size: the arrays' elements per axis, ghost layers included (default the published size).
 #include "stencil_programs.hpp"
 
@@ -48,7 +49,8 @@ using namespace research;
 // Set-associative LRU cache of 128 B lines with valid and dirty bits per 32 B sector.
 class Cache {
 public:
-    Cache(i64 lines, i64 ways, bool random = false) : ways_(ways), random_(random) {
+    Cache(i64 lines, i64 ways, bool random = false, bool modulo = false)
+        : ways_(ways), random_(random), modulo_(modulo) {
         sets_ = std::max<i64>(1, lines / ways);
         const auto n = static_cast<size_t>(sets_ * ways_);
         tag_.assign(n, -1);
@@ -64,7 +66,9 @@ public:
         const auto bit = static_cast<unsigned char>(
             1u << static_cast<unsigned>(sector - line * sectors_per_line));
         const size_t base = static_cast<size_t>(
-            static_cast<i64>(set_hash(line) % static_cast<std::uint64_t>(sets_)) * ways_);
+            static_cast<i64>((modulo_ ? static_cast<std::uint64_t>(line) : set_hash(line)) %
+                             static_cast<std::uint64_t>(sets_)) *
+            ways_);
         size_t victim = base;
         for (size_t i = base; i < base + static_cast<size_t>(ways_); ++i) {
             if (tag_[i] == line) {
@@ -100,6 +104,7 @@ public:
 private:
     i64 ways_ = 1, sets_ = 1;
     bool random_ = false;
+    bool modulo_ = false;
     std::uint64_t rng_ = 1;
     std::uint64_t now_ = 0;
     std::vector<i64> tag_;
@@ -118,7 +123,7 @@ struct Running {
 int usage() {
     std::fprintf(stderr, "usage: l2_lru_sim star|box RANGE BX BY BZ FOLD_Z BLOCKS_PER_SM SMS "
                          "L1_BYTES L1_WAYS L2_BYTES L2_WAYS [waves=8] [group=1] "
-                         "[replacement=lru|random] [size=NXxNYxNZ]\n");
+                         "[replacement=lru|random] [placement=hash|modulo] [size=NXxNYxNZ]\n");
     return 2;
 }
 
@@ -136,7 +141,7 @@ int main(int argc, char** argv) {
     const i64 l2_bytes = std::atoll(argv[11]);
     const i64 l2_lines = l2_bytes / line_bytes / l2_ways * l2_ways;
     i64 measure_waves = 8, group = 1;
-    bool random_replacement = false;
+    bool random_replacement = false, modulo_placement = false;
     for (int i = 13; i < argc; ++i) {
         const std::string option = argv[i];
         if (option.rfind("waves=", 0) == 0)
@@ -150,6 +155,8 @@ int main(int argc, char** argv) {
             k.size = {x, y, z};
         else if (option == "replacement=random" || option == "replacement=lru")
             random_replacement = option == "replacement=random";
+        else if (option == "placement=modulo" || option == "placement=hash")
+            modulo_placement = option == "placement=modulo";
         else
             return usage();
     }
@@ -184,8 +191,9 @@ int main(int argc, char** argv) {
     const i64 steps =
         (static_cast<i64>(block_programs(k, origin_of(middle))[0].size()) + group - 1) / group;
 
-    std::vector<Cache> l1(static_cast<size_t>(sms), Cache(l1_lines, l1_ways));
-    Cache l2(l2_lines, l2_ways, random_replacement);
+    std::vector<Cache> l1(static_cast<size_t>(sms),
+                          Cache(l1_lines, l1_ways, false, modulo_placement));
+    Cache l2(l2_lines, l2_ways, random_replacement, modulo_placement);
     std::deque<Running> running;
     i64 next = first;
     std::unordered_set<i64> seen;
