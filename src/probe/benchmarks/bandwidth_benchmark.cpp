@@ -150,8 +150,10 @@ StreamLaunch stream_launch(StreamKernel kernel, std::int64_t count, int passes) 
 void record_mixed_bandwidths(ProbeSession& session, const std::string& memory,
                              std::int64_t slice_bytes, int slice_passes,
                              const std::vector<int>& block_factors) {
-    session.progress(fmt::format("{}: bandwidth of load/store mixes over slices of {} KiB", memory,
-                                 slice_bytes / KiB));
+    session.progress(fmt::format("{}: bandwidth of load/store mixes over slices of {}", memory,
+                                 slice_bytes % MiB == 0
+                                     ? fmt::format("{} MiB", slice_bytes / MiB)
+                                     : fmt::format("{} KiB", slice_bytes / KiB)));
     auto& b = session.add_benchmark(memory + ".mixed_bandwidth", "mixed_bandwidth", memory, "ms");
     const std::int64_t count = slice_bytes / 16;
     for (const auto& [loads, stores] : mix_stream_mixes) {
