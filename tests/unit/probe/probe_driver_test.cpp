@@ -184,7 +184,8 @@ TEST(ProbeDriver, L2MixesStayInAQuarterOfL2) {
     EXPECT_DOUBLE_EQ(table[1].bandwidth_gbs, 4600);
 }
 
-// Below 640 MiB free: loads and stores alone over the probe buffer, no mixes.
+// Below 640 MiB free: DRAM loads and stores alone over the probe buffer, no DRAM mixes (the L2's
+// run in a region of a quarter of L2).
 TEST(ProbeDriver, DramStreamsWithoutFreeMemoryUseTheProbeBuffer) {
     testing::SimulatedProbeDevice device;
     device.free_bytes = std::int64_t{600} << 20;
