@@ -18,7 +18,8 @@ docs/accuracy.md:
   below the L2's load rate (H100 4.4 of 6.4 TB/s, H200 6.8 of 7.3), so this is an estimate of
   what the probe's table would change, not a measurement of it. The V100 file has no research
   run: its sets keep `now`.
-Nothing is fitted. docs/accuracy.md, notes 2026-11-27e.
+Where the records have times, the median / p90 time error of the three follows (the V100
+throughput sets have none). Nothing is fitted. docs/accuracy.md, notes 2026-11-27e.
 
   tools/research/whatif_l2_stores.py [--kerncast PATH]
 """
@@ -81,7 +82,8 @@ def interpolate(table, fraction):
 
 
 def configurations(kerncast, machine, kernel, records, prefix):
-    """(limiters in s a point, L2 load and store bytes a point, measured speed) per configuration."""
+    """(limiters in ps a point, L2 load and store bytes a point, measured speed, points, measured
+    time in s or None) per configuration."""
     report = subprocess.run([kerncast, "validate", kernel, "-m", machine, "--records", records,
                              "--csv", "-"], capture_output=True, text=True, check=True).stdout
     rows = csv.DictReader(line for line in report.splitlines() if not line.startswith("#"))
@@ -109,7 +111,9 @@ def configurations(kerncast, machine, kernel, records, prefix):
                                            check=True).stdout)["tables"]
         limiters = {r["limiter"]: r["seconds_per_point"] for r in tables["limiters"]["rows"]}
         total = [r for r in tables["volumes"]["rows"] if r["array"] == "total"][0]
-        found.append((limiters, total["l2_load"], total["l2_store"], speed))
+        points = float({q["quantity"]: q["value"] for q in tables["launch"]["rows"]}["points"])
+        measured_s = float(row["measured_time_us"]) * 1e-6 if row.get("measured_time_us") else None
+        found.append((limiters, total["l2_load"], total["l2_store"], speed, points, measured_s))
     return found
 
 
@@ -118,6 +122,19 @@ def ranking(times, speeds):
     best = max(predicted)
     tied = [s for p, s in zip(predicted, speeds) if p == best]
     return spearman(predicted, speeds), min(tied) / max(speeds)
+
+
+def time_errors(times, rows):
+    """Median and 90th percentile (linear interpolation) of |predicted / measured time - 1|, or
+    None where the records have no times (the V100 throughput sets)."""
+    # The limiters' times are picoseconds a point.
+    errors = sorted(abs(t * 1e-12 * row[4] / row[5] - 1) for t, row in zip(times, rows) if row[5])
+    if not errors:
+        return None
+    rank = 0.9 * (len(errors) - 1)
+    low = int(rank)
+    high = min(low + 1, len(errors) - 1)
+    return statistics.median(errors), errors[low] + (errors[high] - errors[low]) * (rank - low)
 
 
 def main():
@@ -130,7 +147,7 @@ def main():
         rows = configurations(args.kerncast, machine, KERNELS + kernel, records, prefix)
         speeds = [row[3] for row in rows]
         now, loads, mixed = [], [], []
-        for limiters, l2_load, l2_store, _ in rows:
+        for limiters, l2_load, l2_store, *_ in rows:
             l2_time = limiters["L2"]
             others = max(t for limiter, t in limiters.items() if limiter != "L2")
             now.append(max(l2_time, others))
@@ -142,7 +159,12 @@ def main():
             else:
                 mixed.append(now[-1])
         cells = [ranking(times, speeds) for times in (now, loads, mixed)]
-        print(f"{name:22s} " + " ".join(f"{rho:8.3f} / {100 * best:5.1f} %" for rho, best in cells))
+        line = f"{name:22s} " + " ".join(f"{rho:8.3f} / {100 * best:5.1f} %" for rho, best in cells)
+        errors = [time_errors(times, rows) for times in (now, loads, mixed)]
+        if errors[0]:
+            line += "   time error " + " -> ".join(
+                f"{100 * median:.1f} / {100 * p90:.1f} %" for median, p90 in errors)
+        print(line)
 
 
 if __name__ == "__main__":
