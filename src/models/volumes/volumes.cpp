@@ -739,20 +739,29 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
     const LimiterMachine limiter_rates = limiter_machine(machine);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);
-    if (!limiter_rates.dram_bandwidth_by_store_fraction.empty())
-        p.notes.push_back(fmt::format(
-            "DRAM bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its DRAM bytes are "
-            "stores), interpolated in the dram level's mixed_bandwidth_by_store_fraction "
-            "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
-            p.limiter.dram_bandwidth_bytes_per_s / 1e9, p.limiter.dram_store_fraction,
-            limiter_rates.dram_bandwidth_bytes_per_s / 1e9));
-    if (!limiter_rates.l2_bandwidth_by_store_fraction.empty())
-        p.notes.push_back(fmt::format(
-            "L2 bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its L2 <-> L1 bytes are "
-            "stores), interpolated in the l2 level's mixed_bandwidth_by_store_fraction "
-            "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
-            p.limiter.l2_bandwidth_bytes_per_s / 1e9, p.limiter.l2_store_fraction,
-            limiter_rates.l2_bandwidth_bytes_per_s / 1e9));
+    // Which bandwidth the DRAM and L2 limiters divided by, where the level measured mixes.
+    struct MixNote {
+        const char* limiter;
+        const char* level;
+        const char* bytes;
+        bool measured;
+        double bandwidth, store_fraction, alone;
+    };
+    for (const MixNote& n :
+         {MixNote{"DRAM", "dram", "DRAM bytes",
+                  !limiter_rates.dram_bandwidth_by_store_fraction.empty(),
+                  p.limiter.dram_bandwidth_bytes_per_s, p.limiter.dram_store_fraction,
+                  limiter_rates.dram_bandwidth_bytes_per_s},
+          MixNote{"L2", "l2", "L2 <-> L1 bytes",
+                  !limiter_rates.l2_bandwidth_by_store_fraction.empty(),
+                  p.limiter.l2_bandwidth_bytes_per_s, p.limiter.l2_store_fraction,
+                  limiter_rates.l2_bandwidth_bytes_per_s}})
+        if (n.measured)
+            p.notes.push_back(fmt::format(
+                "{} bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its {} are stores), "
+                "interpolated in the {} level's mixed_bandwidth_by_store_fraction "
+                "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
+                n.limiter, n.bandwidth / 1e9, n.store_fraction, n.bytes, n.level, n.alone / 1e9));
     if (!machine.compute.block_launches_per_cycle)
         p.notes.push_back(
             "The machine gives no block launch rate (compute.block_launches_per_cycle, "
