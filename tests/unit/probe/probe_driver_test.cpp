@@ -18,6 +18,15 @@ std::vector<std::string> names_of(const ProbeRecord& record) {
     return names;
 }
 
+// The mixed bandwidths the analysis found for `memory`, by store fraction.
+std::map<double, double> mixed_bandwidths(const ProbeAnalysis& a, const std::string& memory) {
+    std::map<double, double> found;
+    for (const auto& v : a.values)
+        if (v.memory == memory && v.quantity == "mixed_bandwidth_gbs")
+            found[v.store_fraction] = v.estimate.value;
+    return found;
+}
+
 ProbeOptions options_for(std::vector<std::string> groups) {
     ProbeOptions options;
     options.groups = std::move(groups);
@@ -123,10 +132,7 @@ TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     ASSERT_NE(loads, nullptr);
     EXPECT_EQ(loads->series.front().bytes, 5 * slice_count * 16);
     const ProbeAnalysis a = analyse_probe_record(record);
-    std::map<double, double> found;
-    for (const auto& v : a.values)
-        if (v.memory == "dram" && v.quantity == "mixed_bandwidth_gbs")
-            found[v.store_fraction] = v.estimate.value;
+    const std::map<double, double> found = mixed_bandwidths(a, "dram");
     EXPECT_NEAR(found.at(0.0), 3000, 1e-6);
     EXPECT_NEAR(found.at(0.5), 2800, 1e-6);
     EXPECT_NEAR(found.at(1.0), 3100, 1e-6);
@@ -165,10 +171,7 @@ TEST(ProbeDriver, L2MixesStayInAQuarterOfL2) {
     EXPECT_EQ(b->series.front().label, "1:0");
     EXPECT_EQ(b->series.front().bytes, slice_bytes * 100);
     const ProbeAnalysis a = analyse_probe_record(record);
-    std::map<double, double> found;
-    for (const auto& v : a.values)
-        if (v.memory == "l2" && v.quantity == "mixed_bandwidth_gbs")
-            found[v.store_fraction] = v.estimate.value;
+    const std::map<double, double> found = mixed_bandwidths(a, "l2");
     EXPECT_NEAR(found.at(0.0), 4000, 1e-6);
     EXPECT_NEAR(found.at(0.2), 4600, 1e-6);
     EXPECT_NEAR(found.at(0.5), 3000, 1e-6);
