@@ -2,8 +2,7 @@
 // bandwidth group measured on the GPU, checked for what must hold whatever the GPU, not for
 // values: no GPU figure is expected here that was not measured.
 #include "kerncast/machine/validate.hpp"
-#include "kerncast/probe/analysis.hpp"
-#include "kerncast/probe/runner.hpp"
+#include "probed_group.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +10,9 @@ namespace kerncast::probe {
 namespace {
 
 TEST(DeviceProbeL2Mix, EveryMixIsMeasuredAndLoadsAloneAgreeWithTheL2LoadStream) {
-    ProbeOptions options;
-    options.groups = {"bandwidth"};
-    options.command = "device_tests";
-    const ProbeRecord record = run_probe(options);
-    const ProbeAnalysis analysis = analyse_probe_record(record);
+    const auto [analysis, machine] = testing::probe_group_on_device("bandwidth");
     const ProbeValue* loads = analysis.find("l2", "load_bandwidth_gbs");
     ASSERT_NE(loads, nullptr);
-    const MachineModel machine = machine_from_probe(analysis, "device_tests");
     EXPECT_NO_THROW(validate_machine(machine, "probed machine"));
     const MemoryLevel* l2 = machine.level("l2");
     ASSERT_NE(l2, nullptr);

@@ -2,8 +2,7 @@
 // dram group measured on the GPU, its curve checked for shape and plain physical orderings,
 // not values: no GPU figure is expected here that was not measured.
 #include "kerncast/machine/validate.hpp"
-#include "kerncast/probe/analysis.hpp"
-#include "kerncast/probe/runner.hpp"
+#include "probed_group.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +10,9 @@ namespace kerncast::probe {
 namespace {
 
 TEST(DeviceProbeLoadedLatency, CurveRisesWithTheStreamsAndStartsAtTheUnloadedLatency) {
-    ProbeOptions options;
-    options.groups = {"dram"};
-    options.command = "device_tests";
-    const ProbeRecord record = run_probe(options);
-    const ProbeAnalysis analysis = analyse_probe_record(record);
+    const auto [analysis, machine] = testing::probe_group_on_device("dram");
     const ProbeValue* unloaded = analysis.find("dram", "latency_cycles");
     ASSERT_NE(unloaded, nullptr);
-    const MachineModel machine = machine_from_probe(analysis, "device_tests");
     EXPECT_NO_THROW(validate_machine(machine, "probed machine"));
     const MemoryLevel* dram = machine.level("dram");
     ASSERT_NE(dram, nullptr);
