@@ -359,6 +359,31 @@ read_loaded_latencies(const Reader& reader, const json& value, const std::string
         });
 }
 
+// [{"store_fraction": 0, "loads_in_flight_bytes_per_sm": 16384, "bandwidth_gbs": 3300}, ...]
+// with one source.
+std::optional<Sourced<std::vector<InFlightBandwidth>>>
+read_in_flight_bandwidths(const Reader& reader, const json& value, const std::string& path,
+                          const std::string& default_source) {
+    return reader.sourced_list<InFlightBandwidth>(
+        value, path, default_source,
+        "an array of {\"store_fraction\", \"loads_in_flight_bytes_per_sm\", \"bandwidth_gbs\"} "
+        "objects",
+        "the memory level", [&](const json& element, const std::string& element_path) {
+            reader.expect_object(element, element_path);
+            reader.check_keys(element, element_path,
+                              {"store_fraction", "loads_in_flight_bytes_per_sm", "bandwidth_gbs"});
+            InFlightBandwidth entry;
+            entry.store_fraction = required_number(reader, element, element_path, "store_fraction",
+                                                   "a number from 0 (loads alone) to below 1");
+            entry.loads_in_flight_bytes_per_sm =
+                required_number(reader, element, element_path, "loads_in_flight_bytes_per_sm",
+                                "a number (bytes an SM)");
+            entry.bandwidth_gbs =
+                required_number(reader, element, element_path, "bandwidth_gbs", "a number (GB/s)");
+            return entry;
+        });
+}
+
 std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
                                      const std::string& path, const std::string& inherited_source) {
     reader.expect_array(list, path);
@@ -370,7 +395,8 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
         reader.check_keys(
             object, level_path,
             keys_of(mf::level_fields, {"name", "shared_by", "source", "effective_size_by_carveout",
-                                       "mixed_bandwidth_by_store_fraction", "latency_under_load"}));
+                                       "mixed_bandwidth_by_store_fraction", "latency_under_load",
+                                       "bandwidth_by_loads_in_flight"}));
         MemoryLevel level;
         level.name = reader.scalar<std::string>(
             reader.required(object, level_path, "name", "a string such as \"l2\""),
@@ -393,6 +419,10 @@ std::vector<MemoryLevel> read_levels(const Reader& reader, const json& list,
             level.latency_under_load =
                 read_loaded_latencies(reader, object.at("latency_under_load"),
                                       child_pointer(level_path, "latency_under_load"), source);
+        if (object.contains("bandwidth_by_loads_in_flight"))
+            level.bandwidth_by_loads_in_flight = read_in_flight_bandwidths(
+                reader, object.at("bandwidth_by_loads_in_flight"),
+                child_pointer(level_path, "bandwidth_by_loads_in_flight"), source);
         levels.push_back(std::move(level));
     }
     return levels;

@@ -108,6 +108,22 @@ report::Table loaded_latencies_table(const MachineModel& m) {
     return table.build();
 }
 
+// Bandwidth by the load bytes an SM keeps in flight, one row per (store fraction, bytes).
+report::Table in_flight_bandwidths_table(const MachineModel& m) {
+    TableBuilder table("bandwidth_by_loads_in_flight", "Bandwidth by load bytes in flight");
+    table.columns({"level",
+                   {"store_fraction", "store fraction", "", 3},
+                   {"loads_in_flight_bytes_per_sm", "loads in flight an SM", "B"},
+                   {"bandwidth_gbs", "bandwidth", "GB/s"},
+                   "source"});
+    for (const auto& level : m.memory)
+        if (const auto& entries = level.bandwidth_by_loads_in_flight)
+            for (const auto& entry : entries->value)
+                table.row(level.name, entry.store_fraction, entry.loads_in_flight_bytes_per_sm,
+                          entry.bandwidth_gbs, entries->source);
+    return table.build();
+}
+
 report::Table tlbs_table(const std::vector<TlbLevel>& tlbs) {
     TableBuilder table = quantity_table("tlbs", "Address translation (TLBs)", "tlb");
     for (const auto& tlb : tlbs) {
@@ -319,6 +335,7 @@ report::Document machine_view(const MachineModel& m) {
     add_if_rows(doc, carveout_sizes_table(m));
     add_if_rows(doc, mixed_bandwidths_table(m));
     add_if_rows(doc, loaded_latencies_table(m));
+    add_if_rows(doc, in_flight_bandwidths_table(m));
     if (!m.tlbs.empty())
         doc.tables.push_back(tlbs_table(m.tlbs));
 

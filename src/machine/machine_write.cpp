@@ -111,6 +111,8 @@ public:
             extra.push_back(level.mixed_bandwidth_by_store_fraction->source);
         if (level.latency_under_load)
             extra.push_back(level.latency_under_load->source);
+        if (level.bandwidth_by_loads_in_flight)
+            extra.push_back(level.bandwidth_by_loads_in_flight->source);
         const std::string source = fields(object, level, mf::level_fields, extra);
         if (level.effective_size_by_carveout)
             list(object, "effective_size_by_carveout", *level.effective_size_by_carveout, source,
@@ -133,6 +135,14 @@ public:
                      if (entry.latency_stddev_cycles > 0)
                          point["latency_stddev_cycles"] = entry.latency_stddev_cycles;
                      return point;
+                 });
+        if (level.bandwidth_by_loads_in_flight)
+            list(object, "bandwidth_by_loads_in_flight", *level.bandwidth_by_loads_in_flight,
+                 source, [](const InFlightBandwidth& entry) {
+                     return Json{
+                         {"store_fraction", entry.store_fraction},
+                         {"loads_in_flight_bytes_per_sm", entry.loads_in_flight_bytes_per_sm},
+                         {"bandwidth_gbs", entry.bandwidth_gbs}};
                  });
         return object;
     }

@@ -465,6 +465,9 @@ private:
                                  child_pointer(level_path, "mixed_bandwidth_by_store_fraction"));
             if (level.latency_under_load)
                 loaded_latencies(level, child_pointer(level_path, "latency_under_load"));
+            if (level.bandwidth_by_loads_in_flight)
+                in_flight_bandwidths(level,
+                                     child_pointer(level_path, "bandwidth_by_loads_in_flight"));
         }
     }
 
@@ -525,6 +528,54 @@ private:
             if (!(entry.latency_stddev_cycles >= 0))
                 fail(child_pointer(entry_path, "latency_stddev_cycles"),
                      "must not be negative, got " + number(entry.latency_stddev_cycles));
+        }
+    }
+
+    // Bandwidth by load bytes in flight: the dram level's only (the in-flight limiter reads no
+    // other), sorted by store fraction and then bytes in flight, each pair once; fractions in [0,
+    // 1) (a mix with loads), bytes in flight and bandwidths positive, bandwidths not above the
+    // level's peak.
+    void in_flight_bandwidths(const MemoryLevel& level, const std::string& path) const {
+        const auto& list = *level.bandwidth_by_loads_in_flight;
+        source(list.source, path);
+        if (level.name != "dram")
+            fail(path, "only the dram level takes bandwidth_by_loads_in_flight (the in-flight "
+                       "limiter reads no other level's), not '" +
+                           level.name + "'");
+        if (list.value.empty())
+            fail(path, "expected at least one {\"store_fraction\", "
+                       "\"loads_in_flight_bytes_per_sm\", \"bandwidth_gbs\"} entry");
+        for (std::size_t i = 0; i < list.value.size(); ++i) {
+            const InFlightBandwidth& entry = list.value[i];
+            const std::string entry_path = child_pointer(path, i);
+            const std::string fraction_path = child_pointer(entry_path, "store_fraction");
+            const std::string bytes_path =
+                child_pointer(entry_path, "loads_in_flight_bytes_per_sm");
+            const std::string bandwidth_path = child_pointer(entry_path, "bandwidth_gbs");
+            if (!(entry.store_fraction >= 0 && entry.store_fraction < 1))
+                fail(fraction_path, "must be from 0 (loads alone) to below 1 (a mix with loads), "
+                                    "got " +
+                                        number(entry.store_fraction));
+            if (!(entry.loads_in_flight_bytes_per_sm > 0))
+                fail(bytes_path,
+                     "must be positive, got " + number(entry.loads_in_flight_bytes_per_sm));
+            if (!(entry.bandwidth_gbs > 0))
+                fail(bandwidth_path, "must be positive, got " + number(entry.bandwidth_gbs));
+            not_above_peak(level, entry.bandwidth_gbs, bandwidth_path);
+            if (i > 0) {
+                const InFlightBandwidth& before = list.value[i - 1];
+                if (entry.store_fraction < before.store_fraction)
+                    fail(fraction_path, "entries must be sorted by store_fraction (" +
+                                            number(entry.store_fraction) + " comes after " +
+                                            number(before.store_fraction) + ")");
+                if (entry.store_fraction == before.store_fraction &&
+                    entry.loads_in_flight_bytes_per_sm <= before.loads_in_flight_bytes_per_sm)
+                    fail(bytes_path, "entries of one store_fraction must be sorted by "
+                                     "loads_in_flight_bytes_per_sm, each once (" +
+                                         number(entry.loads_in_flight_bytes_per_sm) +
+                                         " comes after " +
+                                         number(before.loads_in_flight_bytes_per_sm) + ")");
+            }
         }
     }
 

@@ -178,6 +178,16 @@ struct LoadedLatency {
     bool operator==(const LoadedLatency&) const = default;
 };
 
+// The DRAM bandwidth a mix reaches while each SM keeps a given number of load bytes in flight
+// (the probe's mix streams at each launch shape; by Little's law the loads' latency under that
+// load is loads_in_flight_bytes_per_sm x SMs over the load bandwidth).
+struct InFlightBandwidth {
+    double store_fraction = 0;               // of the mix's bytes, 0 (loads) .. below 1
+    double loads_in_flight_bytes_per_sm = 0; // load bytes an SM's threads had requested
+    double bandwidth_gbs = 0;                // loads + stores reached, 1e9 bytes/s, whole device
+    bool operator==(const InFlightBandwidth&) const = default;
+};
+
 // One level of the memory hierarchy: "l1", "l2", "dram", or a special memory below.
 struct MemoryLevel {
     std::string name;      // unique within the machine
@@ -207,6 +217,9 @@ struct MemoryLevel {
     // store fraction and then bandwidth (dram only; measured by the probe, read by no model
     // yet: docs/accuracy.md, notes 2026-11-27d).
     std::optional<Sourced<std::vector<LoadedLatency>>> latency_under_load;
+    // The bandwidth by load bytes in flight an SM, sorted by store fraction and then bytes in
+    // flight (dram only; the limiter model's DRAM in-flight limit: docs/volume-model.md).
+    std::optional<Sourced<std::vector<InFlightBandwidth>>> bandwidth_by_loads_in_flight;
     bool operator==(const MemoryLevel&) const = default;
 };
 

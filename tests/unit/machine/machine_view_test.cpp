@@ -110,6 +110,23 @@ TEST(MachineView, ProbedTopologyFieldsWithSourcesAndUncertainty) {
     EXPECT_EQ(sources.rows[1][4], Cell{}); // "sheet" states none
 }
 
+// One row per point of the dram level's bandwidth by loads in flight, with the curve's source;
+// no table for a machine without the curve.
+TEST(MachineView, BandwidthByLoadsInFlightIsOneRowPerPoint) {
+    MachineModel m =
+        parse_machine_json(machine_fixture("probed_fields.json"), "probed_fields.json");
+    for (const auto& t : machine_view(m).tables)
+        EXPECT_NE(t.key, "bandwidth_by_loads_in_flight");
+    m.memory[2].bandwidth_by_loads_in_flight =
+        Sourced<std::vector<InFlightBandwidth>>{{{0, 16384, 300.5}, {0.5, 16384, 320}}, "probe"};
+    const report::Document doc = machine_view(m);
+    const auto& table = doc.table_at("bandwidth_by_loads_in_flight");
+    using report::Cell;
+    ASSERT_EQ(table.rows.size(), 2u);
+    EXPECT_EQ(table.rows[1],
+              (std::vector<Cell>{std::string("dram"), 0.5, 16384.0, 320.0, std::string("probe")}));
+}
+
 // One row per point of the dram level's latency under load, with its spread when measured and
 // the curve's source; no table for a machine without the curve.
 TEST(MachineView, LatencyUnderLoadIsOneRowPerPoint) {

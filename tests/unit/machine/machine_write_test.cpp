@@ -84,6 +84,23 @@ TEST(MachineWrite, LatencyUnderLoadRoundTrips) {
     EXPECT_FALSE(table.at("value").at(0).contains("latency_stddev_cycles")); // 0: not measured
 }
 
+TEST(MachineWrite, InFlightBandwidthsRoundTrip) {
+    MachineModel m = parse(probed());
+    m.sources["in_flight"] = Provenance{SourceKind::measured, "streams by threads", "data/streams"};
+    m.memory[2].bandwidth_by_loads_in_flight = Sourced<std::vector<InFlightBandwidth>>{
+        {{0, 16384, 320.5}, {0, 32768, 450}, {0.1 + 0.2, 65536, 430.25}}, "in_flight"};
+    for (const std::string& text : {machine_to_json(m).dump(2), machine_json_text(m)}) {
+        const MachineModel back = parse(text);
+        EXPECT_EQ(back, m) << text;
+    }
+    const nlohmann::json j = machine_to_json(m);
+    const nlohmann::json& table = j.at("memory").at(2).at("bandwidth_by_loads_in_flight");
+    EXPECT_EQ(table.at("source"), "in_flight");
+    EXPECT_EQ(table.at("value").at(2), (nlohmann::json{{"store_fraction", 0.1 + 0.2},
+                                                       {"loads_in_flight_bytes_per_sm", 65536},
+                                                       {"bandwidth_gbs", 430.25}}));
+}
+
 TEST(MachineWrite, MixedBandwidthsRoundTrip) {
     MachineModel m = parse(probed());
     m.sources["mix"] = Provenance{SourceKind::measured, "a mixed stream", "data/mix"};

@@ -553,6 +553,65 @@ TEST(ValidateMachine, LatencyUnderLoadRules) {
                    "/memory/1/latency_under_load", "[{\"store_fraction\": 0,");
 }
 
+namespace {
+
+// The probed fixture with a bandwidth-by-loads-in-flight table of these entries on the level
+// `name` (dram by default, peak 500 GB/s).
+std::string with_in_flight(const std::string& entries, const std::string& name = "dram") {
+    const std::string table = ", \"bandwidth_by_loads_in_flight\": [" + entries + "]}";
+    if (name == "dram")
+        return replaced(probed(), "\"peak_bandwidth_gbs\": 500}",
+                        "\"peak_bandwidth_gbs\": 500" + table);
+    return replaced(probed(), "\"store_bandwidth_gbs\": 900.5}",
+                    "\"store_bandwidth_gbs\": 900.5" + table);
+}
+
+std::string in_flight_point(double fraction, double bytes, double gbs) {
+    return fmt::format("{{\"store_fraction\": {}, \"loads_in_flight_bytes_per_sm\": {}, "
+                       "\"bandwidth_gbs\": {}}}",
+                       fraction, bytes, gbs);
+}
+
+} // namespace
+
+// Sorted by store fraction and then bytes in flight, each pair once; fractions in [0, 1) (stores
+// alone keep no loads in flight), bytes and bandwidths positive, bandwidths within the peak; the
+// dram level's only.
+TEST(ValidateMachine, BandwidthByLoadsInFlightRules) {
+    const std::string curve = in_flight_point(0, 16384, 300) + ", " +
+                              in_flight_point(0, 32768, 450) + ", " +
+                              in_flight_point(0.5, 16384, 320);
+    EXPECT_NO_THROW(parse_machine_json(with_in_flight(curve), "probed.json"));
+    const std::string path = "/memory/2/bandwidth_by_loads_in_flight";
+    expect_invalid(
+        with_in_flight(in_flight_point(0.5, 16384, 300) + ", " + in_flight_point(0, 16384, 300)),
+        "entries must be sorted by store_fraction (0 comes after 0.5)", path + "/1/store_fraction",
+        "0, \"loads_in_flight_bytes_per_sm\": 16384");
+    expect_invalid(
+        with_in_flight(in_flight_point(0, 32768, 300) + ", " + in_flight_point(0, 16384, 400)),
+        "entries of one store_fraction must be sorted by loads_in_flight_bytes_per_sm, each once "
+        "(16384 comes after 32768)",
+        path + "/1/loads_in_flight_bytes_per_sm", "16384, \"bandwidth_gbs\": 400");
+    expect_invalid(with_in_flight(in_flight_point(1, 16384, 300)),
+                   "must be from 0 (loads alone) to below 1 (a mix with loads), got 1",
+                   path + "/0/store_fraction", "1, \"loads");
+    expect_invalid(with_in_flight(in_flight_point(0, 0, 300)), "must be positive, got 0",
+                   path + "/0/loads_in_flight_bytes_per_sm", "0, \"bandwidth_gbs\"");
+    expect_invalid(with_in_flight(in_flight_point(0, 16384, 0)), "must be positive, got 0",
+                   path + "/0/bandwidth_gbs", "0}]");
+    expect_invalid(with_in_flight(in_flight_point(0, 16384, 520)),
+                   "bandwidth_gbs (520) exceeds peak_bandwidth_gbs (500)",
+                   path + "/0/bandwidth_gbs", "520");
+    expect_invalid(with_in_flight(""),
+                   "expected at least one {\"store_fraction\", \"loads_in_flight_bytes_per_sm\", "
+                   "\"bandwidth_gbs\"} entry",
+                   path, "[]");
+    expect_invalid(with_in_flight(curve, "l2"),
+                   "only the dram level takes bandwidth_by_loads_in_flight (the in-flight limiter "
+                   "reads no other level's), not 'l2'",
+                   "/memory/1/bandwidth_by_loads_in_flight", "[{\"store_fraction\": 0,");
+}
+
 TEST(ValidateMachine, ErrorsInAListWrittenWithItsSourcePointAtTheEntry) {
     // {"value": [...], "source": K}: the validator's path has no "/value", the location does.
     const std::string text = replaced(
