@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kerncast/probe/chain_layout.hpp"
+#include "kerncast/probe/probe_device.hpp"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -36,7 +37,7 @@ template <bool L2Only> __device__ uint4 stream_load(const uint4* address) {
 template <bool L2Only>
 __global__ void read_stream(const uint4* __restrict__ data, std::size_t count, int passes,
                             std::uint32_t* __restrict__ sink) {
-    constexpr int in_flight = 4; // grid-stride steps whose loads a thread issues at once
+    constexpr int in_flight = mix_stream_steps_in_flight; // loads a thread issues at once
     std::uint32_t acc = 0;
     const std::size_t stride = chain::grid_stride_step(gridDim.x, blockDim.x);
     for (int pass = 0; pass < passes; ++pass)
@@ -80,7 +81,8 @@ __device__ inline void stream_store_cg(uint4* address, uint4 value) {
 template <int Loads, int Stores>
 __global__ void mix_stream(uint4* __restrict__ region, std::size_t slice_count, int passes,
                            std::uint32_t* __restrict__ sink) {
-    constexpr int in_flight = 4;
+    constexpr int in_flight = mix_stream_steps_in_flight;
+    static_assert(sizeof(uint4) == mix_stream_load_bytes);
     const std::size_t stride = chain::grid_stride_step(gridDim.x, blockDim.x);
     std::uint32_t acc = 0;
     for (int pass = 0; pass < passes; ++pass)

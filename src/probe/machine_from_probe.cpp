@@ -123,7 +123,7 @@ private:
                !l.sustained_bandwidth_gbs && !l.store_bandwidth_gbs && !l.latency_near_cycles &&
                !l.latency_far_cycles && !l.partitions && !l.count_per_sm && !l.same_cache_as &&
                !l.effective_size_by_carveout && !l.mixed_bandwidth_by_store_fraction &&
-               !l.latency_under_load;
+               !l.latency_under_load && !l.bandwidth_by_loads_in_flight;
     }
 
     static Uncertainty uncertainty_of(const Estimate& e) {
@@ -199,8 +199,10 @@ private:
         carveout_sizes(l);
         if (name == "dram" || name == "l2")
             mixed_bandwidths(l);
-        if (name == "dram")
+        if (name == "dram") {
             loaded_latencies(l);
+            in_flight_bandwidths(l);
+        }
         levels.push_back(std::move(l));
     }
 
@@ -320,6 +322,46 @@ private:
                                 used.front()->estimate.repetitions);
         l.latency_under_load = Sourced<std::vector<LoadedLatency>>{
             entries, list_source(l.name + ".latency_under_load", std::move(citation), used)};
+    }
+
+    // The bandwidth by loads in flight: one list, sorted by store fraction and then bytes in
+    // flight (each pair once), with one source whose uncertainty is the worst of its entries.
+    void in_flight_bandwidths(MemoryLevel& l) {
+        std::vector<const ProbeValue*> found;
+        for (const auto& v : analysis_.values)
+            if (v.memory == l.name && v.quantity == "in_flight_bandwidth_gbs" &&
+                v.store_fraction >= 0 && v.store_fraction < 1 &&
+                v.loads_in_flight_bytes_per_sm > 0 && v.estimate.within_bounds)
+                found.push_back(&v);
+        if (found.empty())
+            return;
+        const auto rounded = [](double x, double scale) {
+            return static_cast<double>(std::llround(x * scale)) / scale;
+        };
+        std::stable_sort(found.begin(), found.end(), [&](const ProbeValue* a, const ProbeValue* b) {
+            return std::pair{rounded(a->store_fraction, 1e4), a->loads_in_flight_bytes_per_sm} <
+                   std::pair{rounded(b->store_fraction, 1e4), b->loads_in_flight_bytes_per_sm};
+        });
+        std::vector<InFlightBandwidth> entries;
+        std::vector<const ProbeValue*> used;
+        for (const ProbeValue* v : found) {
+            const InFlightBandwidth entry{rounded(v->store_fraction, 1e4),
+                                          v->loads_in_flight_bytes_per_sm,
+                                          rounded(v->estimate.value, 10)};
+            if (!entries.empty() && entries.back().store_fraction == entry.store_fraction &&
+                entries.back().loads_in_flight_bytes_per_sm == entry.loads_in_flight_bytes_per_sm)
+                continue; // another mix of the same fraction (1:1 and 2:2): the first
+            entries.push_back(entry);
+            used.push_back(v);
+        }
+        std::string citation = fmt::format(
+            "kerncast probe, DRAM bandwidth (loads + stores) of each load/store mix by the load "
+            "bytes an SM's threads keep in flight: benchmark {}, the launches of one block an SM "
+            "({} points, each the median of {} launches)",
+            used.front()->benchmark, entries.size(), used.front()->estimate.repetitions);
+        l.bandwidth_by_loads_in_flight = Sourced<std::vector<InFlightBandwidth>>{
+            entries,
+            list_source(l.name + ".bandwidth_by_loads_in_flight", std::move(citation), used)};
     }
 
     // The source of a list of probed values: `citation` (its trailing ';' dropped), the worst

@@ -5,7 +5,9 @@
 #include "kerncast/probe/analysis.hpp"
 #include "kerncast/probe/runner.hpp"
 
+#include <map>
 #include <string>
+#include <utility>
 
 namespace kerncast::probe::testing {
 
@@ -14,13 +16,18 @@ struct ProbedGroup {
     MachineModel machine;
 };
 
-inline ProbedGroup probe_group_on_device(const std::string& group) {
+// Measured once a process and group: tests run in one process (device_tests by hand, not
+// under ctest, which runs each test alone) share the run.
+inline const ProbedGroup& probe_group_on_device(const std::string& group) {
+    static std::map<std::string, ProbedGroup> runs;
+    if (const auto found = runs.find(group); found != runs.end())
+        return found->second;
     ProbeOptions options;
     options.groups = {group};
     options.command = "device_tests";
     ProbedGroup probed{analyse_probe_record(run_probe(options)), {}};
     probed.machine = machine_from_probe(probed.analysis, "device_tests");
-    return probed;
+    return runs.emplace(group, std::move(probed)).first->second;
 }
 
 } // namespace kerncast::probe::testing

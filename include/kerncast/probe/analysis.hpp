@@ -34,6 +34,8 @@ struct ProbeValue {
     double store_fraction = -1;
     // loaded_latency_cycles: the bandwidth the streams reached meanwhile (GB/s). -1 otherwise.
     double bandwidth_gbs = -1;
+    // in_flight_bandwidth_gbs: the load bytes each SM's threads kept in flight. -1 otherwise.
+    double loads_in_flight_bytes_per_sm = -1;
 };
 
 // The latency-versus-footprint curve of one repetition of a size search, for the report's

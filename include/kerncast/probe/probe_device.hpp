@@ -63,6 +63,11 @@ enum class StreamKernel {
 // 0.33, 0.4, 0.5, 0.67 and 1), the mixes a stencil's DRAM and L2 traffic has.
 inline constexpr int mix_stream_mixes[][2] = {{1, 0}, {4, 1}, {3, 1}, {2, 1},
                                               {3, 2}, {1, 1}, {1, 2}, {0, 1}};
+// The grid-stride steps whose loads a mix_stream (and read_stream) thread issues before it uses
+// one, each load 16 B: a thread of a mix with L loads a point keeps 16 x L x this many bytes of
+// loads in flight (the DRAM's bandwidth by loads in flight, docs/probe.md).
+inline constexpr int mix_stream_steps_in_flight = 4;
+inline constexpr int mix_stream_load_bytes = 16;
 // The most slices of one mix: loads then stores, each `count` elements, back to back.
 inline constexpr int mix_stream_max_slices = 5;
 

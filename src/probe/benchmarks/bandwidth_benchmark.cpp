@@ -2,6 +2,7 @@
 #include "benchmark_plans.hpp"
 #include "benchmark_support.hpp"
 #include "kerncast/probe/chain_layout.hpp"
+#include "kerncast/probe/probe_device.hpp"
 #include "kerncast/probe/statistics.hpp"
 
 #include <algorithm>
@@ -54,6 +55,33 @@ std::optional<std::pair<int, int>> parse_mix(const std::string& label) {
     return std::pair{loads, stores};
 }
 
+// The DRAM's bandwidth by the load bytes in flight: each launch of one block an SM (there the
+// threads an SM are the block's, which neither registers nor the block limit can lower: the
+// block launched) keeps threads x loads x mix_stream_steps_in_flight x 16 B of loads in flight
+// an SM; one value per launch shape, the bytes over each launch's time.
+void add_in_flight_bandwidths(const RawBenchmark& b, AnalysisContext& context,
+                              std::pair<int, int> mix,
+                              const std::vector<const RawSeries*>& series) {
+    const auto [loads, stores] = mix;
+    for (const RawSeries* s : series) {
+        if (s->blocks != context.record.device.sm_count || s->threads <= 0)
+            continue;
+        std::vector<double> per_launch;
+        for (double ms : s->values)
+            per_launch.push_back(static_cast<double>(s->bytes) / (ms * 1e-3) / 1e9);
+        const double in_flight = static_cast<double>(s->threads) * loads *
+                                 mix_stream_steps_in_flight * mix_stream_load_bytes;
+        context.add(b, b.memory, "in_flight_bandwidth_gbs", "GB/s", summarize(per_launch),
+                    bandwidth_bounds,
+                    fmt::format("{} load(s) and {} store(s) a point, {} blocks x {} threads: {:g} "
+                                "B of loads in flight an SM",
+                                loads, stores, s->blocks, s->threads, in_flight));
+        context.result.values.back().store_fraction =
+            static_cast<double>(stores) / static_cast<double>(loads + stores);
+        context.result.values.back().loads_in_flight_bytes_per_sm = in_flight;
+    }
+}
+
 // Per mix (series label "L:S"), the best launch shape's bytes (loads plus stores) over its
 // median time; one value per mix, at store fraction S / (L + S).
 void analyse_mixed_bandwidth(const RawBenchmark& b, AnalysisContext& context) {
@@ -99,6 +127,8 @@ void analyse_mixed_bandwidth(const RawBenchmark& b, AnalysisContext& context) {
                         loads, stores, series.size(), best->blocks, best->threads, best->bytes));
         context.result.values.back().store_fraction =
             static_cast<double>(stores) / static_cast<double>(loads + stores);
+        if (b.memory == "dram" && loads > 0)
+            add_in_flight_bandwidths(b, context, mix, series);
     }
 }
 

@@ -137,6 +137,21 @@ TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     EXPECT_NEAR(found.at(0.5), 2800, 1e-6);
     EXPECT_NEAR(found.at(1.0), 3100, 1e-6);
     EXPECT_NEAR(found.at(0.2), 1000, 1e-6); // not set: the simulated default
+    // The bandwidth by loads in flight: the launches of one block an SM (256, 512, 1024 threads;
+    // the simulated device reaches its mix's bandwidth with 1024 only, 1 / 1.25 of it below)
+    // of every mix with loads, at threads x loads x 4 steps x 16 B an SM.
+    const MachineModel machine = machine_from_probe(a, "simulated");
+    const MemoryLevel* dram = machine.level("dram");
+    ASSERT_NE(dram, nullptr);
+    ASSERT_TRUE(dram->bandwidth_by_loads_in_flight);
+    const auto& curve = dram->bandwidth_by_loads_in_flight->value;
+    ASSERT_EQ(curve.size(), 7u * 3u);
+    EXPECT_EQ(curve[0], (InFlightBandwidth{0.0, 256 * 64, 2400}));
+    EXPECT_EQ(curve[1], (InFlightBandwidth{0.0, 512 * 64, 2400}));
+    EXPECT_EQ(curve[2], (InFlightBandwidth{0.0, 1024 * 64, 3000}));
+    EXPECT_EQ(curve[5], (InFlightBandwidth{0.2, 1024 * 4 * 64, 1000})); // 4:1
+    EXPECT_EQ(curve[17], (InFlightBandwidth{0.5, 1024 * 64, 2800}));
+    EXPECT_DOUBLE_EQ(curve.back().store_fraction, 0.6667); // 1:2; stores alone keep none
 }
 
 // The L2's mixes: after the L2 load and store streams, every mix over 5 slices that fill a

@@ -215,8 +215,10 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
     }
     record.benchmarks.push_back(dram_bw);
 
-    // DRAM (L2) bandwidth by load/store mix: two launch shapes a mix, 1024-thread blocks reach
-    // it; DRAM launches move 1 GiB a slice, L2 launches 100 passes over 512 KiB slices.
+    // DRAM (L2) bandwidth by load/store mix: three launch shapes a mix, 2 x 1024-thread blocks
+    // an SM reach it, one 256-thread block an SM (the DRAM's in-flight point: 16 KiB of loads a
+    // load a point) 0.7 of it; DRAM launches move 1 GiB a slice, L2 launches 100 passes over
+    // 512 KiB slices.
     for (const auto& [memory, table] : {std::pair{std::string("dram"), truth.dram_mix_gbs},
                                         std::pair{std::string("l2"), truth.l2_mix_gbs}}) {
         RawBenchmark mixes{
@@ -225,13 +227,15 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
             const std::int64_t slices = std::stoll(label.substr(0, label.find(':'))) +
                                         std::stoll(label.substr(label.find(':') + 1));
             const std::int64_t moved = memory == "dram" ? slices << 30 : (std::int64_t{100} << 19);
-            for (auto [threads, fraction] : {std::pair{512, 0.9}, std::pair{1024, 1.0}}) {
+            for (auto [blocks, threads, fraction] :
+                 {std::tuple{132, 256, 0.7}, std::tuple{264, 512, 0.9},
+                  std::tuple{264, 1024, 1.0}}) {
                 std::vector<double> ms;
                 for (int rep = 0; rep < 5; ++rep)
                     ms.push_back(static_cast<double>(moved) / (gbs * fraction * 1e9) * 1e3 *
                                  (1.0 + 0.002 * rep));
                 mixes.series.push_back(
-                    {label, 0, 0, 0, 264, threads, moved, truth.sm_clock_mhz, ms});
+                    {label, 0, 0, 0, blocks, threads, moved, truth.sm_clock_mhz, ms});
             }
         }
         record.benchmarks.push_back(mixes);

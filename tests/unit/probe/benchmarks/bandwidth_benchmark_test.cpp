@@ -32,7 +32,11 @@ TEST(BandwidthBenchmark, DirectionAndUnitAreChecked) {
 TEST(BandwidthBenchmark, MixedBandwidthIsOneValuePerMix) {
     const SyntheticTruth truth;
     const ProbeAnalysis a = analyse_kinds(synthetic_record(truth), {"mixed_bandwidth"});
-    ASSERT_EQ(a.values.size(), 16u);
+    std::vector<const ProbeValue*> mixed;
+    for (const auto& v : a.values)
+        if (v.quantity == "mixed_bandwidth_gbs")
+            mixed.push_back(&v);
+    ASSERT_EQ(mixed.size(), 16u);
     const std::vector<double> all_fractions{0.0, 0.2, 0.25, 1.0 / 3, 0.4, 0.5, 2.0 / 3, 1.0};
     for (const auto& [memory, expected] :
          {std::pair{std::string("dram"),
@@ -40,13 +44,13 @@ TEST(BandwidthBenchmark, MixedBandwidthIsOneValuePerMix) {
           std::pair{std::string("l2"),
                     std::vector<double>{6400, 7200, 7300, 6900, 6000, 5200, 4200, 3600}}}) {
         std::vector<double> fractions, gbs;
-        for (const auto& v : a.values) {
-            if (v.memory != memory)
+        for (const ProbeValue* v : mixed) {
+            if (v->memory != memory)
                 continue;
-            EXPECT_EQ(v.quantity, "mixed_bandwidth_gbs");
-            EXPECT_EQ(v.benchmark, memory + ".mixed_bandwidth");
-            fractions.push_back(v.store_fraction);
-            gbs.push_back(v.estimate.value);
+            EXPECT_EQ(v->benchmark, memory + ".mixed_bandwidth");
+            EXPECT_EQ(v->loads_in_flight_bytes_per_sm, -1);
+            fractions.push_back(v->store_fraction);
+            gbs.push_back(v->estimate.value);
         }
         EXPECT_EQ(fractions, all_fractions) << memory;
         // The 1024-thread shape; the median launch is the third, 1.004 times the first.
@@ -54,10 +58,36 @@ TEST(BandwidthBenchmark, MixedBandwidthIsOneValuePerMix) {
         for (size_t k = 0; k < gbs.size(); ++k)
             EXPECT_NEAR(gbs[k], expected[k] / 1.004, 1e-6) << memory << " " << fractions[k];
     }
-    EXPECT_EQ(a.values[2].detail, "3 load(s) and 1 store(s) a point; best of 2 launch shapes: "
-                                  "264 blocks x 1024 threads, 4294967296 B");
-    EXPECT_EQ(a.values[10].detail, "3 load(s) and 1 store(s) a point; best of 2 launch shapes: "
-                                   "264 blocks x 1024 threads, 52428800 B");
+    EXPECT_EQ(mixed[2]->detail, "3 load(s) and 1 store(s) a point; best of 3 launch shapes: "
+                                "264 blocks x 1024 threads, 4294967296 B");
+    EXPECT_EQ(mixed[10]->detail, "3 load(s) and 1 store(s) a point; best of 3 launch shapes: "
+                                 "264 blocks x 1024 threads, 52428800 B");
+}
+
+TEST(BandwidthBenchmark, InFlightBandwidthIsEachDramLaunchOfOneBlockAnSm) {
+    // The synthetic record's launches of one block an SM (132 x 256 threads) reach 0.7 of each
+    // DRAM mix's bandwidth; a thread keeps loads x 4 steps x 16 B in flight. Stores alone keep
+    // none, and the L2's mixes give no value.
+    const SyntheticTruth truth;
+    const ProbeAnalysis a = analyse_kinds(synthetic_record(truth), {"mixed_bandwidth"});
+    std::vector<const ProbeValue*> in_flight;
+    for (const auto& v : a.values)
+        if (v.quantity == "in_flight_bandwidth_gbs")
+            in_flight.push_back(&v);
+    ASSERT_EQ(in_flight.size(), 7u);
+    const std::vector<std::pair<double, double>> expected{
+        {0.0, 256 * 64},     {0.2, 256 * 4 * 64}, {0.25, 256 * 3 * 64}, {1.0 / 3, 256 * 2 * 64},
+        {0.4, 256 * 3 * 64}, {0.5, 256 * 64},     {2.0 / 3, 256 * 64}};
+    for (size_t k = 0; k < in_flight.size(); ++k) {
+        const ProbeValue& v = *in_flight[k];
+        EXPECT_EQ(v.memory, "dram");
+        EXPECT_EQ(v.benchmark, "dram.mixed_bandwidth");
+        EXPECT_DOUBLE_EQ(v.store_fraction, expected[k].first) << k;
+        EXPECT_DOUBLE_EQ(v.loads_in_flight_bytes_per_sm, expected[k].second) << k;
+        EXPECT_NEAR(v.estimate.value, truth.dram_mix_gbs[k].second * 0.7 / 1.004, 1e-6) << k;
+    }
+    EXPECT_EQ(in_flight[1]->detail, "4 load(s) and 1 store(s) a point, 132 blocks x 256 threads: "
+                                    "65536 B of loads in flight an SM");
 }
 
 TEST(BandwidthBenchmark, MixedBandwidthLabelMustBeAMix) {
