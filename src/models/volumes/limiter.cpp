@@ -2,6 +2,8 @@
 
 #include "kerncast/error.hpp"
 
+#include <algorithm>
+
 namespace kerncast::models {
 
 const char* limiter_name(Limiter limiter) {
@@ -16,6 +18,8 @@ const char* limiter_name(Limiter limiter) {
         return "FP";
     case Limiter::launch:
         return "launch";
+    case Limiter::dram_in_flight:
+        return "DRAM in flight";
     }
     return "?";
 }
@@ -64,6 +68,52 @@ double mixed_rate(const std::vector<MixedBandwidthRate>& mixes, double alone,
     return mixes.back().bytes_per_s;
 }
 
+// The dram level's bandwidth_by_loads_in_flight, one curve a store fraction, each point with the
+// loads' latency by Little's law (empty when not given).
+std::vector<InFlightCurve> in_flight_curves(const MachineModel& machine, int sm_count) {
+    std::vector<InFlightCurve> curves;
+    if (const MemoryLevel* level = machine.level("dram"))
+        if (const auto& table = level->bandwidth_by_loads_in_flight)
+            for (const InFlightBandwidth& entry : table->value) {
+                if (!(entry.store_fraction < 1) || !(entry.bandwidth_gbs > 0))
+                    continue; // no loads to keep in flight (the validator refuses it)
+                if (curves.empty() || curves.back().store_fraction != entry.store_fraction)
+                    curves.push_back({entry.store_fraction, {}});
+                const double bytes_per_s = entry.bandwidth_gbs * 1e9;
+                const double load_bytes_per_s = bytes_per_s * (1 - entry.store_fraction);
+                curves.back().points.push_back(
+                    {entry.loads_in_flight_bytes_per_sm, bytes_per_s,
+                     entry.loads_in_flight_bytes_per_sm * sm_count / load_bytes_per_s});
+            }
+    return curves;
+}
+
+// One mix's bandwidth at these bytes in flight (InFlightCurve, dram_in_flight_bytes_per_s).
+double curve_rate(const InFlightCurve& curve, double unloaded_latency_s, int sm_count,
+                  double loads_in_flight_bytes_per_sm) {
+    double most = 0;
+    for (const InFlightPoint& point : curve.points)
+        most = std::max(most, point.bytes_per_s);
+    // Below the first point the latency falls towards the unloaded one (held at the first
+    // point's where the machine gives no unloaded latency).
+    double below_bytes = 0;
+    double below_latency = unloaded_latency_s > 0 ? unloaded_latency_s
+                           : curve.points.empty() ? 0
+                                                  : curve.points.front().latency_s;
+    for (const InFlightPoint& point : curve.points) {
+        if (loads_in_flight_bytes_per_sm <= point.loads_in_flight_bytes_per_sm) {
+            const double t = (loads_in_flight_bytes_per_sm - below_bytes) /
+                             (point.loads_in_flight_bytes_per_sm - below_bytes);
+            const double latency = below_latency + t * (point.latency_s - below_latency);
+            const double load_bytes_per_s = loads_in_flight_bytes_per_sm * sm_count / latency;
+            return std::min(most, load_bytes_per_s / (1 - curve.store_fraction));
+        }
+        below_bytes = point.loads_in_flight_bytes_per_sm;
+        below_latency = point.latency_s;
+    }
+    return most; // more in flight than any measured launch: the mix's bandwidth
+}
+
 double store_fraction_of(double bytes, double store_bytes) {
     return bytes > 0 ? store_bytes / bytes : 0.0;
 }
@@ -82,6 +132,10 @@ LimiterMachine limiter_machine(const MachineModel& machine) {
         throw_input_error("machine '" + machine.identity.id +
                           "' needs compute.sm_count and a clock for the L1 and FP limiters");
     m.sm_cycles_per_s = clock->value * 1e6 * machine.compute.sm_count->value;
+    m.sm_count = machine.compute.sm_count->value;
+    m.dram_in_flight_curves = in_flight_curves(machine, m.sm_count);
+    if (const MemoryLevel* dram = machine.level("dram"); dram && dram->latency_cycles)
+        m.dram_unloaded_latency_s = dram->latency_cycles->value / (clock->value * 1e6);
     if (const auto& rate = machine.compute.block_launches_per_cycle)
         m.block_launches_per_s = rate->value * clock->value * 1e6;
     return m;
@@ -95,6 +149,26 @@ double dram_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fr
 double l2_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction) {
     return mixed_rate(machine.l2_bandwidth_by_store_fraction, machine.l2_bandwidth_bytes_per_s,
                       store_fraction);
+}
+
+double dram_in_flight_bytes_per_s(const LimiterMachine& machine,
+                                  double loads_in_flight_bytes_per_sm, double store_fraction) {
+    const auto& curves = machine.dram_in_flight_curves;
+    if (curves.empty() || !(loads_in_flight_bytes_per_sm > 0))
+        return 0;
+    const auto rate = [&](const InFlightCurve& curve) {
+        return curve_rate(curve, machine.dram_unloaded_latency_s, machine.sm_count,
+                          loads_in_flight_bytes_per_sm);
+    };
+    if (store_fraction <= curves.front().store_fraction)
+        return rate(curves.front());
+    for (std::size_t i = 1; i < curves.size(); ++i)
+        if (store_fraction <= curves[i].store_fraction) {
+            const double t = (store_fraction - curves[i - 1].store_fraction) /
+                             (curves[i].store_fraction - curves[i - 1].store_fraction);
+            return rate(curves[i - 1]) + t * (rate(curves[i]) - rate(curves[i - 1]));
+        }
+    return rate(curves.back());
 }
 
 LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachine& machine,
@@ -118,12 +192,21 @@ LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachin
     // Every block must be started; the scheduler starts at most block_launches_per_s of them.
     if (machine.block_launches_per_s > 0)
         r.launch_seconds_per_point = inputs.blocks_per_point / machine.block_launches_per_s;
+    // Little's law (docs/volume-model.md, Limiters): the bandwidth the kernel's loads in flight
+    // reach at the DRAM's latency under that load, where the machine measured it.
+    r.dram_in_flight_bandwidth_bytes_per_s = dram_in_flight_bytes_per_s(
+        machine, inputs.dram_loads_in_flight_bytes_per_sm, r.dram_store_fraction);
+    if (r.dram_in_flight_bandwidth_bytes_per_s > 0)
+        r.dram_in_flight_seconds_per_point =
+            inputs.dram_bytes_per_point / r.dram_in_flight_bandwidth_bytes_per_s;
     r.binding = Limiter::dram;
     r.seconds_per_point = r.dram_seconds_per_point;
-    for (auto [limiter, seconds] : {std::pair{Limiter::l2, r.l2_seconds_per_point},
-                                    std::pair{Limiter::l1, r.l1_seconds_per_point},
-                                    std::pair{Limiter::fp, r.fp_seconds_per_point},
-                                    std::pair{Limiter::launch, r.launch_seconds_per_point}})
+    for (auto [limiter, seconds] :
+         {std::pair{Limiter::l2, r.l2_seconds_per_point},
+          std::pair{Limiter::l1, r.l1_seconds_per_point},
+          std::pair{Limiter::fp, r.fp_seconds_per_point},
+          std::pair{Limiter::launch, r.launch_seconds_per_point},
+          std::pair{Limiter::dram_in_flight, r.dram_in_flight_seconds_per_point}})
         if (seconds > r.seconds_per_point) {
             r.binding = limiter;
             r.seconds_per_point = seconds;

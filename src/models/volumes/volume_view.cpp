@@ -151,6 +151,9 @@ report::Table limiter_table(const VolumePrediction& p) {
         row(Limiter::launch, blocks_per_point, "blocks", l.launch_seconds_per_point);
     else // the machine gives no block launch rate: not a limiter
         t.row(limiter_name(Limiter::launch), blocks_per_point, "blocks", report::blank, false);
+    if (l.dram_in_flight_seconds_per_point > 0) // only where the machine measured it
+        row(Limiter::dram_in_flight, p.dram_load_bytes + p.dram_store_bytes, "B",
+            l.dram_in_flight_seconds_per_point);
     return t.build();
 }
 
@@ -200,6 +203,10 @@ report::Chart limiter_chart(const VolumePrediction& p) {
     if (l.launch_seconds_per_point > 0) { // no bar where the machine gives no launch rate
         chart.categories.push_back(limiter_name(Limiter::launch));
         picoseconds.push_back(l.launch_seconds_per_point * 1e12);
+    }
+    if (l.dram_in_flight_seconds_per_point > 0) {
+        chart.categories.push_back(limiter_name(Limiter::dram_in_flight));
+        picoseconds.push_back(l.dram_in_flight_seconds_per_point * 1e12);
     }
     chart.series.push_back({"time per point", {}, std::move(picoseconds), {}, ""});
     return chart;

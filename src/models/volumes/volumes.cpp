@@ -737,8 +737,26 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.l1_cycles_per_point = p.l1.cycles_per_point;
     inputs.fp_cycles_per_point = p.fp_cycles_per_point;
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
+    // A thread issues the loads of all its points before it uses them (the generated code's
+    // windows of loads, docs/volume-model.md), so an SM has its resident threads' DRAM loads of
+    // a fold in flight.
+    const double resident_threads =
+        static_cast<double>(p.occupancy.active_blocks_per_sm) *
+        static_cast<double>(p.launch.block[0] * p.launch.block[1] * p.launch.block[2]);
+    const double points_per_thread =
+        static_cast<double>(p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2]);
+    inputs.dram_loads_in_flight_bytes_per_sm =
+        resident_threads * points_per_thread * p.dram_load_bytes;
     const LimiterMachine limiter_rates = limiter_machine(machine);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);
+    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0)
+        p.notes.push_back(fmt::format(
+            "DRAM in flight: {:.0f} resident threads an SM x {:.0f} point(s) x {:.2f} B of DRAM "
+            "loads = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the latency under "
+            "that load (interpolated in the dram level's bandwidth_by_loads_in_flight).",
+            resident_threads, points_per_thread, p.dram_load_bytes,
+            inputs.dram_loads_in_flight_bytes_per_sm / 1024,
+            p.limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9));
     // Which bandwidth the DRAM and L2 limiters divided by, where the level measured mixes.
     struct MixNote {
         const char* limiter;

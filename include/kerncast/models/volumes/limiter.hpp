@@ -1,7 +1,9 @@
 // The limiter model of Ernst et al. 2023, sec. 2: a roofline with two extra cache limiters,
 // plus the rate at which the GPU starts thread blocks (the block scheduling term of the same
 // authors' execution model, Tblocksched in te42kyfo/warpspeed's predict.py). Each limiter
-// gives the time one point needs from one resource; the slowest binds.
+// gives the time one point needs from one resource; the slowest binds. Where the machine
+// measured the DRAM's bandwidth by the load bytes in flight, a sixth limit applies Little's law:
+// a kernel that keeps few loads in flight waits on their latency before the DRAM is busy.
 #pragma once
 
 #include "kerncast/machine/machine_model.hpp"
@@ -12,8 +14,9 @@
 
 namespace kerncast::models {
 
-enum class Limiter { dram, l2, l1, fp, launch };
-const char* limiter_name(Limiter limiter); // "DRAM", "L2", "L1", "FP", "launch"
+enum class Limiter { dram, l2, l1, fp, launch, dram_in_flight };
+// "DRAM", "L2", "L1", "FP", "launch", "DRAM in flight"
+const char* limiter_name(Limiter limiter);
 
 // Per point (one thread-fold instance of the kernel's domain).
 struct LimiterInputs {
@@ -24,12 +27,30 @@ struct LimiterInputs {
     double l1_cycles_per_point = 0;        // L1 wavefronts of one SM
     double fp_cycles_per_point = 0;        // floating-point issue cycles of one SM
     double blocks_per_point = 0;           // thread blocks of the launch over its points
+    // The DRAM load bytes an SM's resident threads have requested at once: resident threads x
+    // DRAM load bytes a point x points a thread (a thread issues the loads of its points
+    // together). 0: no in-flight limit.
+    double dram_loads_in_flight_bytes_per_sm = 0;
 };
 
 // A level's bandwidth for a load/store mix (its mixed_bandwidth_by_store_fraction).
 struct MixedBandwidthRate {
     double store_fraction = 0; // stored bytes over all bytes moved
     double bytes_per_s = 0;    // loads + stores
+};
+
+// One measured point of the DRAM's bandwidth by load bytes in flight, with the loads' latency
+// that Little's law gives for it: in flight bytes x SMs / load bandwidth.
+struct InFlightPoint {
+    double loads_in_flight_bytes_per_sm = 0;
+    double bytes_per_s = 0; // loads + stores
+    double latency_s = 0;   // of the loads
+};
+
+// The points of one load/store mix, sorted by bytes in flight.
+struct InFlightCurve {
+    double store_fraction = 0;
+    std::vector<InFlightPoint> points;
 };
 
 // The machine numbers the limiters divide by, with the fields they came from.
@@ -45,6 +66,11 @@ struct LimiterMachine {
     // the sustained bandwidth, which the probe measures with loads alone.
     std::vector<MixedBandwidthRate> dram_bandwidth_by_store_fraction;
     std::vector<MixedBandwidthRate> l2_bandwidth_by_store_fraction;
+    // The dram level's bandwidth_by_loads_in_flight by store fraction (empty: no in-flight
+    // limit), its unloaded latency (latency_cycles over the clock; 0: not given) and the SMs.
+    std::vector<InFlightCurve> dram_in_flight_curves;
+    double dram_unloaded_latency_s = 0;
+    int sm_count = 0;
 };
 
 // Input Error naming the missing field when the machine lacks one.
@@ -56,6 +82,16 @@ LimiterMachine limiter_machine(const MachineModel& machine);
 double dram_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction);
 double l2_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction);
 
+// The DRAM bandwidth (loads + stores) of a mix with this store fraction when each SM keeps
+// `loads_in_flight_bytes_per_sm` of loads in flight. Per measured mix: the loads' latency is
+// linear in the bytes in flight between the measured points, from the unloaded latency at none
+// (the first point's latency where the machine gives none);
+// by Little's law the loads then move bytes in flight x SMs / latency a second, and all bytes
+// that over 1 - store fraction, at most the most the mix reached. Between mixes linear in the
+// store fraction, the nearest mix's outside them. 0 when the machine gives no curves.
+double dram_in_flight_bytes_per_s(const LimiterMachine& machine,
+                                  double loads_in_flight_bytes_per_sm, double store_fraction);
+
 struct LimiterResult {
     double dram_store_fraction = 0;        // stored bytes over all DRAM bytes (0 without any)
     double dram_bandwidth_bytes_per_s = 0; // what the DRAM limiter divided by
@@ -66,8 +102,12 @@ struct LimiterResult {
     double l1_seconds_per_point = 0;
     double fp_seconds_per_point = 0;
     double launch_seconds_per_point = 0; // 0 when the machine has no block launch rate
+    // The in-flight limit: DRAM bytes over dram_in_flight_bytes_per_s; 0 when the machine has no
+    // bandwidth_by_loads_in_flight or the kernel loads nothing from DRAM.
+    double dram_in_flight_bandwidth_bytes_per_s = 0;
+    double dram_in_flight_seconds_per_point = 0;
     Limiter binding = Limiter::dram;
-    double seconds_per_point = 0; // the largest of the five
+    double seconds_per_point = 0; // the largest of the six
     double points_per_second = 0;
     double seconds_per_launch = 0;
 };

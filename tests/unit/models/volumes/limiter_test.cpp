@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -122,6 +123,77 @@ TEST(Limiter, L2BandwidthFollowsTheLoadStoreMix) {
     // No L2 traffic: store fraction 0, nothing to divide.
     in.l2_bytes_per_point = in.l2_store_bytes_per_point = 0;
     EXPECT_DOUBLE_EQ(evaluate_limiters(in, m, 1000).l2_seconds_per_point, 0);
+}
+
+TEST(Limiter, InFlightLimitIsLittlesLawOnTheLatencyUnderLoad) {
+    // 100 SMs, 500 ns unloaded. Loads alone: 1000 GB/s at 10000 B in flight an SM (latency
+    // 10000 x 100 / 1000e9 = 1000 ns) and 1500 GB/s at 20000 B (1333.3 ns). A 1:1 mix: 1200 GB/s
+    // at 10000 B of loads (600 GB/s of loads: 1666.7 ns).
+    LimiterMachine m{1000e9, 4000e9, 100e9};
+    EXPECT_DOUBLE_EQ(dram_in_flight_bytes_per_s(m, 10000, 0), 0); // no curves: no limit
+    m.sm_count = 100;
+    m.dram_unloaded_latency_s = 500e-9;
+    m.dram_in_flight_curves = {
+        {0.0, {{10000, 1000e9, 1000e-9}, {20000, 1500e9, 20000 * 100 / 1500e9}}},
+        {0.5, {{10000, 1200e9, 10000 * 100 / 600e9}}}};
+    // At a measured point its bandwidth; between points the latency is linear in the bytes in
+    // flight, from the unloaded latency at none; past the last point the most the mix reached.
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(m, 10000, 0), 1000e9, 1e3);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(m, 5000, 0), 5000 * 100 / 750e-9, 1e3); // 666.7 GB/s
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(m, 15000, 0),
+                15000 * 100 / (1000e-9 + 0.5 * 1000e-9 / 3),
+                1e3); // 1285.7 GB/s
+    EXPECT_DOUBLE_EQ(dram_in_flight_bytes_per_s(m, 40000, 0), 1500e9);
+    // A mix: the loads' Little's law, all bytes over 1 - store fraction (500 + 0.5 x 1166.7 ns
+    // at 5000 B: 461.5 GB/s of loads, 923.1 of all bytes); between mixes linear in the store
+    // fraction, the nearest mix outside them.
+    const double mix_at_5000 = 5000 * 100 / (500e-9 + 0.5 * (10000 * 100 / 600e9 - 500e-9)) / 0.5;
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(m, 5000, 0.5), mix_at_5000, 1e3);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(m, 10000, 0.25), 1100e9, 1e3);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(m, 10000, 0.6), 1200e9, 1e3);
+    // No loads in flight: no limit.
+    EXPECT_DOUBLE_EQ(dram_in_flight_bytes_per_s(m, 0, 0.5), 0);
+
+    // 16 B a point, 8 of them stores, 5000 B of loads in flight an SM: 16 B / 923.1 GB/s =
+    // 17.33 ps, over the DRAM's 16 ps: the in-flight limit binds.
+    LimiterInputs in;
+    in.dram_bytes_per_point = 16;
+    in.dram_store_bytes_per_point = 8;
+    in.dram_loads_in_flight_bytes_per_sm = 5000;
+    LimiterResult r = evaluate_limiters(in, m, 1000);
+    EXPECT_NEAR(r.dram_in_flight_bandwidth_bytes_per_s, mix_at_5000, 1e3);
+    EXPECT_NEAR(r.dram_in_flight_seconds_per_point, 16 / mix_at_5000, 1e-24);
+    EXPECT_DOUBLE_EQ(r.dram_seconds_per_point, 16e-12);
+    EXPECT_EQ(r.binding, Limiter::dram_in_flight);
+    EXPECT_STREQ(limiter_name(r.binding), "DRAM in flight");
+    // Enough in flight: the mix's most (1200 GB/s, 13.3 ps) is under the DRAM limit.
+    in.dram_loads_in_flight_bytes_per_sm = 50000;
+    r = evaluate_limiters(in, m, 1000);
+    EXPECT_NEAR(r.dram_in_flight_seconds_per_point, 16 / 1200e9, 1e-24);
+    EXPECT_EQ(r.binding, Limiter::dram);
+    // Without the unloaded latency the first point's latency holds below it: 500 GB/s of loads
+    // alone at 5000 B.
+    m.dram_unloaded_latency_s = 0;
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(m, 5000, 0), 500e9, 1e3);
+}
+
+TEST(Limiter, HopperFilesCarryTheirInFlightCurves) {
+    // data/measured/{h100,h200}-2026-11-27b/probe-bandwidth-region/run1, replayed: loads alone
+    // at 256 threads an SM (16 KiB of loads in flight) reach 2607.2 GB/s on the H100 and 3262.8
+    // on the H200; the curves start from the probed unloaded latencies (673.7 and 656.2 cycles).
+    for (const auto& [id, gbs, cycles] : {std::tuple{"h100-sxm5-80gb", 2607.2, 673.7},
+                                          std::tuple{"h200-sxm-141gb", 3262.8, 656.2}}) {
+        SCOPED_TRACE(id);
+        const LimiterMachine m = limiter_machine(resolve_machine(id));
+        ASSERT_EQ(m.dram_in_flight_curves.size(), 7u); // every mix with loads
+        EXPECT_EQ(m.sm_count, 132);
+        EXPECT_DOUBLE_EQ(m.dram_unloaded_latency_s, cycles / 1980e6);
+        const InFlightPoint& first = m.dram_in_flight_curves.front().points.front();
+        EXPECT_DOUBLE_EQ(first.loads_in_flight_bytes_per_sm, 16384);
+        EXPECT_DOUBLE_EQ(first.bytes_per_s, gbs * 1e9);
+        EXPECT_DOUBLE_EQ(first.latency_s, 16384.0 * 132 / (gbs * 1e9));
+        EXPECT_NEAR(dram_in_flight_bytes_per_s(m, 16384, 0), gbs * 1e9, 1e3);
+    }
 }
 
 TEST(Limiter, HopperFilesCarryTheirMeasuredMixes) {

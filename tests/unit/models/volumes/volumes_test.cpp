@@ -443,6 +443,42 @@ TEST(VolumesLimiter, L2LimitIsTheBandwidthOfTheKernelsOwnMix) {
     EXPECT_DOUBLE_EQ(p.limiter.dram_seconds_per_point, before.limiter.dram_seconds_per_point);
 }
 
+TEST(VolumesLimiter, InFlightLimitCountsTheResidentThreadsLoads) {
+    // The box r1 on the H200: 128x8 blocks, two an SM (2048 threads), each thread 8 B of DRAM
+    // loads a point: 16 KiB of loads in flight an SM, the first measured point of the 1:1 mix
+    // (3403.4 GB/s): the DRAM in flight binds, over the DRAM's 3920.6 GB/s for the mix. A fold
+    // of 4 points a thread keeps four times the loads in flight and binds no more.
+    const MachineModel h200 = resolve_machine("h200-sxm-141gb");
+    const VolumePrediction p = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, h200);
+    EXPECT_EQ(p.occupancy.active_blocks_per_sm, 2);
+    const double in_flight = 2048 * p.dram_load_bytes;
+    EXPECT_NEAR(p.dram_load_bytes, 8.0, 0.05);
+    EXPECT_NEAR(p.limiter.dram_store_fraction, 0.5, 0.005);
+    const LimiterMachine rates = limiter_machine(h200);
+    EXPECT_DOUBLE_EQ(p.limiter.dram_in_flight_bandwidth_bytes_per_s,
+                     dram_in_flight_bytes_per_s(rates, in_flight, p.limiter.dram_store_fraction));
+    EXPECT_NEAR(p.limiter.dram_in_flight_bandwidth_bytes_per_s, 3403.4e9, 0.01 * 3403.4e9);
+    EXPECT_EQ(p.limiter.binding, Limiter::dram_in_flight);
+    EXPECT_NEAR(p.limiter.seconds_per_point,
+                (p.dram_load_bytes + p.dram_store_bytes) /
+                    p.limiter.dram_in_flight_bandwidth_bytes_per_s,
+                1e-24);
+    EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
+        return note.find("KiB of loads in flight an SM") != std::string::npos;
+    }));
+    const VolumePrediction folded = predict("box2d_r1", {{128, 8, 1}, {1, 4, 1}}, {}, h200);
+    EXPECT_GT(folded.limiter.dram_in_flight_bandwidth_bytes_per_s,
+              p.limiter.dram_in_flight_bandwidth_bytes_per_s);
+    EXPECT_NE(folded.limiter.binding, Limiter::dram_in_flight);
+    // A machine without the curve has no in-flight limit (the V100 files).
+    MachineModel without = h200;
+    for (auto& level : without.memory)
+        level.bandwidth_by_loads_in_flight.reset();
+    const VolumePrediction plain = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, without);
+    EXPECT_DOUBLE_EQ(plain.limiter.dram_in_flight_seconds_per_point, 0);
+    EXPECT_EQ(plain.limiter.binding, Limiter::dram);
+}
+
 TEST(Volumes, MissingCapacityFitsAreAnInputError) {
     MachineModel machine = a100();
     machine.capacity_fits.z_layer_overlap.reset();
