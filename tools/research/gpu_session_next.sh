@@ -35,7 +35,11 @@
 #      (loaded_latency.cu; not run yet: for the limit by bytes in flight, docs/accuracy.md,
 #      notes 2026-11-27d);
 #  21. probe_dram: `kerncast probe --only dram` twice (the unloaded latency and, since
-#      2026-11-27d, the latency under load, dram.loaded_latency; needs the staged build).
+#      2026-11-27d, the latency under load, dram.loaded_latency; needs the staged build);
+#  22. box_folds: the box r1 over 8 block shapes with folds 1x1x1, 1x2x1 and 1x4x1, timed: the
+#      in-flight limiter (2026-11-27f) forecasts a y fold of 2 about 13 % faster than none on
+#      the H200 (twice the loads in flight an SM) and 6 % on the H100, a forecast made before
+#      any GPU ran it (docs/accuracy.md, notes 2026-11-27f).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -425,6 +429,20 @@ fi
 # program's (loaded_latency phase).
 if want probe_dram; then
   probe_twice dram 'latency'
+fi
+
+# The box r1 with folds along y: a thread's loads of its points in flight together, so a fold
+# of 2 keeps twice the loads in flight an SM at the same occupancy.
+if want box_folds; then
+  phase box_folds
+  mkdir -p $W/timing/box_folds
+  for shape in 32x32x1 128x8x1 64x4x1 256x4x1 16x16x1 8x128x1 1024x1x1 128x1x1; do
+    for fold in 1x1x1 1x2x1 1x4x1; do echo "$shape $fold"; done
+  done > $W/box_folds.txt
+  timeout $(cap 90) $K validate $PK/box2d_r1.yaml -m $MACHINE --sweep $W/box_folds.txt \
+    --repeat 5 --save $W/timing/box_folds > $W/timing/box_folds.log 2>&1
+  echo "box folds rc=$? records=$(ls $W/timing/box_folds | wc -l)"; tail -25 $W/timing/box_folds.log
+  pack
 fi
 
 if want device_tests; then
