@@ -176,10 +176,12 @@ StreamLaunch stream_launch(StreamKernel kernel, std::int64_t count, int passes) 
 // The bandwidth of `memory` for each load/store mix (mix_stream_mixes) over slices of
 // `slice_bytes` in the stream region, `slice_passes` / (loads + stores) passes a launch
 // (so every mix moves about the same bytes), blocks = SMs x `block_factors`, threads
-// 256/512/1024; the bytes of a launch are its loads plus its stores.
+// 256/512/1024, and with `few_threads` also one block an SM of 64 and 128 threads (the DRAM's
+// bandwidth by loads in flight where a kernel keeps few); the bytes of a launch are its loads
+// plus its stores.
 void record_mixed_bandwidths(ProbeSession& session, const std::string& memory,
                              std::int64_t slice_bytes, int slice_passes,
-                             const std::vector<int>& block_factors) {
+                             const std::vector<int>& block_factors, bool few_threads) {
     session.progress(fmt::format("{}: bandwidth of load/store mixes over slices of {}", memory,
                                  slice_bytes % MiB == 0
                                      ? fmt::format("{} MiB", slice_bytes / MiB)
@@ -192,7 +194,9 @@ void record_mixed_bandwidths(ProbeSession& session, const std::string& memory,
         launch.loads = loads;
         launch.stores = stores;
         for (int factor : block_factors)
-            for (int threads : {256, 512, 1024}) {
+            for (int threads : {64, 128, 256, 512, 1024}) {
+                if (threads < 256 && (factor != 1 || !few_threads))
+                    continue;
                 const int blocks = session.sm_count * factor;
                 session.device.stream(launch, blocks, threads); // warm-up
                 session.device.synchronize();
@@ -241,7 +245,7 @@ void record_dram_bandwidths(ProbeSession& session) {
         record_bandwidth_sweep(session, "dram", direction, {1, 2, 4, 8},
                                chain::stream_bytes(count, 1), launch);
     }
-    record_mixed_bandwidths(session, "dram", slice_bytes, 1, {1, 2, 4, 8});
+    record_mixed_bandwidths(session, "dram", slice_bytes, 1, {1, 2, 4, 8}, true);
     session.device.release_stream_region();
 }
 
@@ -256,7 +260,7 @@ void record_l2_mixed_bandwidths(ProbeSession& session) {
     if (slice_bytes < 16 * KiB)
         return;
     session.device.allocate_stream_region(slice_bytes * mix_stream_max_slices);
-    record_mixed_bandwidths(session, "l2", slice_bytes, 100, {1, 2, 4});
+    record_mixed_bandwidths(session, "l2", slice_bytes, 100, {1, 2, 4}, false);
     session.device.release_stream_region();
 }
 
@@ -300,12 +304,14 @@ std::vector<BenchmarkKind> bandwidth_kinds() {
          "read_shared/write_shared (shared); blocks = SMs x {1, 2, 4 (, 8)}, threads 256/512/1024, "
          "5 cudaEvent-timed launches each (unit ms)",
          AnalysisPass::measurement, analyse_bandwidth},
-        {"mixed_bandwidth", "mixed_bandwidth_gbs (one per load/store mix)",
+        {"mixed_bandwidth",
+         "mixed_bandwidth_gbs (one per load/store mix); dram: in_flight_bandwidth_gbs (one per mix "
+         "with loads and launch of one block an SM)",
          "mix_stream<L, S> (ld/st.global.cg, 4 grid-stride steps' loads in flight a thread; "
-         "dram: slices of up to 1 GiB, one pass, blocks = SMs x {1, 2, 4, 8}; l2: 5 slices in a "
-         "quarter of L2, 100 / (L + S) passes, blocks = SMs x {1, 2, 4}), mixes L:S 1:0, 4:1, "
-         "3:1, 2:1, 3:2, 1:1, 1:2, 0:1; threads 256/512/1024, 5 cudaEvent-timed launches each "
-         "(unit ms)",
+         "dram: slices of up to 1 GiB, one pass, blocks = SMs x {1, 2, 4, 8}, and one block an "
+         "SM of 64 and 128 threads; l2: 5 slices in a quarter of L2, 100 / (L + S) passes, "
+         "blocks = SMs x {1, 2, 4}), mixes L:S 1:0, 4:1, 3:1, 2:1, 3:2, 1:1, 1:2, 0:1; threads "
+         "256/512/1024, 5 cudaEvent-timed launches each (unit ms)",
          AnalysisPass::measurement, analyse_mixed_bandwidth},
     };
 }

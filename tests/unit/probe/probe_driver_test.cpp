@@ -105,10 +105,11 @@ TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     EXPECT_EQ(device.stream_regions, 2);      // the DRAM streams', then the L2 mixes'
     EXPECT_EQ(device.stream_region_bytes, 0); // released
     const std::int64_t slice_count = std::int64_t{409} * 1024 * 1024 / 16;
-    // 8 mixes x 12 launch shapes x (a warm-up and 5 timed launches), then the L2's.
-    ASSERT_GE(device.mix_launches.size(), 8u * 12u * 6u);
+    // 8 mixes x 14 launch shapes (12, and one block an SM of 64 and 128 threads) x (a warm-up
+    // and 5 timed launches), then the L2's.
+    ASSERT_GE(device.mix_launches.size(), 8u * 14u * 6u);
     std::set<std::pair<int, int>> mixes;
-    for (std::size_t i = 0; i < 8u * 12u * 6u; ++i) {
+    for (std::size_t i = 0; i < 8u * 14u * 6u; ++i) {
         const StreamLaunch& launch = device.mix_launches[i];
         EXPECT_EQ(static_cast<std::int64_t>(launch.count), slice_count);
         EXPECT_EQ(launch.passes, 1);
@@ -137,7 +138,7 @@ TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     EXPECT_NEAR(found.at(0.5), 2800, 1e-6);
     EXPECT_NEAR(found.at(1.0), 3100, 1e-6);
     EXPECT_NEAR(found.at(0.2), 1000, 1e-6); // not set: the simulated default
-    // The bandwidth by loads in flight: the launches of one block an SM (256, 512, 1024 threads;
+    // The bandwidth by loads in flight: the launches of one block an SM (64 to 1024 threads;
     // the simulated device reaches its mix's bandwidth with 1024 only, 1 / 1.25 of it below)
     // of every mix with loads, at threads x loads x 4 steps x 16 B an SM.
     const MachineModel machine = machine_from_probe(a, "simulated");
@@ -145,12 +146,13 @@ TEST(ProbeDriver, DramStreamsRunOverTheirOwnRegion) {
     ASSERT_NE(dram, nullptr);
     ASSERT_TRUE(dram->bandwidth_by_loads_in_flight);
     const auto& curve = dram->bandwidth_by_loads_in_flight->value;
-    ASSERT_EQ(curve.size(), 7u * 3u);
-    EXPECT_EQ(curve[0], (InFlightBandwidth{0.0, 256 * 64, 2400}));
-    EXPECT_EQ(curve[1], (InFlightBandwidth{0.0, 512 * 64, 2400}));
-    EXPECT_EQ(curve[2], (InFlightBandwidth{0.0, 1024 * 64, 3000}));
-    EXPECT_EQ(curve[5], (InFlightBandwidth{0.2, 1024 * 4 * 64, 1000})); // 4:1
-    EXPECT_EQ(curve[17], (InFlightBandwidth{0.5, 1024 * 64, 2800}));
+    ASSERT_EQ(curve.size(), 7u * 5u);
+    EXPECT_EQ(curve[0], (InFlightBandwidth{0.0, 64 * 64, 2400}));
+    EXPECT_EQ(curve[1], (InFlightBandwidth{0.0, 128 * 64, 2400}));
+    EXPECT_EQ(curve[3], (InFlightBandwidth{0.0, 512 * 64, 2400}));
+    EXPECT_EQ(curve[4], (InFlightBandwidth{0.0, 1024 * 64, 3000}));
+    EXPECT_EQ(curve[9], (InFlightBandwidth{0.2, 1024 * 4 * 64, 1000})); // 4:1
+    EXPECT_EQ(curve[29], (InFlightBandwidth{0.5, 1024 * 64, 2800}));
     EXPECT_DOUBLE_EQ(curve.back().store_fraction, 0.6667); // 1:2; stores alone keep none
 }
 
@@ -164,9 +166,9 @@ TEST(ProbeDriver, L2MixesStayInAQuarterOfL2) {
     device.l2_mix_gbs = {{0.0, 4000}, {0.2, 4600}, {0.5, 3000}, {1.0, 2000}};
     const ProbeRecord record = run_probe_on(device, options_for({"bandwidth"}));
     const std::int64_t slice_bytes = (2 << 20) / 4 / 5 / 16 * 16;
-    ASSERT_EQ(device.mix_launches.size(), 8u * 12u * 6u + 8u * 9u * 6u);
+    ASSERT_EQ(device.mix_launches.size(), 8u * 14u * 6u + 8u * 9u * 6u);
     std::map<std::pair<int, int>, int> passes;
-    for (std::size_t i = 8u * 12u * 6u; i < device.mix_launches.size(); ++i) {
+    for (std::size_t i = 8u * 14u * 6u; i < device.mix_launches.size(); ++i) {
         const StreamLaunch& launch = device.mix_launches[i];
         EXPECT_EQ(static_cast<std::int64_t>(launch.count) * 16, slice_bytes);
         passes[{launch.loads, launch.stores}] = launch.passes;
