@@ -9,8 +9,8 @@
 namespace kerncast::models {
 
 // model "volumes"; time_s: the binding limiter's time per launch (sec. 4); limiter: its name
-// ("DRAM", "L2", "L1", "FP"); flops: flops per point x points. Counters, in the Nsight Compute
-// metrics they compare with (volumes per point x points):
+// (limiter_name: "DRAM", "L2", "L1", "FP", "launch", "DRAM in flight"); flops: flops per point x
+// points. Counters, in the Nsight Compute metrics they compare with (volumes per point x points):
 //   dram__bytes_read.sum / dram__bytes_write.sum      = DRAM load / store bytes
 //   l1tex__data_pipe_lsu_wavefronts.sum               = L1 cycles (wavefronts) per point, all
 //                                                       global and shared accesses (sec. 4.2)
