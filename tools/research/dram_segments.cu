@@ -1,5 +1,5 @@
 // DRAM bandwidth by the length of the contiguous segments a kernel reads (docs/accuracy.md,
-// notes 2026-11-27f). On the H100 and H200 the star r2's blocks 8 and 16 wide reach 5-16 % less
+// notes 2026-11-27f). On the H100 and H200 the star r2's blocks 8 and 16 wide reach 3-16 % less
 // DRAM bandwidth than blocks 32 wide and wider at the same folds (measured DRAM bytes over the
 // measured time), and the box r1's narrow blocks run slowest at the DRAM limit: a narrow block
 // reads its rows in 64- and 128-byte pieces, a wide one in runs of 256 B and more. If the DRAM
