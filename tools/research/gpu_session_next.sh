@@ -39,7 +39,8 @@
 #  22. box_folds: the box r1 over 8 block shapes with folds 1x1x1, 1x2x1 and 1x4x1, timed: the
 #      in-flight limiter (2026-11-27f) forecasts a y fold of 2 about 13 % faster than none on
 #      the H200 (twice the loads in flight an SM) and 6 % on the H100, a forecast made before
-#      any GPU ran it (docs/accuracy.md, notes 2026-11-27f);
+#      any GPU ran it (data/forecasts/box-r1-y-folds-2026-11-27.md; docs/accuracy.md, notes
+#      2026-11-27f);
 #  23. dram_segments: DRAM bandwidth by the length of contiguous segments read, scattered or in
 #      order (dram_segments.cu: do narrow blocks lose DRAM bandwidth to short pieces?).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
