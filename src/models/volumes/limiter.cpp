@@ -153,22 +153,16 @@ double l2_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_frac
 
 double dram_in_flight_bytes_per_s(const LimiterMachine& machine,
                                   double loads_in_flight_bytes_per_sm, double store_fraction) {
-    const auto& curves = machine.dram_in_flight_curves;
-    if (curves.empty() || !(loads_in_flight_bytes_per_sm > 0))
+    if (machine.dram_in_flight_curves.empty() || !(loads_in_flight_bytes_per_sm > 0))
         return 0;
-    const auto rate = [&](const InFlightCurve& curve) {
-        return curve_rate(curve, machine.dram_unloaded_latency_s, machine.sm_count,
-                          loads_in_flight_bytes_per_sm);
-    };
-    if (store_fraction <= curves.front().store_fraction)
-        return rate(curves.front());
-    for (std::size_t i = 1; i < curves.size(); ++i)
-        if (store_fraction <= curves[i].store_fraction) {
-            const double t = (store_fraction - curves[i - 1].store_fraction) /
-                             (curves[i].store_fraction - curves[i - 1].store_fraction);
-            return rate(curves[i - 1]) + t * (rate(curves[i]) - rate(curves[i - 1]));
-        }
-    return rate(curves.back());
+    // Each mix's bandwidth at these bytes in flight, then linear in the store fraction between
+    // the mixes as the mixed bandwidths are.
+    std::vector<MixedBandwidthRate> mixes;
+    for (const InFlightCurve& curve : machine.dram_in_flight_curves)
+        mixes.push_back(
+            {curve.store_fraction, curve_rate(curve, machine.dram_unloaded_latency_s,
+                                              machine.sm_count, loads_in_flight_bytes_per_sm)});
+    return mixed_rate(mixes, 0, store_fraction);
 }
 
 LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachine& machine,
