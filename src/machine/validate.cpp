@@ -478,6 +478,21 @@ private:
                  "must be between 0 (loads alone) and 1 (stores alone), got " + number(fraction));
     }
 
+    // A curve's entries: sorted by store fraction and, within one fraction, by `key`, each
+    // (fraction, key) pair once; `before_*` are the previous entry's.
+    void sorted_by_fraction_then(double before_fraction, double fraction,
+                                 const std::string& fraction_path, const char* key,
+                                 double before_value, double value,
+                                 const std::string& key_path) const {
+        if (fraction < before_fraction)
+            fail(fraction_path, "entries must be sorted by store_fraction (" + number(fraction) +
+                                    " comes after " + number(before_fraction) + ")");
+        if (fraction == before_fraction && value <= before_value)
+            fail(key_path, std::string("entries of one store_fraction must be sorted by ") + key +
+                               ", each once (" + number(value) + " comes after " +
+                               number(before_value) + ")");
+    }
+
     // A bandwidth of the level's streams: at most its peak, when the level gives one.
     void not_above_peak(const MemoryLevel& level, double gbs, const std::string& path) const {
         if (level.peak_bandwidth_gbs && gbs > level.peak_bandwidth_gbs->value)
@@ -508,20 +523,11 @@ private:
             if (!(entry.bandwidth_gbs >= 0))
                 fail(bandwidth_path, "must not be negative, got " + number(entry.bandwidth_gbs));
             not_above_peak(level, entry.bandwidth_gbs, bandwidth_path);
-            if (i > 0) {
-                const LoadedLatency& before = list.value[i - 1];
-                if (entry.store_fraction < before.store_fraction)
-                    fail(fraction_path, "entries must be sorted by store_fraction (" +
-                                            number(entry.store_fraction) + " comes after " +
-                                            number(before.store_fraction) + ")");
-                if (entry.store_fraction == before.store_fraction &&
-                    entry.bandwidth_gbs <= before.bandwidth_gbs)
-                    fail(bandwidth_path,
-                         "entries of one store_fraction must be sorted by bandwidth_gbs, each "
-                         "once (" +
-                             number(entry.bandwidth_gbs) + " comes after " +
-                             number(before.bandwidth_gbs) + ")");
-            }
+            if (i > 0)
+                sorted_by_fraction_then(list.value[i - 1].store_fraction, entry.store_fraction,
+                                        fraction_path, "bandwidth_gbs",
+                                        list.value[i - 1].bandwidth_gbs, entry.bandwidth_gbs,
+                                        bandwidth_path);
             if (!(entry.latency_cycles > 0))
                 fail(child_pointer(entry_path, "latency_cycles"),
                      "must be positive, got " + number(entry.latency_cycles));
@@ -562,20 +568,11 @@ private:
             if (!(entry.bandwidth_gbs > 0))
                 fail(bandwidth_path, "must be positive, got " + number(entry.bandwidth_gbs));
             not_above_peak(level, entry.bandwidth_gbs, bandwidth_path);
-            if (i > 0) {
-                const InFlightBandwidth& before = list.value[i - 1];
-                if (entry.store_fraction < before.store_fraction)
-                    fail(fraction_path, "entries must be sorted by store_fraction (" +
-                                            number(entry.store_fraction) + " comes after " +
-                                            number(before.store_fraction) + ")");
-                if (entry.store_fraction == before.store_fraction &&
-                    entry.loads_in_flight_bytes_per_sm <= before.loads_in_flight_bytes_per_sm)
-                    fail(bytes_path, "entries of one store_fraction must be sorted by "
-                                     "loads_in_flight_bytes_per_sm, each once (" +
-                                         number(entry.loads_in_flight_bytes_per_sm) +
-                                         " comes after " +
-                                         number(before.loads_in_flight_bytes_per_sm) + ")");
-            }
+            if (i > 0)
+                sorted_by_fraction_then(list.value[i - 1].store_fraction, entry.store_fraction,
+                                        fraction_path, "loads_in_flight_bytes_per_sm",
+                                        list.value[i - 1].loads_in_flight_bytes_per_sm,
+                                        entry.loads_in_flight_bytes_per_sm, bytes_path);
         }
     }
 
