@@ -118,6 +118,11 @@ private:
             field = Sourced<T>{static_cast<T>(value), "device_query"};
     }
 
+    // x to the nearest 1 / scale (the tables' store fractions to 1e-4, GB/s and cycles to 0.1).
+    static double rounded(double x, double scale) {
+        return static_cast<double>(std::llround(x * scale)) / scale;
+    }
+
     static bool empty(const MemoryLevel& l) {
         return !l.size_bytes && !l.effective_size_bytes && !l.line_bytes && !l.latency_cycles &&
                !l.sustained_bandwidth_gbs && !l.store_bandwidth_gbs && !l.latency_near_cycles &&
@@ -260,12 +265,10 @@ private:
                                          : l.name);
         std::vector<const ProbeValue*> used;
         for (const ProbeValue* v : found) {
-            const double fraction =
-                static_cast<double>(std::llround(v->store_fraction * 1e4)) / 1e4;
+            const double fraction = rounded(v->store_fraction, 1e4);
             if (!entries.empty() && entries.back().store_fraction == fraction)
                 continue; // another mix of the same fraction (1:1 and 2:2): the first
-            entries.push_back(
-                {fraction, static_cast<double>(std::llround(v->estimate.value * 10)) / 10.0});
+            entries.push_back({fraction, rounded(v->estimate.value, 10)});
             used.push_back(v);
             citation +=
                 fmt::format(" {:.4g}: benchmark {}, median of {} launch(es), spread (MAD) {:g} "
@@ -289,9 +292,6 @@ private:
                 found.push_back(&v);
         if (found.empty())
             return;
-        const auto rounded = [](double x, double scale) {
-            return static_cast<double>(std::llround(x * scale)) / scale;
-        };
         std::stable_sort(found.begin(), found.end(), [&](const ProbeValue* a, const ProbeValue* b) {
             return std::pair{rounded(a->store_fraction, 1e4), rounded(a->bandwidth_gbs, 10)} <
                    std::pair{rounded(b->store_fraction, 1e4), rounded(b->bandwidth_gbs, 10)};
@@ -335,9 +335,6 @@ private:
                 found.push_back(&v);
         if (found.empty())
             return;
-        const auto rounded = [](double x, double scale) {
-            return static_cast<double>(std::llround(x * scale)) / scale;
-        };
         std::stable_sort(found.begin(), found.end(), [&](const ProbeValue* a, const ProbeValue* b) {
             return std::pair{rounded(a->store_fraction, 1e4), a->loads_in_flight_bytes_per_sm} <
                    std::pair{rounded(b->store_fraction, 1e4), b->loads_in_flight_bytes_per_sm};
