@@ -439,10 +439,11 @@ TEST(ValidateMachine, StoreBandwidthAndPartitionLatencies) {
 
 namespace {
 
-// The probed fixture with a mixed-bandwidth table of these entries on the level `name` (the
-// dram level by default, whose peak is 500 GB/s; the l2 and l1 levels have none).
-std::string with_mixes(const std::string& entries, const std::string& name = "dram") {
-    const std::string table = ", \"mixed_bandwidth_by_store_fraction\": [" + entries + "]}";
+// The probed fixture with the list `key` of these entries on the level `name` (the dram level
+// by default, whose peak is 500 GB/s; the l2 and l1 levels have none).
+std::string with_level_list(const std::string& key, const std::string& entries,
+                            const std::string& name) {
+    const std::string table = ", \"" + key + "\": [" + entries + "]}";
     if (name == "dram")
         return replaced(probed(), "\"peak_bandwidth_gbs\": 500}",
                         "\"peak_bandwidth_gbs\": 500" + table);
@@ -450,6 +451,11 @@ std::string with_mixes(const std::string& entries, const std::string& name = "dr
         return replaced(probed(), "\"64 KiB\"}]}", "\"64 KiB\"}]" + table);
     return replaced(probed(), "\"store_bandwidth_gbs\": 900.5}",
                     "\"store_bandwidth_gbs\": 900.5" + table);
+}
+
+// A mixed-bandwidth table of these entries on the level `name`.
+std::string with_mixes(const std::string& entries, const std::string& name = "dram") {
+    return with_level_list("mixed_bandwidth_by_store_fraction", entries, name);
 }
 
 } // namespace
@@ -488,15 +494,9 @@ TEST(ValidateMachine, MixedBandwidthRules) {
 
 namespace {
 
-// The probed fixture with a latency-under-load curve of these entries on the level `name`
-// (dram by default, peak 500 GB/s).
+// A latency-under-load curve of these entries on the level `name` (dram by default).
 std::string with_loaded(const std::string& entries, const std::string& name = "dram") {
-    const std::string table = ", \"latency_under_load\": [" + entries + "]}";
-    if (name == "dram")
-        return replaced(probed(), "\"peak_bandwidth_gbs\": 500}",
-                        "\"peak_bandwidth_gbs\": 500" + table);
-    return replaced(probed(), "\"store_bandwidth_gbs\": 900.5}",
-                    "\"store_bandwidth_gbs\": 900.5" + table);
+    return with_level_list("latency_under_load", entries, name);
 }
 
 std::string loaded_point(double fraction, double gbs, double cycles) {
@@ -555,15 +555,9 @@ TEST(ValidateMachine, LatencyUnderLoadRules) {
 
 namespace {
 
-// The probed fixture with a bandwidth-by-loads-in-flight table of these entries on the level
-// `name` (dram by default, peak 500 GB/s).
+// A bandwidth-by-loads-in-flight table of these entries on the level `name` (dram by default).
 std::string with_in_flight(const std::string& entries, const std::string& name = "dram") {
-    const std::string table = ", \"bandwidth_by_loads_in_flight\": [" + entries + "]}";
-    if (name == "dram")
-        return replaced(probed(), "\"peak_bandwidth_gbs\": 500}",
-                        "\"peak_bandwidth_gbs\": 500" + table);
-    return replaced(probed(), "\"store_bandwidth_gbs\": 900.5}",
-                    "\"store_bandwidth_gbs\": 900.5" + table);
+    return with_level_list("bandwidth_by_loads_in_flight", entries, name);
 }
 
 std::string in_flight_point(double fraction, double bytes, double gbs) {
