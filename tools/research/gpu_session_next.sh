@@ -40,7 +40,8 @@
 #      in-flight limiter (2026-11-27f) forecasts a y fold of 2 about 13 % faster than none on
 #      the H200 (twice the loads in flight an SM) and 6 % on the H100, a forecast made before
 #      any GPU ran it (data/forecasts/box-r1-y-folds-2026-11-27.md; docs/accuracy.md, notes
-#      2026-11-27f);
+#      2026-11-27f); with block retirement (2026-11-27g) 17 % and 10 %, and blocks of fewer
+#      warps faster (data/forecasts/box-r1-y-folds-2026-11-27g.md);
 #  23. dram_segments: DRAM bandwidth by the length of contiguous segments read, scattered or in
 #      order (dram_segments.cu: do narrow blocks lose DRAM bandwidth to short pieces?).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star

@@ -134,6 +134,10 @@ struct ComputeUnits {
     // Thread blocks the GPU's block scheduler starts per SM clock cycle, device-wide (a rate
     // limit for launches of many small blocks; the volume model's block-launch limiter).
     Known<double> block_launches_per_cycle;
+    // Standard deviation over mean of the durations of one block's warps under load (measured:
+    // a block's warps do not end together, and its slots free when the last ends; the volume
+    // model's in-flight limit, models/volumes/block_retirement.hpp).
+    Known<double> warp_duration_cv;
     Known<int> registers_per_sm; // 32-bit registers
     Known<int> max_registers_per_thread;
     Known<int> max_registers_per_block;

@@ -1,6 +1,7 @@
 #include "kerncast/models/volumes/volumes.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/models/volumes/block_retirement.hpp"
 #include "kerncast/models/volumes/capacity_coverage.hpp"
 #include "kerncast/models/volumes/l1_simulation.hpp"
 
@@ -739,24 +740,40 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
     // A thread issues the loads of all its points before it uses them (the generated code's
     // windows of loads, docs/volume-model.md), so an SM has its resident threads' DRAM loads of
-    // a fold in flight.
-    const double resident_threads =
-        static_cast<double>(p.occupancy.active_blocks_per_sm) *
-        static_cast<double>(p.launch.block[0] * p.launch.block[1] * p.launch.block[2]);
+    // a fold in flight, those of the warps still running: a block's slots free when its last
+    // warp ends (block_retirement.hpp).
+    const int threads_per_block = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
+    const double resident_threads = static_cast<double>(p.occupancy.active_blocks_per_sm) *
+                                    static_cast<double>(threads_per_block);
     const double points_per_thread =
         static_cast<double>(p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2]);
+    const int warps_per_block = (threads_per_block + m.layout.warp_size - 1) / m.layout.warp_size;
+    const double busy_fraction =
+        machine.compute.warp_duration_cv
+            ? busy_warp_slot_fraction(warps_per_block, machine.compute.warp_duration_cv->value)
+            : 1.0;
     inputs.dram_loads_in_flight_bytes_per_sm =
-        resident_threads * points_per_thread * p.dram_load_bytes;
+        resident_threads * busy_fraction * points_per_thread * p.dram_load_bytes;
     const LimiterMachine limiter_rates = limiter_machine(machine);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);
-    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0)
+    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0) {
+        const std::string busy =
+            machine.compute.warp_duration_cv
+                ? fmt::format(" x {:.3f} of them running (a block's {} warps end apart, "
+                              "durations varying by {:.1f} %, and its slots free when the last "
+                              "ends: compute.warp_duration_cv)",
+                              busy_fraction, warps_per_block,
+                              100 * machine.compute.warp_duration_cv->value)
+                : std::string(" (all of them running: the machine gives no "
+                              "compute.warp_duration_cv)");
         p.notes.push_back(fmt::format(
-            "DRAM in flight: {:.0f} resident threads an SM x {:.0f} point(s) x {:.2f} B of DRAM "
-            "loads = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the latency under "
-            "that load (interpolated in the dram level's bandwidth_by_loads_in_flight).",
-            resident_threads, points_per_thread, p.dram_load_bytes,
+            "DRAM in flight: {:.0f} resident threads an SM{} x {:.0f} point(s) x {:.2f} B of "
+            "DRAM loads = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the latency "
+            "under that load (interpolated in the dram level's bandwidth_by_loads_in_flight).",
+            resident_threads, busy, points_per_thread, p.dram_load_bytes,
             inputs.dram_loads_in_flight_bytes_per_sm / 1024,
             p.limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9));
+    }
     // Which bandwidth the DRAM and L2 limiters divided by, where the level measured mixes.
     struct MixNote {
         const char* limiter;

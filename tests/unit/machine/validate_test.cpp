@@ -94,6 +94,18 @@ TEST(ValidateMachine, AWavefrontWindowOfZeroMeansNoDistance) {
     EXPECT_EQ(error->where().json_path, "/shared_memory_banks/wavefront_window_bytes");
 }
 
+TEST(ValidateMachine, WarpDurationSpreadIsNotNegative) {
+    // compute.warp_duration_cv: 0 (warps that end together) is fine, a negative spread is not.
+    MachineModel m = valid_machine();
+    m.compute.warp_duration_cv = Sourced<double>{0.0, "sheet"};
+    EXPECT_NO_THROW(validate_machine(m, "x"));
+    m.compute.warp_duration_cv->value = -0.1;
+    const auto error = validation_error(m);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message(), "must not be negative, got -0.1");
+    EXPECT_EQ(error->where().json_path, "/compute/warp_duration_cv");
+}
+
 TEST(ValidateMachine, MissPassIsNoneOrAfterHits) {
     MachineModel m = valid_machine();
     ASSERT_EQ(m.memory[1].name, "l2");

@@ -28,8 +28,9 @@ struct LimiterInputs {
     double fp_cycles_per_point = 0;        // floating-point issue cycles of one SM
     double blocks_per_point = 0;           // thread blocks of the launch over its points
     // The DRAM load bytes an SM's resident threads have requested at once: resident threads x
-    // DRAM load bytes a point x points a thread (a thread issues the loads of its points
-    // together). 0: no in-flight limit.
+    // the fraction of them still running (busy_warp_slot_fraction, block_retirement.hpp) x DRAM
+    // load bytes a point x points a thread (a thread issues the loads of its points together).
+    // 0: no in-flight limit.
     double dram_loads_in_flight_bytes_per_sm = 0;
 };
 

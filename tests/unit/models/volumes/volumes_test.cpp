@@ -445,10 +445,12 @@ TEST(VolumesLimiter, L2LimitIsTheBandwidthOfTheKernelsOwnMix) {
 
 TEST(VolumesLimiter, InFlightLimitCountsTheResidentThreadsLoads) {
     // The box r1 on the H200: 128x8 blocks, two an SM (2048 threads), each thread 8 B of DRAM
-    // loads a point: 16 KiB of loads in flight an SM, the first measured point of the 1:1 mix
-    // (3403.4 GB/s): the DRAM in flight binds, over the DRAM's 3920.6 GB/s for the mix. A fold
-    // of 4 points a thread keeps four times the loads in flight and binds no more.
-    const MachineModel h200 = resolve_machine("h200-sxm-141gb");
+    // loads a point. Without the warps' spread (no compute.warp_duration_cv) that is 16 KiB of
+    // loads in flight an SM, the first measured point of the 1:1 mix (3403.4 GB/s): the DRAM in
+    // flight binds, over the DRAM's 3920.6 GB/s for the mix. A fold of 4 points a thread keeps
+    // four times the loads in flight and binds no more.
+    MachineModel h200 = resolve_machine("h200-sxm-141gb");
+    h200.compute.warp_duration_cv.reset();
     const VolumePrediction p = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, h200);
     EXPECT_EQ(p.occupancy.active_blocks_per_sm, 2);
     const double in_flight = 2048 * p.dram_load_bytes;
@@ -464,7 +466,8 @@ TEST(VolumesLimiter, InFlightLimitCountsTheResidentThreadsLoads) {
                     p.limiter.dram_in_flight_bandwidth_bytes_per_s,
                 1e-24);
     EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
-        return note.find("KiB of loads in flight an SM") != std::string::npos;
+        return note.find("KiB of loads in flight an SM") != std::string::npos &&
+               note.find("all of them running") != std::string::npos;
     }));
     const VolumePrediction folded = predict("box2d_r1", {{128, 8, 1}, {1, 4, 1}}, {}, h200);
     EXPECT_GT(folded.limiter.dram_in_flight_bandwidth_bytes_per_s,
@@ -477,6 +480,38 @@ TEST(VolumesLimiter, InFlightLimitCountsTheResidentThreadsLoads) {
     const VolumePrediction plain = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, without);
     EXPECT_DOUBLE_EQ(plain.limiter.dram_in_flight_seconds_per_point, 0);
     EXPECT_EQ(plain.limiter.binding, Limiter::dram);
+}
+
+TEST(VolumesLimiter, InFlightLimitCountsOnlyTheWarpsStillRunning) {
+    // The H200 file's warps vary by cv = 0.134 (compute.warp_duration_cv): a block of 32 warps
+    // lives 1 + 0.134 x 2.06967 times a warp's mean duration (e_32 = 2.06967, the expected
+    // maximum of 32 standard normals), so 1 / 1.27734 = 0.782880 of its slots run; a block of 8
+    // warps 1 / (1 + 0.134 x 1.42360) = 0.839798; one warp all of them. At the same 2048 threads
+    // an SM the 256-thread blocks keep more loads in flight and reach more bandwidth.
+    const MachineModel h200 = resolve_machine("h200-sxm-141gb");
+    ASSERT_TRUE(h200.compute.warp_duration_cv.has_value());
+    EXPECT_DOUBLE_EQ(h200.compute.warp_duration_cv->value, 0.134);
+    const LimiterMachine rates = limiter_machine(h200);
+    const auto expect_in_flight = [&](const VolumePrediction& p, double threads, double busy) {
+        EXPECT_NEAR(p.limiter.dram_in_flight_bandwidth_bytes_per_s,
+                    dram_in_flight_bytes_per_s(rates, threads * busy * p.dram_load_bytes,
+                                               p.limiter.dram_store_fraction),
+                    1e-6 * p.limiter.dram_in_flight_bandwidth_bytes_per_s);
+    };
+    const VolumePrediction large = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, h200);
+    const VolumePrediction small = predict("box2d_r1", {{64, 4, 1}, {1, 1, 1}}, {}, h200);
+    const VolumePrediction one_warp = predict("box2d_r1", {{32, 1, 1}, {1, 1, 1}}, {}, h200);
+    EXPECT_EQ(large.occupancy.active_blocks_per_sm, 2);
+    EXPECT_EQ(small.occupancy.active_blocks_per_sm, 8);
+    expect_in_flight(large, 2048, 0.782880);
+    expect_in_flight(small, 2048, 0.839798);
+    expect_in_flight(one_warp, one_warp.occupancy.active_blocks_per_sm * 32.0, 1.0);
+    EXPECT_GT(small.limiter.dram_in_flight_bandwidth_bytes_per_s,
+              1.02 * large.limiter.dram_in_flight_bandwidth_bytes_per_s);
+    EXPECT_TRUE(std::any_of(large.notes.begin(), large.notes.end(), [](const std::string& note) {
+        return note.find("x 0.783 of them running (a block's 32 warps end apart") !=
+               std::string::npos;
+    }));
 }
 
 TEST(Volumes, MissingCapacityFitsAreAnInputError) {
