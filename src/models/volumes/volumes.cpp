@@ -4,6 +4,7 @@
 #include "kerncast/models/volumes/block_retirement.hpp"
 #include "kerncast/models/volumes/capacity_coverage.hpp"
 #include "kerncast/models/volumes/l1_simulation.hpp"
+#include "kerncast/models/volumes/load_window.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -674,6 +675,65 @@ void add_coverage_notes(VolumePrediction& p, const MachineModel& machine) {
             p.notes.push_back(uncovered_capacity_note(m.metric, term, machine.identity.id));
 }
 
+// The DRAM load bytes an SM's threads keep in flight (LimiterInputs), and the words of
+// predict's note that say how: resident threads x the fraction of them still running (a
+// block's slots free when its last warp ends, block_retirement.hpp) x points a thread x the
+// fraction of the thread's loads its registers let it issue before the first use
+// (load_window.hpp) x DRAM load bytes a point.
+struct LoadsInFlight {
+    double bytes_per_sm = 0;
+    std::string how;
+};
+
+LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprints& footprints,
+                                   const MachineModel& machine, int warp_size) {
+    const int threads_per_block = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
+    const double resident_threads = static_cast<double>(p.occupancy.active_blocks_per_sm) *
+                                    static_cast<double>(threads_per_block);
+    const int warps_per_block = (threads_per_block + warp_size - 1) / warp_size;
+    const Known<double>& cv = machine.compute.warp_duration_cv;
+    const double busy = cv ? busy_warp_slot_fraction(warps_per_block, cv->value) : 1.0;
+    const double points_per_thread =
+        static_cast<double>(p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2]);
+
+    double loads_per_thread = 0; // global load instructions, register reuse removed
+    for (const L1AccessCost& access : p.l1.accesses)
+        if (access.direction == analysis::Direction::load &&
+            access.space == kernel::MemorySpace::global)
+            loads_per_thread += access.instructions_per_thread;
+    int value_bytes = 4; // the largest loaded element, at least one register
+    for (const FootprintArray& array : footprints.arrays())
+        if (array.loaded)
+            value_bytes = std::max(value_bytes, array.element_bytes);
+    const int registers_per_value = (value_bytes + 3) / 4;
+    const std::optional<int> window = load_window(p.registers.per_thread, registers_per_value);
+    const double window_fraction =
+        window ? loads_in_flight_fraction(loads_per_thread, *window) : 1.0;
+
+    LoadsInFlight result;
+    result.bytes_per_sm =
+        resident_threads * busy * points_per_thread * window_fraction * p.dram_load_bytes;
+    const std::string running =
+        cv ? fmt::format("{:.3f} of them running (a block's {} warps end apart, durations "
+                         "varying by {:.1f} %, and its slots free when the last ends: "
+                         "compute.warp_duration_cv)",
+                         busy, warps_per_block, 100 * cv->value)
+           : std::string("all of them running (the machine gives no compute.warp_duration_cv)");
+    const std::string at_once =
+        window ? fmt::format("{:.3f} of the {:.0f} loads a thread at once (its {} registers hold "
+                             "a window of {} {}-byte values: ({} - {}) / {})",
+                             window_fraction, loads_per_thread, p.registers.per_thread, *window,
+                             value_bytes, p.registers.per_thread, registers_kept_for_addresses,
+                             registers_per_value)
+               : std::string("all the loads a thread at once (registers unknown: no window; "
+                             "--registers N|auto or registers_per_thread in the kernel file)");
+    result.how =
+        fmt::format("{:.0f} resident threads an SM x {} x {:.0f} point(s) x {} x {:.2f} "
+                    "B of DRAM loads a point",
+                    resident_threads, running, points_per_thread, at_once, p.dram_load_bytes);
+    return result;
+}
+
 } // namespace
 
 void check_volume_machine(const MachineModel& machine) {
@@ -738,42 +798,18 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.l1_cycles_per_point = p.l1.cycles_per_point;
     inputs.fp_cycles_per_point = p.fp_cycles_per_point;
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
-    // A thread issues the loads of all its points before it uses them (the generated code's
-    // windows of loads, docs/volume-model.md), so an SM has its resident threads' DRAM loads of
-    // a fold in flight, those of the warps still running: a block's slots free when its last
-    // warp ends (block_retirement.hpp).
-    const int threads_per_block = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
-    const double resident_threads = static_cast<double>(p.occupancy.active_blocks_per_sm) *
-                                    static_cast<double>(threads_per_block);
-    const double points_per_thread =
-        static_cast<double>(p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2]);
-    const int warps_per_block = (threads_per_block + m.layout.warp_size - 1) / m.layout.warp_size;
-    const double busy_fraction =
-        machine.compute.warp_duration_cv
-            ? busy_warp_slot_fraction(warps_per_block, machine.compute.warp_duration_cv->value)
-            : 1.0;
-    inputs.dram_loads_in_flight_bytes_per_sm =
-        resident_threads * busy_fraction * points_per_thread * p.dram_load_bytes;
+    const LoadsInFlight in_flight =
+        dram_loads_in_flight(p, footprints, machine, m.layout.warp_size);
+    inputs.dram_loads_in_flight_bytes_per_sm = in_flight.bytes_per_sm;
     const LimiterMachine limiter_rates = limiter_machine(machine);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);
-    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0) {
-        const std::string busy =
-            machine.compute.warp_duration_cv
-                ? fmt::format(" x {:.3f} of them running (a block's {} warps end apart, "
-                              "durations varying by {:.1f} %, and its slots free when the last "
-                              "ends: compute.warp_duration_cv)",
-                              busy_fraction, warps_per_block,
-                              100 * machine.compute.warp_duration_cv->value)
-                : std::string(" (all of them running: the machine gives no "
-                              "compute.warp_duration_cv)");
+    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0)
         p.notes.push_back(fmt::format(
-            "DRAM in flight: {:.0f} resident threads an SM{} x {:.0f} point(s) x {:.2f} B of "
-            "DRAM loads = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the latency "
-            "under that load (interpolated in the dram level's bandwidth_by_loads_in_flight).",
-            resident_threads, busy, points_per_thread, p.dram_load_bytes,
-            inputs.dram_loads_in_flight_bytes_per_sm / 1024,
+            "DRAM in flight: {} = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the "
+            "latency under that load (interpolated in the dram level's "
+            "bandwidth_by_loads_in_flight).",
+            in_flight.how, in_flight.bytes_per_sm / 1024,
             p.limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9));
-    }
     // Which bandwidth the DRAM and L2 limiters divided by, where the level measured mixes.
     struct MixNote {
         const char* limiter;

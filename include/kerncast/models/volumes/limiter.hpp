@@ -29,8 +29,9 @@ struct LimiterInputs {
     double blocks_per_point = 0;           // thread blocks of the launch over its points
     // The DRAM load bytes an SM's resident threads have requested at once: resident threads x
     // the fraction of them still running (busy_warp_slot_fraction, block_retirement.hpp) x DRAM
-    // load bytes a point x points a thread (a thread issues the loads of its points together).
-    // 0: no in-flight limit.
+    // load bytes a point x points a thread x the fraction of a thread's loads its registers let
+    // it issue before their first use (loads_in_flight_fraction, load_window.hpp). 0: no
+    // in-flight limit.
     double dram_loads_in_flight_bytes_per_sm = 0;
 };
 

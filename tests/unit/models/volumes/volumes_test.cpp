@@ -5,6 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/volumes/block_retirement.hpp"
 #include "kerncast/models/volumes/limiter.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
@@ -512,6 +513,39 @@ TEST(VolumesLimiter, InFlightLimitCountsOnlyTheWarpsStillRunning) {
         return note.find("x 0.783 of them running (a block's 32 warps end apart") !=
                std::string::npos;
     }));
+}
+
+TEST(VolumesLimiter, InFlightLimitCountsTheLoadsTheRegistersHold) {
+    // At 30 registers a thread holds a window of (30 - 8) / 2 = 11 loaded doubles
+    // (load_window.hpp): the box r3 issues 49 loads a point, so 11 / 49 of them are in flight at
+    // once; the box r1's 9 all are. Without a register count every load counts.
+    const MachineModel h200 = resolve_machine("h200-sxm-141gb");
+    const LimiterMachine rates = limiter_machine(h200);
+    VolumeOptions thirty;
+    thirty.registers.per_thread = 30;
+    thirty.registers.source = RegisterSource::command_line;
+    const double busy = busy_warp_slot_fraction(32, h200.compute.warp_duration_cv->value);
+    const auto in_flight_rate = [&](const VolumePrediction& p, double fraction) {
+        return dram_in_flight_bytes_per_s(rates, 2048 * busy * fraction * p.dram_load_bytes,
+                                          p.limiter.dram_store_fraction);
+    };
+    const VolumePrediction r3 = predict("box2d_r3", {{128, 8, 1}, {1, 1, 1}}, {}, h200, thirty);
+    EXPECT_EQ(r3.occupancy.active_blocks_per_sm, 2);
+    EXPECT_NEAR(r3.limiter.dram_in_flight_bandwidth_bytes_per_s, in_flight_rate(r3, 11.0 / 49),
+                1e-6 * r3.limiter.dram_in_flight_bandwidth_bytes_per_s);
+    EXPECT_TRUE(std::any_of(r3.notes.begin(), r3.notes.end(), [](const std::string& note) {
+        return note.find("x 0.224 of the 49 loads a thread at once (its 30 registers hold a "
+                         "window of 11 8-byte values: (30 - 8) / 2)") != std::string::npos;
+    }));
+    const VolumePrediction r3_unknown = predict("box2d_r3", {{128, 8, 1}, {1, 1, 1}}, {}, h200);
+    EXPECT_NEAR(r3_unknown.limiter.dram_in_flight_bandwidth_bytes_per_s,
+                in_flight_rate(r3_unknown, 1.0),
+                1e-6 * r3_unknown.limiter.dram_in_flight_bandwidth_bytes_per_s);
+    EXPECT_GT(r3_unknown.limiter.dram_in_flight_bandwidth_bytes_per_s,
+              1.2 * r3.limiter.dram_in_flight_bandwidth_bytes_per_s);
+    const VolumePrediction r1 = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, h200, thirty);
+    EXPECT_NEAR(r1.limiter.dram_in_flight_bandwidth_bytes_per_s, in_flight_rate(r1, 1.0),
+                1e-6 * r1.limiter.dram_in_flight_bandwidth_bytes_per_s);
 }
 
 TEST(Volumes, MissingCapacityFitsAreAnInputError) {
