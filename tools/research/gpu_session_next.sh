@@ -44,6 +44,9 @@
 #      warps faster (data/forecasts/box-r1-y-folds-2026-11-27g.md);
 #  23. dram_segments: DRAM bandwidth by the length of contiguous segments read, scattered or in
 #      order (dram_segments.cu: do narrow blocks lose DRAM bandwidth to short pieces?).
+#  24. warp_sizes: `warp_drift sizes`, blocks of 1 to 32 warps unfolded: whether a block's life
+#      grows with its warps as independent warp durations say (compute.warp_duration_cv,
+#      block_retirement.hpp; tools/research/warp_duration_cv.py gives each size's cv).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -438,6 +441,16 @@ fi
 if want dram_segments; then
   phase dram_segments
   compile_and_run dram_segments dram_segments 60
+fi
+
+# A block's life against its warps' mean duration for blocks of 1 to 32 warps (warp_drift.cu
+# sizes; the block retirement of docs/volume-model.md assumes independent warps).
+if want warp_sizes; then
+  phase warp_sizes
+  [ -x $W/warp_drift ] || $NVCC -O2 -arch=native -std=c++17 -o $W/warp_drift tools/research/warp_drift.cu
+  timeout $(cap 60) $W/warp_drift sizes > $W/warp_drift_sizes.jsonl 2> $W/warp_drift_sizes.log
+  echo "warp_sizes rc=$?"; cat $W/warp_drift_sizes.jsonl $W/warp_drift_sizes.log
+  pack
 fi
 
 # The box r1 with folds along y: a thread's loads of its points in flight together, so a fold

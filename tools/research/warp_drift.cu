@@ -18,6 +18,7 @@
 //
 //   nvcc -O2 -arch=native -std=c++17 -o warp_drift tools/research/warp_drift.cu
 //   ./warp_drift > warp_drift.jsonl
+//   ./warp_drift sizes > warp_drift_sizes.jsonl  # blocks of 1 to 32 warps, unfolded
 //   ncu --metrics lts__t_sectors_srcunit_tex_op_read.sum,launch__shared_mem_config_size --csv \
 //     ./warp_drift carveout   # L2 -> L1 against the L1's size (carveouts() below)
 #include "cuda_check.hpp"
@@ -214,10 +215,20 @@ int main(int argc, char** argv) {
         CHECK(cudaFree(dst));
         return 0;
     }
-    const int shapes[][3] = {{4, 32, 8}, {4, 64, 4}, {8, 16, 8}, {32, 4, 8}, {64, 4, 4}};
-    for (const auto& shape : shapes)
-        for (int fold : {1, 2, 4})
-            measure(shape[0], shape[1], shape[2], fold, src, dst);
+    if (argc > 1 && std::string(argv[1]) == "sizes") {
+        // Blocks of 1, 2, 4, 8, 16 and 32 warps, 32 wide and one deep, unfolded: whether a
+        // block's life over its warps' mean duration grows with the warps as the expected
+        // maximum of independent durations says (compute.warp_duration_cv, block_retirement.hpp;
+        // tools/research/warp_duration_cv.py reads each line's cv, the same for every size if
+        // the warps are independent).
+        for (int rows : {1, 2, 4, 8, 16, 32})
+            measure(32, rows, 1, 1, src, dst);
+    } else {
+        const int shapes[][3] = {{4, 32, 8}, {4, 64, 4}, {8, 16, 8}, {32, 4, 8}, {64, 4, 4}};
+        for (const auto& shape : shapes)
+            for (int fold : {1, 2, 4})
+                measure(shape[0], shape[1], shape[2], fold, src, dst);
+    }
     CHECK(cudaFree(src));
     CHECK(cudaFree(dst));
     return 0;

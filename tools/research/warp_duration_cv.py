@@ -7,8 +7,9 @@ fold instance) and reports, per block shape and fold F, a warp's mean instance d
 block's mean life L (its first warp's start to its last warp's end). With the warps' durations
 independent with mean F x D and coefficient of variation cv, a block of n warps lives
 F x D x (1 + cv x e_n) on average (e_n: the expected maximum of n standard normal variables), so
-each configuration gives cv = (L / (F x D) - 1) / e_n. The machine files take the median over
-all configurations of a run.
+each configuration gives cv = (L / (F x D) - 1) / e_n (blocks of one warp give none). The
+machine files take the median over all configurations of a run. `warp_drift sizes` runs blocks
+of 1 to 32 warps: with independent warps their cv is the same for every size.
 
   tools/research/warp_duration_cv.py data/measured/h200-2026-11-27b/warp-drift/warp_drift.jsonl
 """
@@ -44,7 +45,12 @@ def main():
             continue
         fold, warps = r["fold"], r["warps"]
         duration = fold * r["instance_cycles"]
-        cv = (r["block_life_cycles"] / duration - 1) / expected_max_of_standard_normals(warps)
+        excess = r["block_life_cycles"] / duration - 1
+        if warps == 1:  # no maximum to take: what is left is the timing's own overhead
+            print(f"{r['block']:10s} {fold:4d} {warps:5d} {r['instance_cycles']:9.1f} "
+                  f"{r['block_life_cycles']:9.1f}      - (life / duration - 1 = {excess:.3f})")
+            continue
+        cv = excess / expected_max_of_standard_normals(warps)
         values.append(cv)
         print(f"{r['block']:10s} {fold:4d} {warps:5d} {r['instance_cycles']:9.1f} "
               f"{r['block_life_cycles']:9.1f} {cv:6.3f}")
