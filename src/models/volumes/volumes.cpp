@@ -696,17 +696,25 @@ LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprin
     const double points_per_thread =
         static_cast<double>(p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2]);
 
-    double loads_per_thread = 0; // global load instructions, register reuse removed
+    // Global loads a thread executes: each access's fold instances (register reuse removed)
+    // times its executions a point (below 1 under a guard). A load in a sequential loop runs
+    // many times while most of its executions hit in L1 or L2 and leave the window quickly, so
+    // the window's share of them says little about the DRAM loads in flight: no window there.
+    double loads_per_thread = 0;
+    bool in_loop = false;
     for (const L1AccessCost& access : p.l1.accesses)
         if (access.direction == analysis::Direction::load &&
-            access.space == kernel::MemorySpace::global)
-            loads_per_thread += access.instructions_per_thread;
+            access.space == kernel::MemorySpace::global) {
+            loads_per_thread += access.instructions_per_thread * access.executions_per_point;
+            in_loop = in_loop || access.executions_per_point > 1 + 1e-9;
+        }
     int value_bytes = 4; // the largest loaded element, at least one register
     for (const FootprintArray& array : footprints.arrays())
         if (array.loaded)
             value_bytes = std::max(value_bytes, array.element_bytes);
     const int registers_per_value = (value_bytes + 3) / 4;
-    const std::optional<int> window = load_window(p.registers.per_thread, registers_per_value);
+    const std::optional<int> window =
+        in_loop ? std::nullopt : load_window(p.registers.per_thread, registers_per_value);
     const double window_fraction =
         window ? loads_in_flight_fraction(loads_per_thread, *window) : 1.0;
 
@@ -725,8 +733,11 @@ LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprin
                              window_fraction, loads_per_thread, p.registers.per_thread, *window,
                              value_bytes, p.registers.per_thread, registers_kept_for_addresses,
                              registers_per_value)
-               : std::string("all the loads a thread at once (registers unknown: no window; "
-                             "--registers N|auto or registers_per_thread in the kernel file)");
+        : in_loop ? std::string("all the loads a thread at once (its loads run in a "
+                                "sequential loop: no window)")
+                  : std::string("all the loads a thread at once (registers unknown: no "
+                                "window; --registers N|auto or registers_per_thread in the "
+                                "kernel file)");
     result.how =
         fmt::format("{:.0f} resident threads an SM x {} x {:.0f} point(s) x {} x {:.2f} "
                     "B of DRAM loads a point",

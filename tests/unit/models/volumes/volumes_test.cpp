@@ -546,6 +546,14 @@ TEST(VolumesLimiter, InFlightLimitCountsTheLoadsTheRegistersHold) {
     const VolumePrediction r1 = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, h200, thirty);
     EXPECT_NEAR(r1.limiter.dram_in_flight_bandwidth_bytes_per_s, in_flight_rate(r1, 1.0),
                 1e-6 * r1.limiter.dram_in_flight_bandwidth_bytes_per_s);
+    // Loads in a sequential loop (a matrix-vector product's reductions over n) take no window:
+    // most of their executions hit and leave it quickly.
+    const VolumePrediction loop =
+        predict("colnorm_matvec", {{128, 1, 1}, {1, 1, 1}}, {}, h200, thirty);
+    EXPECT_TRUE(std::any_of(loop.notes.begin(), loop.notes.end(), [](const std::string& note) {
+        return note.find("x all the loads a thread at once (its loads run in a sequential loop: "
+                         "no window)") != std::string::npos;
+    }));
 }
 
 TEST(Volumes, MissingCapacityFitsAreAnInputError) {
