@@ -79,13 +79,21 @@ left() { echo $((DEADLINE - $(date +%s))); }
 cap() { local c=$1 l; l=$(left); [ $l -lt $c ] && c=$l; [ $c -lt 5 ] && c=5; echo $c; }
 phase() { echo; echo "=== $1 $(date -u +%FT%TZ) left=$(left)s"; }
 want() { [ -z "${PHASES:-}" ] || [[ " $PHASES " == *" $1 "* ]]; }
-# compile_and_run PROGRAM OUTPUT CAP: build tools/research/PROGRAM.cu, run it for at most CAP
-# seconds with its JSON lines in $W/OUTPUT.jsonl and its errors in $W/OUTPUT.log, then pack.
+# built PROGRAM: build tools/research/PROGRAM.cu into $W/PROGRAM unless an earlier phase did.
+built() {
+  [ -x $W/$1 ] && return 0
+  $NVCC -O2 -arch=native -std=c++17 -o $W/$1 tools/research/$1.cu > $W/nvcc_$1.log 2>&1
+  echo "nvcc $1 rc=$?"; cat $W/nvcc_$1.log
+}
+# compile_and_run PROGRAM OUTPUT CAP [ARGS...]: build PROGRAM (built), run it with ARGS for at
+# most CAP seconds with its JSON lines in $W/OUTPUT.jsonl and its errors in $W/OUTPUT.log, then
+# pack.
 compile_and_run() {
-  $NVCC -O2 -arch=native -std=c++17 -o $W/$1 tools/research/$1.cu > $W/nvcc_$2.log 2>&1
-  echo "nvcc rc=$?"; cat $W/nvcc_$2.log
-  timeout $(cap $3) $W/$1 > $W/$2.jsonl 2> $W/$2.log
-  echo "$2 rc=$?"; cat $W/$2.jsonl $W/$2.log
+  local program=$1 output=$2 seconds=$3
+  shift 3
+  built $program
+  timeout $(cap $seconds) $W/$program "$@" > $W/$output.jsonl 2> $W/$output.log
+  echo "$output rc=$?"; cat $W/$output.jsonl $W/$output.log
   pack
 }
 
@@ -378,7 +386,7 @@ fi
 # (warp_drift.cu carveout; built by the warp_drift phase, or here).
 if want carveout; then
   phase carveout
-  [ -x $W/warp_drift ] || $NVCC -O2 -arch=native -std=c++17 -o $W/warp_drift tools/research/warp_drift.cu
+  built warp_drift
   timeout $(cap 240) ${NCU:-false} --metrics lts__t_sectors_srcunit_tex_op_read.sum,launch__shared_mem_config_size,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,dram__bytes_read.sum \
     --csv $W/warp_drift carveout > $W/carveout.csv 2> $W/carveout.log
   echo "carveout rc=$?"; tail -3 $W/carveout.log; grep -c lts__t_sectors $W/carveout.csv
@@ -447,10 +455,7 @@ fi
 # sizes; the block retirement of docs/volume-model.md assumes independent warps).
 if want warp_sizes; then
   phase warp_sizes
-  [ -x $W/warp_drift ] || $NVCC -O2 -arch=native -std=c++17 -o $W/warp_drift tools/research/warp_drift.cu
-  timeout $(cap 60) $W/warp_drift sizes > $W/warp_drift_sizes.jsonl 2> $W/warp_drift_sizes.log
-  echo "warp_sizes rc=$?"; cat $W/warp_drift_sizes.jsonl $W/warp_drift_sizes.log
-  pack
+  compile_and_run warp_drift warp_drift_sizes 60 sizes
 fi
 
 # The box r1 with folds along y: a thread's loads of its points in flight together, so a fold
