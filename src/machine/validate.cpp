@@ -500,20 +500,29 @@ private:
                            number(level.peak_bandwidth_gbs->value) + ")");
     }
 
+    // A table only the dram level takes (`key`; `why` says why): its source, the level, and at
+    // least one entry of `shape`.
+    template <class Entry>
+    void dram_only_list(const MemoryLevel& level, const Sourced<std::vector<Entry>>& list,
+                        const std::string& path, const std::string& key, const std::string& why,
+                        const std::string& shape) const {
+        source(list.source, path);
+        if (level.name != "dram")
+            fail(path,
+                 "only the dram level takes " + key + " (" + why + "), not '" + level.name + "'");
+        if (list.value.empty())
+            fail(path, "expected at least one " + shape + " entry");
+    }
+
     // Latency under load: the dram level's only (the probe measures no other), sorted by store
     // fraction and then bandwidth, each pair once; fractions in [0, 1], bandwidths not negative
     // (0: nothing streams) and not above the level's peak, latencies positive, their standard
     // deviations not negative (0: not measured).
     void loaded_latencies(const MemoryLevel& level, const std::string& path) const {
         const auto& list = *level.latency_under_load;
-        source(list.source, path);
-        if (level.name != "dram")
-            fail(path, "only the dram level takes latency_under_load (the probe measures no "
-                       "other level's), not '" +
-                           level.name + "'");
-        if (list.value.empty())
-            fail(path, "expected at least one {\"store_fraction\", \"bandwidth_gbs\", "
-                       "\"latency_cycles\"} entry");
+        dram_only_list(level, list, path, "latency_under_load",
+                       "the probe measures no other level's",
+                       "{\"store_fraction\", \"bandwidth_gbs\", \"latency_cycles\"}");
         for (std::size_t i = 0; i < list.value.size(); ++i) {
             const LoadedLatency& entry = list.value[i];
             const std::string entry_path = child_pointer(path, i);
@@ -543,14 +552,10 @@ private:
     // level's peak.
     void in_flight_bandwidths(const MemoryLevel& level, const std::string& path) const {
         const auto& list = *level.bandwidth_by_loads_in_flight;
-        source(list.source, path);
-        if (level.name != "dram")
-            fail(path, "only the dram level takes bandwidth_by_loads_in_flight (the in-flight "
-                       "limiter reads no other level's), not '" +
-                           level.name + "'");
-        if (list.value.empty())
-            fail(path, "expected at least one {\"store_fraction\", "
-                       "\"loads_in_flight_bytes_per_sm\", \"bandwidth_gbs\"} entry");
+        dram_only_list(level, list, path, "bandwidth_by_loads_in_flight",
+                       "the in-flight limiter reads no other level's",
+                       "{\"store_fraction\", \"loads_in_flight_bytes_per_sm\", "
+                       "\"bandwidth_gbs\"}");
         for (std::size_t i = 0; i < list.value.size(); ++i) {
             const InFlightBandwidth& entry = list.value[i];
             const std::string entry_path = child_pointer(path, i);
