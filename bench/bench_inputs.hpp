@@ -1,5 +1,5 @@
-// The inputs the benchmarks share: the star3d_r4 example and the A100 (40 GB) and H100 SXM5
-// machine models, loaded once per program.
+// The inputs the benchmarks share: the star3d_r4 example, the published range-2 star, and the
+// A100 (40 GB), H100 SXM5 and V100 SXM2 machine models, loaded once per program.
 #pragma once
 
 #include "kerncast/kernel/kernel_file.hpp"
@@ -13,6 +13,19 @@ inline const kernel::KernelSpec& star3d_r4() {
     static const kernel::KernelSpec spec = kernel::load_kernel_file(
         std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/star3d_r4.yaml");
     return spec;
+}
+
+// The range-2 3D star of the published V100 measurements (600 x 600 x 512 doubles).
+inline const kernel::KernelSpec& star3d_r2() {
+    static const kernel::KernelSpec spec = kernel::load_kernel_file(
+        std::string(KERNCAST_SOURCE_DIR) + "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
+    return spec;
+}
+
+// The V100 SXM2: the paper's capacity fits, no simulated L1, so a prediction is its footprints.
+inline const MachineModel& v100_sxm2() {
+    static const MachineModel machine = resolve_machine("v100-sxm2-32gb");
+    return machine;
 }
 
 inline const MachineModel& a100_40gb() {

@@ -1,6 +1,8 @@
 // Speed of the volume model: one analysis, one prediction, and the default explore sweep of
 // star3d_r4 on a100-sxm4-40gb, and the sweep on h100-sxm5-80gb with its simulated L1, with and
-// without the miss pass (configurations per second in the counters).
+// without the miss pass (configurations per second in the counters); one prediction of the
+// published range-2 star folded 4 times along z, whose wave and layer footprints are the
+// largest of the accuracy sets.
 #include "bench_inputs.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/models/volumes/explore.hpp"
@@ -25,6 +27,16 @@ void BM_PredictVolumes(benchmark::State& state) {
         benchmark::DoNotOptimize(models::predict_volumes(analysis, params, bench::a100_40gb()));
 }
 BENCHMARK(BM_PredictVolumes)->Unit(benchmark::kMillisecond);
+
+// star3d_r2 at 16x4x16 (argument 0) and 1x16x64 (argument 1), fold z=4, on v100-sxm2-32gb.
+void BM_PredictFoldedStar(benchmark::State& state) {
+    const kernel::Dim3 block = state.range(0) ? kernel::Dim3{1, 16, 64} : kernel::Dim3{16, 4, 16};
+    const auto analysis = analysis::analyze(bench::star3d_r2(), {block, {1, 1, 4}});
+    const auto params = analysis::bind(analysis).values();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(models::predict_volumes(analysis, params, bench::v100_sxm2()));
+}
+BENCHMARK(BM_PredictFoldedStar)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_ExploreDefaultSweep(benchmark::State& state) {
     models::ExploreOptions options;

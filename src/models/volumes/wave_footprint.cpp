@@ -148,9 +148,10 @@ void sort_by_start(std::vector<Range>& intervals) {
     }
 }
 
-std::int64_t merged_length(std::vector<Range>& intervals) {
-    // By start alone: the merge below takes the furthest stop of intervals that overlap.
-    sort_by_start(intervals);
+// Points in the union of intervals sorted by start.
+std::int64_t merged_length_of_sorted(const std::vector<Range>& intervals) {
+    if (intervals.empty())
+        return 0;
     std::int64_t total = 0, start = intervals[0].first, stop = intervals[0].second;
     for (const auto& r : intervals) {
         if (r.first > stop + 1) {
@@ -162,6 +163,12 @@ std::int64_t merged_length(std::vector<Range>& intervals) {
         }
     }
     return total + stop - start + 1;
+}
+
+std::int64_t merged_length(std::vector<Range>& intervals) {
+    // By start alone: the merge takes the furthest stop of intervals that overlap.
+    sort_by_start(intervals);
+    return merged_length_of_sorted(intervals);
 }
 
 // Boxes of integer points, all of the same dimension, stored flat: box i is
@@ -266,6 +273,101 @@ std::int64_t partial_granules(const BoxList& element_boxes, std::int64_t element
     });
 }
 
+// Whether box `outer` contains box `inner` (same dimension).
+bool contains(const std::vector<Range>& outer, const std::vector<Range>& inner) {
+    for (size_t k = 0; k < outer.size(); ++k)
+        if (inner[k].first < outer[k].first || inner[k].second > outer[k].second)
+            return false;
+    return true;
+}
+
+// Makes `a` the union of boxes a and b and returns true where that union is a box: one holds
+// the other, or they agree in every dimension but one, where they overlap or touch.
+bool absorb(std::vector<Range>& a, const std::vector<Range>& b) {
+    if (contains(a, b))
+        return true;
+    if (contains(b, a)) {
+        a = b;
+        return true;
+    }
+    size_t differing = a.size();
+    for (size_t k = 0; k < a.size(); ++k) {
+        if (a[k] == b[k])
+            continue;
+        if (differing != a.size())
+            return false; // two dimensions differ
+        differing = k;
+    }
+    Range& r = a[differing];
+    const Range& other = b[differing];
+    if (other.second + 1 < r.first || r.second + 1 < other.first)
+        return false; // apart
+    r = {std::min(r.first, other.first), std::max(r.second, other.second)};
+    return true;
+}
+
+// Replaces boxes by fewer boxes with the same union, merging while any two make a box. A
+// stencil's accesses are shifted copies of one box: the range-2 star's 13 become 3 (the x
+// neighbours with the centre, the y and the z neighbours each in one), the (2r+1)^2 of a box
+// stencil one, so a footprint enumerates a fraction of the rows. The union, and every count
+// made from it, is unchanged.
+void merge_boxes(std::vector<std::vector<Range>>& boxes) {
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t i = 0; i < boxes.size(); ++i)
+            for (size_t j = i + 1; j < boxes.size();) {
+                if (absorb(boxes[i], boxes[j])) {
+                    boxes[j] = std::move(boxes.back());
+                    boxes.pop_back();
+                    changed = true;
+                } else {
+                    ++j;
+                }
+            }
+    }
+}
+
+// Appends one box of element indices of `layout` to `boxes` as granules of `granule_bytes`:
+// the box itself with its last dimension in granules (row space, or one dimension), else one
+// interval of linear granules per row of its outer dimensions.
+void append_granules(BoxList& boxes, std::vector<Range> box, const FootprintArray& layout,
+                     std::int64_t granule_bytes) {
+    const std::int64_t eb = layout.element_bytes;
+    auto to_granules = [&](std::int64_t first, std::int64_t last) {
+        return std::pair{floor_div(eb * (first + layout.offset_elements), granule_bytes),
+                         floor_div(eb * (last + layout.offset_elements), granule_bytes)};
+    };
+    if (layout.space == AddressSpace::rows || box.size() == 1) {
+        box.back() = to_granules(box.back().first, box.back().second);
+        boxes.dims = box.size();
+        boxes.ranges.insert(boxes.ranges.end(), box.begin(), box.end());
+        return;
+    }
+    const size_t n = box.size();
+    std::vector<std::int64_t> stride(n, 1);
+    for (size_t k = n - 1; k-- > 0;)
+        stride[k] = stride[k + 1] * layout.shape[k + 1];
+    std::vector<std::int64_t> at(n - 1);
+    for (size_t k = 0; k + 1 < n; ++k)
+        at[k] = box[k].first;
+    boxes.dims = 1;
+    while (true) {
+        std::int64_t row = 0;
+        for (size_t k = 0; k + 1 < n; ++k)
+            row += at[k] * stride[k];
+        boxes.ranges.push_back(to_granules(row + box[n - 1].first, row + box[n - 1].second));
+        size_t k = n - 1;
+        while (k-- > 0) {
+            if (++at[k] <= box[k].second)
+                break;
+            at[k] = box[k].first;
+        }
+        if (k == static_cast<size_t>(-1))
+            break;
+    }
+}
+
 } // namespace
 
 struct WaveFootprints::State {
@@ -322,6 +424,7 @@ struct WaveFootprints::State {
             }
             if (empty)
                 continue;
+            std::vector<std::vector<Range>> access_boxes;
             for (const auto& access : box_accesses) {
                 if (access.array != array || (filter == AccessFilter::loads && access.store) ||
                     (filter == AccessFilter::stores && !access.store))
@@ -338,43 +441,11 @@ struct WaveFootprints::State {
                     }
                     box.push_back(range);
                 }
-                const std::int64_t eb = layout.element_bytes;
-                auto to_granules = [&](std::int64_t first, std::int64_t last) {
-                    return std::pair{
-                        floor_div(eb * (first + layout.offset_elements), granule_bytes),
-                        floor_div(eb * (last + layout.offset_elements), granule_bytes)};
-                };
-                if (layout.space == AddressSpace::rows || box.size() == 1) {
-                    box.back() = to_granules(box.back().first, box.back().second);
-                    boxes.dims = box.size();
-                    boxes.ranges.insert(boxes.ranges.end(), box.begin(), box.end());
-                    continue;
-                }
-                // Linear addresses: one interval per row of the outer dimensions.
-                const size_t n = box.size();
-                std::vector<std::int64_t> stride(n, 1);
-                for (size_t k = n - 1; k-- > 0;)
-                    stride[k] = stride[k + 1] * layout.shape[k + 1];
-                std::vector<std::int64_t> at(n - 1);
-                for (size_t k = 0; k + 1 < n; ++k)
-                    at[k] = box[k].first;
-                while (true) {
-                    std::int64_t row = 0;
-                    for (size_t k = 0; k + 1 < n; ++k)
-                        row += at[k] * stride[k];
-                    boxes.dims = 1;
-                    boxes.ranges.push_back(
-                        to_granules(row + box[n - 1].first, row + box[n - 1].second));
-                    size_t k = n - 1;
-                    while (k-- > 0) {
-                        if (++at[k] <= box[k].second)
-                            break;
-                        at[k] = box[k].first;
-                    }
-                    if (k == static_cast<size_t>(-1))
-                        break;
-                }
+                access_boxes.push_back(std::move(box));
             }
+            merge_boxes(access_boxes);
+            for (const auto& box : access_boxes)
+                append_granules(boxes, box, layout, granule_bytes);
         }
         return boxes;
     }
@@ -771,6 +842,17 @@ std::int64_t WaveFootprints::count_shared(size_t array, const std::vector<BlockB
         // |A n B| = |A| + |B| - |A u B|
         auto a = state_->granule_boxes(array, first, granule_bytes, filter);
         auto b = state_->granule_boxes(array, second, granule_bytes, filter);
+        if (a.dims == 1 && b.dims == 1) {
+            // Intervals of linear addresses: sort each once, and A u B's order is their merge.
+            sort_by_start(a.ranges);
+            sort_by_start(b.ranges);
+            std::vector<Range> both(a.ranges.size() + b.ranges.size());
+            std::merge(a.ranges.begin(), a.ranges.end(), b.ranges.begin(), b.ranges.end(),
+                       both.begin(),
+                       [](const Range& x, const Range& y) { return x.first < y.first; });
+            return merged_length_of_sorted(a.ranges) + merged_length_of_sorted(b.ranges) -
+                   merged_length_of_sorted(both);
+        }
         const std::int64_t only_a = union_volume(a), only_b = union_volume(b);
         a.append(b);
         return only_a + only_b - union_volume(a);

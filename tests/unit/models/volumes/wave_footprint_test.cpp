@@ -267,6 +267,74 @@ TEST(WaveFootprints, LargeWavesCountTheSameWithBoxesAndWithIsl) {
     }
 }
 
+// Accesses are merged into fewer boxes before their rows are enumerated (shifted copies of one
+// box: the 25 loads of a range-2 box stencil become one); isl counts every access on its own.
+// Waves of one block, inside a row of blocks, of whole rows, and up to the grid's edge.
+void expect_boxes_count_what_isl_counts(const std::string& yaml,
+                                        const std::vector<kernel::LaunchConfig>& launches) {
+    const auto spec = kernel::parse_kernel_text(yaml, "kernel.yaml");
+    for (const kernel::LaunchConfig& launch : launches) {
+        const auto analysis = analysis::analyze(spec, launch);
+        // A small domain: isl stays quick.
+        const auto params = analysis::bind(analysis, {{"nx", 1000}, {"ny", 200}}).values();
+        for (const bool linear : {true, false}) {
+            const WaveFootprints boxes(analysis, params, 128, linear, false);
+            const WaveFootprints isl(analysis, params, 128, linear, true);
+            ASSERT_TRUE(boxes.counts_boxes(0) && !isl.counts_boxes(0));
+            const kernel::Dim3 grid = boxes.grid();
+            const std::int64_t total = grid[0] * grid[1] * grid[2];
+            for (const auto& [first, end] : {std::pair<std::int64_t, std::int64_t>{5, 6},
+                                             {3, 40},
+                                             {grid[0] / 2, grid[0] * 3 + 5},
+                                             {total - grid[0] - 7, total}}) {
+                const auto wave = block_boxes(first, end, grid);
+                const auto earlier =
+                    block_boxes(std::max<std::int64_t>(0, first - 30), first, grid);
+                for (size_t array = 0; array < boxes.arrays().size(); ++array)
+                    for (const std::int64_t granule : {32, 128}) {
+                        const std::string what =
+                            fmt::format("{} block {}x{} fold y={} {} granule {} blocks [{}, {}){}",
+                                        spec.name, launch.block[0], launch.block[1], launch.fold[1],
+                                        boxes.arrays()[array].name, granule, first, end,
+                                        linear ? " linear" : " rows");
+                        EXPECT_EQ(boxes.count(array, wave, granule, AccessFilter::all),
+                                  isl.count(array, wave, granule, AccessFilter::all))
+                            << what;
+                        EXPECT_EQ(
+                            boxes.count_shared(array, wave, earlier, granule, AccessFilter::all),
+                            isl.count_shared(array, wave, earlier, granule, AccessFilter::all))
+                            << what;
+                    }
+            }
+        }
+    }
+}
+
+TEST(WaveFootprints, MergedStencilAccessesCountWhatIslCounts) {
+    std::ifstream file(std::string(KERNCAST_SOURCE_DIR) +
+                       "/data/published/v100-warpspeed/kernels/box2d_r2.yaml");
+    std::stringstream text;
+    text << file.rdbuf();
+    expect_boxes_count_what_isl_counts(
+        text.str(), {{{32, 8, 1}, {1, 1, 1}}, {{4, 16, 1}, {1, 2, 1}}, {{1, 64, 1}, {1, 1, 1}}});
+}
+
+// Boxes a row or 9 elements apart do not merge: the gap between them is not touched.
+TEST(WaveFootprints, AccessesWithAGapBetweenThemStayApart) {
+    expect_boxes_count_what_isl_counts(R"(name: gaps
+params: {nx: 1000, ny: 200}
+arrays:
+  src: {dtype: f64, shape: [ny, nx]}
+  dst: {dtype: f64, shape: [ny, nx]}
+domain: "[nx, ny] -> { [y, x] : 0 <= x < nx - 20 and 0 <= y < ny - 3 }"
+threads: {x: x, y: y}
+launch: {block: [8, 1]}
+statements:
+  - "dst[y, x] = src[y, x] + src[y + 2, x] + src[y, x + 17]"
+)",
+                                       {{{8, 1, 1}, {1, 1, 1}}, {{8, 2, 1}, {1, 1, 1}}});
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, WaveFootprintOracle,
                          ::testing::Combine(::testing::Bool(), ::testing::Bool()),
                          [](const auto& test) {
