@@ -103,8 +103,16 @@ std::string tidy(const std::string& text, int& offset) {
 }
 
 // The parsed object (owned by the caller, never null) or IslError with isl's diagnostic.
+// isl's parser prints nothing under ISL_ON_ERROR_CONTINUE (the context's setting), so text that
+// parses costs the parse alone; only a failure parses again, with stderr captured and
+// ISL_ON_ERROR_WARN, for the diagnostic and its position. (Capturing stderr around every parse
+// made a temporary file each time, under a process-wide lock that serialised explore's workers:
+// a third of a sweep's time.)
 template <class T, class Reader>
 T* read_with_diagnostics(Context& ctx, const std::string& text, Reader reader) {
+    if (T* object = reader(ctx.get(), text.c_str()))
+        return object;
+    isl_ctx_reset_error(ctx.get());
     std::string diagnostics;
     T* object = nullptr;
     {
