@@ -113,11 +113,39 @@ using Range = std::pair<std::int64_t, std::int64_t>; // inclusive
 // Sorts intervals by their start (ties in any order). A wave's footprint has tens of thousands
 // of intervals whose starts span a few million granules: a least-significant-digit radix sort
 // of start - min(start), 11 bits a pass, takes 2 or 3 passes where std::sort takes log2(n).
+// Intervals that come as a few runs already in order (the rows of each box of linear addresses
+// are emitted in address order) are merged run by run instead, in log2(runs) linear passes.
 void sort_by_start(std::vector<Range>& intervals) {
+    const auto by_start = [](const Range& a, const Range& b) { return a.first < b.first; };
     constexpr size_t small = 512;
     if (intervals.size() < small) {
-        std::sort(intervals.begin(), intervals.end(),
-                  [](const Range& a, const Range& b) { return a.first < b.first; });
+        std::sort(intervals.begin(), intervals.end(), by_start);
+        return;
+    }
+    constexpr size_t few_runs = 64;
+    std::vector<size_t> run_starts{0};
+    for (size_t i = 1; i < intervals.size() && run_starts.size() <= few_runs; ++i)
+        if (intervals[i].first < intervals[i - 1].first)
+            run_starts.push_back(i);
+    if (run_starts.size() <= few_runs) {
+        run_starts.push_back(intervals.size());
+        std::vector<Range> scratch(intervals.size());
+        while (run_starts.size() > 2) { // merge neighbouring runs pairwise
+            std::vector<size_t> merged_starts;
+            for (size_t r = 0; r + 1 < run_starts.size(); r += 2) {
+                const size_t first = run_starts[r], middle = run_starts[r + 1];
+                const size_t last = r + 2 < run_starts.size() ? run_starts[r + 2] : middle;
+                std::merge(intervals.begin() + static_cast<std::ptrdiff_t>(first),
+                           intervals.begin() + static_cast<std::ptrdiff_t>(middle),
+                           intervals.begin() + static_cast<std::ptrdiff_t>(middle),
+                           intervals.begin() + static_cast<std::ptrdiff_t>(last),
+                           scratch.begin() + static_cast<std::ptrdiff_t>(first), by_start);
+                merged_starts.push_back(first);
+            }
+            merged_starts.push_back(intervals.size());
+            intervals.swap(scratch);
+            run_starts.swap(merged_starts);
+        }
         return;
     }
     std::int64_t low = intervals[0].first, high = low;

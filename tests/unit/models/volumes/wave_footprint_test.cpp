@@ -286,6 +286,7 @@ void expect_boxes_count_what_isl_counts(const std::string& yaml,
             for (const auto& [first, end] : {std::pair<std::int64_t, std::int64_t>{5, 6},
                                              {3, 40},
                                              {grid[0] / 2, grid[0] * 3 + 5},
+
                                              {total - grid[0] - 7, total}}) {
                 const auto wave = block_boxes(first, end, grid);
                 const auto earlier =
@@ -333,6 +334,45 @@ statements:
   - "dst[y, x] = src[y, x] + src[y + 2, x] + src[y, x + 17]"
 )",
                                        {{{8, 1, 1}, {1, 1, 1}}, {{8, 2, 1}, {1, 1, 1}}});
+}
+
+// 25 loads 40 rows apart stay 25 boxes (the wave spans 26 rows), 650 row intervals in all, the
+// size at which the interval sort stops calling std::sort. In ascending order the three block
+// ranges' rows are 3 runs, which it merges run by run; in descending order 75, more than it
+// merges (it sorts them by radix).
+TEST(WaveFootprints, ScatteredAccessesCountWhatIslCounts) {
+    for (const bool descending : {false, true}) {
+        std::string loads;
+        for (int k = 0; k < 25; ++k)
+            loads += fmt::format("{}src[y + {}, x]", loads.empty() ? "" : " + ",
+                                 40 * (descending ? 24 - k : k));
+        const auto spec = kernel::parse_kernel_text(fmt::format(R"(name: scattered
+params: {{nx: 1000, ny: 1200}}
+arrays:
+  src: {{dtype: f64, shape: [ny, nx]}}
+  dst: {{dtype: f64, shape: [ny, nx]}}
+domain: "[nx, ny] -> {{ [y, x] : 0 <= x < nx and 0 <= y < ny - 960 }}"
+threads: {{x: x, y: y}}
+launch: {{block: [8, 2]}}
+statements:
+  - "dst[y, x] = {}"
+)",
+                                                                loads),
+                                                    "scattered.yaml");
+        const auto analysis = analysis::analyze(spec, {{8, 2, 1}, {1, 1, 1}});
+        const auto params = analysis::bind(analysis).values();
+        const WaveFootprints boxes(analysis, params, 128, true, false);
+        const WaveFootprints isl(analysis, params, 128, true, true);
+        const auto wave = block_boxes(5, boxes.grid()[0] * 12 + 7, boxes.grid());
+        ASSERT_EQ(wave.size(), 3u);
+        const auto earlier = block_boxes(0, 5, boxes.grid());
+        const std::int64_t count = boxes.count(0, wave, 32, AccessFilter::loads);
+        EXPECT_EQ(count, isl.count(0, wave, 32, AccessFilter::loads)) << descending;
+        EXPECT_EQ(boxes.count_shared(0, wave, earlier, 32, AccessFilter::loads),
+                  isl.count_shared(0, wave, earlier, 32, AccessFilter::loads))
+            << descending;
+        EXPECT_GT(count, 1000);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, WaveFootprintOracle,
