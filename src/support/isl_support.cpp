@@ -107,7 +107,7 @@ std::string tidy(const std::string& text, int& offset) {
 // parses costs the parse alone; only a failure parses again, with stderr captured and
 // ISL_ON_ERROR_WARN, for the diagnostic and its position. (Capturing stderr around every parse
 // made a temporary file each time, under a process-wide lock that serialised explore's workers:
-// a third of a sweep's time.)
+// a quarter of a two-thread sweep's time.)
 template <class T, class Reader>
 T* read_with_diagnostics(Context& ctx, const std::string& text, Reader reader) {
     if (T* object = reader(ctx.get(), text.c_str()))
