@@ -110,13 +110,17 @@ private:
 
 using Range = std::pair<std::int64_t, std::int64_t>; // inclusive
 
+// Order of intervals by their start alone (ties in any order).
+bool by_start(const Range& a, const Range& b) {
+    return a.first < b.first;
+}
+
 // Sorts intervals by their start (ties in any order). A wave's footprint has tens of thousands
 // of intervals whose starts span a few million granules: a least-significant-digit radix sort
 // of start - min(start), 11 bits a pass, takes 2 or 3 passes where std::sort takes log2(n).
 // Intervals that come as a few runs already in order (the rows of each box of linear addresses
 // are emitted in address order) are merged run by run instead, in log2(runs) linear passes.
 void sort_by_start(std::vector<Range>& intervals) {
-    const auto by_start = [](const Range& a, const Range& b) { return a.first < b.first; };
     constexpr size_t small = 512;
     if (intervals.size() < small) {
         std::sort(intervals.begin(), intervals.end(), by_start);
@@ -876,8 +880,7 @@ std::int64_t WaveFootprints::count_shared(size_t array, const std::vector<BlockB
             sort_by_start(b.ranges);
             std::vector<Range> both(a.ranges.size() + b.ranges.size());
             std::merge(a.ranges.begin(), a.ranges.end(), b.ranges.begin(), b.ranges.end(),
-                       both.begin(),
-                       [](const Range& x, const Range& y) { return x.first < y.first; });
+                       both.begin(), by_start);
             return merged_length_of_sorted(a.ranges) + merged_length_of_sorted(b.ranges) -
                    merged_length_of_sorted(both);
         }
