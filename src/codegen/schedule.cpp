@@ -7,6 +7,7 @@
 // grid already guarantee, and printed through isl's AST expression builder.
 #include "kerncast/codegen/schedule.hpp"
 
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "lowering/lowering_passes.hpp"
 
 namespace kerncast::codegen {
@@ -20,9 +21,12 @@ const ArrayStorage* Schedule::find_array(const std::string& name) const {
 
 namespace {
 
+// The grid the thread mapping chose must be launchable (CUDA's limits, launch_text.hpp):
+// generated code for a 65536-block y grid would only fail at cudaLaunchKernel.
 Schedule run_pipeline(lowering::LoweringState& state) {
     for (const lowering::LoweringPass& pass : lowering::lowering_pipeline())
         pass.run(state);
+    kernel::check_grid_limits(state.bound, state.schedule.grid);
     return std::move(state.schedule);
 }
 

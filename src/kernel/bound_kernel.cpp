@@ -2,6 +2,7 @@
 
 #include "../support/isl_support.hpp"
 #include "kerncast/checked_arithmetic.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -136,6 +137,24 @@ BoundKernel BoundKernel::bind(const KernelSpec& spec, const LaunchConfig& launch
     }
     bound.grid_ = covering_grid(spec, launch, bound.named_);
     return bound;
+}
+
+void check_grid_limits(const BoundKernel& bound) {
+    check_grid_limits(bound, bound.grid());
+}
+
+void check_grid_limits(const BoundKernel& bound, const Dim3& grid) {
+    const std::string violation = grid_limit_violation(grid);
+    if (violation.empty())
+        return;
+    const Dim3& block = bound.launch().block;
+    const Dim3& fold = bound.launch().fold;
+    throw_input_error(
+        fmt::format("kernel '{}': block {}x{}x{} with fold {}x{}x{} covers the domain at {} "
+                    "with a {}x{}x{} grid; {}: a larger block or fold, or a smaller domain, fits",
+                    bound.spec().name, block[0], block[1], block[2], fold[0], fold[1], fold[2],
+                    values_text(bound.named_values()), grid[0], grid[1], grid[2], violation),
+        SourceLocation{bound.spec().file, 0, 0, {}, {}});
 }
 
 std::optional<std::int64_t> BoundKernel::find_value(const std::string& name) const {

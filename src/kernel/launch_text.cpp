@@ -90,19 +90,31 @@ parse_parameter_defines(const std::vector<std::string>& defines) {
     return values;
 }
 
-std::string block_limit_violation(const Dim3& block) {
-    const std::array<std::int64_t, axis_count> limits{max_block_x, max_block_y, max_block_z};
+// "block z 128 exceeds CUDA's limit of 64" for the first axis of `sizes` over its limit, else "".
+static std::string axis_limit_violation(const char* what, const Dim3& sizes, const Dim3& limits) {
     for (int a = 0; a < axis_count; ++a)
-        if (block[static_cast<size_t>(a)] > limits[static_cast<size_t>(a)])
-            return std::string("block ") + axis_name(a) + " " +
-                   std::to_string(block[static_cast<size_t>(a)]) + " exceeds CUDA's limit of " +
+        if (sizes[static_cast<size_t>(a)] > limits[static_cast<size_t>(a)])
+            return std::string(what) + " " + axis_name(a) + " " +
+                   std::to_string(sizes[static_cast<size_t>(a)]) + " exceeds CUDA's limit of " +
                    std::to_string(limits[static_cast<size_t>(a)]);
+    return {};
+}
+
+std::string block_limit_violation(const Dim3& block) {
+    if (std::string axis =
+            axis_limit_violation("block", block, {max_block_x, max_block_y, max_block_z});
+        !axis.empty())
+        return axis;
     const std::int64_t threads = block[0] * block[1] * block[2]; // each <= 1024: no overflow
     if (threads > max_threads_per_block)
         return std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" +
                std::to_string(block[2]) + " is " + std::to_string(threads) +
                " threads per block, over CUDA's limit of " + std::to_string(max_threads_per_block);
     return {};
+}
+
+std::string grid_limit_violation(const Dim3& grid) {
+    return axis_limit_violation("grid", grid, {max_grid_x, max_grid_y, max_grid_z});
 }
 
 void check_launch_limits(const LaunchConfig& launch, const std::string& option) {

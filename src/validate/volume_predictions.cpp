@@ -3,6 +3,7 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/volumes/volume_summary.hpp"
 #include "kerncast/validate/record_binding.hpp"
@@ -22,6 +23,7 @@ predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machi
     const kernel::BoundKernel bound =
         analysis::bind(analysis, record_parameter_overrides(spec, record));
     analysis::check_fold_within_domain(bound);
+    kernel::check_grid_limits(bound);
     const std::vector<std::int64_t>& params = bound.values();
     return models::predict_volumes(analysis, params, machine, options);
 }

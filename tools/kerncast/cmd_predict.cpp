@@ -2,6 +2,7 @@
 // (Ernst et al. 2023; docs/volume-model.md).
 #include "commands.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/calibrated/calibration_view.hpp"
@@ -43,6 +44,7 @@ void run_model_predict(const PredictOptions& o) {
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
     const kernel::BoundKernel bound = analysis::bind(analysis, parameter_overrides(o.launch));
     analysis::check_fold_within_domain(bound);
+    kernel::check_grid_limits(bound);
     const std::vector<std::int64_t>& params = bound.values();
     emit(models::calibrated::model_prediction_view(
              models::calibrated::predict_with_model(model, analysis, params, machine)),
@@ -86,8 +88,9 @@ void setup_predict(CLI::App& app) {
         ->required();
     add_launch_options(*cmd, options->launch);
     cmd->add_option("--registers", options->registers,
-                    "Registers per thread for occupancy: N (0: not limiting), or auto: the "
-                    "kernel file's registers_per_thread, else ptxas's count (NVRTC)")
+                    "Registers per thread for occupancy: N (0: not limiting), or auto: ptxas's "
+                    "count (NVRTC), also over the kernel file's; without it the kernel file's "
+                    "registers_per_thread")
         ->type_name("N|auto");
     cmd->add_flag("--linear-addresses", options->linear,
                   "Count footprints in linear byte addresses");

@@ -72,6 +72,15 @@ private:
     Dim3 grid_{1, 1, 1};
 };
 
+// Input Error naming the kernel file when bound.grid() exceeds CUDA's grid limits
+// (launch_text.hpp: y and z 65535 blocks): the launch cannot run, so no model forecasts it.
+// Not part of bind: explore binds the file's launch once to check -D values, and a sweep's
+// other blocks may fit where the file's does not. The commands that forecast, count or
+// generate one launch call it after bind.
+void check_grid_limits(const BoundKernel& bound);
+// The same for a grid computed elsewhere for this launch (the code generator's schedule).
+void check_grid_limits(const BoundKernel& bound, const Dim3& grid);
+
 // The kernel's assumptions at `values`: an input Error naming the violated one (or the one
 // that cannot be evaluated). BoundKernel::bind calls it.
 void check_assumptions(const KernelSpec& spec, const ParameterOverrides& values);

@@ -34,6 +34,16 @@ inline constexpr std::int64_t max_threads_per_block = 1024;
 // Empty when `block` fits CUDA's limits, else what is wrong ("block z 128 exceeds 64").
 std::string block_limit_violation(const Dim3& block);
 
+// CUDA's limits on a grid, in blocks (the same table, compute capability 3.0 on): x 2^31 - 1,
+// y and z 65535. Every GPU a machine file describes (Volta on) has them.
+inline constexpr std::int64_t max_grid_x = 2147483647;
+inline constexpr std::int64_t max_grid_y = 65535;
+inline constexpr std::int64_t max_grid_z = 65535;
+
+// Empty when `grid` fits CUDA's limits, else what is wrong ("grid y 249999 exceeds CUDA's
+// limit of 65535").
+std::string grid_limit_violation(const Dim3& grid);
+
 // Usage Error when a block exceeds CUDA's limits or a block x fold product (points per block)
 // overflows 64 bits; `option` names where the launch came from.
 void check_launch_limits(const LaunchConfig& launch, const std::string& option);

@@ -1,6 +1,7 @@
 #include "kerncast/models/counts/count_kernel.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 
 namespace kerncast::models::counts {
 
@@ -15,7 +16,11 @@ CountReport count_kernel(const kernel::KernelSpec& spec, const kernel::LaunchCon
     check_fold_within_domain(bound);
     const std::vector<std::int64_t>& params = bound.values();
     try {
-        return evaluate_counts(result, params, footprints);
+        CountReport report = evaluate_counts(result, params, footprints);
+        // A grid CUDA cannot launch is refused after the counts, so that a count that
+        // overflows 64 bits (the larger problem of such a domain) is the one named.
+        kernel::check_grid_limits(bound);
+        return report;
     } catch (const Error& e) {
         // An error without a place (a count overflowing 64 bits) is about this kernel at
         // these parameter values: name them.

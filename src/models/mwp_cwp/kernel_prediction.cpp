@@ -3,6 +3,7 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
 namespace kerncast::models::mwp_cwp {
@@ -19,6 +20,7 @@ predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch, counting);
     const kernel::BoundKernel bound = analysis::bind(analysis, overrides);
     analysis::check_fold_within_domain(bound);
+    kernel::check_grid_limits(bound);
     const std::vector<std::int64_t>& params = bound.values();
 
     KernelMwpPrediction p;

@@ -1,6 +1,7 @@
 #include "kerncast/models/prediction/predict_launch.hpp"
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 
 namespace kerncast::models {
@@ -15,6 +16,7 @@ VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::La
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
     const kernel::BoundKernel bound = analysis::bind(analysis, overrides);
     analysis::check_fold_within_domain(bound);
+    kernel::check_grid_limits(bound);
     const std::vector<std::int64_t>& params = bound.values();
     if (!registers_for_launch)
         return predict_volumes(analysis, params, machine, options);

@@ -3,6 +3,7 @@
 #include "kerncast/codegen/schedule.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -89,6 +90,27 @@ TEST(BoundKernel, GridCoversTheDomain) {
     EXPECT_EQ(bound().grid(), (Dim3{2, 4, 4}));
     // x: 128 points -> 4; y: 33 points -> ceil(33 / 8) = 5; z: 3 points -> 2 (one partial).
     EXPECT_EQ(bound({{"nx", 130}, {"ny", 35}, {"nz", 3}}).grid(), (Dim3{4, 5, 2}));
+}
+
+TEST(BoundKernel, GridsOverCudasLimitsAreRefused) {
+    // y: 131070 points, 8 per block -> 16384 blocks: fits. z: 65536 points in blocks of 2 ->
+    // 32768: fits; 131072 points -> 65536 blocks, one over CUDA's 65535.
+    EXPECT_NO_THROW(check_grid_limits(bound({{"ny", 131072}})));
+    EXPECT_NO_THROW(check_grid_limits(bound({{"nz", 131070}})));
+    try {
+        check_grid_limits(bound({{"nz", 131072}}));
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_EQ(e.where().file, "halo.yaml");
+        EXPECT_NE(e.message().find("with a 2x4x65536 grid; grid z 65536 exceeds CUDA's limit of "
+                                   "65535"),
+                  std::string::npos)
+            << e.message();
+    }
+    EXPECT_EQ(grid_limit_violation({2147483647, 65535, 65535}), "");
+    EXPECT_EQ(grid_limit_violation({2147483648, 1, 1}),
+              "grid x 2147483648 exceeds CUDA's limit of 2147483647");
 }
 
 TEST(BoundKernel, BadValuesAreInputErrorsWithTheirOldTexts) {
