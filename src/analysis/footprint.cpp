@@ -1,6 +1,7 @@
 #include "kerncast/analysis/footprint.hpp"
 
 #include "../support/isl_support.hpp"
+#include "access_elements.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,14 +13,7 @@ namespace {
 // The access's domain at fixed parameters, restricted to the group.
 ::isl::set group_domain(isl::Context& ctx, const KernelAnalysis& analysis, const AccessInfo& access,
                         const std::vector<std::int64_t>& params, const ThreadGroup& group) {
-    ::isl::set domain = isl::parse_set(ctx, access.domain);
-    const auto names = isl::dim_names(domain, isl_dim_param);
-    for (size_t k = 0; k < names.size(); ++k) {
-        auto at = std::find(analysis.parameters.begin(), analysis.parameters.end(), names[k]);
-        KERNCAST_CHECK(at != analysis.parameters.end(), "unknown parameter " + names[k]);
-        domain = isl::fix_param(domain, static_cast<int>(k),
-                                params[static_cast<size_t>(at - analysis.parameters.begin())]);
-    }
+    const ::isl::set domain = detail::launch_iterations(ctx, analysis, access, params);
     std::vector<std::string> constraints;
     const auto& block = analysis.launch.block;
     std::string linear;
@@ -52,10 +46,8 @@ namespace {
         fmt::format("{{ [{}] : {} }}", fmt::join(access.domain_variables, ", "),
                     fmt::join(constraints, " and "));
     const ::isl::set restriction = isl::parse_set(ctx, text);
-    return isl::checked("restricting a domain to a thread group", [&] {
-        return isl::project_out(domain, isl_dim_param, 0, static_cast<int>(names.size()))
-            .intersect(restriction);
-    });
+    return isl::checked("restricting a domain to a thread group",
+                        [&] { return domain.intersect(restriction); });
 }
 
 } // namespace

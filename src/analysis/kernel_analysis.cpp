@@ -11,6 +11,8 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 
 #include "../support/isl_support.hpp"
+#include "kerncast/analysis/array_bounds.hpp"
+#include "kerncast/analysis/launch_semantics.hpp"
 #include "kerncast/analysis/shared_arrays.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
@@ -1087,6 +1089,8 @@ kernel::BoundKernel bind(const KernelAnalysis& analysis,
     kernel::BoundKernel bound =
         kernel::BoundKernel::bind(analysis.spec, analysis.launch, overrides);
     check_shared_arrays(analysis, bound);
+    check_launch_semantics(analysis, bound);
+    check_global_bounds(analysis, bound);
     return bound;
 }
 

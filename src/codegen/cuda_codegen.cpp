@@ -9,6 +9,7 @@
 #include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <functional>
 #include <set>
@@ -760,6 +761,13 @@ void emit_fold_loops(const Schedule& schedule, const std::set<std::string>& used
                 << printer.print(*affine_expression(t.form), index_type) << ";\n";
     Emitter emitter(schedule);
     emitter.steps(schedule.body, body_indent, out);
+    // A kernel that synchronises its block shares memory between its threads: the next fold
+    // instance must not overwrite what other threads still read of this one.
+    const bool synchronises = std::any_of(
+        schedule.spec.statements.begin(), schedule.spec.statements.end(),
+        [](const kernel::StatementSpec& s) { return s.kind == kernel::StatementKind::barrier; });
+    if (open_loops > 0 && synchronises)
+        out << body_indent << "__syncthreads(); // before the next fold instance\n";
     for (; open_loops > 0; --open_loops) {
         body_indent.resize(body_indent.size() - std::string(indent).size());
         out << body_indent << "}\n";

@@ -323,7 +323,7 @@ TEST(Oracle, RandomSmallKernels) {
                                  "}\n"
                                  "  w: {dtype: f64, shape: [t]}\n"
                                  "  b: {dtype: f32, shape: [t, m, n]}\n"
-                                 "  s: {dtype: f32, shape: [64], space: shared}\n"
+                                 "  s: {dtype: f32, shape: [128], space: shared}\n"
                                  "domain: \"" +
                                  domain +
                                  "\"\n"
@@ -336,7 +336,7 @@ TEST(Oracle, RandomSmallKernels) {
                                  "  - \"b[k, y, x] = " +
                                  read + "*" + uniform +
                                  "\"\n"
-                                 "  - \"s[tx + 2*ty] = a[y, x]\"\n";
+                                 "  - \"s[tx + 32*ty] = a[y, x]\"\n"; // a slot a thread
         SCOPED_TRACE(text);
         const auto spec = kernel::parse_kernel_text(text, "random.yaml");
         const KernelAnalysis analysis = analyze(spec);

@@ -106,3 +106,51 @@ TEST(SharedArrays, GlobalOnlyKernelsTakeAnyBlock) {
     EXPECT_EQ(bind_error(spec, block(1, 1, 1)), "");
     EXPECT_EQ(bind_error(spec, block(256, 4, 1)), "");
 }
+
+TEST(SharedArrays, TwoThreadsWritingOneElementInOnePhaseRace) {
+    // row_sum_tree at block 256x4: threads (0, 0, 0) and (0, 1, 0) both write sm[0] with
+    // sm[tx] = a[r, c] before the first barrier; at its own block 256x1 every thread writes
+    // its own element in each phase.
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/tests/user_kernels/row_sum_tree.yaml");
+    EXPECT_EQ(bind_error(spec, spec.launch), "");
+    const std::string four_rows = bind_error(spec, block(256, 4));
+    EXPECT_NE(four_rows.find("threads (tx, ty, tz) = (0, 0, 0) and (0, 1, 0) both write sm[0] in "
+                             "one barrier phase ('sm[tx]' and 'sm[tx]'): a write-write race on "
+                             "shared memory"),
+              std::string::npos)
+        << four_rows;
+}
+
+TEST(SharedArrays, ABarrierOrAnotherIterationSeparatesWrites) {
+    // Thread 0 writes s[0] before the barrier, thread 1 after it: ordered, no race. Every
+    // thread writes t[0] in its own iteration k of a loop with a barrier: k orders them.
+    const char* ordered = R"yaml(
+name: ordered
+params: {n: 64}
+arrays:
+  x: {dtype: f32, shape: [n]}
+  y: {dtype: f32, shape: [n]}
+  s: {dtype: f32, shape: [1], space: shared}
+  t: {dtype: f32, shape: [1], space: shared}
+domain: "[n] -> { [i, k] : 0 <= i < n and 0 <= k < 32 }"
+threads: {x: i}
+launch: {block: [32]}
+statements:
+  - {do: "s[0] = x[i]", where: "tx == 0"}
+  - {barrier: local}
+  - {do: "s[0] = x[i]", where: "tx == 1"}
+  - {do: "t[0] = x[i]", where: "tx == k", within: [k]}
+  - {barrier: local, within: [k]}
+  - "y[i] = s[0] + t[0]"
+)yaml";
+    const auto spec = kernel::parse_kernel_text(ordered, "ordered.yaml");
+    EXPECT_EQ(bind_error(spec, spec.launch), "");
+    // Without the barrier in k, thread k's write of iteration k meets thread k + 1's of
+    // iteration k + 1 in one phase.
+    std::string racy_text = ordered;
+    racy_text.replace(racy_text.find("  - {barrier: local, within: [k]}\n"),
+                      std::string("  - {barrier: local, within: [k]}\n").size(), "");
+    const auto racy = kernel::parse_kernel_text(racy_text, "racy.yaml");
+    EXPECT_NE(bind_error(racy, racy.launch).find("both write t[0]"), std::string::npos);
+}

@@ -240,6 +240,22 @@ TEST(CudaCodegenHostEmulation, TilesBarriersAndPrivatisedAccumulators) {
     emulate_and_compare("fd5pt_16", {{"n", 20}});
 }
 
+// A folded kernel with a barrier: the row sum's shared tree (tests/user_kernels/row_sum_tree.yaml)
+// at block 256x1, 2 rows a thread. Its shared subscripts name tx only, so folding along y keeps
+// what it computes; thread 0 still reads sm[0] and sm[1] of one row while the others would
+// start the next row's sm[tx] = ..., so the loop ends each instance with a barrier. 5 rows: the
+// last block's second instance is outside the domain.
+TEST(CudaCodegenHostEmulation, FoldedSharedMemoryKernelSynchronisesBetweenInstances) {
+    kernel::KernelSpec rows =
+        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/tests/user_kernels/row_sum_tree.yaml");
+    rows.launch = kernel::LaunchConfig{{256, 1, 1}, {1, 2, 1}};
+    const std::vector<std::pair<std::string, std::int64_t>> params{{"rows", 5}};
+    const std::string source = generate_cuda(lower_kernel(rows, rows.launch, params)).cuda_source;
+    EXPECT_NE(source.find("__syncthreads(); // before the next fold instance"), std::string::npos)
+        << source;
+    emulate_and_compare(rows, params);
+}
+
 TEST(CudaCodegenHostEmulation, SharedMemoryAtomics) {
     emulate_and_compare("histogram_reordered", {{"n", 300}});
 }

@@ -44,7 +44,7 @@ TEST(ThreadMapping, NegativeBlockIndexIsUnsupported) {
 name: below
 params: {n: 4}
 arrays: {a: {dtype: f32, shape: [n]}}
-domain: "[n] -> { [b] : -1 <= b < n }"
+domain: "[n] -> { [b] : -1 <= b < n - 1 }"
 blocks: {x: b}
 statements: ["a[b + 1] = 1"]
 )yaml",
