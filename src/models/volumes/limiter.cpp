@@ -89,7 +89,7 @@ std::vector<InFlightCurve> in_flight_curves(const MachineModel& machine, int sm_
 }
 
 // One mix's bandwidth at these bytes in flight (InFlightCurve, dram_in_flight_bytes_per_s).
-double curve_rate(const InFlightCurve& curve, double unloaded_latency_s, int sm_count,
+double curve_rate(const InFlightCurve& curve, double unloaded_latency_s, double sm_count,
                   double loads_in_flight_bytes_per_sm) {
     double most = 0;
     for (const InFlightPoint& point : curve.points)
@@ -133,12 +133,21 @@ LimiterMachine limiter_machine(const MachineModel& machine) {
                           "' needs compute.sm_count and a clock for the L1 and FP limiters");
     m.sm_cycles_per_s = clock->value * 1e6 * machine.compute.sm_count->value;
     m.sm_count = machine.compute.sm_count->value;
+    m.busy_sms = m.sm_count;
     m.dram_in_flight_curves = in_flight_curves(machine, m.sm_count);
     if (const MemoryLevel* dram = machine.level("dram"); dram && dram->latency_cycles)
         m.dram_unloaded_latency_s = dram->latency_cycles->value / (clock->value * 1e6);
     if (const auto& rate = machine.compute.block_launches_per_cycle)
         m.block_launches_per_s = rate->value * clock->value * 1e6;
     return m;
+}
+
+LimiterMachine with_busy_sms(LimiterMachine machine, double busy_sms) {
+    if (machine.sm_count > 0 && busy_sms > 0 && busy_sms < machine.sm_count) {
+        machine.sm_cycles_per_s *= busy_sms / machine.sm_count;
+        machine.busy_sms = busy_sms;
+    }
+    return machine;
 }
 
 double dram_bandwidth_bytes_per_s(const LimiterMachine& machine, double store_fraction) {
@@ -159,9 +168,10 @@ double dram_in_flight_bytes_per_s(const LimiterMachine& machine,
     // the mixes as the mixed bandwidths are.
     std::vector<MixedBandwidthRate> mixes;
     for (const InFlightCurve& curve : machine.dram_in_flight_curves)
-        mixes.push_back(
-            {curve.store_fraction, curve_rate(curve, machine.dram_unloaded_latency_s,
-                                              machine.sm_count, loads_in_flight_bytes_per_sm)});
+        mixes.push_back({curve.store_fraction,
+                         curve_rate(curve, machine.dram_unloaded_latency_s,
+                                    machine.busy_sms > 0 ? machine.busy_sms : machine.sm_count,
+                                    loads_in_flight_bytes_per_sm)});
     return mixed_rate(mixes, 0, store_fraction);
 }
 

@@ -2,6 +2,7 @@
 
 #include "kerncast/report/table_builder.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace kerncast::models {
@@ -37,6 +38,10 @@ report::Table launch_table(const VolumePrediction& p) {
     }
     t.row("blocks_per_sm", p.occupancy.active_blocks_per_sm);
     t.row("occupancy_limit", to_string(p.occupancy.binding_limit));
+    if (p.under_filled) { // a grid smaller than one wave: how the blocks spread
+        t.row("resident_blocks_per_sm", p.resident_blocks_per_sm);
+        t.row("busy_sms", std::round(p.busy_sms * 10) / 10);
+    }
     t.row("wave_blocks", p.wave_blocks);
     t.row("waves", p.waves);
     t.row("sampled_waves", p.sampled_waves);
@@ -100,7 +105,7 @@ report::Table capacity_table(const VolumePrediction& p) {
                {"hit_rate", "hit rate", "", 3},
                {"overlap", "overlap per point", "B", 2}});
     constexpr double mib = 1024.0 * 1024.0;
-    t.row("L1: resident blocks", p.occupancy.active_blocks_per_sm, p.l1_allocated_bytes / mib,
+    t.row("L1: resident blocks", p.resident_blocks_per_sm, p.l1_allocated_bytes / mib,
           p.l1_capacity_bytes / mib, p.l1_oversubscription, p.l1_hit_rate, report::blank);
     t.row("L2: wave (stores)", p.wave_blocks, p.wave_allocated_bytes / mib,
           p.l2_capacity_bytes / mib, p.wave_oversubscription, p.store_hit_rate, report::blank);
@@ -168,6 +173,22 @@ report::Table result_table(const VolumePrediction& p) {
     return t.build();
 }
 
+// Global accesses the model leaves out (present only when there are some).
+report::Table unmodelled_table(const VolumePrediction& p) {
+    TableBuilder t("unmodelled", fmt::format("Global accesses outside the model ({:.0f} % of the "
+                                             "kernel's global access executions)",
+                                             100 * p.unmodelled_share));
+    t.columns({"access",
+               "kind",
+               {"executions_per_point", "executions per point", "", 3},
+               {"updates_per_address", "updates per address", "", 1},
+               "left_out"});
+    for (const UnmodelledAccess& u : p.unmodelled)
+        t.row(u.access, u.kind, u.executions_per_point,
+              report::cell_if(u.updates_per_address > 0, u.updates_per_address), u.left_out);
+    return t.build();
+}
+
 // Per-level volumes stacked by array, one bar per level and direction.
 report::Chart volume_chart(const VolumePrediction& p) {
     report::Chart chart;
@@ -222,6 +243,8 @@ report::Document predict_view(const VolumePrediction& p, const std::string& kern
                             kernel_name, machine_id);
     doc.tables = {launch_table(p), volume_table(p),  capacity_table(p),
                   l1_table(p),     limiter_table(p), result_table(p)};
+    if (!p.unmodelled.empty())
+        doc.tables.push_back(unmodelled_table(p));
     doc.notes = p.notes;
     doc.notes.push_back(
         "Bytes per point: a point is one thread and fold instance of the kernel's domain.");

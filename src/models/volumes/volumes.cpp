@@ -294,9 +294,15 @@ void place_waves(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
     resources.registers_per_thread = options.registers.per_thread;
     resources.shared_memory_per_block_bytes = static_cast<int>(shared_bytes);
     p.occupancy = compute_occupancy(resources, machine);
-    p.wave_blocks =
-        std::min<std::int64_t>(p.blocks, std::int64_t{p.occupancy.active_blocks_per_sm} * m.sms);
+    const std::int64_t full_wave = std::int64_t{p.occupancy.active_blocks_per_sm} * m.sms;
+    p.wave_blocks = std::min<std::int64_t>(p.blocks, full_wave);
     p.waves = (p.blocks + p.wave_blocks - 1) / p.wave_blocks;
+    p.under_filled = p.blocks < full_wave;
+    p.resident_blocks_per_sm = p.under_filled ? (p.blocks + m.sms - 1) / m.sms
+                                              : std::int64_t{p.occupancy.active_blocks_per_sm};
+    p.busy_sms = p.under_filled
+                     ? static_cast<double>(p.blocks) / static_cast<double>(p.resident_blocks_per_sm)
+                     : static_cast<double>(m.sms);
 }
 
 // One representative block in the middle of the grid (sec. 4.3).
@@ -324,8 +330,8 @@ void l1_capacity(VolumePrediction& p, const WaveFootprints& footprints,
             static_cast<double>(footprints.count(a, block, m.line, AccessFilter::all) * m.line);
     p.l1_capacity_bytes =
         static_cast<double>(m.l1->size_bytes->value) -
-        static_cast<double>(p.occupancy.active_blocks_per_sm) * static_cast<double>(shared_bytes);
-    p.l1_allocated_bytes = block_line_bytes * p.occupancy.active_blocks_per_sm;
+        static_cast<double>(p.resident_blocks_per_sm) * static_cast<double>(shared_bytes);
+    p.l1_allocated_bytes = block_line_bytes * static_cast<double>(p.resident_blocks_per_sm);
     p.l1_oversubscription =
         p.l1_capacity_bytes > 0 ? p.l1_allocated_bytes / p.l1_capacity_bytes : 1e9;
     p.l1_hit_rate = capacity_hit_rate(*m.l1_fit, p.l1_oversubscription);
@@ -369,7 +375,7 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
     if (m.miss_pass_after_hits)
         passes = L1MissPasses{m.layout, m.l2->latency_cycles->value};
     L1Simulation simulation =
-        simulate_l1(*programs, p.occupancy.active_blocks_per_sm, geometry, passes);
+        simulate_l1(*programs, static_cast<int>(p.resident_blocks_per_sm), geometry, passes);
     p.notes.push_back("L1 capacity misses come from a simulation of one SM's L1 (" +
                       std::to_string(geometry.lines) + " lines of " + std::to_string(m.line) +
                       " B in sets of " + std::to_string(m.l1_ways) +
@@ -644,14 +650,58 @@ void simulated_hit_rate(VolumePrediction& p) {
     p.l1_hit_rate = beyond > 0 ? std::clamp(1.0 - missed / beyond, 0.0, 1.0) : 1.0;
 }
 
+// Global accesses the model leaves out (UnmodelledAccess), and their share of the kernel's global
+// access executions. Global atomics are counted as stores of their element (volumes, L1
+// cycles); the L2's read-modify-write and the serialization of updates to one address are
+// not modelled, so their exact counts bound the contention: executions over distinct addresses
+// is the mean number of updates an address takes, and the most contended address takes at
+// least that many one after another.
+void unmodelled_accesses(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
+                         const std::vector<std::int64_t>& params) {
+    double all = 0, left_out = 0;
+    for (const auto& access : analysis.accesses) {
+        if (access.space != kernel::MemorySpace::global)
+            continue;
+        const double executions = static_cast<double>(access.count_per_work_item.evaluate(params));
+        all += executions;
+        UnmodelledAccess u;
+        u.access = access.text;
+        u.executions_per_point = executions / static_cast<double>(p.points);
+        if (access.indirect) {
+            u.kind = "data-dependent address";
+            u.left_out = "not part of the volumes or L1 cycles (its addresses are data).";
+        } else if (access.direction == analysis::Direction::atomic) {
+            const double addresses =
+                static_cast<double>(access.footprint_elements.evaluate(params));
+            u.kind = "global atomic";
+            u.updates_per_address = addresses > 0 ? executions / addresses : 0;
+            u.left_out = fmt::format(
+                "counted as a store of its element; the L2's read-modify-write and the "
+                "serialization of updates to one address are not modelled: {:.0f} updates "
+                "reach {:.0f} addresses, so at least {:.1f} updates run one after another on "
+                "the most contended one.",
+                executions, addresses, u.updates_per_address);
+        } else {
+            continue;
+        }
+        left_out += executions;
+        p.unmodelled.push_back(std::move(u));
+    }
+    p.unmodelled_share = all > 0 ? left_out / all : 0;
+}
+
 // The assumptions that applied to this launch.
 void add_notes(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
                const VolumeOptions& options, const VolumeMachine& m) {
-    for (const auto& access : analysis.accesses)
-        if (access.indirect && access.space == kernel::MemorySpace::global)
-            p.notes.push_back(
-                "'" + access.text +
-                "' has a data-dependent address and is not part of the volumes or L1 cycles.");
+    for (const UnmodelledAccess& u : p.unmodelled)
+        p.notes.push_back(fmt::format("'{}' ({}, {:.3g} executions a point): {}", u.access, u.kind,
+                                      u.executions_per_point, u.left_out));
+    if (p.unmodelled_share >= large_unmodelled_share)
+        p.notes.insert(p.notes.begin(),
+                       fmt::format("Unmodelled: {:.0f} % of the kernel's global accesses are "
+                                   "outside the model (below); the forecast covers the rest only "
+                                   "and may be far from the kernel's time.",
+                                   100 * p.unmodelled_share));
     p.notes.push_back(register_count_note(options.registers));
     if (!*m.l2_load_fit)
         p.notes.push_back("The machine has no capacity_fits.l2_redundant_loads: redundant L2 "
@@ -688,8 +738,8 @@ struct LoadsInFlight {
 LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprints& footprints,
                                    const MachineModel& machine, int warp_size) {
     const int threads_per_block = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
-    const double resident_threads = static_cast<double>(p.occupancy.active_blocks_per_sm) *
-                                    static_cast<double>(threads_per_block);
+    const double resident_threads =
+        static_cast<double>(p.resident_blocks_per_sm) * static_cast<double>(threads_per_block);
     const int warps_per_block = (threads_per_block + warp_size - 1) / warp_size;
     const Known<double>& cv = machine.compute.warp_duration_cv;
     const double busy = cv ? busy_warp_slot_fraction(warps_per_block, cv->value) : 1.0;
@@ -798,6 +848,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     if (l1_simulation)
         simulated_hit_rate(p);
     floating_point_work(p, analysis, params, machine, m.layout.warp_size);
+    unmodelled_accesses(p, analysis, params);
     add_notes(p, analysis, options, m);
     add_coverage_notes(p, machine);
 
@@ -812,8 +863,16 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     const LoadsInFlight in_flight =
         dram_loads_in_flight(p, footprints, machine, m.layout.warp_size);
     inputs.dram_loads_in_flight_bytes_per_sm = in_flight.bytes_per_sm;
-    const LimiterMachine limiter_rates = limiter_machine(machine);
+    const LimiterMachine limiter_rates = with_busy_sms(limiter_machine(machine), p.busy_sms);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);
+    if (p.under_filled)
+        p.notes.push_back(fmt::format(
+            "The grid's {} blocks fill less than one wave ({} blocks per SM x {} SMs): the "
+            "busiest SM holds {}, so the L1, FP and in-flight limiters count {:.1f} busy SMs. "
+            "The DRAM and L2 limiters still divide by the whole GPU's bandwidth, which so few "
+            "SMs may not reach: the throughput is an upper bound.",
+            p.blocks, p.occupancy.active_blocks_per_sm, m.sms, p.resident_blocks_per_sm,
+            p.busy_sms));
     if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0)
         p.notes.push_back(fmt::format(
             "DRAM in flight: {} = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the "

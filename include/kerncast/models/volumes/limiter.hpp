@@ -73,10 +73,18 @@ struct LimiterMachine {
     std::vector<InFlightCurve> dram_in_flight_curves;
     double dram_unloaded_latency_s = 0;
     int sm_count = 0;
+    // SMs that keep loads in flight (Little's law's total is bytes an SM x these): sm_count,
+    // or fewer for a grid smaller than one wave (with_busy_sms); 0: sm_count.
+    double busy_sms = 0;
 };
 
 // Input Error naming the missing field when the machine lacks one.
 LimiterMachine limiter_machine(const MachineModel& machine);
+
+// The rates when only `busy_sms` of the machine's SMs have work (a grid smaller than one wave,
+// VolumePrediction::busy_sms): the SM cycles a second and the SMs keeping loads in flight scale
+// to them; the DRAM and L2 bandwidths stay the whole GPU's.
+LimiterMachine with_busy_sms(LimiterMachine machine, double busy_sms);
 
 // The DRAM (L2) bandwidth for a mix with this store fraction (stored bytes over all bytes):
 // linear between the two nearest measured mixes, the nearest one's outside them; the sustained

@@ -57,6 +57,20 @@ struct LayerSet {
     double hit_rate = 0;                // capacity fit at that oversubscription
 };
 
+// A global access the volume model does not model (or models only in part), named so that a
+// forecast never drops work silently (docs/volume-model.md, "What the model leaves out").
+struct UnmodelledAccess {
+    std::string access;              // "hist[b]", as written
+    std::string kind;                // "global atomic", "data-dependent address"
+    double executions_per_point = 0; // executions by all threads over the points
+    double updates_per_address = 0;  // global atomics: executions / distinct addresses
+    std::string left_out;            // what the volumes and limiters leave out
+};
+
+// A forecast whose unmodelled accesses make at least this share of the kernel's global access
+// executions says so in its first note: most of its memory traffic is then outside the model.
+inline constexpr double large_unmodelled_share = 0.25;
+
 struct VolumePrediction {
     kernel::LaunchConfig launch;
     kernel::Dim3 grid{1, 1, 1};
@@ -65,6 +79,13 @@ struct VolumePrediction {
     RegisterCount registers; // what the occupancy calculation used (VolumeOptions::registers)
     OccupancyResult occupancy;
     std::int64_t wave_blocks = 0; // resident at once: blocks per SM x SMs
+    // Blocks the busiest SM holds at once, and the SMs' share of the work (blocks over that):
+    // the occupancy's blocks per SM on every SM, unless the grid has fewer blocks than one full
+    // wave, when the block scheduler spreads them over the SMs (under_filled): ceil(blocks /
+    // SMs) per SM, and the L1, FP and in-flight limiters count only blocks / that many SMs.
+    std::int64_t resident_blocks_per_sm = 0;
+    double busy_sms = 0;
+    bool under_filled = false;
     std::int64_t waves = 0;
     std::int64_t sampled_waves = 0;    // waves the DRAM volumes average over
     std::int64_t wave_first_block = 0; // the middle one of the sampled waves
@@ -100,6 +121,9 @@ struct VolumePrediction {
         VolumeDecomposition l2_load, l2_store, dram_load, dram_store;
     } decompositions;
     LimiterResult limiter;
+    std::vector<UnmodelledAccess> unmodelled;
+    // The unmodelled accesses' share of the kernel's global access executions (0..1).
+    double unmodelled_share = 0;
     std::vector<std::string> notes; // assumptions that applied to this launch
 };
 
