@@ -256,16 +256,19 @@ def predict(kernel: KernelLike, machine: MachineLike, *, block: Optional[TripleL
 
 def explore(kernel: KernelLike, machine: MachineLike, *,
             blocks: Union[None, str, Iterable[TripleLike]] = None,
-            folds: Union[None, str, Iterable[TripleLike]] = None, threads: int = 1024,
+            folds: Union[None, str, Iterable[TripleLike]] = None, threads: Optional[int] = None,
             params: Optional[Mapping[str, int]] = None, registers: Union[None, int, str] = None,
             jobs: int = 0) -> Report:
     """Ranks block sizes and foldings by predicted throughput (``kerncast explore``): the
-    "ranking" table, best first, then the skipped configurations. jobs=0 uses every core."""
+    "ranking" table, best first, then the skipped configurations. jobs=0 uses every core.
+    threads=None sweeps the default thread counts (1024 for kernels that map z, else 64 to
+    1024)."""
     jobs = operator.index(jobs)
     if jobs < 0:
         raise ValueError("jobs: a worker count, 0 for all cores")
     document = _kerncast.explore(_kernel(kernel), _machine(machine), _triples(blocks, "blocks"),
-                                 _triples(folds, "folds"), operator.index(threads),
+                                 _triples(folds, "folds"),
+                                 -1 if threads is None else operator.index(threads),
                                  _overrides(params), _registers(registers), jobs)
     return Report._from_native(document)
 

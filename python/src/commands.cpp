@@ -92,14 +92,14 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
     {
         py::gil_scoped_release released;
         models::ExploreOptions options;
-        if (threads < 1)
+        if (threads < 1 && threads != -1) // -1: threads=None, the default sweep
             throw_usage_error("threads must be positive");
-        options.threads_per_block = threads;
+        options.threads_per_block = std::max<std::int64_t>(threads, 0);
         if (!blocks.empty())
             options.blocks = kernel::parse_launch_triple_list(blocks, "blocks");
         if (!folds.empty())
             options.folds = kernel::parse_launch_triple_list(folds, "folds");
-        if (options.blocks.empty() && models::default_block_sizes(threads).empty())
+        if (options.blocks.empty() && threads > 0 && models::default_block_sizes(threads).empty())
             throw_usage_error("threads " + std::to_string(threads) +
                               " is not a power of two up to 1024 x 1024 x 64: no block sizes "
                               "to sweep");

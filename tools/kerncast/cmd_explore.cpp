@@ -22,7 +22,7 @@ struct ExploreCommandOptions {
     std::string kernel_path;
     std::string machine;
     std::vector<std::string> defines;
-    std::int64_t threads = 1024;
+    std::int64_t threads = 0; // 0: default_thread_counts
     std::string blocks;
     std::string folds;
     std::size_t top = 0;
@@ -35,15 +35,13 @@ void run_explore(const ExploreCommandOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
     models::ExploreOptions options;
-    if (o.threads < 1)
-        throw_usage_error("--threads must be positive");
     options.threads_per_block = o.threads;
     if (!o.blocks.empty())
         options.blocks = kernel::parse_launch_triple_list(o.blocks, "--blocks");
     if (!o.folds.empty())
         options.folds = kernel::parse_launch_triple_list(o.folds, "--folds");
 
-    if (options.blocks.empty() && models::default_block_sizes(o.threads).empty())
+    if (options.blocks.empty() && o.threads > 0 && models::default_block_sizes(o.threads).empty())
         throw_usage_error("--threads " + std::to_string(o.threads) +
                           " is not a power of two up to 1024 x 1024 x 64: no block sizes to sweep");
     const models::RegisterRequest registers =
@@ -83,8 +81,10 @@ void setup_explore(CLI::App& app) {
     cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
         ->required();
     add_define_option(*cmd, options->defines);
-    cmd->add_option("--threads", options->threads, "Threads per block of the default sweep (X*Y*Z)")
-        ->capture_default_str();
+    cmd->add_option("--threads", options->threads,
+                    "Threads per block of the default sweep (X*Y*Z); default 1024 for kernels "
+                    "that map z, else 64, 128, 256, 512 and 1024")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--blocks", options->blocks,
                     "Block sizes instead of the sweep: 32x4x4,64x2x8,...");
     cmd->add_option("--folds", options->folds, "Foldings (default none,2y,2z): e.g. none,1x1x2,4z");
@@ -94,9 +94,9 @@ void setup_explore(CLI::App& app) {
     cmd->add_option("-j,--jobs", options->jobs, "Worker threads (0: all cores)")
         ->capture_default_str();
     cmd->add_option("--registers", options->registers,
-                    "Registers per thread for occupancy: N (0: not limiting), or auto: the "
-                    "kernel file's registers_per_thread, else ptxas's count for each "
-                    "configuration (NVRTC)")
+                    "Registers per thread for occupancy: N (0: not limiting), or auto: ptxas's "
+                    "count for each configuration (NVRTC), also over the kernel file's; "
+                    "without it the kernel file's registers_per_thread")
         ->type_name("N|auto");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {

@@ -64,7 +64,8 @@ void setup_mwp(CLI::App& app) {
     add_launch_options(*cmd, options->launch, "Kernel file");
     cmd->add_option("--registers", options->registers,
                     "Kernel file: registers per thread for occupancy: N (0: not limiting), or "
-                    "auto: the kernel file's registers_per_thread, else ptxas's count (NVRTC)")
+                    "auto: ptxas's count (NVRTC), also over the kernel file's; without it the "
+                    "kernel file's registers_per_thread")
         ->type_name("N|auto");
     cmd->add_option("--mwp-model", options->variant,
                     "Kernel file: classic (Hong & Kim) or cache-aware (average latency and "

@@ -20,6 +20,12 @@ std::vector<kernel::Dim3> default_block_sizes(std::int64_t threads_per_block) {
     return sizes;
 }
 
+std::vector<std::int64_t> default_thread_counts(const kernel::KernelSpec& spec) {
+    if (!spec.threads.global[2].empty())
+        return {1024};
+    return {64, 128, 256, 512, 1024};
+}
+
 std::vector<kernel::Dim3> default_folds() {
     return {{1, 1, 1}, {1, 2, 1}, {1, 1, 2}};
 }
@@ -45,9 +51,13 @@ ExploreResult explore(const kernel::KernelSpec& spec,
         if (fixed_block)
             blocks = {spec.launch.block};
         else
-            for (const auto& size : default_block_sizes(options.threads_per_block))
-                if ((mapped[1] || size[1] == 1) && (mapped[2] || size[2] == 1))
-                    blocks.push_back(size);
+            for (const std::int64_t threads :
+                 options.threads_per_block > 0
+                     ? std::vector<std::int64_t>{options.threads_per_block}
+                     : default_thread_counts(spec))
+                for (const auto& size : default_block_sizes(threads))
+                    if ((mapped[1] || size[1] == 1) && (mapped[2] || size[2] == 1))
+                        blocks.push_back(size);
         // Shared-memory tiles are often written for the file's block alone (bind refuses the
         // blocks they cannot take, analysis/shared_arrays.hpp): keep that block in the sweep.
         const bool shared = std::any_of(spec.arrays.begin(), spec.arrays.end(), [](const auto& a) {

@@ -165,6 +165,56 @@ report::Chart volume_chart(const ExploreResult& result) {
     return chart;
 }
 
+// What the binding limiter charges a point: "17.46 B of DRAM traffic".
+std::string binding_quantity(const VolumePrediction& p) {
+    switch (p.limiter.binding) {
+    case Limiter::dram:
+    case Limiter::dram_in_flight:
+        return fmt::format("{:.2f} B of DRAM traffic", p.dram_load_bytes + p.dram_store_bytes);
+    case Limiter::l2:
+        return fmt::format("{:.2f} B between L2 and L1", p.l2_load_bytes + p.l2_store_bytes);
+    case Limiter::l1:
+        return fmt::format("{:.3f} L1 cycles", p.l1.cycles_per_point);
+    case Limiter::fp:
+        return fmt::format("{:.3f} floating-point issue cycles", p.fp_cycles_per_point);
+    case Limiter::launch:
+        return fmt::format("{:.2g} block launches",
+                           static_cast<double>(p.blocks) / static_cast<double>(p.points));
+    }
+    return "";
+}
+
+// One line on the best configuration: what it is, its time, and why (the binding limiter's
+// charge a point, and how close the next limiter is).
+std::optional<std::string> best_note(const ExploreResult& result) {
+    if (result.rows.empty() || !result.rows.front().prediction)
+        return std::nullopt;
+    const ExploreRow& best = result.rows.front();
+    const VolumePrediction& p = *best.prediction;
+    const LimiterResult& l = p.limiter;
+    const std::pair<Limiter, double> limiters[] = {
+        {Limiter::dram, l.dram_seconds_per_point},
+        {Limiter::l2, l.l2_seconds_per_point},
+        {Limiter::l1, l.l1_seconds_per_point},
+        {Limiter::fp, l.fp_seconds_per_point},
+        {Limiter::launch, l.launch_seconds_per_point},
+        {Limiter::dram_in_flight, l.dram_in_flight_seconds_per_point}};
+    std::optional<std::pair<Limiter, double>> next;
+    for (const auto& [limiter, seconds] : limiters)
+        if (limiter != l.binding && (!next || seconds > next->second))
+            next = std::pair{limiter, seconds};
+    const std::string runner_up =
+        next && l.seconds_per_point > 0
+            ? fmt::format("; the next limiter, {}, needs {:.0f} % of that time",
+                          limiter_name(next->first), 100 * next->second / l.seconds_per_point)
+            : std::string();
+    return fmt::format("Best: block {} fold {} at {:.2f} Gpoints/s, {:.1f} us a launch; {} binds "
+                       "({} a point){}.",
+                       format_triple(best.launch.block), format_triple(best.launch.fold),
+                       l.points_per_second / 1e9, l.seconds_per_launch * 1e6,
+                       limiter_name(l.binding), binding_quantity(p), runner_up);
+}
+
 } // namespace
 
 report::Document explore_view(const ExploreResult& result, std::size_t top) {
@@ -173,7 +223,12 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
     doc.title = fmt::format("Launch configurations of {} on {}, ranked by predicted throughput",
                             result.kernel, result.machine);
     report::TableBuilder t("ranking", "Ranking (Ernst et al. 2023, sec. 5.8)");
-    t.columns({"rank", "block", "fold", {"throughput", "throughput", "Gpoints/s", 2}, "limiter"});
+    t.columns({"rank",
+               "block",
+               "fold",
+               {"throughput", "throughput", "Gpoints/s", 2},
+               {"time", "time per launch", "us", 1},
+               "limiter"});
     t.columns_in_unit("B/pt", 2,
                       {{"dram_load", "DRAM load"},
                        {"dram_store", "DRAM store"},
@@ -183,7 +238,7 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
                {"blocks_per_sm", "blocks/SM"},
                "registers",
                "skipped"});
-    const std::vector<report::Cell> no_prediction(9, report::blank); // throughput .. registers
+    const std::vector<report::Cell> no_prediction(10, report::blank); // throughput .. registers
     std::size_t shown = 0, skipped = 0;
     for (const auto& row : result.rows) {
         if (!row.prediction) {
@@ -197,12 +252,15 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
         ++shown;
         const VolumePrediction& p = *row.prediction;
         t.row(row.rank, format_triple(row.launch.block), format_triple(row.launch.fold),
-              p.limiter.points_per_second / 1e9, limiter_name(p.limiter.binding), p.dram_load_bytes,
-              p.dram_store_bytes, p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,
+              p.limiter.points_per_second / 1e9, p.limiter.seconds_per_launch * 1e6,
+              limiter_name(p.limiter.binding), p.dram_load_bytes, p.dram_store_bytes,
+              p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,
               p.occupancy.active_blocks_per_sm,
               report::cell_if(p.registers.per_thread > 0, p.registers.per_thread), report::blank);
     }
     doc.tables.push_back(t.build());
+    if (const auto note = best_note(result))
+        doc.notes.push_back(*note);
     doc.notes.push_back(fmt::format("{} configurations predicted, {} skipped.",
                                     result.rows.size() - skipped, skipped));
     doc.notes.push_back(registers_note(result));

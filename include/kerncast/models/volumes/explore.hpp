@@ -18,13 +18,17 @@ namespace kerncast::models {
 
 // The sweep of sec. 5.1: X, Y powers of two up to 1024, Z up to 64, X*Y*Z = threads.
 std::vector<kernel::Dim3> default_block_sizes(std::int64_t threads_per_block);
+// Threads per block the default sweep takes when none are asked for: 1024 (the paper's sweep,
+// sec. 5.1) for kernels that map an index to z, else 64, 128, 256, 512 and 1024: a 1D kernel's
+// only shape at 1024 threads is 1024x1x1, and smaller blocks decide occupancy and tails.
+std::vector<std::int64_t> default_thread_counts(const kernel::KernelSpec& spec);
 // No folding, 2x in y, 2x in z (sec. 5.2).
 std::vector<kernel::Dim3> default_folds();
 
 struct ExploreOptions {
-    std::vector<kernel::Dim3> blocks; // empty: default_block_sizes(threads_per_block)
-    std::vector<kernel::Dim3> folds;  // empty: default_folds()
-    std::int64_t threads_per_block = 1024;
+    std::vector<kernel::Dim3> blocks;   // empty: default_block_sizes(threads_per_block)
+    std::vector<kernel::Dim3> folds;    // empty: default_folds()
+    std::int64_t threads_per_block = 0; // 0: each of default_thread_counts(spec)
     VolumeOptions volume;
     // When set, the registers of each launch (e.g. ptxas compiling the generated code,
     // codegen/register_usage.hpp) instead of volume.registers. Called from several worker

@@ -4,6 +4,7 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace kerncast;
@@ -93,7 +94,9 @@ TEST(Explore, SweepsOnlyTheAxesTheKernelMaps) {
     ExploreOptions options;
     options.jobs = 2;
     const ExploreResult plane = explore(star2d, {}, machine, options);
-    EXPECT_EQ(plane.rows.size(), 11u * 2); // X*Y = 1024 with Z = 1; folds none and 2y
+    // A 2D kernel's default threads per block are 64 .. 1024: X*Y = T with Z = 1 has 7, 8, 9, 10
+    // and 11 shapes; folds none and 2y.
+    EXPECT_EQ(plane.rows.size(), (7u + 8u + 9u + 10u + 11u) * 2);
     for (const auto& row : plane.rows) {
         EXPECT_EQ(row.launch.block[2], 1);
         EXPECT_EQ(row.launch.fold[2], 1);
@@ -108,23 +111,49 @@ TEST(Explore, SweepsOnlyTheAxesTheKernelMaps) {
 
 TEST(Explore, SharedTilesKeepTheFileBlockInTheDefaultSweep) {
     // matmul_tiled16's tiles are written for 16 x 16 threads: none of the 1024-thread blocks
-    // can run it (bind refuses them, shared_arrays.hpp), so the sweep adds the file's block,
-    // and that block (without and with the 2y fold) is all that is ranked.
+    // can run it (bind refuses them, shared_arrays.hpp), so the sweep adds the file's block.
+    // Its 2y fold is refused too: a_tile[ty, tx] names ty, so two rows would share a tile row
+    // (launch_semantics.hpp). The file's block is all that is ranked.
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/matmul_tiled16.yaml");
     ExploreOptions options;
     options.jobs = 2;
+    options.threads_per_block = 1024;
     const ExploreResult result = explore(spec, {}, resolve_machine("a100-sxm4-40gb"), options);
     EXPECT_EQ(result.rows.size(), (11u + 1u) * 2u); // X*Y = 1024, and 16x16; folds none and 2y
     size_t predicted = 0;
     for (const auto& row : result.rows) {
         if (!row.prediction) {
-            EXPECT_NE(row.skipped.find("cannot run kernel 'matmul_tiled16'"), std::string::npos)
-                << row.skipped;
+            const bool refused =
+                row.skipped.find("cannot run kernel 'matmul_tiled16'") != std::string::npos ||
+                row.skipped.find("would change what kernel 'matmul_tiled16' computes: the shared "
+                                 "subscript 'a_tile[ty, tx]' names 'ty'") != std::string::npos;
+            EXPECT_TRUE(refused) << row.skipped;
             continue;
         }
         ++predicted;
         EXPECT_EQ(row.launch.block, (kernel::Dim3{16, 16, 1}));
+        EXPECT_EQ(row.launch.fold, (kernel::Dim3{1, 1, 1}));
     }
-    EXPECT_EQ(predicted, 2u);
+    EXPECT_EQ(predicted, 1u);
+}
+
+TEST(Explore, DefaultThreadCountsFollowTheKernelsAxes) {
+    // 3D kernels: the paper's 1024 threads; 1D and 2D kernels: 64 .. 1024, so that a 1D kernel
+    // is not swept at 1024x1x1 alone.
+    const std::string dir = std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/";
+    EXPECT_EQ(default_thread_counts(kernel::load_kernel_file(dir + "star3d_r4.yaml")),
+              (std::vector<std::int64_t>{1024}));
+    EXPECT_EQ(default_thread_counts(kernel::load_kernel_file(dir + "star2d_r1.yaml")),
+              (std::vector<std::int64_t>{64, 128, 256, 512, 1024}));
+    const auto row_sum = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                                  "/tests/user_kernels/small_grid.yaml");
+    ExploreOptions options;
+    options.jobs = 2;
+    const ExploreResult result = explore(row_sum, {}, resolve_machine("h100-sxm5-80gb"), options);
+    std::vector<std::int64_t> widths;
+    for (const auto& row : result.rows)
+        widths.push_back(row.launch.block[0]);
+    std::sort(widths.begin(), widths.end());
+    EXPECT_EQ(widths, (std::vector<std::int64_t>{64, 128, 256, 512, 1024})); // 1D: no folds
 }

@@ -29,7 +29,7 @@ TEST(ExploreView, TopTrimsPredictedRowsButKeepsSkippedOnes) {
     ASSERT_EQ(ranking.rows.size(), 3u);
     EXPECT_EQ(std::get<std::int64_t>(ranking.rows[1][0]), 2);
     EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][3]), 3.0);
-    EXPECT_EQ(std::get<std::string>(ranking.rows[2][12]), "too many threads");
+    EXPECT_EQ(std::get<std::string>(ranking.rows[2][13]), "too many threads");
     EXPECT_EQ(explore_view(result).tables[0].rows.size(), 4u);
 }
 
@@ -42,6 +42,10 @@ TEST(ExploreView, RowsCarryTheLaunchAndTheLimiter) {
     row.launch.fold = {1, 2, 1};
     row.prediction = VolumePrediction{};
     row.prediction->limiter.points_per_second = 2.5e9;
+    row.prediction->limiter.seconds_per_launch = 1.5e-3;
+    row.prediction->limiter.seconds_per_point = 4e-10;
+    row.prediction->limiter.dram_seconds_per_point = 4e-10;
+    row.prediction->limiter.l2_seconds_per_point = 1e-10;
     row.prediction->limiter.binding = Limiter::dram;
     row.prediction->dram_load_bytes = 8;
     row.prediction->dram_store_bytes = 4;
@@ -57,10 +61,15 @@ TEST(ExploreView, RowsCarryTheLaunchAndTheLimiter) {
     EXPECT_EQ(std::get<std::string>(ranking.rows[0][1]), "32x4x1");
     EXPECT_EQ(std::get<std::string>(ranking.rows[0][2]), "1x2x1");
     EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][3]), 2.5);
-    EXPECT_EQ(std::get<std::string>(ranking.rows[0][4]), "DRAM");
-    EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][5]), 8.0);
-    EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][6]), 4.0);
-    EXPECT_EQ(doc.notes.front(), "1 configurations predicted, 0 skipped.");
+    EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][4]), 1500.0); // us a launch
+    EXPECT_EQ(std::get<std::string>(ranking.rows[0][5]), "DRAM");
+    EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][6]), 8.0);
+    EXPECT_DOUBLE_EQ(std::get<double>(ranking.rows[0][7]), 4.0);
+    // The best, its time and why: DRAM's 12 B a point; L2 needs a quarter of DRAM's time.
+    EXPECT_EQ(doc.notes.front(), "Best: block 32x4x1 fold 1x2x1 at 2.50 Gpoints/s, 1500.0 us a "
+                                 "launch; DRAM binds (12.00 B of DRAM traffic a point); the next "
+                                 "limiter, L2, needs 25 % of that time.");
+    EXPECT_EQ(doc.notes[1], "1 configurations predicted, 0 skipped.");
     ASSERT_EQ(doc.charts.size(), 3u);
     EXPECT_EQ(doc.charts[0].key, "throughput");
 }
@@ -90,7 +99,7 @@ TEST(ExploreView, TiedRowsShareARankAndANoteSaysSo) {
                                  "cannot order them; they are listed in the order they were "
                                  "enumerated (docs/volume-model.md, Ties).";
     EXPECT_EQ(std::count(doc.notes.begin(), doc.notes.end(), expected), 1);
-    EXPECT_EQ(doc.notes.size(), 3u); // predicted count, registers, the tie
+    EXPECT_EQ(doc.notes.size(), 4u); // the best, predicted count, registers, the tie
 
     // Beyond three shared ranks, a count.
     ExploreResult many;
@@ -103,7 +112,7 @@ TEST(ExploreView, TiedRowsShareARankAndANoteSaysSo) {
         many.rows.push_back(row);
     }
     const auto notes = explore_view(many).notes;
-    ASSERT_EQ(notes.size(), 2u + 3u + 1u);
+    ASSERT_EQ(notes.size(), 3u + 3u + 1u);
     EXPECT_EQ(notes.back(), "2 more ranks among those shown are shared by several configurations.");
 }
 
@@ -124,7 +133,7 @@ TEST(ExploreView, ConfigurationsWithinOnePercentOfTheBestGetANote) {
         return explore_view(result).notes;
     };
     const auto notes = notes_of({3.0, 2.99, 2.98, 2.5}, 1);
-    ASSERT_EQ(notes.size(), 3u);
+    ASSERT_EQ(notes.size(), 4u);
     EXPECT_EQ(
         notes.back(),
         "The 3 best configurations are predicted within 0.67 % of each other (2.98 to 3.00 "
@@ -132,9 +141,10 @@ TEST(ExploreView, ConfigurationsWithinOnePercentOfTheBestGetANote) {
         "separates them (26 box r1 shapes the H100 model predicts within 0.04 % ran 1351 "
         "to 1673 us, docs/accuracy.md). Time the leading ones (`kerncast run`) before choosing "
         "(docs/volume-model.md, Ties).");
-    EXPECT_EQ(notes_of({3.0, 2.9, 2.8}, 1).size(), 2u);  // 3.3 % apart: none
-    EXPECT_EQ(notes_of({3.0, 3.0, 2.5}, 2).size(), 3u);  // an exact tie: its own note only
-    EXPECT_EQ(notes_of({3.0, 3.0, 2.99}, 2).size(), 4u); // a tie and a near one: both
+    // Each list starts with the best configuration's note.
+    EXPECT_EQ(notes_of({3.0, 2.9, 2.8}, 1).size(), 3u);  // 3.3 % apart: none
+    EXPECT_EQ(notes_of({3.0, 3.0, 2.5}, 2).size(), 4u);  // an exact tie: its own note only
+    EXPECT_EQ(notes_of({3.0, 3.0, 2.99}, 2).size(), 5u); // a tie and a near one: both
 }
 
 } // namespace

@@ -1,0 +1,69 @@
+# Kernels written from scratch as a new user would (issue 42, tests/user_kernels/): each gets
+# a right answer or a clear refusal, never a confident wrong forecast.
+set(uk tests/user_kernels)
+
+# ---- out-of-bounds global reads: refused at the statement, by every command that binds ----
+foreach(command count predict codegen)
+  set(machine_args "")
+  if(command STREQUAL "predict")
+    set(machine_args -m h100-sxm5-80gb)
+  endif()
+  kerncast_add_cli_test(NAME user_kernels.out_of_bounds_${command}
+    ARGS ${command} ${uk}/shift_out_of_bounds.yaml ${machine_args} EXIT 1
+    STDERR_CONTAINS "shift_out_of_bounds.yaml:12:6: error: kernel 'shift_out_of_bounds': 'a[i - 1]' reads a[-1], outside the array's extents [1048576] at i = 0")
+endforeach()
+
+# ---- folds and blocks that change what a kernel naming tx/ty computes ----------------------
+kerncast_add_cli_test(NAME user_kernels.transpose_own_launch
+  ARGS predict ${uk}/transpose_tiled.yaml -m h100-sxm5-80gb
+  STDOUT_CONTAINS "block                   32x32x1")
+kerncast_add_cli_test(NAME user_kernels.transpose_folded_refused
+  ARGS predict ${uk}/transpose_tiled.yaml -m h100-sxm5-80gb --fold y=2 EXIT 1
+  STDERR_CONTAINS "transpose_tiled.yaml:15:6: error: launch block 32x32x1, fold 1x2x1 would change what kernel 'transpose_tiled' computes: the shared subscript 'tile[ty, tx]' names 'ty'")
+kerncast_add_cli_test(NAME user_kernels.transpose_folded_codegen_refused
+  ARGS codegen ${uk}/transpose_tiled.yaml --fold y=2 EXIT 1
+  STDERR_CONTAINS "would change what kernel 'transpose_tiled' computes")
+# explore ranks the file's launch and lists every other one as skipped, with the reason.
+kerncast_add_cli_test(NAME user_kernels.transpose_explore
+  ARGS explore ${uk}/transpose_tiled.yaml -m h100-sxm5-80gb --csv -
+  STDOUT_CONTAINS "1,32x32x1,1x1x1,"
+                  "\"launch block 16x16x1, fold 1x1x1 would change what kernel 'transpose_tiled' computes: 'b[32 * bx + ty, 32 * by + tx]' names 'bx'"
+                  "\"launch block 32x32x1, fold 1x2x1 would change what kernel 'transpose_tiled' computes: the shared subscript 'tile[ty, tx]' names 'ty'")
+
+# ---- a write-write race on shared memory ---------------------------------------------------
+kerncast_add_cli_test(NAME user_kernels.row_sum_race
+  ARGS predict ${uk}/row_sum_tree.yaml -m h100-sxm5-80gb --block 256x4 EXIT 1
+  STDERR_CONTAINS "threads (tx, ty, tz) = (0, 0, 0) and (0, 1, 0) both write sm[0] in one barrier phase ('sm[tx]' and 'sm[tx]'): a write-write race on shared memory")
+kerncast_add_cli_test(NAME user_kernels.row_sum_own_launch
+  ARGS predict ${uk}/row_sum_tree.yaml -m h100-sxm5-80gb
+  STDOUT_CONTAINS "block                  256x1x1")
+
+# ---- a grid smaller than the GPU -----------------------------------------------------------
+# 32 blocks on the H100's 132 SMs: one block on each of 32 SMs, and the limiters say so.
+kerncast_add_cli_test(NAME user_kernels.small_grid
+  ARGS predict ${uk}/small_grid.yaml -m h100-sxm5-80gb
+  STDOUT_CONTAINS "resident_blocks_per_sm        1" "busy_sms                     32"
+                  "note: The grid's 32 blocks fill less than one wave (8 blocks per SM x 132 SMs): the busiest SM holds 1, so the L1, FP and in-flight limiters count 32.0 busy SMs."
+                  "256 resident threads an SM")
+
+# ---- work the model leaves out is named ----------------------------------------------------
+kerncast_add_cli_test(NAME user_kernels.global_atomics_named
+  ARGS predict ${uk}/global_histogram.yaml -m h100-sxm5-80gb
+  STDOUT_CONTAINS "note: Unmodelled: 100 % of the kernel's global accesses are outside the model"
+                  "67108864 updates reach 8192 addresses, so at least 8192.0 updates run one after another")
+kerncast_add_cli_test(NAME user_kernels.gather_named_json
+  ARGS predict ${uk}/ell_spmv.yaml -m h100-sxm5-80gb --json -
+  STDOUT_CONTAINS "\"kind\": \"data-dependent address\"" "\"access\": \"x[col[k, r]]\"")
+
+# ---- explore sweeps thread counts for 1D kernels and says why the best wins -----------------
+kerncast_add_cli_test(NAME user_kernels.explore_1d_thread_counts
+  ARGS explore ${uk}/small_grid.yaml -m h100-sxm5-80gb --csv -
+  STDOUT_CONTAINS ",64x1x1,1x1x1," ",128x1x1,1x1x1," ",256x1x1,1x1x1," ",512x1x1,1x1x1," ",1024x1x1,1x1x1,")
+kerncast_add_cli_test(NAME user_kernels.explore_best_note
+  ARGS explore ${uk}/small_grid.yaml -m h100-sxm5-80gb
+  STDOUT_CONTAINS "note: Best: block " "Gpoints/s" "us a launch;" "binds (")
+
+# ---- a grid over CUDA's limits -------------------------------------------------------------
+kerncast_add_cli_test(NAME user_kernels.grid_over_limit
+  ARGS predict examples/kernels/star3d_r4.yaml -m h100-sxm5-80gb --block 1024x1x1 -D nz=140000 EXIT 1
+  STDERR_CONTAINS "grid z 69996 exceeds CUDA's limit of 65535")
