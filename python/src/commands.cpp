@@ -16,6 +16,7 @@
 #include "kerncast/models/occupancy/register_count.hpp"
 #include "kerncast/models/prediction/launch_registers.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
+#include "kerncast/models/prediction/unknown_registers.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "kerncast/validate/record_binding.hpp"
@@ -78,6 +79,9 @@ py::dict predict(const kernel::KernelSpec& spec, const MachineModel& machine,
         const models::VolumePrediction volumes =
             models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
         document = models::predict_view(volumes, spec.name, machine.identity.id);
+        if (const auto warning = models::unknown_registers_warning(spec, launch, overrides, machine,
+                                                                   options, volumes))
+            document.notes.insert(document.notes.begin(), *warning);
         document.tables.push_back(models::mwp_cwp::model_times_table(
             models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
     }
@@ -123,6 +127,7 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
                               {}, std::vector<std::string>(reasons.begin(), reasons.end()));
         }
         document = models::explore_view(result, 0);
+        models::add_best_registers_warning(document, spec, overrides, machine, options, result);
     }
     return document_to_python(document);
 }

@@ -7,6 +7,7 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
 #include "kerncast/models/prediction/launch_registers.hpp"
+#include "kerncast/models/prediction/unknown_registers.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "launch_options.hpp"
@@ -69,7 +70,9 @@ void run_explore(const ExploreCommandOptions& o) {
     // table.
     const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
                        !o.output.markdown_path.empty() || !o.output.report_path.empty();
-    emit(models::explore_view(result, files ? 0 : o.top), o.output);
+    report::Document document = models::explore_view(result, files ? 0 : o.top);
+    models::add_best_registers_warning(document, spec, overrides, machine, options, result);
+    emit(document, o.output);
 }
 
 void setup_explore(CLI::App& app) {

@@ -13,6 +13,7 @@
 #include "kerncast/models/occupancy/register_count.hpp"
 #include "kerncast/models/prediction/launch_registers.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
+#include "kerncast/models/prediction/unknown_registers.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
@@ -73,6 +74,9 @@ void run_predict(const PredictOptions& o) {
     const models::VolumePrediction volumes =
         models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
     report::Document document = models::predict_view(volumes, spec.name, machine.identity.id);
+    if (const auto warning =
+            models::unknown_registers_warning(spec, launch, overrides, machine, options, volumes))
+        document.notes.insert(document.notes.begin(), *warning);
     document.tables.push_back(models::mwp_cwp::model_times_table(
         models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
     emit(document, o.output);

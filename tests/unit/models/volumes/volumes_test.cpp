@@ -218,6 +218,43 @@ TEST(VolumesWaves, EveryWaveWhenTheLaunchHasFewOnes) {
     EXPECT_EQ(p.sampled_waves, p.waves);
 }
 
+TEST(VolumesWaves, AGridSmallerThanOneWaveCountsItsBusySms) {
+    // star3d_r4 at 40x12x16 points (nx = 48, ny = 20, nz = 24 less the halo of 4 a side),
+    // block 32x4x4: grid 2x3x4 = 24 blocks, fewer than the A100's 108 SMs. Each of 24 SMs holds
+    // one block; the L1 and FP limiters divide by 24 SMs' cycles, not 108.
+    const std::vector<std::pair<std::string, std::int64_t>> small{
+        {"nx", 48}, {"ny", 20}, {"nz", 24}};
+    const VolumePrediction p = predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}}, small);
+    EXPECT_EQ(p.blocks, 24);
+    EXPECT_TRUE(p.under_filled);
+    EXPECT_EQ(p.resident_blocks_per_sm, 1);
+    EXPECT_DOUBLE_EQ(p.busy_sms, 24.0);
+    const LimiterMachine whole = limiter_machine(a100());
+    EXPECT_NEAR(p.limiter.l1_seconds_per_point,
+                p.l1.cycles_per_point / (whole.sm_cycles_per_s * 24 / 108), 1e-18);
+    EXPECT_NEAR(p.limiter.fp_seconds_per_point,
+                p.fp_cycles_per_point / (whole.sm_cycles_per_s * 24 / 108), 1e-18);
+    EXPECT_NE(std::find_if(p.notes.begin(), p.notes.end(),
+                           [](const std::string& note) {
+                               return note.rfind("The grid's 24 blocks fill less than one wave",
+                                                 0) == 0;
+                           }),
+              p.notes.end());
+    // 160x20x24 points: grid 5x5x6 = 150 blocks of 512 threads, under the full wave of 4 a
+    // SM x 108 = 432. The busiest SM holds 2, the work is that of 150 / 2 = 75 busy SMs.
+    const VolumePrediction some =
+        predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}}, {{"nx", 168}, {"ny", 28}, {"nz", 32}});
+    EXPECT_EQ(some.blocks, 150);
+    EXPECT_TRUE(some.under_filled);
+    EXPECT_EQ(some.resident_blocks_per_sm, 2);
+    EXPECT_DOUBLE_EQ(some.busy_sms, 75.0);
+    // A full launch is not under-filled: every SM, the occupancy's blocks.
+    const VolumePrediction full = predict("star3d_r4", {{32, 4, 4}, {1, 1, 2}});
+    EXPECT_FALSE(full.under_filled);
+    EXPECT_EQ(full.resident_blocks_per_sm, full.occupancy.active_blocks_per_sm);
+    EXPECT_DOUBLE_EQ(full.busy_sms, 108.0);
+}
+
 TEST(VolumesLayers, TwoDimensionalKernelsHaveNoZLayer) {
     // Issue 10: a 2D kernel printed a negative z-layer overlap.
     for (const char* kernel : {"box2d_r1", "box2d_r2", "star2d_r1"}) {
