@@ -163,8 +163,19 @@ private:
 
     void compare_with_file_launch(const AccessInfo& access, const std::string& name,
                                   const kernel::StatementSpec& statement) {
-        if (!file_analysis_)
-            file_analysis_ = analyze(analysis_.spec, file_launch_, analysis_.options);
+        if (!file_analysis_) {
+            try {
+                file_analysis_ = analyze(analysis_.spec, file_launch_, analysis_.options);
+            } catch (const Error& error) { // nothing to compare with: not provably the same
+                throw_input_error(
+                    fmt::format("launch {} may change what kernel '{}' computes: '{}' names '{}', "
+                                "and the kernel file's own launch ({}), which it would be "
+                                "compared with, cannot be analysed: {}",
+                                launch_text(analysis_.launch), analysis_.spec.name, access.text,
+                                name, launch_text(file_launch_), error.message()),
+                    statement.where);
+            }
+        }
         const AccessInfo* file_access = nullptr;
         for (const AccessInfo& candidate : file_analysis_->accesses)
             if (candidate.statement == access.statement && candidate.text == access.text &&

@@ -691,8 +691,7 @@ void unmodelled_accesses(VolumePrediction& p, const analysis::KernelAnalysis& an
 }
 
 // The assumptions that applied to this launch.
-void add_notes(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
-               const VolumeOptions& options, const VolumeMachine& m) {
+void add_notes(VolumePrediction& p, const VolumeOptions& options, const VolumeMachine& m) {
     for (const UnmodelledAccess& u : p.unmodelled)
         p.notes.push_back(fmt::format("'{}' ({}, {:.3g} executions a point): {}", u.access, u.kind,
                                       u.executions_per_point, u.left_out));
@@ -849,7 +848,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
         simulated_hit_rate(p);
     floating_point_work(p, analysis, params, machine, m.layout.warp_size);
     unmodelled_accesses(p, analysis, params);
-    add_notes(p, analysis, options, m);
+    add_notes(p, options, m);
     add_coverage_notes(p, machine);
 
     LimiterInputs inputs;
