@@ -53,6 +53,18 @@ MachineModel builtin_machine(const std::string& id) {
     return parse_machine_json(machine.text, machine.origin);
 }
 
+std::optional<std::string> builtin_for_device(const std::string& device_name, int cc_major,
+                                              int cc_minor) {
+    for (const std::string& id : builtin_machine_ids()) {
+        const MachineIdentity identity = builtin_machine(id).identity;
+        if (identity.cc_major == cc_major && identity.cc_minor == cc_minor &&
+            std::find(identity.device_names.begin(), identity.device_names.end(), device_name) !=
+                identity.device_names.end())
+            return id;
+    }
+    return std::nullopt;
+}
+
 MachineText resolve_machine_text(const std::string& id_or_path) {
     const auto ids = builtin_machine_ids();
     if (std::find(ids.begin(), ids.end(), id_or_path) != ids.end())

@@ -197,9 +197,9 @@ std::map<std::string, Provenance> read_sources(const Reader& reader, const json&
 MachineIdentity read_identity(const Reader& reader, const json& object) {
     const std::string path = "/identity";
     reader.expect_object(object, path);
-    reader.check_keys(
-        object, path,
-        {"id", "name", "vendor", "architecture", "compute_capability", "incomplete", "notes"});
+    reader.check_keys(object, path,
+                      {"id", "name", "vendor", "architecture", "compute_capability", "incomplete",
+                       "notes", "device_names"});
     MachineIdentity identity;
     auto text = [&](const char* key) {
         return reader.scalar<std::string>(reader.required(object, path, key, "a string"),
@@ -227,6 +227,20 @@ MachineIdentity read_identity(const Reader& reader, const json& object) {
     if (object.contains("notes"))
         identity.notes =
             reader.scalar<std::string>(object.at("notes"), child_pointer(path, "notes"));
+    if (object.contains("device_names")) {
+        const std::string names_path = child_pointer(path, "device_names");
+        const json& names = object.at("device_names");
+        if (!names.is_array())
+            reader.fail(names_path,
+                        "expected an array of device names, got " + describe_type(names));
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            const std::string at = names_path + "/" + std::to_string(k);
+            std::string name = reader.scalar<std::string>(names[k], at);
+            if (name.empty())
+                reader.fail(at, "a device name must not be empty");
+            identity.device_names.push_back(std::move(name));
+        }
+    }
     return identity;
 }
 

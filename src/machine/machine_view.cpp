@@ -306,6 +306,12 @@ report::Document machine_view(const MachineModel& m) {
         .row("incomplete", m.identity.incomplete);
     if (!m.identity.notes.empty())
         identity.row("notes", m.identity.notes);
+    if (!m.identity.device_names.empty()) {
+        std::string names;
+        for (const std::string& name : m.identity.device_names)
+            names += (names.empty() ? "" : "; ") + name;
+        identity.row("device_names", names);
+    }
     doc.tables.push_back(identity.build());
 
     TableBuilder compute = quantity_table("compute", "Compute units and occupancy limits", "");

@@ -223,6 +223,8 @@ template <class Json> Json Writer<Json>::identity(const MachineIdentity& identit
         object["incomplete"] = true;
     if (!identity.notes.empty())
         object["notes"] = identity.notes;
+    if (!identity.device_names.empty())
+        object["device_names"] = identity.device_names;
     return object;
 }
 

@@ -4,6 +4,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/machine/machine_json.hpp"
 #include "kerncast/probe/analysis.hpp"
+#include "kerncast/probe/probe_machine_file.hpp"
 #include "kerncast/probe/runner.hpp"
 
 #include <filesystem>
@@ -26,17 +27,21 @@ struct ProbeCliOptions {
     OutputOptions output;
 };
 
+// The file (an "extends" of the built-in of the same device where there is one), and on stderr
+// what it extends and which models can use it.
 void write_machine_file(const MachineModel& machine, const std::string& path) {
-    const std::string text = machine_to_json(machine).dump(2) + "\n";
-    // Never write a machine file that kerncast itself would reject (constant or degenerate
-    // series can yield values the machine-file validation refuses).
-    try {
-        (void)parse_machine_json(text, path);
-    } catch (const Error& e) {
-        throw_input_error("the recorded series do not yield a valid machine file, so '" + path +
-                          "' was not written: " + e.message());
-    }
-    write_file_safely(path, "the machine file", [&](std::ostream& file) { file << text; });
+    const probe::ProbeMachineFile file = probe::probe_machine_file(machine, path);
+    write_file_safely(path, "the machine file", [&](std::ostream& out) { out << file.text; });
+    std::cerr << "kerncast probe: machine file written to " << path
+              << (file.extends ? " (extends the built-in " + *file.extends + ")"
+                               : std::string(" (no built-in lists this device: the probed "
+                                             "values alone)"))
+              << "\n";
+    for (const std::string& value : file.left_out)
+        std::cerr << "kerncast probe:   left out " << value << "\n";
+    for (const models::MethodAvailability& method : file.methods)
+        std::cerr << "kerncast probe:   " << method.method << ": "
+                  << (method.missing.empty() ? "can use it" : "cannot: " + method.missing) << "\n";
 }
 
 void run(const ProbeCliOptions& options) {
@@ -78,7 +83,6 @@ void run(const ProbeCliOptions& options) {
     const probe::ProbeAnalysis analysis = probe::analyse_probe_record(record);
     if (!options.machine_path.empty()) {
         write_machine_file(probe::machine_from_probe(analysis, run), options.machine_path);
-        std::cerr << "kerncast probe: machine file written to " << options.machine_path << "\n";
     }
     emit(probe::probe_view(analysis), options.output);
 }

@@ -109,6 +109,9 @@ struct MachineIdentity {
     int cc_minor = 0;
     bool incomplete = false; // true when the file knowingly lacks values some models need
     std::string notes;
+    // The names the CUDA runtime gives this GPU (cudaDeviceProp::name, "NVIDIA H100 80GB
+    // HBM3"): how `kerncast probe -o` finds the built-in its measurements extend.
+    std::vector<std::string> device_names;
     bool operator==(const MachineIdentity&) const = default;
 };
 

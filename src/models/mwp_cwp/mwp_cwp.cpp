@@ -44,7 +44,9 @@ UsedParameter use(const MachineModel& machine, const Known<T>& field, const std:
     return {static_cast<double>(field->value), path, field->source};
 }
 
-MwpCwpMachineParameters read_machine(const MachineModel& machine) {
+} // namespace
+
+MwpCwpMachineParameters mwp_cwp_machine_parameters(const MachineModel& machine) {
     MwpCwpMachineParameters p;
     const auto& c = machine.compute;
     p.sm_count = use(machine, c.sm_count, "compute.sm_count");
@@ -72,6 +74,8 @@ MwpCwpMachineParameters read_machine(const MachineModel& machine) {
     p.issue_cycles = use(machine, m.issue_cycles, "mwp_cwp.issue_cycles");
     return p;
 }
+
+namespace {
 
 // Blocks and warps per SM, #Active_SMs (sec. 3.4.1; Table 1 rows 10-12).
 void schedule_blocks(const Workload& w, const MachineModel& machine, MwpCwpResult& r) {
@@ -149,7 +153,7 @@ MwpCwpResult predict_mwp_cwp(const Workload& w, const MachineModel& machine,
     MwpCwpResult r;
     r.workload = w;
     r.options = options;
-    r.machine = read_machine(machine);
+    r.machine = mwp_cwp_machine_parameters(machine);
     r.machine_label = machine_label(machine);
     schedule_blocks(w, machine, r);
     const auto& p = r.machine;

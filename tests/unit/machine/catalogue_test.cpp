@@ -255,3 +255,13 @@ TEST(Catalogue, ResolveMachineTextGivesTheTextResolveParses) {
     ASSERT_TRUE(unknown);
     EXPECT_EQ(unknown->message(), "unknown machine id 'h100'");
 }
+
+TEST(Catalogue, BuiltInsAreFoundByTheCudaDeviceName) {
+    // The names the CUDA runtime gave the GPUs kerncast probed (data/measured/*/probe) and the
+    // V100 of the published device table.
+    EXPECT_EQ(builtin_for_device("NVIDIA H100 80GB HBM3", 9, 0), "h100-sxm5-80gb");
+    EXPECT_EQ(builtin_for_device("NVIDIA H200", 9, 0), "h200-sxm-141gb");
+    EXPECT_EQ(builtin_for_device("Tesla V100-PCIE-32GB", 7, 0), "v100-pcie-32gb");
+    EXPECT_EQ(builtin_for_device("NVIDIA H200", 8, 0), std::nullopt); // another compute capability
+    EXPECT_EQ(builtin_for_device("NVIDIA H100 PCIe", 9, 0), std::nullopt); // no built-in lists it
+}

@@ -291,3 +291,23 @@ TEST(MachineRead, TlbSharedByIsOptional) {
     EXPECT_EQ(parse(written.dump()), m);
     EXPECT_NO_THROW(validate_machine(m, "lab-a100.json"));
 }
+
+TEST(MachineRead, DeviceNamesAreNonEmptyStringsAndRoundTrip) {
+    const std::string named =
+        replaced(minimal, "\"compute_capability\": \"8.0\"}",
+                 "\"compute_capability\": \"8.0\", \"device_names\": [\"Toy GPU 8GB\", "
+                 "\"Toy GPU 16GB\"]}");
+    const MachineModel m = parse(named);
+    EXPECT_EQ(m.identity.device_names, (std::vector<std::string>{"Toy GPU 8GB", "Toy GPU 16GB"}));
+    EXPECT_EQ(parse(machine_to_json(m).dump()).identity.device_names, m.identity.device_names);
+
+    const auto empty = caught_error([&] { parse(replaced(named, "\"Toy GPU 16GB\"", "\"\"")); });
+    ASSERT_TRUE(empty);
+    EXPECT_EQ(empty->message(), "a device name must not be empty");
+    EXPECT_EQ(empty->where().json_path, "/identity/device_names/1");
+    const auto single = caught_error(
+        [&] { parse(replaced(named, "[\"Toy GPU 8GB\", \"Toy GPU 16GB\"]", "\"Toy GPU 8GB\"")); });
+    ASSERT_TRUE(single);
+    EXPECT_EQ(single->message(),
+              "expected an array of device names, got the string \"Toy GPU 8GB\"");
+}

@@ -291,7 +291,10 @@ TEST(MachineFromProbe, MachineModelCarriesMeasuredProvenance) {
     ASSERT_NE(l1, nullptr);
     ASSERT_TRUE(l1->effective_size_bytes.has_value());
     EXPECT_EQ(l1->effective_size_bytes->value, truth.l1_bytes);
-    EXPECT_EQ(l1->line_bytes->value, truth.l1_line_bytes);
+    // The chase measures what one miss fetches: the sector of the sectored L1, not its line.
+    ASSERT_TRUE(l1->sector_bytes.has_value());
+    EXPECT_EQ(l1->sector_bytes->value, truth.l1_line_bytes);
+    EXPECT_FALSE(l1->line_bytes.has_value());
     const Provenance& source = m.sources.at(l1->effective_size_bytes->source);
     EXPECT_EQ(source.kind, SourceKind::measured);
     EXPECT_EQ(source.run, "data/probe/synthetic/raw.json");

@@ -54,6 +54,10 @@ struct MwpCwpMachineParameters {
     UsedParameter issue_cycles;         // Issue_cycles
 };
 
+// The machine's Table 1 parameters; an input Error names the first one it lacks (or that is not
+// positive). predict_mwp_cwp reads them so.
+MwpCwpMachineParameters mwp_cwp_machine_parameters(const MachineModel& machine);
+
 struct MwpCwpResult {
     Workload workload; // the inputs, as given
     MwpCwpOptions options;
