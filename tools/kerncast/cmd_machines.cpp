@@ -4,6 +4,7 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/machine/machine_json.hpp"
 #include "kerncast/machine/machine_view.hpp"
+#include "kerncast/models/method_availability.hpp"
 #include "kerncast/report/printers.hpp"
 
 #include <fstream>
@@ -22,7 +23,9 @@ void setup_machines(CLI::App& app) {
         std::vector<MachineModel> machines;
         for (const auto& id : builtin_machine_ids())
             machines.push_back(builtin_machine(id));
-        emit(machines_view(machines), *output);
+        report::Document document = machines_view(machines);
+        models::add_method_table(document, machines);
+        emit(document, *output);
     });
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kerncast/machine/machine_model.hpp"
+#include "kerncast/report/document.hpp"
 
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 namespace kerncast::models {
 
 struct MethodAvailability {
+    std::string key;     // "volumes", "mwp", "mwp_cache_aware", "atomics": a column key
     std::string method;  // "volume model (predict, explore)", ...
     std::string missing; // "" when the model can run; else its message naming what is missing
 };
@@ -20,5 +22,10 @@ struct MethodAvailability {
 // that order. Calibrated cost models are left out: they take their parameters from a
 // calibration, not from the machine's measured values.
 std::vector<MethodAvailability> method_availability(const MachineModel& machine);
+
+// `kerncast machines`: a table "methods" (a row per machine, a column per method: "yes" or
+// "no") and, per machine that cannot run a method, a note with what it lacks (methods that
+// lack the same value share the note).
+void add_method_table(report::Document& document, const std::vector<MachineModel>& machines);
 
 } // namespace kerncast::models

@@ -40,3 +40,24 @@ TEST(MethodAvailability, EachModelSaysWhatTheMachineLacks) {
         missing(method_availability(resolve_machine("h200-sxm-141gb")), "shared-memory atomics"),
         "");
 }
+
+TEST(MethodAvailability, TheMachinesTableGroupsWhatMachinesLack) {
+    report::Document document;
+    add_method_table(document,
+                     {resolve_machine("a100-sxm4-40gb"), resolve_machine("h200-sxm-141gb")});
+    const report::Table& table = document.table_at("methods");
+    ASSERT_EQ(table.rows.size(), 2u);
+    EXPECT_EQ(table.rows[0],
+              (std::vector<report::Cell>{std::string("a100-sxm4-40gb"), std::string("yes"),
+                                         std::string("no"), std::string("no"), std::string("no")}));
+    EXPECT_EQ(table.rows[1], (std::vector<report::Cell>{std::string("h200-sxm-141gb"),
+                                                        std::string("yes"), std::string("no"),
+                                                        std::string("no"), std::string("yes")}));
+    // One note per lacking value, naming every machine that lacks it.
+    ASSERT_EQ(document.notes.size(), 2u);
+    EXPECT_EQ(document.notes[0], "mwp, mwp_cache_aware: lacks mwp_cwp.mem_ld_cycles, which the "
+                                 "MWP-CWP model needs (a100-sxm4-40gb, h200-sxm-141gb)");
+    EXPECT_EQ(document.notes[1].rfind("atomics: no shared-memory atomic service-time table", 0),
+              0u);
+    EXPECT_NE(document.notes[1].find("(a100-sxm4-40gb)"), std::string::npos);
+}
