@@ -71,7 +71,6 @@ ProbeMachineFile probe_machine_file(const MachineModel& probed, const std::strin
         throw_input_error("the recorded series do not yield a valid machine file, so '" + path +
                           "' was not written: " + e.message());
     }
-    file.methods = models::method_availability(file.machine);
     return file;
 }
 

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/machine/machine_json.hpp"
+#include "kerncast/models/method_availability.hpp"
 #include "kerncast/probe/analysis.hpp"
 #include "kerncast/probe/probe_machine_file.hpp"
 #include "kerncast/probe/runner.hpp"
@@ -39,7 +40,7 @@ void write_machine_file(const MachineModel& machine, const std::string& path) {
               << "\n";
     for (const std::string& value : file.left_out)
         std::cerr << "kerncast probe:   left out " << value << "\n";
-    for (const models::MethodAvailability& method : file.methods)
+    for (const models::MethodAvailability& method : models::method_availability(file.machine))
         std::cerr << "kerncast probe:   " << method.method << ": "
                   << (method.missing.empty() ? "can use it" : "cannot: " + method.missing) << "\n";
 }

@@ -4,11 +4,11 @@
 // probed values alone leaves the volume model without an L1 size or line. So where a built-in
 // machine describes the same device (identity.device_names, the same compute capability), the
 // file extends it ("extends") with every probed value, and the built-in supplies the rest;
-// otherwise it is the probed machine alone. Either way it says which models can use it.
+// otherwise it is the probed machine alone. (Which models can use it is
+// models::method_availability of `machine`; the probe area does not depend on the models.)
 #pragma once
 
 #include "kerncast/machine/machine_model.hpp"
-#include "kerncast/models/method_availability.hpp"
 
 #include <optional>
 #include <string>
@@ -17,10 +17,9 @@
 namespace kerncast::probe {
 
 struct ProbeMachineFile {
-    std::string text;                                // the JSON written, read back and checked
-    std::optional<std::string> extends;              // the built-in it extends
-    MachineModel machine;                            // what the text reads back as
-    std::vector<models::MethodAvailability> methods; // of that machine
+    std::string text;                   // the JSON written, read back and checked
+    std::optional<std::string> extends; // the built-in it extends
+    MachineModel machine;               // what the text reads back as
     // Probed values the extended built-in cannot take, and why (left out of the file).
     std::vector<std::string> left_out;
 };

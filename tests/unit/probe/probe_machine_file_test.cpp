@@ -2,6 +2,7 @@
 // lists extends that built-in, so that the models the probe alone cannot feed run; under an
 // unknown name the probed values stand alone and the file says what each model lacks.
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/method_availability.hpp"
 #include "kerncast/probe/analysis.hpp"
 #include "kerncast/probe/probe_machine_file.hpp"
 #include "synthetic_record.hpp"
@@ -19,8 +20,8 @@ MachineModel probed_as(const std::string& name, int cc_major, int cc_minor) {
     return machine_from_probe(a, "data/probe/synthetic/raw.json");
 }
 
-const models::MethodAvailability& method(const ProbeMachineFile& file, const std::string& name) {
-    for (const auto& m : file.methods)
+models::MethodAvailability method(const ProbeMachineFile& file, const std::string& name) {
+    for (const auto& m : models::method_availability(file.machine))
         if (m.method.rfind(name, 0) == 0)
             return m;
     throw std::runtime_error("no method " + name);
