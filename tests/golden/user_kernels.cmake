@@ -67,3 +67,6 @@ kerncast_add_cli_test(NAME user_kernels.explore_best_note
 kerncast_add_cli_test(NAME user_kernels.grid_over_limit
   ARGS predict examples/kernels/star3d_r4.yaml -m h100-sxm5-80gb --block 1024x1x1 -D nz=140000 EXIT 1
   STDERR_CONTAINS "grid z 69996 exceeds CUDA's limit of 65535")
+kerncast_add_cli_test(NAME user_kernels.global_atomics_named_mwp
+  ARGS mwp ${uk}/global_histogram.yaml -m v100-pcie-32gb
+  STDOUT_CONTAINS "note: 'hist[c]' is a global atomic, timed as a store: the serialization of updates to one address is not modelled (67108864 updates reach 8192 addresses")

@@ -283,6 +283,21 @@ DerivedWorkload derive_workload(const KernelAnalysis& a, const std::vector<std::
     if (std::any_of(d.accesses.begin(), d.accesses.end(), [](const auto& t) { return t.indirect; }))
         d.notes.push_back("data-dependent (indirect) accesses count as uncoalesced with one "
                           "transaction per lane");
+    // Hong & Kim model loads and stores; an atomic is timed as a store, and the serialization
+    // of updates to one address is left out (docs/mwp-cwp.md, Workloads from kernel files).
+    for (const auto& access : a.accesses)
+        if (access.space == kernel::MemorySpace::global &&
+            access.direction == analysis::Direction::atomic && !access.indirect) {
+            const double executions =
+                static_cast<double>(access.count_per_work_item.evaluate(params));
+            const double addresses =
+                static_cast<double>(access.footprint_elements.evaluate(params));
+            d.notes.push_back(fmt::format(
+                "'{}' is a global atomic, timed as a store: the serialization of updates to one "
+                "address is not modelled ({:.0f} updates reach {:.0f} addresses, at least {:.1f} "
+                "one after another on the most contended)",
+                access.text, executions, addresses, addresses > 0 ? executions / addresses : 0.0));
+        }
     return d;
 }
 
