@@ -89,7 +89,11 @@ kerncast_add_cli_test(NAME robust.huge_fold_within_domain
   STDOUT_CONTAINS "ell_spmv")
 set_tests_properties(cli.robust.huge_fold_within_domain PROPERTIES TIMEOUT 20)
 kerncast_add_cli_test(NAME robust.explore_top_negative
-  ARGS explore ${star3d} -m a100-sxm4-40gb --top -1 EXIT 2)
+  ARGS explore ${star3d} -m a100-sxm4-40gb --top -1 EXIT 2
+  STDERR_CONTAINS "--top: must be a whole number of at least 0, got '-1'")
+kerncast_add_cli_test(NAME robust.explore_threads_zero
+  ARGS explore ${star3d} -m a100-sxm4-40gb --threads 0 EXIT 2
+  STDERR_CONTAINS "--threads: must be a whole number of at least 1, got '0'")
 kerncast_add_cli_test(NAME robust.explore_nothing_fits
   ARGS explore ${star3d} -m a100-sxm4-40gb --registers 255 EXIT 1
   STDERR_CONTAINS "no configuration of star3d_r4 can run on a100-sxm4-40gb")

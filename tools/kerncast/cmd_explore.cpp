@@ -11,6 +11,7 @@
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "launch_options.hpp"
+#include "number_options.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -87,12 +88,12 @@ void setup_explore(CLI::App& app) {
     cmd->add_option("--threads", options->threads,
                     "Threads per block of the default sweep (X*Y*Z); default 1024 for kernels "
                     "that map z, else 64, 128, 256, 512 and 1024")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number_at_least(1));
     cmd->add_option("--blocks", options->blocks,
                     "Block sizes instead of the sweep: 32x4x4,64x2x8,...");
     cmd->add_option("--folds", options->folds, "Foldings (default none,2y,2z): e.g. none,1x1x2,4z");
     cmd->add_option("--top", options->top, "Show only the N best configurations (0: all)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(whole_number_at_least(0))
         ->capture_default_str();
     cmd->add_option("-j,--jobs", options->jobs, "Worker threads (0: all cores)")
         ->capture_default_str();

@@ -7,6 +7,7 @@
 #include "kerncast/probe/analysis.hpp"
 #include "kerncast/probe/probe_machine_file.hpp"
 #include "kerncast/probe/runner.hpp"
+#include "number_options.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -107,7 +108,7 @@ void setup_probe(CLI::App& app) {
                                    "instead of measuring; needs no GPU")
                        ->type_name("DIR");
     auto* device = cmd->add_option("--device", options->device, "CUDA device ordinal")
-                       ->check(CLI::NonNegativeNumber);
+                       ->check(whole_number_at_least(0));
     auto* repetitions = cmd->add_option("--repetitions", options->repetitions,
                                         "Independent repetitions of size searches and latencies")
                             ->check(CLI::Range(1, 100));

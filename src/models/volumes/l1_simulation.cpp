@@ -239,45 +239,24 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
     return programs;
 }
 
-L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
-                         const L1Geometry& geometry, const std::optional<L1MissPasses>& passes) {
-    KERNCAST_CHECK(blocks_per_sm > 0 && geometry.ways > 0 && geometry.lines >= geometry.ways &&
-                       geometry.lines % geometry.ways == 0 && geometry.sector_bytes > 0 &&
-                       geometry.line_bytes % geometry.sector_bytes == 0,
-                   "L1 geometry and residency must be positive and consistent");
-    const std::int64_t sectors_per_line = geometry.line_bytes / geometry.sector_bytes;
-    KERNCAST_CHECK(sectors_per_line <= 32, "at most 32 sectors per line");
-    const size_t length = block.warps.empty() ? 0 : block.warps.front().size();
-    L1Simulation result;
-    result.arrays = block.arrays;
-    result.load_miss_bytes.assign(block.arrays.size(), 0.0);
-    result.first_touch_bytes.assign(block.arrays.size(), 0.0);
-    if (length == 0)
-        return result;
+namespace {
 
-    struct Slot {
-        std::int64_t copy = 0;
-        int generation = 0;
-        size_t next = 0;        // every warp's next request (lockstep)
-        std::int64_t delay = 0; // steps before the first block starts
-    };
-    std::vector<Slot> slots(static_cast<size_t>(blocks_per_sm));
-    for (size_t j = 0; j < slots.size(); ++j) {
-        slots[j].copy = static_cast<std::int64_t>(j);
-        slots[j].delay = static_cast<std::int64_t>(length * j / slots.size());
-    }
-    std::int64_t next_copy = blocks_per_sm;
+// Each request as its lines with the requested sectors as bits: one cache look-up a line.
+// With passes, each lane's first and last byte's line (indices into `lines`).
+struct LineRequest {
+    const WarpRequest* request = nullptr;
+    std::vector<std::pair<std::int64_t, unsigned>> lines;
+    std::vector<std::pair<size_t, size_t>> lane_lines;
+    // The bank rule over all lanes: a store's cost, and a load's when its lines all hit or all
+    // are late (one pass).
+    std::int64_t one_pass_wavefronts = 0;
+};
 
-    // Each request as its lines with the requested sectors as bits: one cache look-up a line.
-    // With passes, each lane's first and last byte's line (indices into `lines`).
-    struct LineRequest {
-        const WarpRequest* request = nullptr;
-        std::vector<std::pair<std::int64_t, unsigned>> lines;
-        std::vector<std::pair<size_t, size_t>> lane_lines;
-        // The bank rule over all lanes: a store's cost, and a load's when its lines all hit or
-        // all are late (one pass).
-        std::int64_t one_pass_wavefronts = 0;
-    };
+// The block's requests, warp by warp, as LineRequests.
+std::vector<std::vector<LineRequest>> line_requests(const BlockPrograms& block,
+                                                    const L1Geometry& geometry,
+                                                    std::int64_t sectors_per_line,
+                                                    const std::optional<L1MissPasses>& passes) {
     std::vector<std::vector<LineRequest>> lines(block.warps.size());
     for (size_t w = 0; w < block.warps.size(); ++w)
         for (const WarpRequest& request : block.warps[w]) {
@@ -307,6 +286,63 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
             }
             lines[w].push_back(std::move(grouped));
         }
+    return lines;
+}
+
+// Every block copy first touches the same sectors of its own data: the block's distinct load
+// sectors of each array, in bytes a point.
+std::vector<double> first_touch_bytes(const BlockPrograms& block, const L1Geometry& geometry) {
+    std::vector<std::vector<std::int64_t>> loaded(block.arrays.size());
+    for (const auto& warp : block.warps)
+        for (const WarpRequest& request : warp) {
+            auto& sectors = loaded[static_cast<size_t>(request.array)];
+            if (!request.store)
+                sectors.insert(sectors.end(), request.sectors.begin(), request.sectors.end());
+        }
+    std::vector<double> bytes(block.arrays.size(), 0.0);
+    for (size_t a = 0; a < block.arrays.size(); ++a) {
+        auto& sectors = loaded[a];
+        std::sort(sectors.begin(), sectors.end());
+        const auto unique = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+        bytes[a] =
+            static_cast<double>(unique * geometry.sector_bytes) / static_cast<double>(block.points);
+    }
+    return bytes;
+}
+
+} // namespace
+
+L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
+                         const L1Geometry& geometry, const std::optional<L1MissPasses>& passes) {
+    KERNCAST_CHECK(blocks_per_sm > 0 && geometry.ways > 0 && geometry.lines >= geometry.ways &&
+                       geometry.lines % geometry.ways == 0 && geometry.sector_bytes > 0 &&
+                       geometry.line_bytes % geometry.sector_bytes == 0,
+                   "L1 geometry and residency must be positive and consistent");
+    const std::int64_t sectors_per_line = geometry.line_bytes / geometry.sector_bytes;
+    KERNCAST_CHECK(sectors_per_line <= 32, "at most 32 sectors per line");
+    const size_t length = block.warps.empty() ? 0 : block.warps.front().size();
+    L1Simulation result;
+    result.arrays = block.arrays;
+    result.load_miss_bytes.assign(block.arrays.size(), 0.0);
+    result.first_touch_bytes.assign(block.arrays.size(), 0.0);
+    if (length == 0)
+        return result;
+
+    struct Slot {
+        std::int64_t copy = 0;
+        int generation = 0;
+        size_t next = 0;        // every warp's next request (lockstep)
+        std::int64_t delay = 0; // steps before the first block starts
+    };
+    std::vector<Slot> slots(static_cast<size_t>(blocks_per_sm));
+    for (size_t j = 0; j < slots.size(); ++j) {
+        slots[j].copy = static_cast<std::int64_t>(j);
+        slots[j].delay = static_cast<std::int64_t>(length * j / slots.size());
+    }
+    std::int64_t next_copy = blocks_per_sm;
+
+    const std::vector<std::vector<LineRequest>> lines =
+        line_requests(block, geometry, sectors_per_line, passes);
 
     SetAssociativeL1 l1(geometry);
     std::vector<std::int64_t> misses(block.arrays.size(), 0);
@@ -371,25 +407,11 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
             ++slot.generation;
         }
     }
-    // Every block copy first touches the same sectors of its own data: the block's distinct
-    // load sectors of each array.
-    std::vector<std::vector<std::int64_t>> loaded(block.arrays.size());
-    for (const auto& warp : block.warps)
-        for (const WarpRequest& request : warp) {
-            auto& sectors = loaded[static_cast<size_t>(request.array)];
-            if (!request.store)
-                sectors.insert(sectors.end(), request.sectors.begin(), request.sectors.end());
-        }
     const double per_point =
         static_cast<double>(geometry.sector_bytes) / static_cast<double>(measured_points);
-    for (size_t a = 0; a < block.arrays.size(); ++a) {
-        auto& sectors = loaded[a];
-        std::sort(sectors.begin(), sectors.end());
-        const auto unique = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+    for (size_t a = 0; a < block.arrays.size(); ++a)
         result.load_miss_bytes[a] = static_cast<double>(misses[a]) * per_point;
-        result.first_touch_bytes[a] =
-            static_cast<double>(unique * geometry.sector_bytes) / static_cast<double>(block.points);
-    }
+    result.first_touch_bytes = first_touch_bytes(block, geometry);
     if (passes)
         result.load_wavefronts_per_point =
             static_cast<double>(load_wavefronts) / static_cast<double>(measured_points);
