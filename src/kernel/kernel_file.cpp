@@ -5,6 +5,7 @@
 #include "../support/isl_support.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/kernel/yaml_structure.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -91,25 +92,10 @@ private:
         }
     }
 
-    // yaml-cpp keeps both entries of a key written twice and root[key] finds the first, so
-    // the second would be ignored silently: a key given twice in any mapping is an error.
+    // No key twice, no alias cycle, no alias explosion (yaml_structure.hpp).
     void reject_duplicate_keys(const YAML::Node& root) const {
-        std::vector<YAML::Node> pending{root};
-        while (!pending.empty()) {
-            const YAML::Node node = pending.back();
-            pending.pop_back();
-            if (node.IsMap()) {
-                std::set<std::string> seen;
-                for (const auto& entry : node) {
-                    if (entry.first.IsScalar() && !seen.insert(entry.first.Scalar()).second)
-                        fail(entry.first, "key '" + entry.first.Scalar() + "' is given twice");
-                    pending.push_back(entry.second);
-                }
-            } else if (node.IsSequence()) {
-                for (const auto& item : node)
-                    pending.push_back(item);
-            }
-        }
+        if (const auto problem = yaml_structure_problem(root))
+            fail(problem->node, problem->message);
     }
     // Extents and offsets count elements: a real literal (0.5, -1e308) is an error at it.
     void require_integer(const Expr& e, const YAML::Node& node, const std::string& what) const {

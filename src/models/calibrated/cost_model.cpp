@@ -5,6 +5,7 @@
 
 #include "kerncast/closest_names.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/yaml_structure.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -217,18 +218,10 @@ private:
             fail(entry.first, "unknown key '" + key + "'", notes);
         }
     }
+    // No key twice, no alias cycle, no alias explosion (kernel/yaml_structure.hpp).
     void reject_duplicate_keys(const YAML::Node& node) const {
-        if (node.IsMap()) {
-            std::set<std::string> seen;
-            for (const auto& entry : node) {
-                if (entry.first.IsScalar() && !seen.insert(entry.first.Scalar()).second)
-                    fail(entry.first, "key '" + entry.first.Scalar() + "' is given twice");
-                reject_duplicate_keys(entry.second);
-            }
-        } else if (node.IsSequence()) {
-            for (const auto& item : node)
-                reject_duplicate_keys(item);
-        }
+        if (const auto problem = kernel::yaml_structure_problem(node))
+            fail(problem->node, problem->message);
     }
     ParameterSpec parameter(const std::string& name, const YAML::Node& node) const;
 };
