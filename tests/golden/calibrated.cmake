@@ -57,3 +57,16 @@ kerncast_add_cli_test(NAME predict.model_with_volume_options
   ARGS predict examples/kernels/matmul_tiled16.yaml --model ${cal_data}/tiled.yaml
        -m ${cal_data}/truth.json --registers 32
   EXIT 2 STDERR_CONTAINS "a cost model (--model) does not use them")
+# Parameters the records do not determine separately are not written (issue 47): the report,
+# then exit 1 naming them; --write-undetermined writes them, the source says which.
+kerncast_add_cli_test(NAME calibrate.refuses_to_write_inseparable_parameters
+  ARGS calibrate ${cal_data}/collinear.yaml --records ${cal_data}/records -m a100-sxm4-40gb
+       -o ${CMAKE_BINARY_DIR}/calibrated_collinear.json
+  EXIT 1
+  STDOUT_CONTAINS "not separable: the 6 records fix only 3 independent combinations"
+  STDERR_CONTAINS "calibrated_collinear.json' was not written: the 6 records do not determine p_"
+                  "(not separable)" "--write-undetermined")
+kerncast_add_cli_test(NAME calibrate.writes_inseparable_parameters_when_asked
+  ARGS calibrate ${cal_data}/collinear.yaml --records ${cal_data}/records -m a100-sxm4-40gb
+       -o ${CMAKE_BINARY_DIR}/calibrated_collinear_anyway.json --write-undetermined
+  STDOUT_CONTAINS "wrote ${CMAKE_BINARY_DIR}/calibrated_collinear_anyway.json")

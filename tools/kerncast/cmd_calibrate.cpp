@@ -32,6 +32,7 @@ struct CalibrateOptions {
     std::string output_path;
     bool absolute = false;
     bool non_negative = false;
+    bool write_undetermined = false;
     OutputOptions output;
 };
 
@@ -71,6 +72,22 @@ void run_calibrate(const CalibrateOptions& o) {
     const cal::CalibrationResult result = cal::calibrate(model, samples.samples, options);
 
     std::vector<std::string> notes = samples.notes;
+    // Parameters the measurements did not fix are not written as calibrated values.
+    std::string unfixed;
+    for (const auto& p : result.parameters)
+        if (p.status == cal::ParameterStatus::undetermined ||
+            p.status == cal::ParameterStatus::not_separable)
+            unfixed += (unfixed.empty() ? "" : ", ") + p.name + " (" +
+                       cal::parameter_status_name(p.status) + ")";
+    if (!o.output_path.empty() && !unfixed.empty() && !o.write_undetermined) {
+        emit(cal::calibration_view(model, samples.samples, result, notes), o.output);
+        throw_input_error("'" + o.output_path + "' was not written: the " +
+                              std::to_string(samples.samples.size()) +
+                              " records do not determine " + unfixed + " (the notes above say why)",
+                          SourceLocation{},
+                          {"measure more kernels or configurations, or --write-undetermined "
+                           "to write the values anyway"});
+    }
     if (!o.output_path.empty()) {
         cal::CalibrationDataset dataset;
         dataset.path = dataset_path;
@@ -108,6 +125,9 @@ void setup_calibrate(CLI::App& app) {
     cmd->add_option("-o,--output", options->output_path,
                     "Write the machine with the calibrated parameters and their provenance")
         ->type_name("FILE");
+    cmd->add_flag("--write-undetermined", options->write_undetermined,
+                  "With -o: write the machine even when the records leave parameters "
+                  "undetermined or not separable (refused otherwise)");
     cmd->add_flag("--absolute", options->absolute,
                   "Minimise absolute errors g - t instead of relative ones (g - t) / t");
     cmd->add_flag("--non-negative", options->non_negative,

@@ -54,6 +54,13 @@ MachineModel machine_with_calibration(const MachineModel& machine, const CostMod
             ? fmt::format("; {} of the records are published measurements, not kerncast's",
                           dataset.published_records)
             : "");
+    std::string unfixed;
+    for (const auto& p : result.parameters)
+        if (p.status == ParameterStatus::undetermined || p.status == ParameterStatus::not_separable)
+            unfixed +=
+                (unfixed.empty() ? "" : ", ") + p.name + " " + parameter_status_name(p.status);
+    if (!unfixed.empty()) // written anyway (calibrate --write-undetermined)
+        provenance.citation += "; NOT determined by these measurements: " + unfixed;
     provenance.run = dataset.path;
     provenance.calibration = c;
     out.sources[source_key] = provenance;

@@ -122,6 +122,17 @@ report::Document calibration_view(const CostModel& model,
             doc.notes.push_back(p.name + ": undetermined: no measurement depends on it (its "
                                          "features are zero on every record); left at its "
                                          "initial value");
+    std::string inseparable;
+    for (const auto& p : result.parameters)
+        if (p.status == ParameterStatus::not_separable)
+            inseparable += (inseparable.empty() ? "" : ", ") + p.name;
+    if (!inseparable.empty())
+        doc.notes.push_back(fmt::format(
+            "{}: not separable: the {} records fix only {} independent combinations of the "
+            "fitted parameters (the rank of their Jacobian), so these values are one choice of "
+            "many that fit as well; more records, or records whose features vary apart, "
+            "determine them",
+            inseparable, samples.size(), result.jacobian_rank));
     if (!result.covariance_available && result.iterations > 0)
         doc.notes.push_back("no standard errors: there are no more measurements than determined "
                             "parameters, or the Jacobian is rank-deficient (some parameters are "

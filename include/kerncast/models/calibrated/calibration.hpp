@@ -39,6 +39,10 @@ enum class ParameterStatus {
     fitted,       // determined by the measurements
     at_bound,     // ended on its min or max
     undetermined, // no measurement depends on it (a zero Jacobian column): left at its start
+    // The measurements fix only a combination of it with other parameters (its Jacobian column
+    // lies in the span of theirs at the solution: fewer records than parameters, or features
+    // that move together), so its value is one of many that fit as well.
+    not_separable,
 };
 const char* parameter_status_name(ParameterStatus status); // "fitted", "at bound", ...
 
@@ -82,8 +86,14 @@ struct CalibrationResult {
     double final_cost = 0;        // 1/2 ||r||^2 at the solution, as the solver reports it
     int starts = 0;               // solver runs
     double best_start_factor = 1; // the initial values' factor of the best run
+    // Rank of the fitted (not undetermined, not at a bound) parameters' Jacobian columns, each
+    // scaled to unit length, by column-pivoted QR; below their count, the parameters past the
+    // rank in pivot order are not_separable.
+    int jacobian_rank = 0;
 
     std::vector<double> values() const; // the fitted parameter values
+    // No parameter undetermined or not separable: every value was fixed by the measurements.
+    bool determined() const;
 };
 
 // Fits the model's parameters to the samples. An input Error for no samples, a measured

@@ -142,6 +142,40 @@ TEST(Calibration, BoundsAndUndeterminedParameters) {
     EXPECT_EQ(*bounded.parameters[1].min, 0);
 }
 
+TEST(Calibration, ParametersTheRecordsDoNotSeparateAreMarked) {
+    // p_b and p_c multiply the same feature: the measurements fix p_b + p_c only. The column
+    // of p_a is independent: it stays fitted, with the rank 2 of 3.
+    const CostModel model =
+        make_cost_model("twice", "f_time",
+                        "p_a * f_thread_groups + p_b * f_op_float32_add + p_c * f_op_float32_add");
+    std::vector<CalibrationSample> samples;
+    for (int k = 1; k <= 8; ++k)
+        samples.push_back({"s" + std::to_string(k),
+                           "k",
+                           "",
+                           {double(k), double(k * k + 3)}, // features: thread groups, adds
+                           2.0 * k + 0.5 * (k * k + 3)});
+    const CalibrationResult twice = calibrate(model, samples, {true, false, 200});
+    EXPECT_EQ(twice.parameters[0].status, ParameterStatus::fitted);
+    EXPECT_EQ(twice.parameters[1].status, ParameterStatus::not_separable);
+    EXPECT_EQ(twice.parameters[2].status, ParameterStatus::not_separable);
+    EXPECT_EQ(twice.jacobian_rank, 2);
+    EXPECT_FALSE(twice.determined());
+    EXPECT_FALSE(twice.covariance_available); // no standard errors for a rank-deficient fit
+    EXPECT_NEAR(twice.parameters[1].value + twice.parameters[2].value, 0.5, 1e-6);
+    // Fewer records than parameters: the four of the linear model on three records.
+    const CostModel linear = linear_model();
+    const auto three = synthetic::synthetic_samples(linear, linear_ranges, linear_truth, 3, 0.0);
+    const CalibrationResult few = calibrate(linear, three);
+    EXPECT_LE(few.jacobian_rank, 3);
+    EXPECT_FALSE(few.determined());
+    // Enough varied records: every parameter fitted, determined.
+    const auto forty = synthetic::synthetic_samples(linear, linear_ranges, linear_truth, 40, 0.0);
+    const CalibrationResult enough = calibrate(linear, forty);
+    EXPECT_TRUE(enough.determined());
+    EXPECT_EQ(enough.jacobian_rank, 4);
+}
+
 TEST(Calibration, BadMeasurementsAreInputErrors) {
     const CostModel model = linear_model();
     EXPECT_THROW(calibrate(model, {}), Error);
