@@ -17,14 +17,7 @@ namespace {
 using kernel::Expr;
 using kernel::ExprKind;
 
-// Launch names in `e` (tx .. fz).
-void collect_launch_names(const Expr& e, std::set<std::string>& names) {
-    if (e.kind == ExprKind::variable && kernel::is_builtin_name(e.name))
-        names.insert(e.name);
-    for (const kernel::ExprPtr& operand : e.operands)
-        if (operand)
-            collect_launch_names(*operand, names);
-}
+using kernel::collect_launch_names;
 
 // Each array reference of `e` (by its text, as AccessInfo::text) -> the launch names its
 // subscripts use.

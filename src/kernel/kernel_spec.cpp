@@ -115,6 +115,23 @@ bool is_builtin_name(const std::string& name) {
     return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
+void collect_launch_names(const Expr& expr, std::set<std::string>& names) {
+    if (expr.kind == ExprKind::variable && is_builtin_name(expr.name))
+        names.insert(expr.name);
+    for (const ExprPtr& operand : expr.operands)
+        if (operand)
+            collect_launch_names(*operand, names);
+}
+
+bool names_launch(const StatementSpec& statement) {
+    std::set<std::string> names;
+    for (const ExprPtr& e : {statement.parsed.target, statement.parsed.value,
+                             statement.parsed.compare, statement.condition})
+        if (e)
+            collect_launch_names(*e, names);
+    return !names.empty();
+}
+
 const ArrayDecl* KernelSpec::find_array(const std::string& array_name) const {
     for (const auto& array : arrays)
         if (array.name == array_name)

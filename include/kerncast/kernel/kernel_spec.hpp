@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,5 +114,11 @@ struct KernelSpec {
 // Names a statement may use that refer to the launch: threadIdx (tx, ty, tz), blockIdx
 // (bx, by, bz) and the fold index (fx, fy, fz) along each axis. They are reserved.
 bool is_builtin_name(const std::string& name);
+
+// The launch names `expr` uses, added to `names`.
+void collect_launch_names(const Expr& expr, std::set<std::string>& names);
+// Whether a compute statement names the launch anywhere (target, value, compare, `where`):
+// what it computes may then depend on the block and fold (analysis/launch_semantics.hpp).
+bool names_launch(const StatementSpec& statement);
 
 } // namespace kerncast::kernel
