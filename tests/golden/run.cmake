@@ -78,6 +78,13 @@ kerncast_add_cli_test(NAME run.kernel_missing_file ARGS run no/such/kernel.yaml 
 kerncast_add_cli_test(NAME run.fold_without_kernel
   ARGS run ${saxpy_arguments} --fold 2 EXIT 2 STDERR_CONTAINS "kernel-file form")
 if(NOT KERNCAST_GPU_PRESENT)
+  # A campaign that cannot run (no GPU, or built without CUDA: exit 3) leaves no records
+  # directory it made behind (issue 47).
+  add_test(NAME cli.run.campaign_without_gpu_creates_nothing
+    COMMAND sh -c "rm -rf \"$0\"; \"$1\" run \"$2\" --shard 0/16 -o \"$0\" 2>/dev/null; test $? -eq 3 && test ! -e \"$0\""
+            ${CMAKE_BINARY_DIR}/campaign_records_without_gpu $<TARGET_FILE:kerncast_cli>
+            ${PROJECT_SOURCE_DIR}/examples/kernels/uipick)
+  set_tests_properties(cli.run.campaign_without_gpu_creates_nothing PROPERTIES LABELS cli)
   if(KERNCAST_ENABLE_CUDA)
     kerncast_add_cli_test(NAME run.kernel_without_gpu ARGS run ${run_kernel_file} -D nx=64 -D ny=64
       EXIT 3 STDERR_CONTAINS "kerncast run needs a GPU")

@@ -270,6 +270,9 @@ void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
         emit(runtime::run_view(measurement), options.output);
 }
 
+void run_shard(const CLI::App& cmd, const RunCommandOptions& options, const uipick::Shard& shard,
+               const std::vector<std::string>& files);
+
 // A campaign: KERNEL is a directory; run shard I/N of its kernel files, one record each in
 // the -o directory, named after the kernel file (unique, so shards never collide and the
 // records of all shards merge by directory). docs/uipick.md, "Measurement campaigns".
@@ -286,7 +289,23 @@ void run_campaign(const CLI::App& cmd, const RunCommandOptions& options) {
                           "file, not on a directory");
     const std::vector<std::string> files =
         uipick::shard_files(uipick::kernel_files_in(options.kernel_path), shard);
+    // A campaign that fails before its first record (no GPU, a kernel that cannot be lowered)
+    // leaves no records directory it made behind.
+    std::error_code error;
+    const bool existed = std::filesystem::exists(options.record_path, error);
     std::filesystem::create_directories(options.record_path);
+    try {
+        run_shard(cmd, options, shard, files);
+    } catch (...) {
+        if (!existed && std::filesystem::is_empty(options.record_path, error))
+            std::filesystem::remove(options.record_path, error);
+        throw;
+    }
+}
+
+// The kernel files of one shard, each lowered before the GPU is touched, then run one by one.
+void run_shard(const CLI::App& cmd, const RunCommandOptions& options, const uipick::Shard& shard,
+               const std::vector<std::string>& files) {
     std::vector<std::pair<std::string, std::string>> jobs; // kernel file -> record file
     for (const auto& file : files) {
         // Every kernel of the shard is read and lowered before the GPU is touched.
