@@ -15,12 +15,11 @@ namespace kerncast::analysis {
 
 namespace {
 
-// The elements (index tuples) `access` touches in block 0.
-::isl::set block_elements(isl::Context& ctx, const KernelAnalysis& analysis,
-                          const AccessInfo& access, const kernel::BoundKernel& bound) {
-    const ::isl::set iterations = isl::parse_set(
+// The iterations of `access` in block 0 (a set over its domain variables).
+::isl::set block_iterations(isl::Context& ctx, const KernelAnalysis& analysis,
+                            const AccessInfo& access, const kernel::BoundKernel& bound) {
+    return isl::parse_set(
         ctx, group_iterations(analysis, access, bound.values(), whole_block(analysis)));
-    return detail::touched_elements(iterations, ctx, access, bound);
 }
 
 // "launch block 1x1x1 cannot run kernel 'k': in block 0, " + what + " (a tile written ...)".
@@ -114,9 +113,11 @@ bool stores_one_value(const KernelAnalysis& analysis, const AccessInfo& access) 
 // Two plain stores to one shared element by different threads of block 0 in one barrier phase
 // (no barrier between them): which value stays depends on the order the threads run in, a
 // write-write race. Atomics are not races; executions in different phases are ordered.
+// `iterations[k]`: block 0's iterations of accesses[k].
 void check_write_races(isl::Context& ctx, const KernelAnalysis& analysis,
                        const kernel::BoundKernel& bound,
-                       const std::vector<const AccessInfo*>& accesses) {
+                       const std::vector<const AccessInfo*>& accesses,
+                       const std::vector<::isl::set>& iterations) {
     for (size_t i = 0; i < accesses.size(); ++i)
         for (size_t j = i; j < accesses.size(); ++j) {
             const AccessInfo& a = *accesses[i];
@@ -146,16 +147,11 @@ void check_write_races(isl::Context& ctx, const KernelAnalysis& analysis,
             if (other_thread.empty())
                 continue; // one thread a block
             conditions.push_back("(" + fmt::format("{}", fmt::join(other_thread, " or ")) + ")");
-            const ThreadGroup block = whole_block(analysis);
-            const ::isl::set a_iterations =
-                isl::parse_set(ctx, group_iterations(analysis, a, bound.values(), block));
-            const ::isl::set b_iterations =
-                isl::parse_set(ctx, group_iterations(analysis, b, bound.values(), block));
             const ::isl::map pairs = isl::parse_map(
                 ctx, fmt::format("{{ [{}] -> [{}] : {} }}", fmt::join(a_names, ", "),
                                  fmt::join(b_names, ", "), fmt::join(conditions, " and ")));
             const ::isl::set racing = isl::checked("shared-memory write pairs", [&] {
-                return pairs.intersect_domain(a_iterations).intersect_range(b_iterations).wrap();
+                return pairs.intersect_domain(iterations[i]).intersect_range(iterations[j]).wrap();
             });
             if (racing.is_empty())
                 continue;
@@ -188,10 +184,11 @@ void check_shared_array(const KernelAnalysis& analysis, const kernel::BoundKerne
     isl::Context ctx;
     const std::vector<std::int64_t>& extents = bound.extents(array.name);
     const ::isl::set box = detail::extents_box(ctx, extents);
-    std::vector<::isl::set> elements; // of accesses[k]
+    std::vector<::isl::set> iterations, elements; // of accesses[k] in block 0
     std::optional<::isl::set> written, read;
     for (const AccessInfo* access : accesses) {
-        elements.push_back(block_elements(ctx, analysis, *access, bound));
+        iterations.push_back(block_iterations(ctx, analysis, *access, bound));
+        elements.push_back(detail::touched_elements(iterations.back(), ctx, *access, bound));
         const ::isl::set outside = elements.back().subtract(box);
         if (!outside.is_empty())
             refuse(analysis, fmt::format("'{}' reaches {}[{}] outside the shared array's extents "
@@ -203,7 +200,7 @@ void check_shared_array(const KernelAnalysis& analysis, const kernel::BoundKerne
         if (access->direction != Direction::store) // loads and atomics read
             read = read ? read->unite(elements.back()) : elements.back();
     }
-    check_write_races(ctx, analysis, bound, accesses);
+    check_write_races(ctx, analysis, bound, accesses, iterations);
     if (!read)
         return;
     const ::isl::set unwritten = written ? read->subtract(*written) : *read;
