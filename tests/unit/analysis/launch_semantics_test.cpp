@@ -1,6 +1,7 @@
 // Launches that would change what a kernel computes (launch_semantics.hpp): the user-written
 // tiled transpose and shared-memory tree of issue 42, and the tiled examples, worked by hand
 // from their statements.
+#include "bind_error.hpp"
 #include "kerncast/analysis/launch_semantics.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -9,6 +10,7 @@
 
 using namespace kerncast;
 using namespace kerncast::analysis;
+using kerncast::analysis::testing::bind_error;
 
 namespace {
 
@@ -21,18 +23,6 @@ kernel::LaunchConfig launch(kernel::Dim3 block, kernel::Dim3 fold = {1, 1, 1}) {
     l.block = block;
     l.fold = fold;
     return l;
-}
-
-// The message of bind's input error at `l`, "" when the launch binds.
-std::string bind_error(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l) {
-    try {
-        (void)bind(analyze(spec, l));
-        return "";
-    } catch (const Error& error) {
-        EXPECT_EQ(error.kind(), ErrorKind::input);
-        EXPECT_EQ(error.where().file, spec.file);
-        return error.message();
-    }
 }
 
 } // namespace

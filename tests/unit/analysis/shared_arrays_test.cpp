@@ -2,6 +2,7 @@
 // examples at their own block and at blocks their tiles were not written for. The cases were
 // worked by hand from the statements; the first GPU run (2026-11-26) ran matmul_tiled16 at
 // block 1x1x1 and read NaN from the unwritten part of its tiles.
+#include "bind_error.hpp"
 #include "kerncast/analysis/shared_arrays.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -11,6 +12,7 @@
 
 using namespace kerncast;
 using namespace kerncast::analysis;
+using kerncast::analysis::testing::bind_error;
 
 namespace {
 
@@ -23,18 +25,6 @@ kernel::LaunchConfig block(std::int64_t x, std::int64_t y, std::int64_t z = 1) {
     kernel::LaunchConfig launch;
     launch.block = {x, y, z};
     return launch;
-}
-
-// The message of bind's input error at `launch`, "" when the launch binds.
-std::string bind_error(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch) {
-    try {
-        (void)bind(analyze(spec, launch));
-        return "";
-    } catch (const Error& error) {
-        EXPECT_EQ(error.kind(), ErrorKind::input);
-        EXPECT_EQ(error.where().file, spec.file);
-        return error.message();
-    }
 }
 
 const char* reduction = R"yaml(
