@@ -28,10 +28,10 @@ const std::vector<BenchmarkKind>& benchmark_kinds() {
         std::vector<BenchmarkKind> all;
         for (auto family :
              {benchmarks::clock_kinds, benchmarks::size_kinds, benchmarks::line_kinds,
-              benchmarks::latency_kinds, benchmarks::caching_kinds, benchmarks::sharing_kinds,
-              benchmarks::bandwidth_kinds, benchmarks::loaded_latency_kinds,
-              benchmarks::l2_partition_kinds, benchmarks::tlb_kinds, benchmarks::departure_kinds,
-              benchmarks::block_launch_kinds}) {
+              benchmarks::tag_line_kinds, benchmarks::latency_kinds, benchmarks::caching_kinds,
+              benchmarks::sharing_kinds, benchmarks::bandwidth_kinds,
+              benchmarks::loaded_latency_kinds, benchmarks::l2_partition_kinds,
+              benchmarks::tlb_kinds, benchmarks::departure_kinds, benchmarks::block_launch_kinds}) {
             const auto registered = family();
             all.insert(all.end(), registered.begin(), registered.end());
         }

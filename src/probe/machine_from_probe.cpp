@@ -195,12 +195,22 @@ private:
         else if (name != "dram")
             measured_int(l.size_bytes, name, "size_bytes");
         // The line benchmark measures how far apart misses recur in a 4-byte chase: what one
-        // miss fetches. In the sectored L1 and L2 that is the 32-byte sector, not the 128-byte
-        // line a tag covers (which the probe does not measure), so it is their sector_bytes.
-        if (name == "l1" || name == "l2")
+        // miss fetches. In the sectored L1 and L2 that is the 32-byte sector, so it is their
+        // sector_bytes; the line a tag covers is the tag_line benchmark's (L1).
+        if (name == "l1" || name == "l2") {
             measured_int(l.sector_bytes, name, "line_bytes");
-        else
+            measured_int(l.line_bytes, name, "tag_line_bytes");
+            if (l.line_bytes && l.sector_bytes &&
+                l.line_bytes->value % l.sector_bytes->value != 0) {
+                m_.identity.notes += fmt::format(
+                    " The {} tag line measured ({} B) is not a multiple of its sector ({} B): "
+                    "left out.",
+                    name, l.line_bytes->value, l.sector_bytes->value);
+                l.line_bytes.reset();
+            }
+        } else {
             measured_int(l.line_bytes, name, "line_bytes");
+        }
         measured(l.latency_cycles, name, "latency_cycles");
         measured(l.sustained_bandwidth_gbs, name, "load_bandwidth_gbs");
         measured(l.store_bandwidth_gbs, name, "store_bandwidth_gbs");

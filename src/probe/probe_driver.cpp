@@ -65,6 +65,7 @@ ProbeRecord run_probe_on(ProbeDevice& device, const ProbeOptions& options) {
     if (wanted("l1")) {
         record_caching(session);
         record_cache_group(session, "l1", ProbeLoad::global_ca);
+        record_tag_line(session, "l1", ProbeLoad::global_ca);
     }
     if (wanted("texture"))
         record_cache_group(session, "texture", ProbeLoad::texture);

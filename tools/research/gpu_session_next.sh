@@ -47,6 +47,10 @@
 #  24. warp_sizes: `warp_drift sizes`, blocks of 1 to 32 warps unfolded: whether a block's life
 #      grows with its warps as independent warp durations say (compute.warp_duration_cv,
 #      block_retirement.hpp; tools/research/warp_duration_cv.py gives each size's cv).
+#  25. probe_l1: `kerncast probe --only l1` twice: the L1's line a tag covers (l1.tag_line,
+#      2026-11-29; 128 B expected, the L1 holding 1930-1950 lines of 128 B in l1_sets'
+#      consecutive chase) apart from the 32 B sector its misses fetch (l1.line); needs the
+#      staged build.
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (data/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -444,6 +448,12 @@ fi
 # program's (loaded_latency phase).
 if want probe_dram; then
   probe_twice dram 'latency'
+fi
+
+# The probe's l1 group: the sector (l1.line) and, since 2026-11-29, the line a tag covers
+# (l1.tag_line: doubling strides over 1.25x the L1's size).
+if want probe_l1; then
+  probe_twice l1 'line'
 fi
 
 if want dram_segments; then

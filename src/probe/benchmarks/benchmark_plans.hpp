@@ -24,6 +24,10 @@ void record_carveout_size_searches(ProbeSession& session);
 void record_line(ProbeSession& session, const std::string& memory, ProbeLoad load);
 void record_l2_line(ProbeSession& session);
 void record_constant_line(ProbeSession& session);
+// tag_line_benchmark.cpp: strides tag_line_min_stride_bytes, twice that, ... up to the max.
+inline constexpr int tag_line_min_stride_bytes = 32;
+inline constexpr int tag_line_max_stride_bytes = 1024;
+void record_tag_line(ProbeSession& session, const std::string& memory, ProbeLoad load);
 // latency_benchmark.cpp
 void record_latency(ProbeSession& session, const std::string& memory, ProbeLoad load,
                     std::int64_t bytes, int stride_bytes, bool random, bool warm);

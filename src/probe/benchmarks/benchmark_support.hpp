@@ -35,6 +35,7 @@ ChaseOverhead chase_overhead_of(const std::string& memory, const AnalysisContext
 std::vector<BenchmarkKind> clock_kinds();          // clock, overhead
 std::vector<BenchmarkKind> size_kinds();           // size
 std::vector<BenchmarkKind> line_kinds();           // line
+std::vector<BenchmarkKind> tag_line_kinds();       // tag_line
 std::vector<BenchmarkKind> latency_kinds();        // latency
 std::vector<BenchmarkKind> caching_kinds();        // caching
 std::vector<BenchmarkKind> sharing_kinds();        // sharing, count_per_sm

@@ -20,7 +20,8 @@ TEST(ProbeAnalysis, ReplayOfSyntheticRecordRecoversTheTruth) {
     const SyntheticTruth truth;
     const ProbeAnalysis a = analyse_probe_record(synthetic_record(truth));
     EXPECT_EQ(value_of(a, "l1", "size_bytes"), truth.l1_bytes);
-    EXPECT_EQ(value_of(a, "l1", "line_bytes"), truth.l1_line_bytes);
+    EXPECT_EQ(value_of(a, "l1", "line_bytes"), truth.l1_sector_bytes);
+    EXPECT_EQ(value_of(a, "l1", "tag_line_bytes"), truth.l1_line_bytes);
     EXPECT_EQ(value_of(a, "constant_l1", "size_bytes"), truth.constant_l1_bytes);
     EXPECT_DOUBLE_EQ(value_of(a, "", "overhead_cycles"), truth.overhead_cycles);
     EXPECT_NEAR(value_of(a, "l1", "latency_cycles"), truth.l1_hit_cycles, 0.25);
@@ -56,10 +57,12 @@ TEST(ProbeAnalysis, DifferentTruthGivesDifferentAnswers) {
     SyntheticTruth truth;
     truth.l1_bytes = 198 * 1024; // inside the recorded sweep range 196..204 KiB
     truth.texture_per_sm = 2;
-    truth.l1_line_bytes = 64;
+    truth.l1_line_bytes = 256;
+    truth.l1_sector_bytes = 64;
     const ProbeAnalysis a = analyse_probe_record(synthetic_record(truth));
     EXPECT_EQ(value_of(a, "l1", "size_bytes"), 198 * 1024);
     EXPECT_EQ(value_of(a, "l1", "line_bytes"), 64);
+    EXPECT_EQ(value_of(a, "l1", "tag_line_bytes"), 256);
     EXPECT_EQ(value_of(a, "texture", "count_per_sm"), 2);
 }
 

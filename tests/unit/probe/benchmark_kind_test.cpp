@@ -17,8 +17,8 @@ TEST(BenchmarkKind, RegistryHoldsEveryKindOnce) {
         EXPECT_FALSE(kind.measures.empty()) << kind.name;
         EXPECT_FALSE(kind.device_plan.empty()) << kind.name;
     }
-    EXPECT_EQ(names, (std::set<std::string_view>{"size", "line", "latency", "overhead", "caching",
-                                                 "sharing", "count_per_sm", "bandwidth",
+    EXPECT_EQ(names, (std::set<std::string_view>{"size", "line", "tag_line", "latency", "overhead",
+                                                 "caching", "sharing", "count_per_sm", "bandwidth",
                                                  "mixed_bandwidth", "loaded_latency", "departure",
                                                  "l2_partition", "clock", "tlb", "block_launch"}));
 }

@@ -25,6 +25,18 @@ TEST(LineSize, SpacingOfMissesGivesTheLine) {
     }
 }
 
+TEST(LineSize, SectoredCacheMissesEverySector) {
+    // A miss fetches one sector: misses recur every sector, not every line.
+    SimulatedCache cache;
+    cache.capacity_bytes = 16 * 1024;
+    cache.line_bytes = 128;
+    cache.sector_bytes = 32;
+    const auto result = line_size_from_misses(cache.chase(4 * cache.capacity_bytes, 4, 2048), 4);
+    ASSERT_TRUE(result.has_value());
+    EXPECT_EQ(result->line_bytes, 32);
+    EXPECT_DOUBLE_EQ(result->agreement, 1.0);
+}
+
 TEST(LineSize, OutliersLowerAgreementButNotTheAnswer) {
     SimulatedCache cache;
     cache.capacity_bytes = 16 * 1024;

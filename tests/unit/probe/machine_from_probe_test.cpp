@@ -291,10 +291,12 @@ TEST(MachineFromProbe, MachineModelCarriesMeasuredProvenance) {
     ASSERT_NE(l1, nullptr);
     ASSERT_TRUE(l1->effective_size_bytes.has_value());
     EXPECT_EQ(l1->effective_size_bytes->value, truth.l1_bytes);
-    // The chase measures what one miss fetches: the sector of the sectored L1, not its line.
+    // The 4-byte chase measures what one miss fetches (the sector), the doubling strides the
+    // line a tag covers.
     ASSERT_TRUE(l1->sector_bytes.has_value());
-    EXPECT_EQ(l1->sector_bytes->value, truth.l1_line_bytes);
-    EXPECT_FALSE(l1->line_bytes.has_value());
+    EXPECT_EQ(l1->sector_bytes->value, truth.l1_sector_bytes);
+    ASSERT_TRUE(l1->line_bytes.has_value());
+    EXPECT_EQ(l1->line_bytes->value, truth.l1_line_bytes);
     const Provenance& source = m.sources.at(l1->effective_size_bytes->source);
     EXPECT_EQ(source.kind, SourceKind::measured);
     EXPECT_EQ(source.run, "data/probe/synthetic/raw.json");

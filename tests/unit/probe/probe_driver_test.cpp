@@ -45,6 +45,7 @@ TEST(ProbeDriver, GroupsRecordTheirBenchmarksInDocumentedOrder) {
                                                           "l1.size",
                                                           "l1.line",
                                                           "l1.latency",
+                                                          "l1.tag_line",
                                                           "constant_l1.size",
                                                           "constant_l15.size",
                                                           "constant_l1.latency",
@@ -71,7 +72,9 @@ TEST(ProbeDriver, AnalysisOfTheRecordRecoversTheSimulatedCaches) {
     ASSERT_NE(a.find("l1", "size_bytes"), nullptr);
     EXPECT_EQ(a.find("l1", "size_bytes")->estimate.value, device.l1.capacity_bytes);
     ASSERT_NE(a.find("l1", "line_bytes"), nullptr);
-    EXPECT_EQ(a.find("l1", "line_bytes")->estimate.value, device.l1.line_bytes);
+    EXPECT_EQ(a.find("l1", "line_bytes")->estimate.value, device.l1.sector_bytes);
+    ASSERT_NE(a.find("l1", "tag_line_bytes"), nullptr);
+    EXPECT_EQ(a.find("l1", "tag_line_bytes")->estimate.value, device.l1.line_bytes);
     ASSERT_NE(a.find("constant_l1", "size_bytes"), nullptr);
     EXPECT_EQ(a.find("constant_l1", "size_bytes")->estimate.value,
               device.constant_l1.capacity_bytes);
@@ -225,9 +228,11 @@ TEST(ProbeDriver, CarveoutSearchesOnePerDistinctCarveoutAndRestoreTheRequestedOn
     std::vector<std::string> names = names_of(record);
     ASSERT_GE(names.size(), 5U);
     EXPECT_EQ(names[2].rfind("l1.size.carveout_", 0), 0U) << names[2];
-    for (const auto& b : record.benchmarks)
-        if (b.kind == "size")
+    for (const auto& b : record.benchmarks) {
+        if (b.kind == "size") {
             EXPECT_GE(b.carveout_percent, 0) << b.name;
+        }
+    }
     EXPECT_EQ(device.carveout_percent, 25);
 }
 
@@ -237,10 +242,10 @@ TEST(ProbeDriver, EveryGroupRunsAndItsRecordIsAnalysed) {
     std::set<std::string> kinds;
     for (const auto& b : record.benchmarks)
         kinds.insert(b.kind);
-    EXPECT_EQ(kinds, (std::set<std::string>{"clock", "overhead", "caching", "size", "line",
-                                            "latency", "sharing", "count_per_sm", "departure",
-                                            "l2_partition", "bandwidth", "mixed_bandwidth",
-                                            "loaded_latency", "tlb", "block_launch"}));
+    EXPECT_EQ(kinds, (std::set<std::string>{
+                         "clock", "overhead", "caching", "size", "line", "tag_line", "latency",
+                         "sharing", "count_per_sm", "departure", "l2_partition", "bandwidth",
+                         "mixed_bandwidth", "loaded_latency", "tlb", "block_launch"}));
     EXPECT_NO_THROW(analyse_probe_record(record));
 }
 

@@ -25,7 +25,9 @@ public:
         info_.shared_memory_per_sm_bytes = 233472;
         info_.shared_memory_per_block_optin_bytes = 232448;
         l1.capacity_bytes = 24 * 1024;
+        l1.sector_bytes = 32;
         l1.ways = 4;
+        l1.hashed_sets = true;
         constant_l1.capacity_bytes = 2 * 1024;
         constant_l1.line_bytes = 64;
         constant_l1.hit_cycles = 40;

@@ -1,7 +1,7 @@
 // A probe record with known answers, generated from simulated caches: what a GPU with
-// L1 = 200 KiB (128 B lines, 33 cycles), texture/read-only sharing L1, constant L1 2 KiB,
-// L2 near/far 200/280 cycles, DRAM 480 cycles, ... would have recorded. Used by the
-// analysis tests and (written to data/synthetic-gpu/raw.json) by the CLI replay tests.
+// L1 = 200 KiB (128 B lines of 32 B sectors, 33 cycles), texture/read-only sharing L1, constant L1
+// 2 KiB, L2 near/far 200/280 cycles, DRAM 480 cycles, ... would have recorded. Used by the analysis
+// tests and (written to data/synthetic-gpu/raw.json) by the CLI replay tests.
 #pragma once
 
 #include "kerncast/probe/raw_series.hpp"
@@ -18,7 +18,8 @@ namespace kerncast::probe::testing {
 
 struct SyntheticTruth {
     std::int64_t l1_bytes = 200 * 1024;
-    int l1_line_bytes = 128;
+    int l1_line_bytes = 128;  // what a tag covers
+    int l1_sector_bytes = 32; // what a miss fetches
     double l1_hit_cycles = 33;
     std::int64_t constant_l1_bytes = 2 * 1024;
     int constant_l1_line_bytes = 64;
@@ -94,7 +95,9 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
     SimulatedCache l1;
     l1.capacity_bytes = truth.l1_bytes;
     l1.line_bytes = truth.l1_line_bytes;
+    l1.sector_bytes = truth.l1_sector_bytes;
     l1.ways = 4;
+    l1.hashed_sets = true;
     l1.hit_cycles = truth.l1_hit_cycles + truth.overhead_cycles;
     l1.miss_cycles = truth.l2_near_cycles + truth.overhead_cycles;
     l1.noise_cycles = 1;
@@ -125,6 +128,20 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
                                c.chase(4 * truth.l1_bytes, 4, 2048)});
     }
     record.benchmarks.push_back(line);
+
+    // Tag line: doubling strides over 1.25x the capacity, after a reference chase that fits.
+    RawBenchmark tag_line{"l1.tag_line", "tag_line", "l1", "", "", "sequential", "cycles", "", {}};
+    const std::int64_t beyond = truth.l1_bytes * 5 / 4;
+    for (int rep = 0; rep < 2; ++rep) {
+        SimulatedCache c = l1;
+        c.seed = static_cast<std::uint32_t>(20 + rep);
+        tag_line.series.push_back({"hits", rep, truth.l1_bytes / 2, 32, 0, 0, 0, truth.sm_clock_mhz,
+                                   c.chase(truth.l1_bytes / 2, 32, 2048)});
+        for (int stride = 32; stride <= 1024; stride *= 2)
+            tag_line.series.push_back({"", rep, beyond, stride, 0, 0, 0, truth.sm_clock_mhz,
+                                       c.chase(beyond, stride, 2048)});
+    }
+    record.benchmarks.push_back(tag_line);
 
     // Constant L1: a small cache, searched with a fine step.
     SimulatedCache constant;

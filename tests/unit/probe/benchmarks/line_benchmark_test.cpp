@@ -4,14 +4,15 @@ namespace kerncast::probe::testing {
 namespace {
 
 TEST(LineBenchmark, LineIsTheMissSpacing) {
+    // In the sectored L1 misses recur every sector.
     const SyntheticTruth truth;
     const ProbeAnalysis a = analyse_kinds(synthetic_record(truth), {"line"});
-    EXPECT_EQ(value_of(a, "l1", "line_bytes"), truth.l1_line_bytes);
+    EXPECT_EQ(value_of(a, "l1", "line_bytes"), truth.l1_sector_bytes);
 }
 
 TEST(LineBenchmark, OtherLineSizeIsFound) {
     SyntheticTruth truth;
-    truth.l1_line_bytes = 64;
+    truth.l1_sector_bytes = 64;
     const ProbeAnalysis a = analyse_kinds(synthetic_record(truth), {"line"});
     EXPECT_EQ(value_of(a, "l1", "line_bytes"), 64);
 }
