@@ -257,11 +257,16 @@ TEST(Catalogue, ResolveMachineTextGivesTheTextResolveParses) {
 }
 
 TEST(Catalogue, BuiltInsAreFoundByTheCudaDeviceName) {
-    // The names the CUDA runtime gave the GPUs kerncast probed (data/measured/*/probe) and the
-    // V100 of the published device table.
+    // The names the CUDA runtime gave the GPUs kerncast probed (data/measured/*/probe), the
+    // V100 of the published device table and those public logs show (docs/machine-format.md).
     EXPECT_EQ(builtin_for_device("NVIDIA H100 80GB HBM3", 9, 0), "h100-sxm5-80gb");
     EXPECT_EQ(builtin_for_device("NVIDIA H200", 9, 0), "h200-sxm-141gb");
     EXPECT_EQ(builtin_for_device("Tesla V100-PCIE-32GB", 7, 0), "v100-pcie-32gb");
+    EXPECT_EQ(builtin_for_device("Tesla V100-SXM2-32GB", 7, 0), "v100-sxm2-32gb");
+    EXPECT_EQ(builtin_for_device("NVIDIA A100-SXM4-40GB", 8, 0), "a100-sxm4-40gb");
+    EXPECT_EQ(builtin_for_device("NVIDIA A100-SXM4-80GB", 8, 0), "a100-sxm4-80gb");
+    EXPECT_EQ(builtin_for_device("NVIDIA H100 PCIe", 9, 0), "h100-pcie-80gb");
+    EXPECT_EQ(builtin_for_device("NVIDIA RTX A6000", 8, 6), "rtx-a6000");
     EXPECT_EQ(builtin_for_device("NVIDIA H200", 8, 0), std::nullopt); // another compute capability
-    EXPECT_EQ(builtin_for_device("NVIDIA H100 PCIe", 9, 0), std::nullopt); // no built-in lists it
+    EXPECT_EQ(builtin_for_device("NVIDIA TITAN V", 7, 0), std::nullopt); // no built-in lists it
 }
