@@ -17,7 +17,7 @@ namespace kerncast::probe::device {
 // Each thread issues the loads of 4 grid-stride steps before it uses one: with one load in
 // flight a thread (the first version), the stream was bound by latency, not bandwidth, on the
 // H200 (4102 GB/s against 4516 for a stream with 4 points' loads in flight a thread,
-// data/measured/h200-2026-11-27/dram-mix). L2Only loads with ld.global.cg (cache in L2, not
+// lab/measured/h200-2026-11-27/dram-mix). L2Only loads with ld.global.cg (cache in L2, not
 // L1). The L2 pass needs it: a grid-stride loop of a fixed grid gives every SM the same
 // elements on every pass, a quarter of L2 over the SMs is smaller than one SM's L1 on Ampere and
 // Hopper (60 MiB / 4 / 132 SMs = 116 KiB against the H200's 241 KiB), and plain loads then

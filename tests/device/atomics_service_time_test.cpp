@@ -33,7 +33,7 @@ TEST(DeviceAtomicServiceTime, SmallTableHasTheGridAndContentionCosts) {
                 EXPECT_GT(grid.total_cycles[n][0][c], 0);
                 // More active lanes on one address never make a warp's atomic markedly
                 // faster. Not strictly slower either: on the H200 (2026-11-26,
-                // data/measured/h200-2026-11-26/atomics) a fetch-and-add warp took the same
+                // lab/measured/h200-2026-11-26/atomics) a fetch-and-add warp took the same
                 // time with 1 and 32 lanes (add, n = 32, c = 0: 492 and 494 cycles), so the
                 // bound allows the run-to-run noise seen there (at most 1.3 % faster).
                 EXPECT_GE(grid.total_cycles[n][1][c], 0.97 * grid.total_cycles[n][0][c])

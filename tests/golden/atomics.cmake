@@ -42,11 +42,11 @@ kerncast_add_cli_test(NAME atomics_two_forms EXIT 2
   ARGS atomics examples/kernels/histogram.yaml --ncu-csv x.csv -m h100-sxm5-80gb
   STDERR_CONTAINS "give exactly one of")
 
-# The table measured on an H200 (2026-11-26, data/measured/h200-2026-11-26/atomics): its raw
+# The table measured on an H200 (2026-11-26, lab/measured/h200-2026-11-26/atomics): its raw
 # record replays to the medians the run printed (add, n = 1: 207 cycles fetch-and-add, 122 CAS
 # at e = 1, 188 CAS at e = 32).
 kerncast_add_cli_test(NAME atomics_replay_h200
-  ARGS atomics --replay ${PROJECT_SOURCE_DIR}/data/measured/h200-2026-11-26/atomics/raw.json
+  ARGS atomics --replay ${PROJECT_SOURCE_DIR}/lab/measured/h200-2026-11-26/atomics/raw.json
   STDOUT_CONTAINS "of NVIDIA H200 from a raw record"
                   "add         1   1              207              122"
                   "add         1  32              207              188")
@@ -54,7 +54,7 @@ kerncast_add_cli_test(NAME atomics_replay_h200
 # what the run printed, and is the built-in h200-sxm-141gb's: the forecast uses it (T(n, e, c)
 # = 910 cycles for histogram's 64 queued warps, e = 32, popc_inc).
 kerncast_add_cli_test(NAME atomics_replay_h200_fixed
-  ARGS atomics --replay ${PROJECT_SOURCE_DIR}/data/measured/h200-2026-11-26/atomics-fixed/raw.json
+  ARGS atomics --replay ${PROJECT_SOURCE_DIR}/lab/measured/h200-2026-11-26/atomics-fixed/raw.json
   STDOUT_CONTAINS "add        64  32             1077             4377")
 kerncast_add_cli_test(NAME atomics_forecast_h200_measured_table
   ARGS atomics examples/kernels/histogram.yaml -m h200-sxm-141gb

@@ -10,11 +10,11 @@ kerncast_add_cli_test(NAME probe_replay_synthetic_json
 kerncast_add_cli_test(NAME probe_replay_writes_machine_file
   ARGS probe --replay ${probe_synthetic} -o ${CMAKE_CURRENT_BINARY_DIR}/probe-synthetic-machine.json
   STDERR_CONTAINS "machine file written to" STDOUT_CONTAINS "l1           size_bytes")
-# Real runs (kerncast's first, 2026-11-26; data/measured/*/probe): the raw series, extracted at
+# Real runs (kerncast's first, 2026-11-26; lab/measured/*/probe): the raw series, extracted at
 # configure time, replay to the values the probe wrote on the GPU (its probe.txt there).
 foreach(run h200 h100)
   set(probe_raw_dir ${CMAKE_CURRENT_BINARY_DIR}/measured-${run}-probe)
-  set(probe_archive ${PROJECT_SOURCE_DIR}/data/measured/${run}-2026-11-26/probe/raw.tar.xz)
+  set(probe_archive ${PROJECT_SOURCE_DIR}/lab/measured/${run}-2026-11-26/probe/raw.tar.xz)
   if(NOT EXISTS ${probe_raw_dir}/raw.json OR ${probe_archive} IS_NEWER_THAN ${probe_raw_dir}/raw.json)
     file(ARCHIVE_EXTRACT INPUT ${probe_archive} DESTINATION ${probe_raw_dir})
   endif()

@@ -222,7 +222,7 @@ struct MemoryLevel {
     std::optional<Sourced<std::vector<MixedBandwidth>>> mixed_bandwidth_by_store_fraction;
     // The latency of a dependent load against the bandwidth other warps stream at, sorted by
     // store fraction and then bandwidth (dram only; measured by the probe, read by no model
-    // yet: docs/accuracy.md, notes 2026-11-27d).
+    // yet: lab/notes/accuracy, 2026-11-27d).
     std::optional<Sourced<std::vector<LoadedLatency>>> latency_under_load;
     // The bandwidth by load bytes in flight an SM, sorted by store fraction and then bytes in
     // flight (dram only; the limiter model's DRAM in-flight limit: docs/volume-model.md).

@@ -180,9 +180,9 @@ LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachin
     LimiterResult r;
     // Ernst et al. 2023, sec. 2: each limiter is a volume (or cycle count) over a rate. The
     // DRAM's and the L2's rates depend on the mix of loads and stores where the machine
-    // measured mixes (data/measured/*-2026-11-27/dram-mix: a 1:1 mix moves 7-13 % fewer bytes a
+    // measured mixes (lab/measured/*-2026-11-27/dram-mix: a 1:1 mix moves 7-13 % fewer bytes a
     // second through DRAM than loads alone on the H100 and H200; an L2 serves a few stores
-    // among many loads at almost no cost, data/measured/h100-2026-11-26b/l2-mix).
+    // among many loads at almost no cost, lab/measured/h100-2026-11-26b/l2-mix).
     r.dram_store_fraction =
         store_fraction_of(inputs.dram_bytes_per_point, inputs.dram_store_bytes_per_point);
     r.dram_bandwidth_bytes_per_s = dram_bandwidth_bytes_per_s(machine, r.dram_store_fraction);

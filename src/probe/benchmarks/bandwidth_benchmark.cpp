@@ -215,7 +215,7 @@ void record_mixed_bandwidths(ProbeSession& session, const std::string& memory,
 // The DRAM streams: loads alone and stores alone, then each load/store mix. They run in a
 // region of their own, 5 slices of up to 1 GiB (as large as half the free memory allows), so
 // a launch moves gigabytes: over the probe buffer (436 MB on the H200) a launch took 0.1 ms
-// and its fixed time cost 4 % (data/measured/h200-2026-11-27b). Below 640 MiB free the
+// and its fixed time cost 4 % (lab/measured/h200-2026-11-27b). Below 640 MiB free the
 // loads and stores alone stream over the probe buffer and the mixes are skipped.
 void record_dram_bandwidths(ProbeSession& session) {
     using K = StreamKernel;
@@ -254,7 +254,7 @@ void record_dram_bandwidths(ProbeSession& session) {
 // every load and store is an L2 hit; 100 / (loads + stores) passes a launch move 5 x the L2's
 // size, as many bytes as a launch of the L2 load stream. A stencil's L2 traffic is a few
 // stores among many loads (1 to 2-5 on the star), which an L2 may serve apart from the loads
-// (data/measured/h100-2026-11-26b/l2-mix, docs/accuracy.md).
+// (lab/measured/h100-2026-11-26b/l2-mix, docs/accuracy.md).
 void record_l2_mixed_bandwidths(ProbeSession& session) {
     const std::int64_t slice_bytes = session.l2_bytes / 4 / mix_stream_max_slices / 16 * 16;
     if (slice_bytes < 16 * KiB)

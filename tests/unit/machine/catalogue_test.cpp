@@ -257,7 +257,7 @@ TEST(Catalogue, ResolveMachineTextGivesTheTextResolveParses) {
 }
 
 TEST(Catalogue, BuiltInsAreFoundByTheCudaDeviceName) {
-    // The names the CUDA runtime gave the GPUs kerncast probed (data/measured/*/probe), the
+    // The names the CUDA runtime gave the GPUs kerncast probed (lab/measured/*/probe), the
     // V100 of the published device table and those public logs show (docs/machine-format.md).
     EXPECT_EQ(builtin_for_device("NVIDIA H100 80GB HBM3", 9, 0), "h100-sxm5-80gb");
     EXPECT_EQ(builtin_for_device("NVIDIA H200", 9, 0), "h200-sxm-141gb");

@@ -6,7 +6,7 @@
 //
 // kerncast models the warps' durations as independent with a common mean and a coefficient of
 // variation cv (standard deviation over mean, `compute.warp_duration_cv`, measured: the H100's
-// and H200's from tools/research/warp_drift.cu, docs/machine-format.md). A block of n warps then
+// and H200's from lab/research/warp_drift.cu, docs/machine-format.md). A block of n warps then
 // lives E[max of n] = mean x (1 + cv x e_n) on average, e_n the expected maximum of n
 // independent standard normal variables (e_1 = 0, e_2 = 1/sqrt(pi), e_32 = 2.07), and its slots
 // are busy 1 / (1 + cv x e_n) of that life. The volume model's in-flight limit counts the loads

@@ -8,8 +8,8 @@
 // all lines the resident blocks allocate over their life. Those lines are not live at once
 // (a 2D box stencil's rows die when the last warp has passed them), and a set-associative
 // cache also misses before it is full (conflicts); neither depends on the total allocation
-// alone. tools/research/l1_lru_sim.cpp explored this on the published V100 rows
-// (docs/accuracy.md, notes); this is the model's version of it.
+// alone. lab/research/l1_lru_sim.cpp explored this on the published V100 rows
+// (lab/notes/accuracy); this is the model's version of it.
 //
 // Assumptions, each stated in docs/volume-model.md: the warps of the SM issue in lockstep
 // (one request each in turn); the resident blocks start staggered by an equal share of a

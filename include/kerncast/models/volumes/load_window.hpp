@@ -1,7 +1,7 @@
 // How many of its global loads a thread can have in flight at once. A load's value needs a
 // register from its issue until its use, so the compiled code issues a window of loads back
 // to back, as many as the registers left for values hold, then one load per use (the SASS of
-// kerncast's generated stencils on an H100, data/measured/h100-2026-11-26c/sass and its README:
+// kerncast's generated stencils on an H100, lab/measured/h100-2026-11-26c/sass and its README:
 // the box r3 issues 11 of its 49 loads first at 30 registers a thread, 27 at 62; the star r2 11
 // of its 13 at 30, its z-fold of 2 11 of 35). All three follow (registers - 8) / registers a
 // value: 8 registers stay with addresses and indices. The volume model's in-flight limit counts

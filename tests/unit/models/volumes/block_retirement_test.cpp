@@ -85,10 +85,10 @@ TEST(BlockRetirement, InvalidArgumentsAreInternalErrors) {
 TEST(BlockRetirement, HopperFilesCarryTheirWarpDriftMedians) {
     // compute.warp_duration_cv of the H100 and H200 files is the median over the committed
     // warp_drift runs' 15 configurations of (block life / (fold x instance) - 1) / e_warps
-    // (tools/research/warp_duration_cv.py computes the same).
+    // (lab/research/warp_duration_cv.py computes the same).
     for (const auto& [machine, run] : {std::pair{"h200-sxm-141gb", "h200-2026-11-27b"},
                                        std::pair{"h100-sxm5-80gb", "h100-2026-11-27b"}}) {
-        std::ifstream in(std::string(KERNCAST_SOURCE_DIR) + "/data/measured/" + run +
+        std::ifstream in(std::string(KERNCAST_SOURCE_DIR) + "/lab/measured/" + run +
                          "/warp-drift/warp_drift.jsonl");
         ASSERT_TRUE(in) << run;
         std::vector<double> cv;

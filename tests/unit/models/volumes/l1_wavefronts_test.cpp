@@ -22,7 +22,7 @@ L1BankLayout a100_layout() {
     return l1_bank_layout(resolve_machine("a100-sxm4-40gb"));
 }
 
-// A committed l1_wavefronts.py table (data/measured/...), parsed; empty launches if unreadable.
+// A committed l1_wavefronts.py table (lab/measured/...), parsed; empty launches if unreadable.
 json_reader::Document measured_wavefronts(const std::string& relative_path) {
     const std::string path = std::string(KERNCAST_SOURCE_DIR) + "/" + relative_path;
     std::ifstream in(path);
@@ -99,12 +99,12 @@ TEST(L1Wavefronts, AZeroWindowPairsAnyDistance) {
 }
 
 // The wavefronts one warp load costs when its sectors hit L1, measured on an H100 under Nsight
-// Compute (tools/research/l1_wavefronts.cu; data/measured/h100-2026-11-26b/l1-wavefronts): lane
+// Compute (lab/research/l1_wavefronts.cu; lab/measured/h100-2026-11-26b/l1-wavefronts): lane
 // l reads element l % width of row l / width. Every hit pattern lies within 0.35 wavefronts of
 // the bank rule without a pairing distance; with the V100's 1024 B many do not.
 TEST(L1Wavefronts, HopperHitsFollowTheBankRuleWithoutADistance) {
     const auto document =
-        measured_wavefronts("data/measured/h100-2026-11-26b/l1-wavefronts/wavefronts.json");
+        measured_wavefronts("lab/measured/h100-2026-11-26b/l1-wavefronts/wavefronts.json");
     L1BankLayout no_distance = l1_bank_layout(resolve_machine("h100-sxm5-80gb"));
     no_distance.wavefront_window_bytes = 0;
     L1BankLayout v100_distance = no_distance;
@@ -150,13 +150,13 @@ TEST(L1Wavefronts, EachOfTwoPassesCostsTheBankRuleOfItsLanesPerHalfWarp) {
 }
 
 // Warps whose lanes below `hot_lanes` read lines that hit L1 and the others lines that miss,
-// measured on an H100 (tools/research/l1_wavefronts.cu, `partial` family; read wavefronts,
-// data/measured/h100-2026-11-26c/l1-wavefront-parts): 32-wide aligned rows cost the two passes
+// measured on an H100 (lab/research/l1_wavefronts.cu, `partial` family; read wavefronts,
+// lab/measured/h100-2026-11-26c/l1-wavefront-parts): 32-wide aligned rows cost the two passes
 // exactly (3, 2, 3 where the bank rule alone says 2), and no pattern costs less than the two
 // passes; what narrow and shifted rows cost beyond them is their own miss price, not modelled.
 TEST(L1Wavefronts, HopperPartlyHittingWarpsTakeTwoPasses) {
     const auto document =
-        measured_wavefronts("data/measured/h100-2026-11-26c/l1-wavefront-parts/wavefronts.json");
+        measured_wavefronts("lab/measured/h100-2026-11-26c/l1-wavefront-parts/wavefronts.json");
     L1BankLayout layout = l1_bank_layout(resolve_machine("h100-sxm5-80gb"));
     layout.wavefront_window_bytes = 0;
     int patterns = 0, aligned_32_wide = 0, below = 0;

@@ -178,7 +178,7 @@ TEST(Limiter, InFlightLimitIsLittlesLawOnTheLatencyUnderLoad) {
 }
 
 TEST(Limiter, HopperFilesCarryTheirInFlightCurves) {
-    // data/measured/{h100,h200}-2026-11-27b/probe-bandwidth-region/run1, replayed: loads alone
+    // lab/measured/{h100,h200}-2026-11-27b/probe-bandwidth-region/run1, replayed: loads alone
     // at 256 threads an SM (16 KiB of loads in flight) reach 2607.2 GB/s on the H100 and 3262.8
     // on the H200; the curves start from the probed unloaded latencies (673.7 and 656.2 cycles).
     for (const auto& [id, gbs, cycles] : {std::tuple{"h100-sxm5-80gb", 2607.2, 673.7},
@@ -197,7 +197,7 @@ TEST(Limiter, HopperFilesCarryTheirInFlightCurves) {
 }
 
 TEST(Limiter, HopperFilesCarryTheirMeasuredMixes) {
-    // data/measured/{h100,h200}-2026-11-27/dram-mix/machine-table.txt: 2 loads to 2 stores move
+    // lab/measured/{h100,h200}-2026-11-27/dram-mix/machine-table.txt: 2 loads to 2 stores move
     // 2817.5 GB/s on the H100 and 3920.6 on the H200, where loads alone move 3032.8 and 4515.5.
     const LimiterMachine h100 = limiter_machine(resolve_machine("h100-sxm5-80gb"));
     const LimiterMachine h200 = limiter_machine(resolve_machine("h200-sxm-141gb"));
@@ -218,10 +218,10 @@ TEST(Limiter, HopperMixesReplayTheirCommittedMeasurements) {
     // Each entry of the two files' mixed_bandwidth_by_store_fraction is the committed run's
     // best configuration of that store fraction: the unrolled kernel on the largest slices,
     // (load + store bytes) / median of the 5 launch times, rounded to 0.1 GB/s
-    // (tools/research/dram_mix.py --machine-table).
+    // (lab/research/dram_mix.py --machine-table).
     for (const auto& [id, run] :
-         {std::pair{"h100-sxm5-80gb", "data/measured/h100-2026-11-27/dram-mix/run4.jsonl"},
-          std::pair{"h200-sxm-141gb", "data/measured/h200-2026-11-27/dram-mix/run5.jsonl"}}) {
+         {std::pair{"h100-sxm5-80gb", "lab/measured/h100-2026-11-27/dram-mix/run4.jsonl"},
+          std::pair{"h200-sxm-141gb", "lab/measured/h200-2026-11-27/dram-mix/run5.jsonl"}}) {
         SCOPED_TRACE(id);
         std::ifstream in(std::string(KERNCAST_SOURCE_DIR) + "/" + run);
         ASSERT_TRUE(in) << run;

@@ -1,5 +1,5 @@
 // The loads a thread can have in flight (load_window.hpp): the windows the SASS of the
-// generated stencils shows (data/measured/h100-2026-11-26c/README.md, "SASS load batches").
+// generated stencils shows (lab/measured/h100-2026-11-26c/README.md, "SASS load batches").
 #include "kerncast/error.hpp"
 #include "kerncast/models/volumes/load_window.hpp"
 

@@ -335,7 +335,7 @@ TEST(VolumesL1, WarpRepeatsDoNotCountAsCapacityMisses) {
 
 // The L1 allocation (eq. 4 for L1) counts the lines of loads and of stores. Loads only (if
 // the write-through L1 did not allocate stores) was tried on the published V100 sets and
-// refitted: worse (docs/accuracy.md, notes), so stores stay. box2d_r1, block 32x1 on the
+// refitted: worse (lab/notes/accuracy), so stores stay. box2d_r1, block 32x1 on the
 // A100 (32 resident blocks), representative block 234x7499: src rows 7499..7501, elements
 // 7488..7521 of 15000-wide f64 rows (linear addresses) are 3 lines each, dst row 7500,
 // elements 7489..7520, 3 lines: 12 lines of 128 B per block (9 without the stores).
@@ -737,7 +737,7 @@ TEST(VolumesPublishedV100, ASetAssociativeL1MissesOtherwiseThanAFullyAssociative
     // Star range 2, 16x8x8 folded 4 times: measured L2 -> L1 25.23 B against 17.0 B
     // compulsory. The resident blocks cycle through more lines than the L1 holds: a fully
     // associative LRU L1 evicts every line just before its reuse (+12 %), while 16-way sets
-    // with random placement keep some of them (tools/research/l1_lru_sim.py finds the same).
+    // with random placement keep some of them (lab/research/l1_lru_sim.py finds the same).
     const MachineModel v100 = resolve_machine("v100-pcie-32gb");
     MachineModel fully_associative = v100;
     for (auto& level : fully_associative.memory)

@@ -103,14 +103,14 @@ TEST(BandwidthBenchmark, MixedBandwidthLabelMustBeAMix) {
     EXPECT_NE(analysis_error(record, {"mixed_bandwidth"}).find("milliseconds"), std::string::npos);
 }
 
-// The probe's own runs on an H100 and an H200 (data/measured/*-2026-11-27b, mix_stream: 16-byte
+// The probe's own runs on an H100 and an H200 (lab/measured/*-2026-11-27b, mix_stream: 16-byte
 // vectors) replay into tables that agree with the machine files' tables, which
-// tools/research/l1_wavefronts.cu dram-mix measured with 8-byte elements in an earlier session:
+// lab/research/l1_wavefronts.cu dram-mix measured with 8-byte elements in an earlier session:
 // within 4 % at every store fraction, and both see a 1:1 mix at least 5 % below loads alone.
 TEST(BandwidthBenchmark, HopperProbeRunsAgreeWithTheMachineFilesMixes) {
     for (const auto& [id, run] :
-         {std::pair{"h100-sxm5-80gb", "data/measured/h100-2026-11-27b/probe-bandwidth-mix/run1"},
-          std::pair{"h200-sxm-141gb", "data/measured/h200-2026-11-27b/probe-bandwidth-mix/run1"}}) {
+         {std::pair{"h100-sxm5-80gb", "lab/measured/h100-2026-11-27b/probe-bandwidth-mix/run1"},
+          std::pair{"h200-sxm-141gb", "lab/measured/h200-2026-11-27b/probe-bandwidth-mix/run1"}}) {
         SCOPED_TRACE(id);
         const MachineModel probed = machine_from_probe(
             analyse_probe_record(read_probe_record(std::string(KERNCAST_SOURCE_DIR) + "/" + run)),
