@@ -36,7 +36,7 @@ constexpr bool is_size_key(std::string_view key) {
 
 using R = Range;
 using CU = ComputeUnits;
-inline constexpr std::array<Field<CU>, 22> compute_fields{{
+inline constexpr std::array<Field<CU>, 23> compute_fields{{
     {"sm_count", &CU::sm_count, "", R::positive},
     {"base_clock_mhz", &CU::base_clock_mhz, "MHz", R::positive},
     {"boost_clock_mhz", &CU::boost_clock_mhz, "MHz", R::positive},
@@ -48,6 +48,8 @@ inline constexpr std::array<Field<CU>, 22> compute_fields{{
     {"max_blocks_per_sm", &CU::max_blocks_per_sm, "blocks", R::positive},
     {"block_launches_per_cycle", &CU::block_launches_per_cycle, "blocks/cycle", R::positive},
     {"warp_duration_cv", &CU::warp_duration_cv, "", R::non_negative},
+    {"load_window_reserved_registers", &CU::load_window_reserved_registers, "registers",
+     R::non_negative},
     {"registers_per_sm", &CU::registers_per_sm, "registers", R::positive},
     {"max_registers_per_thread", &CU::max_registers_per_thread, "registers", R::positive},
     {"max_registers_per_block", &CU::max_registers_per_block, "registers", R::positive},

@@ -141,6 +141,10 @@ struct ComputeUnits {
     // a block's warps do not end together, and its slots free when the last ends; the volume
     // model's in-flight limit, models/volumes/block_retirement.hpp).
     Known<double> warp_duration_cv;
+    // Registers a thread of the compiled code keeps for addresses, indices and sums, not for
+    // loaded values (read off the SASS: the volume model's load window,
+    // models/volumes/load_window.hpp).
+    Known<int> load_window_reserved_registers;
     Known<int> registers_per_sm; // 32-bit registers
     Known<int> max_registers_per_thread;
     Known<int> max_registers_per_block;

@@ -104,9 +104,9 @@ std::optional<std::string> near_best_note(const ExploreResult& result) {
                                 by_limiter[limiter]);
     return fmt::format(
         "The {} best configurations are predicted within {:.2g} % of each other ({:.2f} to "
-        "{:.2f} Gpoints/s; {}): closer than the model's accuracy separates them (26 box r1 "
-        "shapes the H100 model predicts within 0.04 % ran 1351 to 1673 us, docs/accuracy.md). "
-        "Time the leading ones (`kerncast run`) before choosing (docs/volume-model.md, Ties).",
+        "{:.2f} Gpoints/s; {}): closer than the model's accuracy separates them (its time "
+        "errors on measured GPUs: docs/accuracy.md). Time the leading ones (`kerncast run`) "
+        "before choosing (docs/volume-model.md, Ties).",
         near, (highest - lowest) / highest * 100, lowest / 1e9, highest / 1e9, limiters);
 }
 

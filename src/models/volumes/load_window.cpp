@@ -7,13 +7,14 @@
 
 namespace kerncast::models {
 
-std::optional<int> load_window(int registers_per_thread, int registers_per_value) {
-    KERNCAST_CHECK(registers_per_thread >= 0 && registers_per_value >= 1,
-                   fmt::format("load window of {} registers, {} a value", registers_per_thread,
-                               registers_per_value));
+std::optional<int> load_window(int registers_per_thread, int reserved_registers,
+                               int registers_per_value) {
+    KERNCAST_CHECK(registers_per_thread >= 0 && reserved_registers >= 0 && registers_per_value >= 1,
+                   fmt::format("load window of {} registers, {} reserved, {} a value",
+                               registers_per_thread, reserved_registers, registers_per_value));
     if (registers_per_thread == 0)
         return std::nullopt;
-    return std::max(1, (registers_per_thread - registers_kept_for_addresses) / registers_per_value);
+    return std::max(1, (registers_per_thread - reserved_registers) / registers_per_value);
 }
 
 double loads_in_flight_fraction(double loads_per_thread, int window) {

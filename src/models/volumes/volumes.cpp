@@ -762,8 +762,11 @@ LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprin
         if (array.loaded)
             value_bytes = std::max(value_bytes, array.element_bytes);
     const int registers_per_value = (value_bytes + 3) / 4;
+    const Known<int>& reserved = machine.compute.load_window_reserved_registers;
     const std::optional<int> window =
-        in_loop ? std::nullopt : load_window(p.registers.per_thread, registers_per_value);
+        in_loop || !reserved
+            ? std::nullopt
+            : load_window(p.registers.per_thread, reserved->value, registers_per_value);
     const double window_fraction =
         window ? loads_in_flight_fraction(loads_per_thread, *window) : 1.0;
 
@@ -777,16 +780,18 @@ LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprin
                          busy, warps_per_block, 100 * cv->value)
            : std::string("all of them running (the machine gives no compute.warp_duration_cv)");
     const std::string at_once =
-        window ? fmt::format("{:.3f} of the {:.0f} loads a thread at once (its {} registers hold "
-                             "a window of {} {}-byte values: ({} - {}) / {})",
-                             window_fraction, loads_per_thread, p.registers.per_thread, *window,
-                             value_bytes, p.registers.per_thread, registers_kept_for_addresses,
-                             registers_per_value)
-        : in_loop ? std::string("all the loads a thread at once (its loads run in a "
-                                "sequential loop: no window)")
-                  : std::string("all the loads a thread at once (registers unknown: no "
-                                "window; --registers N|auto or registers_per_thread in the "
-                                "kernel file)");
+        window
+            ? fmt::format("{:.3f} of the {:.0f} loads a thread at once (its {} registers hold "
+                          "a window of {} {}-byte values: ({} - {}) / {})",
+                          window_fraction, loads_per_thread, p.registers.per_thread, *window,
+                          value_bytes, p.registers.per_thread, reserved->value, registers_per_value)
+        : in_loop   ? std::string("all the loads a thread at once (its loads run in a "
+                                    "sequential loop: no window)")
+        : !reserved ? std::string("all the loads a thread at once (the machine gives no "
+                                  "compute.load_window_reserved_registers: no window)")
+                    : std::string("all the loads a thread at once (registers unknown: no "
+                                  "window; --registers N|auto or registers_per_thread in the "
+                                  "kernel file)");
     result.how =
         fmt::format("{:.0f} resident threads an SM x {} x {:.0f} point(s) x {} x {:.2f} "
                     "B of DRAM loads a point",

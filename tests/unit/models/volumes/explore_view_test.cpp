@@ -138,9 +138,8 @@ TEST(ExploreView, ConfigurationsWithinOnePercentOfTheBestGetANote) {
         notes.back(),
         "The 3 best configurations are predicted within 0.67 % of each other (2.98 to 3.00 "
         "Gpoints/s; DRAM binds for 2, L1 binds for 1): closer than the model's accuracy "
-        "separates them (26 box r1 shapes the H100 model predicts within 0.04 % ran 1351 "
-        "to 1673 us, docs/accuracy.md). Time the leading ones (`kerncast run`) before choosing "
-        "(docs/volume-model.md, Ties).");
+        "separates them (its time errors on measured GPUs: docs/accuracy.md). Time the leading "
+        "ones (`kerncast run`) before choosing (docs/volume-model.md, Ties).");
     // Each list starts with the best configuration's note.
     EXPECT_EQ(notes_of({3.0, 2.9, 2.8}, 1).size(), 3u);  // 3.3 % apart: none
     EXPECT_EQ(notes_of({3.0, 3.0, 2.5}, 2).size(), 4u);  // an exact tie: its own note only
