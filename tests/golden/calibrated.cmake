@@ -57,6 +57,10 @@ kerncast_add_cli_test(NAME predict.model_with_volume_options
   ARGS predict examples/kernels/matmul_tiled16.yaml --model ${cal_data}/tiled.yaml
        -m ${cal_data}/truth.json --registers 32
   EXIT 2 STDERR_CONTAINS "a cost model (--model) does not use them")
+kerncast_add_cli_test(NAME predict.model_with_explain
+  ARGS predict examples/kernels/matmul_tiled16.yaml --model ${cal_data}/tiled.yaml
+       -m ${cal_data}/truth.json --explain
+  EXIT 2 STDERR_CONTAINS "--explain are options of the volume model")
 # Parameters the records do not determine separately are not written (issue 47): the report,
 # then exit 1 naming them; --write-undetermined writes them, the source says which.
 kerncast_add_cli_test(NAME calibrate.refuses_to_write_inseparable_parameters

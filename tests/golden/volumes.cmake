@@ -191,3 +191,12 @@ else()
     ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-40gb --registers auto
     STDERR_CONTAINS "counting registers with ptxas (--registers auto) needs NVRTC, and kerncast was built without CUDA")
 endif()
+# predict --explain: which of the model's stages run on a machine and the values they use.
+kerncast_add_cli_test(NAME predict_explain_v100
+  ARGS predict examples/kernels/star3d_r4.yaml -m v100-pcie-32gb --explain
+  STDOUT_CONTAINS "l1_simulation         L2 -> L1" "memory.l1.ways = 16"
+                  "launch_limit" "compute.block_launches_per_cycle = 0.5 blocks/cycle"
+                  "no memory.dram.bandwidth_by_loads_in_flight")
+kerncast_add_cli_test(NAME predict_explain_json
+  ARGS predict examples/kernels/star3d_r4.yaml -m h200-sxm-141gb --explain --json -
+  STDOUT_CONTAINS "\"stages\": {" "compute.load_window_reserved_registers = 8 registers")

@@ -31,6 +31,7 @@ struct PredictOptions {
     LaunchOptions launch;
     std::string registers;
     bool linear = false;
+    bool explain = false;   // --explain: the volume model's stages on this machine
     std::string model_path; // --model: a calibrated cost model instead of the volume model
     OutputOptions output;
 };
@@ -54,9 +55,9 @@ void run_model_predict(const PredictOptions& o) {
 
 void run_predict(const PredictOptions& o) {
     if (!o.model_path.empty()) {
-        if (!o.registers.empty() || o.linear)
-            throw_usage_error("--registers and --linear-addresses are options of the volume "
-                              "model; a cost model (--model) does not use them");
+        if (!o.registers.empty() || o.linear || o.explain)
+            throw_usage_error("--registers, --linear-addresses and --explain are options of the "
+                              "volume model; a cost model (--model) does not use them");
         run_model_predict(o);
         return;
     }
@@ -79,6 +80,8 @@ void run_predict(const PredictOptions& o) {
         document.notes.insert(document.notes.begin(), *warning);
     document.tables.push_back(models::mwp_cwp::model_times_table(
         models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
+    if (o.explain)
+        document.tables.push_back(models::volume_stages_table(models::plan_volume_stages(machine)));
     emit(document, o.output);
 }
 
@@ -98,6 +101,9 @@ void setup_predict(CLI::App& app) {
         ->type_name("N|auto");
     cmd->add_flag("--linear-addresses", options->linear,
                   "Count footprints in linear byte addresses");
+    cmd->add_flag("--explain", options->explain,
+                  "Add a table of the volume model's stages on this machine: which run, with "
+                  "which machine values, and what stands in for those that do not");
     cmd->add_option("--model", options->model_path,
                     "Predict with a calibrated cost model (docs/model-format.md) and the "
                     "machine's calibrated parameters instead of the volume model")

@@ -5,6 +5,7 @@
 #include "kerncast/models/volumes/capacity_coverage.hpp"
 #include "kerncast/models/volumes/l1_simulation.hpp"
 #include "kerncast/models/volumes/load_window.hpp"
+#include "kerncast/models/volumes/volume_stages.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -220,6 +221,7 @@ struct VolumeMachine {
     const CapacityFit* z_fit = nullptr;
     const CapacityFit* store_fit = nullptr;
     const std::optional<CapacityFit>* l2_load_fit = nullptr; // optional
+    VolumeStagePlan plan; // which mechanisms run (volume_stages.hpp)
 
     // The layer-overlap fit of axis d (y and x share the y fit, sec. 4.5).
     const CapacityFit& layer_fit(size_t d) const { return d == 2 ? *z_fit : *y_fit; }
@@ -235,7 +237,8 @@ VolumeMachine volume_machine(const MachineModel& machine) {
     m.l2_sector = m.l2->sector_bytes ? m.l2->sector_bytes->value : m.sector;
     m.l2_line = m.l2->line_bytes ? m.l2->line_bytes->value : m.line;
     m.sms = required_int(machine.compute.sm_count, machine, "compute.sm_count");
-    m.l1_ways = m.l1->ways ? m.l1->ways->value : 0;
+    m.plan = plan_volume_stages(machine);
+    m.l1_ways = m.plan.simulated_l1 ? m.l1->ways->value : 0;
     const auto& miss_pass = machine.shared_memory_banks.miss_pass;
     m.miss_pass_after_hits = miss_pass && miss_pass->value == "after_hits";
     if (m.miss_pass_after_hits && !m.l2->latency_cycles)
@@ -372,7 +375,7 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
         return std::nullopt;
     }
     std::optional<L1MissPasses> passes;
-    if (m.miss_pass_after_hits)
+    if (m.plan.miss_pass)
         passes = L1MissPasses{m.layout, m.l2->latency_cycles->value};
     L1Simulation simulation =
         simulate_l1(*programs, static_cast<int>(p.resident_blocks_per_sm), geometry, passes);
@@ -735,13 +738,15 @@ struct LoadsInFlight {
 };
 
 LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprints& footprints,
-                                   const MachineModel& machine, int warp_size) {
+                                   const MachineModel& machine, const VolumeStagePlan& plan,
+                                   int warp_size) {
     const int threads_per_block = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
     const double resident_threads =
         static_cast<double>(p.resident_blocks_per_sm) * static_cast<double>(threads_per_block);
     const int warps_per_block = (threads_per_block + warp_size - 1) / warp_size;
     const Known<double>& cv = machine.compute.warp_duration_cv;
-    const double busy = cv ? busy_warp_slot_fraction(warps_per_block, cv->value) : 1.0;
+    const double busy =
+        plan.block_retirement ? busy_warp_slot_fraction(warps_per_block, cv->value) : 1.0;
     const double points_per_thread =
         static_cast<double>(p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2]);
 
@@ -764,7 +769,7 @@ LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprin
     const int registers_per_value = (value_bytes + 3) / 4;
     const Known<int>& reserved = machine.compute.load_window_reserved_registers;
     const std::optional<int> window =
-        in_loop || !reserved
+        in_loop || !plan.load_window
             ? std::nullopt
             : load_window(p.registers.per_thread, reserved->value, registers_per_value);
     const double window_fraction =
@@ -774,24 +779,26 @@ LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprin
     result.bytes_per_sm =
         resident_threads * busy * points_per_thread * window_fraction * p.dram_load_bytes;
     const std::string running =
-        cv ? fmt::format("{:.3f} of them running (a block's {} warps end apart, durations "
-                         "varying by {:.1f} %, and its slots free when the last ends: "
-                         "compute.warp_duration_cv)",
-                         busy, warps_per_block, 100 * cv->value)
-           : std::string("all of them running (the machine gives no compute.warp_duration_cv)");
+        plan.block_retirement
+            ? fmt::format("{:.3f} of them running (a block's {} warps end apart, durations "
+                          "varying by {:.1f} %, and its slots free when the last ends: "
+                          "compute.warp_duration_cv)",
+                          busy, warps_per_block, 100 * cv->value)
+            : std::string("all of them running (the machine gives no compute.warp_duration_cv)");
     const std::string at_once =
         window
             ? fmt::format("{:.3f} of the {:.0f} loads a thread at once (its {} registers hold "
                           "a window of {} {}-byte values: ({} - {}) / {})",
                           window_fraction, loads_per_thread, p.registers.per_thread, *window,
                           value_bytes, p.registers.per_thread, reserved->value, registers_per_value)
-        : in_loop   ? std::string("all the loads a thread at once (its loads run in a "
-                                    "sequential loop: no window)")
-        : !reserved ? std::string("all the loads a thread at once (the machine gives no "
-                                  "compute.load_window_reserved_registers: no window)")
-                    : std::string("all the loads a thread at once (registers unknown: no "
-                                  "window; --registers N|auto or registers_per_thread in the "
-                                  "kernel file)");
+        : in_loop ? std::string("all the loads a thread at once (its loads run in a "
+                                "sequential loop: no window)")
+        : !plan.load_window
+            ? std::string("all the loads a thread at once (the machine gives no "
+                          "compute.load_window_reserved_registers: no window)")
+            : std::string("all the loads a thread at once (registers unknown: no "
+                          "window; --registers N|auto or registers_per_thread in the "
+                          "kernel file)");
     result.how =
         fmt::format("{:.0f} resident threads an SM x {} x {:.0f} point(s) x {} x {:.2f} "
                     "B of DRAM loads a point",
@@ -865,7 +872,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.fp_cycles_per_point = p.fp_cycles_per_point;
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
     const LoadsInFlight in_flight =
-        dram_loads_in_flight(p, footprints, machine, m.layout.warp_size);
+        dram_loads_in_flight(p, footprints, machine, m.plan, m.layout.warp_size);
     inputs.dram_loads_in_flight_bytes_per_sm = in_flight.bytes_per_sm;
     const LimiterMachine limiter_rates = with_busy_sms(limiter_machine(machine), p.busy_sms);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);

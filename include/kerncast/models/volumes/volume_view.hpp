@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/volume_stages.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 #include "kerncast/report/document.hpp"
 
@@ -13,6 +14,10 @@ namespace kerncast::models {
 // schema "kerncast.predict/1"
 report::Document predict_view(const VolumePrediction& prediction, const std::string& kernel_name,
                               const std::string& machine_id);
+
+// Table "stages": which mechanisms run on the machine and the values each uses (predict
+// --explain).
+report::Table volume_stages_table(const VolumeStagePlan& plan);
 
 // schema "kerncast.explore/1"; `top` rows (0 = all) of the ranking, skipped rows after them.
 report::Document explore_view(const ExploreResult& result, std::size_t top = 0);
