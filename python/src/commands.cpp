@@ -9,12 +9,14 @@
 #include "kerncast/models/counts/count_kernel.hpp"
 #include "kerncast/models/counts/count_view.hpp"
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
-#include "kerncast/models/mwp_cwp/model_times.hpp"
 #include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 #include "kerncast/models/mwp_cwp/mwp_view.hpp"
 #include "kerncast/models/mwp_cwp/workload.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/prediction/launch_registers.hpp"
+#include "kerncast/models/prediction/model_times.hpp"
+#include "kerncast/models/prediction/model_times_view.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 #include "kerncast/models/prediction/unknown_registers.hpp"
 #include "kerncast/models/volumes/explore.hpp"
@@ -76,14 +78,17 @@ py::dict predict(const kernel::KernelSpec& spec, const MachineModel& machine,
         const models::RegistersForLaunch ptxas_registers =
             models::launch_registers(registers, spec, overrides, machine, options.registers);
         options.linear_addresses = linear_addresses;
+        // Analysed and bound once, as the CLI's predict does.
+        const models::AnalysedLaunch analysed =
+            models::analyse_launch(spec, launch, overrides, machine);
         const models::VolumePrediction volumes =
-            models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
+            models::predict_launch(analysed, machine, options, ptxas_registers);
         document = models::predict_view(volumes, spec.name, machine.identity.id);
-        if (const auto warning = models::unknown_registers_warning(spec, launch, overrides, machine,
-                                                                   options, volumes))
+        if (const auto warning = models::unknown_registers_warning(
+                spec, launch, overrides, machine, options, volumes, "this launch", &analysed))
             document.notes.insert(document.notes.begin(), *warning);
-        document.tables.push_back(models::mwp_cwp::model_times_table(
-            models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
+        document.tables.push_back(
+            models::model_times_table(models::model_times(analysed, machine, volumes)));
     }
     return document_to_python(document);
 }

@@ -9,9 +9,11 @@
 #include "kerncast/models/calibrated/cost_model.hpp"
 #include "kerncast/models/calibrated/model_prediction.hpp"
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
-#include "kerncast/models/mwp_cwp/model_times.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/prediction/launch_registers.hpp"
+#include "kerncast/models/prediction/model_times.hpp"
+#include "kerncast/models/prediction/model_times_view.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 #include "kerncast/models/prediction/unknown_registers.hpp"
 #include "kerncast/models/volumes/explore.hpp"
@@ -72,14 +74,17 @@ void run_predict(const PredictOptions& o) {
     const models::RegistersForLaunch ptxas_registers =
         models::launch_registers(registers, spec, overrides, machine, options.registers);
     options.linear_addresses = o.linear;
+    // Analysed and bound once; every model below forecasts from it.
+    const models::AnalysedLaunch analysed =
+        models::analyse_launch(spec, launch, overrides, machine);
     const models::VolumePrediction volumes =
-        models::predict_launch(spec, launch, overrides, machine, options, ptxas_registers);
+        models::predict_launch(analysed, machine, options, ptxas_registers);
     report::Document document = models::predict_view(volumes, spec.name, machine.identity.id);
-    if (const auto warning =
-            models::unknown_registers_warning(spec, launch, overrides, machine, options, volumes))
+    if (const auto warning = models::unknown_registers_warning(
+            spec, launch, overrides, machine, options, volumes, "this launch", &analysed))
         document.notes.insert(document.notes.begin(), *warning);
-    document.tables.push_back(models::mwp_cwp::model_times_table(
-        models::mwp_cwp::model_times(spec, launch, overrides, machine, volumes)));
+    document.tables.push_back(
+        models::model_times_table(models::model_times(analysed, machine, volumes)));
     if (o.explain)
         document.tables.push_back(models::volume_stages_table(models::plan_volume_stages(machine)));
     emit(document, o.output);

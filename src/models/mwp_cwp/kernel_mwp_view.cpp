@@ -107,15 +107,4 @@ report::Document kernel_mwp_view(const KernelMwpPrediction& p) {
     doc.charts = std::move(model.charts);
     return doc;
 }
-
-report::Table model_times_table(const std::vector<ModelTime>& times) {
-    TableBuilder t("models", "Time per launch by model");
-    t.columns({"model", {"time_ms", "time per launch", "ms", 4}, {"detail", "binds / case"}});
-    for (const auto& m : times)
-        t.row(m.model,
-              m.prediction ? std::optional<double>(m.prediction->time_s * 1e3) : std::nullopt,
-              m.detail);
-    return t.build();
-}
-
 } // namespace kerncast::models::mwp_cwp

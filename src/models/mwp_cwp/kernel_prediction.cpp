@@ -1,9 +1,7 @@
 // MWP-CWP for a kernel file (kernel_prediction.hpp).
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
 
-#include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
-#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
 namespace kerncast::models::mwp_cwp {
@@ -13,18 +11,19 @@ predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l
                    const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                    const MachineModel& machine, const KernelMwpOptions& options,
                    const VolumePrediction* volumes) {
-    analysis::CountOptions counting;
-    counting.count_index_arithmetic = true;
-    if (machine.compute.warp_size)
-        counting.subgroup_size = machine.compute.warp_size->value;
-    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch, counting);
-    const kernel::BoundKernel bound = analysis::bind(analysis, overrides);
-    analysis::check_fold_within_domain(bound);
-    kernel::check_grid_limits(bound);
-    const std::vector<std::int64_t>& params = bound.values();
+    return predict_kernel_mwp(analyse_launch(spec, launch, overrides, machine), machine, options,
+                              volumes);
+}
+
+KernelMwpPrediction predict_kernel_mwp(const AnalysedLaunch& launch, const MachineModel& machine,
+                                       const KernelMwpOptions& options,
+                                       const VolumePrediction* volumes) {
+    const analysis::KernelAnalysis& analysis = launch.analysis;
+    const std::vector<std::int64_t>& params = launch.params();
+    const std::int64_t subgroup_size = launch.subgroup_size;
 
     KernelMwpPrediction p;
-    p.kernel = spec.name;
+    p.kernel = launch.bound.spec().name;
     p.variant = options.variant;
     p.derived = derive_workload(analysis, params, machine, {options.registers});
     // Flops as the volume model counts them (add, mul, div, special functions; Ernst et al.
@@ -36,7 +35,7 @@ predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l
             continue;
         double count = static_cast<double>(op.count.evaluate(params));
         if (op.granularity == analysis::Granularity::subgroup)
-            count *= static_cast<double>(counting.subgroup_size);
+            count *= static_cast<double>(subgroup_size);
         else if (op.granularity == analysis::Granularity::work_group)
             count *= static_cast<double>(analysis.threads_per_block);
         p.flops += count;

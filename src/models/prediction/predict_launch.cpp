@@ -25,4 +25,14 @@ VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::La
     return predict_volumes(analysis, params, machine, with_registers);
 }
 
+VolumePrediction predict_launch(const AnalysedLaunch& launch, const MachineModel& machine,
+                                const VolumeOptions& options,
+                                const RegistersForLaunch& registers_for_launch) {
+    if (!registers_for_launch)
+        return predict_volumes(launch.analysis, launch.params(), machine, options);
+    VolumeOptions with_registers = options;
+    with_registers.registers = registers_for_launch(launch.bound.launch());
+    return predict_volumes(launch.analysis, launch.params(), machine, with_registers);
+}
+
 } // namespace kerncast::models

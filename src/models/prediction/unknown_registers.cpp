@@ -11,7 +11,8 @@ std::optional<std::string>
 unknown_registers_warning(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
                           const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                           const MachineModel& machine, const VolumeOptions& options,
-                          const VolumePrediction& prediction, const std::string& subject) {
+                          const VolumePrediction& prediction, const std::string& subject,
+                          const AnalysedLaunch* analysed) {
     if (prediction.registers.source != RegisterSource::unknown ||
         prediction.limiter.binding != Limiter::dram_in_flight)
         return std::nullopt;
@@ -26,7 +27,8 @@ unknown_registers_warning(const kernel::KernelSpec& spec, const kernel::LaunchCo
         const RegistersForLaunch ptxas =
             launch_registers(request, spec, overrides, machine, unused, CounterCreation::now);
         const VolumePrediction counted =
-            predict_launch(spec, launch, overrides, machine, options, ptxas);
+            analysed ? predict_launch(*analysed, machine, options, ptxas)
+                     : predict_launch(spec, launch, overrides, machine, options, ptxas);
         const double before = prediction.limiter.points_per_second;
         const double after = counted.limiter.points_per_second;
         return fmt::format("{}. With ptxas's count for kerncast's generated code ({} registers, "

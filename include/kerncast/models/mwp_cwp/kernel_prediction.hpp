@@ -8,6 +8,7 @@
 #include "kerncast/models/mwp_cwp/cache_aware.hpp"
 #include "kerncast/models/mwp_cwp/derived_workload.hpp"
 #include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
+#include "kerncast/models/prediction/analysed_launch.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -41,5 +42,10 @@ predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l
                    const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                    const MachineModel& machine, const KernelMwpOptions& options = {},
                    const VolumePrediction* volumes = nullptr);
+
+// The same for a launch already analysed and bound (analysed_launch.hpp).
+KernelMwpPrediction predict_kernel_mwp(const AnalysedLaunch& launch, const MachineModel& machine,
+                                       const KernelMwpOptions& options = {},
+                                       const VolumePrediction* volumes = nullptr);
 
 } // namespace kerncast::models::mwp_cwp

@@ -6,6 +6,7 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
 #include <cstdint>
@@ -27,6 +28,11 @@ using RegistersForLaunch = std::function<RegisterCount(const kernel::LaunchConfi
 VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
                                 const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                                 const MachineModel& machine, const VolumeOptions& options = {},
+                                const RegistersForLaunch& registers_for_launch = {});
+
+// The same for a launch already analysed and bound (analysed_launch.hpp).
+VolumePrediction predict_launch(const AnalysedLaunch& launch, const MachineModel& machine,
+                                const VolumeOptions& options = {},
                                 const RegistersForLaunch& registers_for_launch = {});
 
 } // namespace kerncast::models

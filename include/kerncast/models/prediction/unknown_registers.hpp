@@ -8,6 +8,7 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
+#include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/report/document.hpp"
@@ -24,13 +25,13 @@ namespace kerncast::models {
 // and the DRAM in-flight limit binds; nullopt otherwise. With NVRTC it predicts the launch again
 // with ptxas's count and names both throughputs; without, it says that the effect cannot be
 // sized here and how to give a count. `subject` names the launch in the text ("this launch",
-// "the best configuration").
-std::optional<std::string>
-unknown_registers_warning(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
-                          const std::vector<std::pair<std::string, std::int64_t>>& overrides,
-                          const MachineModel& machine, const VolumeOptions& options,
-                          const VolumePrediction& prediction,
-                          const std::string& subject = "this launch");
+// "the best configuration"). `analysed`, when given, is the launch already analysed: the second
+// prediction reuses it.
+std::optional<std::string> unknown_registers_warning(
+    const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
+    const std::vector<std::pair<std::string, std::int64_t>>& overrides, const MachineModel& machine,
+    const VolumeOptions& options, const VolumePrediction& prediction,
+    const std::string& subject = "this launch", const AnalysedLaunch* analysed = nullptr);
 
 // explore's use: the warning for the ranking's best configuration, put first among the notes of
 // `document` (explore_view of `result`, swept with `options`).

@@ -3,7 +3,6 @@
 #include "kerncast/error.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/volumes/volume_stages.hpp"
-#include "kerncast/models/volumes/volume_view.hpp"
 
 #include <gtest/gtest.h>
 
@@ -105,11 +104,4 @@ TEST(VolumeStages, AMachineTheModelCannotUseIsAnInputError) {
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::input);
     }
-}
-
-TEST(VolumeStages, TheTableHasOneRowAStage) {
-    const VolumeStagePlan plan = plan_volume_stages(builtin_machine("h100-sxm5-80gb"));
-    const report::Table table = volume_stages_table(plan);
-    EXPECT_EQ(table.key, "stages");
-    ASSERT_EQ(table.rows.size(), plan.stages.size());
 }

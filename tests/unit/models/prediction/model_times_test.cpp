@@ -1,25 +1,23 @@
 // Each model's time per launch: the limiter's always, MWP-CWP's where the machine has its
 // parameters, and why not where it lacks them.
-#include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
-#include "kerncast/models/mwp_cwp/model_times.hpp"
+#include "kerncast/models/prediction/model_times.hpp"
 
 #include <gtest/gtest.h>
 
-namespace kerncast::models::mwp_cwp {
+namespace kerncast::models {
 namespace {
 
 std::vector<ModelTime> times(const std::string& machine_id, VolumePrediction* limiter = nullptr) {
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/star2d_r1.yaml");
     const MachineModel machine = resolve_machine(machine_id);
-    const auto analysis = analysis::analyze(spec, spec.launch);
-    const auto params = analysis::bind(analysis).values();
-    const auto volumes = predict_volumes(analysis, params, machine);
+    const AnalysedLaunch launch = analyse_launch(spec, spec.launch, {}, machine);
+    const auto volumes = predict_volumes(launch.analysis, launch.params(), machine);
     if (limiter)
         *limiter = volumes;
-    return model_times(spec, spec.launch, {}, machine, volumes);
+    return model_times(launch, machine, volumes);
 }
 
 TEST(ModelTimes, LimiterAndBothVariants) {
@@ -53,4 +51,4 @@ TEST(ModelTimes, MachineWithoutMwpParametersSaysWhy) {
 }
 
 } // namespace
-} // namespace kerncast::models::mwp_cwp
+} // namespace kerncast::models
