@@ -9,9 +9,9 @@
 #include "kerncast/models/calibrated/calibrated_machine.hpp"
 #include "kerncast/models/calibrated/calibration.hpp"
 #include "kerncast/models/calibrated/calibration_view.hpp"
-#include "kerncast/models/calibrated/record_samples.hpp"
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 #include "kerncast/runtime/measurement.hpp"
+#include "kerncast/validate/cost_model_samples.hpp"
 #include "kerncast/validate/volume_samples.hpp"
 #include "launch_options.hpp"
 
@@ -57,7 +57,7 @@ void run_calibrate(const CalibrateOptions& o) {
     for (const auto& path : paths)
         kernels.push_back(kernel::load_kernel_file(path));
     const auto progress = make_progress_bar("calibrate: features", "records");
-    const cal::RecordSamples samples = cal::record_samples(
+    const validate::CostModelSamples samples = validate::cost_model_samples(
         model, records, kernels,
         [&progress](std::size_t done, std::size_t total) { progress->update(done, total); });
     progress->finish();

@@ -5,6 +5,7 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/mwp_cwp/parameter_fit.hpp"
 #include "kerncast/models/mwp_cwp/parameter_fit_view.hpp"
+#include "kerncast/validate/mwp_fit_samples.hpp"
 #include "kerncast/validate/record_kernel_files.hpp"
 
 #include <memory>
@@ -29,7 +30,7 @@ void run_mwp_fit(const MwpFitCommandOptions& o) {
         specs.push_back(kernel::load_kernel_file(path));
     std::vector<std::string> skipped;
     const auto progress = make_progress_bar("mwp-fit: predicting", "records");
-    const auto samples = models::mwp_cwp::fit_samples(
+    const auto samples = validate::mwp_fit_samples(
         records, specs, machine, skipped,
         [&progress](std::size_t done, std::size_t total) { progress->update(done, total); });
     progress->finish();

@@ -2,7 +2,7 @@
 
 #include "kerncast/error.hpp"
 #include "kerncast/models/calibrated/feature.hpp"
-#include "kerncast/models/calibrated/record_samples.hpp"
+#include "kerncast/models/calibrated/model_features.hpp"
 
 namespace kerncast::models::calibrated {
 

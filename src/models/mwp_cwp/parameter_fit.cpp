@@ -5,7 +5,6 @@
 #include "kerncast/error.hpp"
 #include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 #include "kerncast/runtime/statistics.hpp"
-#include "kerncast/validate/mwp_record_predictions.hpp"
 
 #include <algorithm>
 #include <ceres/ceres.h>
@@ -13,44 +12,6 @@
 #include <fmt/format.h>
 
 namespace kerncast::models::mwp_cwp {
-
-std::vector<FitSample> fit_samples(const std::vector<runtime::LoadedRecord>& records,
-                                   const std::vector<kernel::KernelSpec>& specs,
-                                   const MachineModel& machine, std::vector<std::string>& skipped,
-                                   const std::function<void(std::size_t, std::size_t)>& progress) {
-    std::vector<FitSample> samples;
-    std::size_t finished = 0;
-    for (const auto& record : records) {
-        if (progress)
-            progress(finished++, records.size());
-        const runtime::Measurement& m = record.measurement;
-        if (!m.has_times() || !(m.results.median_s > 0)) {
-            skipped.push_back(record.path + ": no times");
-            continue;
-        }
-        bool found = false;
-        for (const auto& spec : specs) {
-            std::optional<KernelMwpPrediction> p;
-            try {
-                p = validate::predict_record_mwp(spec, machine, m.kernel);
-            } catch (const Error& e) {
-                throw_input_error(record.path + ": " + e.message());
-            }
-            if (!p)
-                continue;
-            samples.push_back({record.path, runtime::configuration_label(m.kernel),
-                               p->derived.workload, m.results.median_s});
-            found = true;
-            break;
-        }
-        if (!found)
-            skipped.push_back(record.path + ": no kernel file named '" + m.kernel.name + "'");
-    }
-    if (progress)
-        progress(records.size(), records.size());
-
-    return samples;
-}
 
 namespace {
 

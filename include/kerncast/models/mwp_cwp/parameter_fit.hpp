@@ -5,13 +5,10 @@
 // piecewise: min() and the case split of (22)-(24)). Pure.
 #pragma once
 
-#include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/mwp_cwp/workload.hpp"
-#include "kerncast/runtime/measurement_records.hpp"
 
 #include <array>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,15 +21,6 @@ struct FitSample {
     Workload workload;
     double measured_s = 0; // the record's median
 };
-
-// The records with times that one of `specs` describes (by kernel name), their workloads
-// derived for `machine`. Records of other kernels and records without times are skipped and
-// listed in `skipped`.
-std::vector<FitSample>
-fit_samples(const std::vector<runtime::LoadedRecord>& records,
-            const std::vector<kernel::KernelSpec>& specs, const MachineModel& machine,
-            std::vector<std::string>& skipped,
-            const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 // Mem_LD, Departure_del_uncoal, Departure_del_coal in cycles.
 using MemoryParameters = std::array<double, 3>;

@@ -4,10 +4,11 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/models/calibrated/calibration.hpp"
-#include "kerncast/models/calibrated/record_samples.hpp"
+#include "kerncast/models/calibrated/model_features.hpp"
 #include "kerncast/runtime/measurement.hpp"
 #include "kerncast/runtime/statistics.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/validate/cost_model_samples.hpp"
 #include "synthetic_samples.hpp"
 
 #include <filesystem>
@@ -186,7 +187,7 @@ TEST(Calibration, BadMeasurementsAreInputErrors) {
 }
 
 // Records of the tiled matmul at several sizes, timed by a known linear model of its exact
-// counts: record_samples computes the same features from the kernel file, and calibration
+// counts: cost_model_samples computes the same features from the kernel file, and calibration
 // recovers the model.
 TEST(Calibration, FromMeasurementRecords) {
     namespace fs = std::filesystem;
@@ -236,7 +237,7 @@ TEST(Calibration, FromMeasurementRecords) {
     runtime::write_measurement_file(other, (directory / "saxpy.json").string());
 
     const auto records = runtime::load_measurement_directory(directory.string());
-    const RecordSamples samples = record_samples(model, records, {spec});
+    const validate::CostModelSamples samples = validate::cost_model_samples(model, records, {spec});
     ASSERT_EQ(samples.samples.size(), 6u);
     ASSERT_EQ(samples.notes.size(), 1u);
     EXPECT_NE(samples.notes[0].find("saxpy"), std::string::npos);

@@ -5,7 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/models/calibrated/cost_model.hpp"
-#include "kerncast/models/calibrated/record_samples.hpp"
+#include "kerncast/models/calibrated/model_features.hpp"
 
 #include <gtest/gtest.h>
 

@@ -63,17 +63,5 @@ TEST(MwpParameterFit, TooFewSamplesIsAnInputError) {
     EXPECT_THROW(fit_mwp_parameters(samples, machine), Error);
 }
 
-TEST(MwpParameterFit, SamplesFromRecords) {
-    const auto records = runtime::load_measurement_directory(
-        std::string(KERNCAST_SOURCE_DIR) + "/tests/golden/data/mwp_fit_synthetic");
-    std::vector<kernel::KernelSpec> specs = {kernel::load_kernel_file(
-        std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/hk_micro_mb2_uc.yaml")};
-    std::vector<std::string> skipped;
-    const auto samples = fit_samples(records, specs, resolve_machine("fx5600"), skipped);
-    ASSERT_EQ(samples.size(), 3u); // the three block sizes of Mb2_UC
-    EXPECT_EQ(skipped.size(), records.size() - 3);
-    EXPECT_DOUBLE_EQ(samples[0].workload.uncoal_per_mw, 32);
-}
-
 } // namespace
 } // namespace kerncast::models::mwp_cwp

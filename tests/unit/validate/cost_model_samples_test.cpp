@@ -2,14 +2,15 @@
 // other kernels are skipped with a note, two kernel files of one name are an input error.
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
-#include "kerncast/models/calibrated/record_samples.hpp"
 #include "kerncast/runtime/measurement.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/validate/cost_model_samples.hpp"
 
 #include <gtest/gtest.h>
 
 using namespace kerncast;
 using namespace kerncast::models::calibrated;
+using namespace kerncast::validate;
 
 namespace {
 
@@ -31,14 +32,14 @@ runtime::LoadedRecord record_of(const std::string& kernel, std::int64_t n, kerne
 
 } // namespace
 
-TEST(RecordSamples, LaunchAndParametersOfEachRecord) {
+TEST(CostModelSamples, LaunchAndParametersOfEachRecord) {
     const auto spec = kernel::load_kernel_file(root + "/examples/kernels/matmul_naive.yaml");
     const CostModel model = make_cost_model(
         "m", "f_time", "p_g * f_thread_groups + p_u * f_mem_access_global_load_lstrides:{0:0}");
     const std::vector<runtime::LoadedRecord> records{
         record_of("matmul_naive", 64, {16, 16, 1}, 1e-3),
         record_of("matmul_naive", 64, {32, 8, 1}, 2e-3), record_of("saxpy", 64, {256, 1, 1}, 1)};
-    const RecordSamples samples = record_samples(model, records, {spec});
+    const CostModelSamples samples = cost_model_samples(model, records, {spec});
     ASSERT_EQ(samples.samples.size(), 2u);
     EXPECT_EQ(samples.samples[0].features[0], 16);    // (64/16)^2 blocks
     EXPECT_EQ(samples.samples[1].features[0], 2 * 8); // 64/32 x 64/8
@@ -48,14 +49,14 @@ TEST(RecordSamples, LaunchAndParametersOfEachRecord) {
     EXPECT_EQ(samples.samples[1].configuration, "block=32x8x1 fold=1x1x1 n=64");
     ASSERT_EQ(samples.notes.size(), 1u);
     EXPECT_NE(samples.notes[0].find("saxpy"), std::string::npos);
-    EXPECT_THROW(record_samples(model, records, {spec, spec}), Error);
+    EXPECT_THROW(cost_model_samples(model, records, {spec, spec}), Error);
     // A record of another version of the kernel file: a note; a real value of an integer
     // parameter: an input error.
     auto changed = records;
     changed[0].measurement.kernel.file_sha256 = std::string(64, '0');
-    const RecordSamples noted = record_samples(model, changed, {spec});
+    const CostModelSamples noted = cost_model_samples(model, changed, {spec});
     ASSERT_EQ(noted.notes.size(), 2u);
     EXPECT_NE(noted.notes[0].find("SHA-256 differs"), std::string::npos);
     changed[0].measurement.kernel.parameters["n"] = 64.0;
-    EXPECT_THROW(record_samples(model, changed, {spec}), Error);
+    EXPECT_THROW(cost_model_samples(model, changed, {spec}), Error);
 }

@@ -1,8 +1,7 @@
-// Calibration samples from measurement records (record_samples.hpp).
-#include "kerncast/models/calibrated/record_samples.hpp"
+// Calibration samples from measurement records (cost_model_samples.hpp).
+#include "kerncast/validate/cost_model_samples.hpp"
 
 #include "kerncast/error.hpp"
-#include "kerncast/models/calibrated/feature_values.hpp"
 #include "kerncast/sha256.hpp"
 #include "kerncast/validate/record_binding.hpp"
 
@@ -10,44 +9,24 @@
 #include <map>
 #include <tuple>
 
-namespace kerncast::models::calibrated {
+namespace kerncast::validate {
 
-std::vector<double> kernel_features(const CostModel& model,
-                                    const analysis::KernelAnalysis& analysis,
-                                    const std::vector<std::int64_t>& params) {
-    std::vector<double> values;
-    values.reserve(model.features().size());
-    for (const auto& feature : model.features())
-        values.push_back(feature_value(analysis, params, feature));
-    return values;
-}
+using models::calibrated::CalibrationSample;
+using models::calibrated::CostModel;
+using models::calibrated::kernel_features;
+using models::calibrated::measured_output;
 
-std::optional<double> measured_output(const CostModel& model,
-                                      const runtime::Measurement& measurement) {
-    if (!measurement.has_times())
-        return std::nullopt;
-    switch (model.output.statistic) {
-    case TimeStatistic::median:
-        return measurement.results.median_s;
-    case TimeStatistic::min:
-        return measurement.results.min_s;
-    case TimeStatistic::mean:
-        return measurement.results.mean_s;
-    }
-    return std::nullopt;
-}
-
-RecordSamples record_samples(const CostModel& model,
-                             const std::vector<runtime::LoadedRecord>& records,
-                             const std::vector<kernel::KernelSpec>& kernels,
-                             const std::function<void(std::size_t, std::size_t)>& progress) {
+CostModelSamples cost_model_samples(const CostModel& model,
+                                    const std::vector<runtime::LoadedRecord>& records,
+                                    const std::vector<kernel::KernelSpec>& kernels,
+                                    const std::function<void(std::size_t, std::size_t)>& progress) {
     for (std::size_t a = 0; a < kernels.size(); ++a)
         for (std::size_t b = a + 1; b < kernels.size(); ++b)
             if (kernels[a].name == kernels[b].name)
                 throw_input_error("two kernel files name the kernel '" + kernels[a].name +
                                       "': " + kernels[a].file + " and " + kernels[b].file,
                                   SourceLocation{kernels[b].file, 0, 0, {}, {}});
-    RecordSamples out;
+    CostModelSamples out;
     // One analysis per kernel and launch; it evaluates at any parameter values.
     using LaunchKey = std::tuple<std::size_t, kernel::Dim3, kernel::Dim3>;
     std::map<LaunchKey, analysis::KernelAnalysis> analyses;
@@ -58,7 +37,7 @@ RecordSamples record_samples(const CostModel& model,
         const auto& kernel_record = record.measurement.kernel;
         std::size_t index = kernels.size();
         for (std::size_t k = 0; k < kernels.size(); ++k)
-            if (validate::record_is_of(kernels[k], kernel_record))
+            if (record_is_of(kernels[k], kernel_record))
                 index = k;
         if (index == kernels.size()) {
             out.notes.push_back(record.path + ": skipped, of kernel '" + kernel_record.name +
@@ -94,8 +73,7 @@ RecordSamples record_samples(const CostModel& model,
             found = analyses.emplace(key, analysis::analyze(spec, launch)).first;
         }
         const auto params =
-            analysis::bind(found->second, validate::record_parameter_overrides(spec, kernel_record))
-                .values();
+            analysis::bind(found->second, record_parameter_overrides(spec, kernel_record)).values();
         CalibrationSample sample;
         sample.label = record.path;
         sample.kernel = spec.name;
@@ -112,4 +90,4 @@ RecordSamples record_samples(const CostModel& model,
     return out;
 }
 
-} // namespace kerncast::models::calibrated
+} // namespace kerncast::validate
