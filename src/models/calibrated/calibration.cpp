@@ -1,6 +1,7 @@
 // Levenberg-Marquardt calibration of a cost model with Ceres Solver (calibration.hpp).
 #include "kerncast/models/calibrated/calibration.hpp"
 
+#include "../../support/least_squares.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/statistics.hpp"
 
@@ -83,41 +84,16 @@ std::vector<double> predictions(const CostModel& model, const std::vector<double
 
 // The Jacobian of the residuals at `values`, dense (samples x parameters).
 Eigen::MatrixXd jacobian_at(ceres::Problem& problem, double* block) {
-    ceres::Problem::EvaluateOptions options;
-    options.parameter_blocks = {block};
-    options.num_threads = 1;
-    ceres::CRSMatrix sparse;
-    problem.Evaluate(options, nullptr, nullptr, nullptr, &sparse);
-    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(sparse.num_rows, sparse.num_cols);
-    for (int row = 0; row < sparse.num_rows; ++row)
-        for (int i = sparse.rows[static_cast<std::size_t>(row)];
-             i < sparse.rows[static_cast<std::size_t>(row) + 1]; ++i)
-            dense(row, sparse.cols[static_cast<std::size_t>(i)]) =
-                sparse.values[static_cast<std::size_t>(i)];
-    return dense;
+    return support::dense_jacobian(problem, {block});
 }
 
 // Standard errors sqrt(s^2 diag((J^T J)^-1)) over the determined columns; nullopt when the
 // Jacobian of those columns is rank-deficient (singular values scaled by column norms below
 // 1e-10 of the largest).
 std::optional<Eigen::VectorXd> standard_errors(const Eigen::MatrixXd& jacobian, double variance) {
-    if (jacobian.cols() == 0)
-        return std::nullopt;
-    const Eigen::VectorXd norms = jacobian.colwise().norm().transpose();
-    if (norms.minCoeff() <= 0 || !norms.allFinite())
-        return std::nullopt;
-    const Eigen::MatrixXd scaled = jacobian * norms.cwiseInverse().asDiagonal();
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(scaled, Eigen::ComputeThinV);
-    const Eigen::VectorXd& sigma = svd.singularValues();
-    if (sigma.minCoeff() < 1e-10 * sigma.maxCoeff())
-        return std::nullopt;
-    const Eigen::MatrixXd& v = svd.matrixV();
-    const Eigen::VectorXd inverse_squares = sigma.array().square().inverse();
-    Eigen::VectorXd errors(jacobian.cols());
-    for (Eigen::Index i = 0; i < jacobian.cols(); ++i)
-        errors(i) = std::sqrt(
-            variance * (v.row(i).transpose().array().square() * inverse_squares.array()).sum() /
-            (norms(i) * norms(i)));
+    std::optional<Eigen::VectorXd> errors = support::covariance_diagonal(jacobian, 1e-10, variance);
+    if (errors)
+        *errors = errors->cwiseSqrt();
     return errors;
 }
 
@@ -173,23 +149,16 @@ Eigen::MatrixXd solve(const CostModel& model, const std::vector<CalibrationSampl
     ceres::Problem problem;
     build_problem(problem, model, samples, options.relative_error, scales, scaled,
                   result.parameters);
-    ceres::Solver::Options solver;
-    solver.minimizer_type = ceres::TRUST_REGION;
-    solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
-    solver.linear_solver_type = ceres::DENSE_QR;
-    solver.max_num_iterations = options.max_iterations;
+    support::LeastSquaresOptions solver;
+    solver.max_iterations = options.max_iterations;
     solver.function_tolerance = 1e-14;
     solver.gradient_tolerance = 1e-16;
     solver.parameter_tolerance = 1e-12;
-    solver.num_threads = 1;
-    solver.logging_type = ceres::SILENT;
-    solver.minimizer_progress_to_stdout = false;
-    ceres::Solver::Summary summary;
-    ceres::Solve(solver, &problem, &summary);
-    result.iterations = static_cast<int>(summary.iterations.size()) - 1;
-    result.termination = ceres::TerminationTypeToString(summary.termination_type);
+    const support::LeastSquaresSummary summary = support::solve_least_squares(problem, solver);
+    result.iterations = summary.iterations;
+    result.termination = summary.termination;
     result.message = summary.message;
-    result.converged = summary.termination_type == ceres::CONVERGENCE;
+    result.converged = summary.converged;
     result.final_cost = summary.final_cost;
     for (std::size_t i = 0; i < m; ++i)
         values[i] = scaled[i] * scales[i];

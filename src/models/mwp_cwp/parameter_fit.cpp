@@ -2,6 +2,7 @@
 // sec. 5.1 and Table 6).
 #include "kerncast/models/mwp_cwp/parameter_fit.hpp"
 
+#include "../../support/least_squares.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 #include "kerncast/runtime/statistics.hpp"
@@ -68,25 +69,20 @@ MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineMo
                 new ceres::NumericDiffCostFunction<SampleCost, ceres::CENTRAL, 1, 3>(
                     new SampleCost{&sample, &machine}),
                 nullptr, x);
-        ceres::Solver::Options solver;
-        solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
-        solver.linear_solver_type = ceres::DENSE_QR;
-        solver.max_num_iterations = options.max_iterations;
+        support::LeastSquaresOptions solver;
+        solver.max_iterations = options.max_iterations;
         solver.function_tolerance = 1e-14;
         solver.gradient_tolerance = 1e-14;
         solver.parameter_tolerance = 1e-12;
-        solver.num_threads = 1;
-        solver.logging_type = ceres::SILENT;
-        ceres::Solver::Summary summary;
-        ceres::Solve(solver, &problem, &summary);
-        if (!summary.IsSolutionUsable() || !(summary.final_cost < best_cost * (1 - 1e-12)))
+        const support::LeastSquaresSummary summary = support::solve_least_squares(problem, solver);
+        if (!summary.usable || !(summary.final_cost < best_cost * (1 - 1e-12)))
             continue;
         best_cost = summary.final_cost;
         fit.parameters = {std::exp(x[0]), std::exp(x[1]), std::exp(x[2])};
         fit.start = start;
-        fit.converged = summary.termination_type == ceres::CONVERGENCE;
-        fit.termination = ceres::TerminationTypeToString(summary.termination_type);
-        fit.iterations = static_cast<int>(summary.iterations.size());
+        fit.converged = summary.converged;
+        fit.termination = summary.termination;
+        fit.iterations = summary.iterations;
     }
     if (!std::isfinite(best_cost))
         throw_input_error("the MWP-CWP fit found no usable solution from any start");

@@ -2,6 +2,7 @@
 // Levenberg-Marquardt, and its two-fold cross-validation by sample group.
 #include "kerncast/models/volumes/capacity_fitting.hpp"
 
+#include "../../support/least_squares.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/statistics.hpp"
 
@@ -224,42 +225,18 @@ Eigen::MatrixXd residual_jacobian(const Values& values,
     Values at = values;
     ceres::Problem problem;
     build_problem(problem, at, free, options, data);
-    ceres::Problem::EvaluateOptions evaluate;
+    std::vector<double*> blocks;
     for (const auto kind : all_fit_kinds)
         if (free[kind_index(kind)])
-            evaluate.parameter_blocks.push_back(at[kind_index(kind)].data());
-    evaluate.num_threads = 1;
-    ceres::CRSMatrix sparse;
-    problem.Evaluate(evaluate, nullptr, nullptr, nullptr, &sparse);
-    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(sparse.num_rows, sparse.num_cols);
-    for (int row = 0; row < sparse.num_rows; ++row)
-        for (int i = sparse.rows[static_cast<std::size_t>(row)];
-             i < sparse.rows[static_cast<std::size_t>(row) + 1]; ++i)
-            dense(row, sparse.cols[static_cast<std::size_t>(i)]) =
-                sparse.values[static_cast<std::size_t>(i)];
-    return dense;
+            blocks.push_back(at[kind_index(kind)].data());
+    return support::dense_jacobian(problem, blocks);
 }
 
 // diag((J^T J)^-1), or nullopt when J is rank-deficient: a zero column, or a ratio of the
 // smallest to the largest singular value of J (columns scaled to unit norm, so that the units
 // of a, b and c do not matter) below 1e-8.
 std::optional<Eigen::VectorXd> covariance_diagonal(const Eigen::MatrixXd& jacobian) {
-    const Eigen::VectorXd norms = jacobian.colwise().norm().transpose();
-    if (jacobian.cols() == 0 || norms.minCoeff() <= 0 || !norms.allFinite())
-        return std::nullopt;
-    const Eigen::MatrixXd scaled = jacobian * norms.cwiseInverse().asDiagonal();
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(scaled, Eigen::ComputeThinV);
-    const Eigen::VectorXd& sigma = svd.singularValues();
-    if (sigma.minCoeff() < 1e-8 * sigma.maxCoeff())
-        return std::nullopt;
-    const Eigen::MatrixXd& v = svd.matrixV();
-    // (J^T J)^-1 = D V S^-2 V^T D with D = diag(1 / norms).
-    const Eigen::VectorXd inverse_squares = sigma.array().square().inverse();
-    Eigen::VectorXd diagonal(jacobian.cols());
-    for (Eigen::Index i = 0; i < jacobian.cols(); ++i)
-        diagonal(i) = (v.row(i).transpose().array().square() * inverse_squares.array()).sum() /
-                      (norms(i) * norms(i));
-    return diagonal;
+    return support::covariance_diagonal(jacobian, 1e-8);
 }
 
 FittedCoefficients& entry_for(CapacityFitResult& result, CapacityFitKind kind) {
@@ -408,31 +385,23 @@ void choose_free_fits(FitState& s) {
     }
 }
 
-// Levenberg-Marquardt (Ceres) from `values`, which it updates.
-ceres::Solver::Summary solve(Values& values, const FreeFits& free, const ProblemData& data,
-                             const CapacityFitOptions& options) {
+// Levenberg-Marquardt (support/least_squares.hpp) from `values`, which it updates.
+support::LeastSquaresSummary solve(Values& values, const FreeFits& free, const ProblemData& data,
+                                   const CapacityFitOptions& options) {
     ceres::Problem problem;
     build_problem(problem, values, free, options, data);
-    ceres::Solver::Options solver;
-    solver.minimizer_type = ceres::TRUST_REGION;
-    solver.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
-    solver.linear_solver_type = ceres::DENSE_QR;
-    solver.max_num_iterations = options.max_iterations;
+    support::LeastSquaresOptions solver;
+    solver.max_iterations = options.max_iterations;
     solver.function_tolerance = 1e-15;
     solver.gradient_tolerance = 1e-16;
     solver.parameter_tolerance = 1e-14;
-    solver.num_threads = 1;
-    solver.logging_type = ceres::SILENT;
-    solver.minimizer_progress_to_stdout = false;
-    ceres::Solver::Summary summary;
-    ceres::Solve(solver, &problem, &summary);
-    return summary;
+    return support::solve_least_squares(problem, solver);
 }
 
 // Levenberg-Marquardt from the machine's coefficients, then from a few standard starts (a
 // start on a flat part of a curve, e.g. hit = 0 everywhere, has no gradient to follow); the
 // lowest cost wins, the machine's start on ties.
-ceres::Solver::Summary solve_from_starts(FitState& s) {
+support::LeastSquaresSummary solve_from_starts(FitState& s) {
     std::vector<std::pair<std::string, Values>> starts{{"the machine's fits", s.values}};
     for (double b : {0.01, 0.1})
         for (double c : {-0.7, -1.5, -3.0}) {
@@ -442,11 +411,11 @@ ceres::Solver::Summary solve_from_starts(FitState& s) {
                     grid[kind_index(kind)] = clamp_to({1.0, b, c}, s.options.bounds);
             starts.emplace_back(fmt::format("a = 1, b = {}, c = {}", b, c), grid);
         }
-    std::optional<ceres::Solver::Summary> best;
+    std::optional<support::LeastSquaresSummary> best;
     for (const auto& [label, start_values] : starts) {
         Values trial = start_values;
-        const ceres::Solver::Summary summary = solve(trial, s.free, s.data, s.options);
-        if (!summary.IsSolutionUsable())
+        const support::LeastSquaresSummary summary = solve(trial, s.free, s.data, s.options);
+        if (!summary.usable)
             continue;
         if (!best || summary.final_cost < best->final_cost * (1 - 1e-12)) {
             best = summary;
@@ -456,7 +425,7 @@ ceres::Solver::Summary solve_from_starts(FitState& s) {
     }
     if (!best)
         throw Error(ErrorKind::internal, "the capacity fit failed from every start");
-    s.result.iterations = best->num_successful_steps + best->num_unsuccessful_steps;
+    s.result.iterations = best->iterations;
     s.result.starts = starts.size();
     return *best;
 }
@@ -484,7 +453,7 @@ double total_cost(const FitState& s, const Values& values, const FreeFits& free)
 // as well: the total chi^2 = sum r^2 / s^2 rises by at most 3, the number of its coefficients.
 // Otherwise the fitted values would be wherever the solver stopped in a flat valley (often a
 // bound), however they extrapolate.
-void release_undetermined(FitState& s, ceres::Solver::Summary& best) {
+void release_undetermined(FitState& s, support::LeastSquaresSummary& best) {
     for (const auto kind : all_fit_kinds) {
         if (!s.free[kind_index(kind)])
             continue;
@@ -507,10 +476,10 @@ void release_undetermined(FitState& s, ceres::Solver::Summary& best) {
         reduced[kind_index(kind)] = false;
         Values trial = s.values;
         ProblemData reduced_data = problem_data(s.samples, reduced, s.start, s.machine_id);
-        std::optional<ceres::Solver::Summary> summary;
+        std::optional<support::LeastSquaresSummary> summary;
         if (!reduced_data.residuals.empty()) {
             summary = solve(trial, reduced, reduced_data, s.options);
-            if (!summary->IsSolutionUsable())
+            if (!summary->usable)
                 continue;
         }
         if (total_cost(s, trial, reduced) - cost > std::max(1e-20, 1.5 * variance))
@@ -521,7 +490,7 @@ void release_undetermined(FitState& s, ceres::Solver::Summary& best) {
         entry_for(s.result, kind).status = FitStatus::undetermined;
         entry_for(s.result, kind).asymptote_held = false;
         if (summary) {
-            s.result.iterations += summary->num_successful_steps + summary->num_unsuccessful_steps;
+            s.result.iterations += summary->iterations;
             best = *summary;
         }
     }
@@ -529,7 +498,7 @@ void release_undetermined(FitState& s, ceres::Solver::Summary& best) {
 
 // Standard errors: s^2 (J^T J)^-1 at the solution, jointly; where the joint Jacobian is
 // rank-deficient, each fit's own with the others held at their values.
-void standard_errors(FitState& s, const ceres::Solver::Summary& best) {
+void standard_errors(FitState& s, const support::LeastSquaresSummary& best) {
     std::vector<CapacityFitKind> free_kinds;
     for (const auto kind : all_fit_kinds)
         if (s.free[kind_index(kind)])
@@ -631,11 +600,11 @@ CapacityFitResult fit_capacity_curves(const std::vector<VolumeSample>& samples,
         s.result.message = "no sample has a capacity term of a selected fit";
         s.result.converged = true;
     } else {
-        ceres::Solver::Summary best = solve_from_starts(s);
+        support::LeastSquaresSummary best = solve_from_starts(s);
         release_undetermined(s, best);
-        s.result.termination = ceres::TerminationTypeToString(best.termination_type);
+        s.result.termination = best.termination;
         s.result.message = best.message;
-        s.result.converged = best.termination_type == ceres::CONVERGENCE;
+        s.result.converged = best.converged;
         standard_errors(s, best);
     }
     store_fitted(s);
