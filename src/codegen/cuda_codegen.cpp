@@ -61,28 +61,7 @@ int precedence(const Expr& expr) {
     case ExprKind::logical_not:
         return 2;
     case ExprKind::binary:
-        switch (expr.op) {
-        case BinaryOp::mul:
-        case BinaryOp::div:
-        case BinaryOp::mod:
-            return 3;
-        case BinaryOp::add:
-        case BinaryOp::sub:
-            return 4;
-        case BinaryOp::less:
-        case BinaryOp::less_equal:
-        case BinaryOp::greater:
-        case BinaryOp::greater_equal:
-            return 6;
-        case BinaryOp::equal:
-        case BinaryOp::not_equal:
-            return 7;
-        case BinaryOp::logical_and:
-            return 11;
-        case BinaryOp::logical_or:
-            return 12;
-        }
-        return 13;
+        return binary_op_info(expr.op).c_level;
     case ExprKind::conditional:
         return 13;
     default:

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 namespace kerncast::kernel {
@@ -257,39 +258,30 @@ public:
         return built(e);
     }
 
+    // Operators binding at `level` (binary_op_info), left-associative, over tighter levels.
     ExprPtr binary_level(int level) {
-        static const std::vector<std::vector<std::pair<TokenKind, BinaryOp>>> levels = {
-            {{TokenKind::or_or, BinaryOp::logical_or}},
-            {{TokenKind::and_and, BinaryOp::logical_and}},
-            {{TokenKind::equal, BinaryOp::equal}, {TokenKind::not_equal, BinaryOp::not_equal}},
-            {{TokenKind::less, BinaryOp::less},
-             {TokenKind::less_equal, BinaryOp::less_equal},
-             {TokenKind::greater, BinaryOp::greater},
-             {TokenKind::greater_equal, BinaryOp::greater_equal}},
-            {{TokenKind::plus, BinaryOp::add}, {TokenKind::minus, BinaryOp::sub}},
-            {{TokenKind::star, BinaryOp::mul},
-             {TokenKind::slash, BinaryOp::div},
-             {TokenKind::percent, BinaryOp::mod}},
-        };
-        if (level == static_cast<int>(levels.size()))
+        if (level > tightest_binary_binding)
             return unary();
         ExprPtr left = binary_level(level + 1);
         for (;;) {
-            const auto& ops = levels[static_cast<size_t>(level)];
             const Token& t = peek();
-            auto found = std::find_if(ops.begin(), ops.end(),
-                                      [&](const auto& entry) { return entry.first == t.kind; });
-            if (found == ops.end())
+            std::optional<BinaryOp> op;
+            for (int o = 0; o <= static_cast<int>(BinaryOp::logical_or); ++o) {
+                const BinaryOpInfo& info = binary_op_info(static_cast<BinaryOp>(o));
+                if (info.binding == level && t.text == info.symbol)
+                    op = info.op;
+            }
+            if (!op)
                 return left;
             next();
             ExprPtr right = binary_level(level + 1);
             auto e = make(ExprKind::binary, left->offset);
-            e->op = found->second;
+            e->op = *op;
             e->operands = {left, right};
             left = built(e);
         }
     }
-    ExprPtr logical_or() { return binary_level(0); }
+    ExprPtr logical_or() { return binary_level(1); }
 
     ExprPtr unary() {
         const Token& t = peek();
@@ -536,50 +528,39 @@ Statement parse_statement(std::string_view text) {
     return parser.statement();
 }
 
+namespace {
+
+// In BinaryOp order (checked below).
+constexpr BinaryOpInfo binary_op_table[] = {
+    {BinaryOp::add, "+", 5, 4, false},           {BinaryOp::sub, "-", 5, 4, false},
+    {BinaryOp::mul, "*", 6, 3, false},           {BinaryOp::div, "/", 6, 3, false},
+    {BinaryOp::mod, "%", 6, 3, false},           {BinaryOp::less, "<", 4, 6, true},
+    {BinaryOp::less_equal, "<=", 4, 6, true},    {BinaryOp::greater, ">", 4, 6, true},
+    {BinaryOp::greater_equal, ">=", 4, 6, true}, {BinaryOp::equal, "==", 3, 7, true},
+    {BinaryOp::not_equal, "!=", 3, 7, true},     {BinaryOp::logical_and, "&&", 2, 11, false},
+    {BinaryOp::logical_or, "||", 1, 12, false},
+};
+
+constexpr bool table_in_enum_order() {
+    for (std::size_t i = 0; i < std::size(binary_op_table); ++i)
+        if (static_cast<std::size_t>(binary_op_table[i].op) != i)
+            return false;
+    return std::size(binary_op_table) == static_cast<std::size_t>(BinaryOp::logical_or) + 1;
+}
+static_assert(table_in_enum_order(), "binary_op_table lists every BinaryOp once, in order");
+
+} // namespace
+
+const BinaryOpInfo& binary_op_info(BinaryOp op) {
+    return binary_op_table[static_cast<std::size_t>(op)];
+}
+
 const char* binary_op_symbol(BinaryOp op) {
-    switch (op) {
-    case BinaryOp::add:
-        return "+";
-    case BinaryOp::sub:
-        return "-";
-    case BinaryOp::mul:
-        return "*";
-    case BinaryOp::div:
-        return "/";
-    case BinaryOp::mod:
-        return "%";
-    case BinaryOp::less:
-        return "<";
-    case BinaryOp::less_equal:
-        return "<=";
-    case BinaryOp::greater:
-        return ">";
-    case BinaryOp::greater_equal:
-        return ">=";
-    case BinaryOp::equal:
-        return "==";
-    case BinaryOp::not_equal:
-        return "!=";
-    case BinaryOp::logical_and:
-        return "&&";
-    case BinaryOp::logical_or:
-        return "||";
-    }
-    return "?";
+    return binary_op_info(op).symbol;
 }
 
 bool is_comparison(BinaryOp op) {
-    switch (op) {
-    case BinaryOp::less:
-    case BinaryOp::less_equal:
-    case BinaryOp::greater:
-    case BinaryOp::greater_equal:
-    case BinaryOp::equal:
-    case BinaryOp::not_equal:
-        return true;
-    default:
-        return false;
-    }
+    return binary_op_info(op).comparison;
 }
 
 const char* atomic_kind_name(AtomicKind kind) {
@@ -615,24 +596,7 @@ static int precedence(const Expr& e) {
         return 0;
     if (e.kind != ExprKind::binary)
         return 10;
-    switch (e.op) {
-    case BinaryOp::logical_or:
-        return 1;
-    case BinaryOp::logical_and:
-        return 2;
-    case BinaryOp::equal:
-    case BinaryOp::not_equal:
-        return 3;
-    case BinaryOp::add:
-    case BinaryOp::sub:
-        return 5;
-    case BinaryOp::mul:
-    case BinaryOp::div:
-    case BinaryOp::mod:
-        return 6;
-    default:
-        return 4;
-    }
+    return binary_op_info(e.op).binding;
 }
 
 static std::string format_real(double value) {

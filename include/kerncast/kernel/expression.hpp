@@ -101,8 +101,22 @@ enum class BinaryOp {
     logical_or,
 };
 
-const char* binary_op_symbol(BinaryOp op);
-bool is_comparison(BinaryOp op);
+// Every binary operator once: its spelling (kernel files and C alike), how tightly it binds
+// (kernel files and C agree: 1 for ||, 2 &&, 3 == !=, 4 < <= > >=, 5 + -, 6 * / %) and its C
+// precedence level (smaller binds tighter). The parser, the printer, the CUDA generator and the
+// analysis read this one table.
+struct BinaryOpInfo {
+    BinaryOp op;
+    const char* symbol;
+    int binding; // 1 (loosest) .. tightest_binary_binding
+    int c_level; // C's precedence level: 3 (* / %) .. 12 (||)
+    bool comparison;
+};
+inline constexpr int tightest_binary_binding = 6;
+const BinaryOpInfo& binary_op_info(BinaryOp op);
+
+const char* binary_op_symbol(BinaryOp op); // binary_op_info(op).symbol
+bool is_comparison(BinaryOp op);           // binary_op_info(op).comparison
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;

@@ -29,6 +29,32 @@ TEST(Expression, PrecedenceAndPrinting) {
     EXPECT_EQ(to_string(*parse_expression("c ? 1 : 2.5")), "c ? 1 : 2.5");
 }
 
+TEST(Expression, OneTableOfBinaryOperators) {
+    // Each operator parses from its symbol to itself and prints back; a looser operator
+    // around a tighter one needs no parentheses, a tighter one around a looser one does.
+    for (int o = 0; o <= static_cast<int>(BinaryOp::logical_or); ++o) {
+        const BinaryOpInfo& info = binary_op_info(static_cast<BinaryOp>(o));
+        EXPECT_EQ(static_cast<int>(info.op), o);
+        const std::string text = std::string("a ") + info.symbol + " b";
+        const auto e = parse_expression(text);
+        ASSERT_EQ(e->kind, ExprKind::binary) << text;
+        EXPECT_EQ(e->op, info.op) << text;
+        EXPECT_EQ(to_string(*e), text);
+        EXPECT_EQ(binary_op_symbol(info.op), std::string(info.symbol));
+        for (int p = 0; p <= static_cast<int>(BinaryOp::logical_or); ++p) {
+            const BinaryOpInfo& other = binary_op_info(static_cast<BinaryOp>(p));
+            // Kernel files and C order the operators alike.
+            EXPECT_EQ(info.binding<other.binding, info.c_level> other.c_level)
+                << info.symbol << " " << other.symbol;
+        }
+    }
+    EXPECT_TRUE(is_comparison(BinaryOp::less_equal));
+    EXPECT_FALSE(is_comparison(BinaryOp::logical_and));
+    EXPECT_EQ(to_string(*parse_expression("(a || b) && c")), "(a || b) && c");
+    EXPECT_EQ(to_string(*parse_expression("a == b < c")), "a == b < c");
+    EXPECT_EQ(to_string(*parse_expression("(a == b) < c")), "(a == b) < c");
+}
+
 TEST(Expression, AffineForms) {
     const AffineForm f = to_affine(*parse_expression("2*(i + 3) - j + 16*ko + n"));
     EXPECT_EQ(f.coefficient("i"), 2);
