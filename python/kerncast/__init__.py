@@ -189,15 +189,39 @@ def _machine(machine: MachineLike) -> Machine:
                     f"not {type(machine).__name__}")
 
 
+def _usage_error(message: str) -> Error:
+    """A bad argument value, as the CLI reports one (kind "usage", exit 2 there)."""
+    error = Error(f"error: {message}")
+    error.message = message
+    error.kind = "usage"
+    for attribute in ("file", "line", "column", "json_path", "source_line"):
+        setattr(error, attribute, None)
+    error.notes = []
+    return error
+
+
+def _integer(value: Any, what: str) -> int:
+    """An integer argument; TypeError naming it for another type (bool is not a count)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what}: an integer, not a bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what}: an integer, not {type(value).__name__}") from None
+
+
 def _triple(value: Optional[TripleLike], what: str) -> str:
     """(32, 4, 4) or "32x4x4" -> the CLI's text; None -> "" (the kernel file's)."""
     if value is None:
         return ""
     if isinstance(value, str):
         return value
-    parts = [operator.index(v) for v in value]
+    if not isinstance(value, Iterable):
+        raise TypeError(f"{what}: a triple such as (32, 4, 4) or \"32x4x4\", "
+                        f"not {type(value).__name__}")
+    parts = [_integer(v, what) for v in value]
     if not 1 <= len(parts) <= 3:
-        raise ValueError(f"{what}: one to three integers (x, y, z), got {value!r}")
+        raise _usage_error(f"{what}: one to three integers (x, y, z), got {value!r}")
     return "x".join(str(p) for p in parts)
 
 
@@ -208,14 +232,17 @@ def _triples(values: Union[None, str, Iterable[TripleLike]], what: str) -> str:
         return values
     texts = [_triple(v, what) for v in values]
     if not texts:
-        raise ValueError(f"{what}: an empty list (None sweeps the default ones)")
+        raise _usage_error(f"{what}: an empty list (None sweeps the default ones)")
     return ",".join(texts)
 
 
 def _overrides(params: Optional[Mapping[str, int]]) -> list[tuple[str, int]]:
     if params is None:
         return []
-    return [(str(name), operator.index(value)) for name, value in params.items()]
+    if not isinstance(params, Mapping):
+        raise TypeError(f"params: a mapping of parameter names to integers, "
+                        f"not {type(params).__name__}")
+    return [(str(name), _integer(value, f"params[{name!r}]")) for name, value in params.items()]
 
 
 def _registers(registers: Union[None, int, str]) -> str:
@@ -223,7 +250,7 @@ def _registers(registers: Union[None, int, str]) -> str:
         return ""
     if isinstance(registers, str):
         return registers
-    return str(operator.index(registers))
+    return str(_integer(registers, "registers"))
 
 
 # --- commands --------------------------------------------------------------------------------
@@ -236,8 +263,8 @@ def count(kernel: KernelLike, *, block: Optional[TripleLike] = None,
     """Operation counts, access patterns and footprints (``kerncast count``)."""
     document = _kerncast.count(_kernel(kernel), _triple(block, "block"), _triple(fold, "fold"),
                                _overrides(params), bool(index_arithmetic),
-                               [operator.index(g) for g in granules], bool(footprints),
-                               operator.index(subgroup_size))
+                               [_integer(g, "granules") for g in granules], bool(footprints),
+                               _integer(subgroup_size, "subgroup_size"))
     return Report._from_native(document)
 
 
@@ -263,12 +290,12 @@ def explore(kernel: KernelLike, machine: MachineLike, *,
     "ranking" table, best first, then the skipped configurations. jobs=0 uses every core.
     threads=None sweeps the default thread counts (1024 for kernels that map z, else 64 to
     1024)."""
-    jobs = operator.index(jobs)
+    jobs = _integer(jobs, "jobs")
     if jobs < 0:
-        raise ValueError("jobs: a worker count, 0 for all cores")
+        raise _usage_error(f"jobs: a worker count, 0 for all cores (got {jobs})")
     document = _kerncast.explore(_kernel(kernel), _machine(machine), _triples(blocks, "blocks"),
                                  _triples(folds, "folds"),
-                                 -1 if threads is None else operator.index(threads),
+                                 -1 if threads is None else _integer(threads, "threads"),
                                  _overrides(params), _registers(registers), jobs)
     return Report._from_native(document)
 

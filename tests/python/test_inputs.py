@@ -82,3 +82,27 @@ def test_bad_arguments_are_usage_errors(star3d):
         kerncast.predict(42, "a100-sxm4-40gb")
     with pytest.raises(ValueError):
         kerncast.predict(star3d, "a100-sxm4-40gb", block=(1, 2, 3, 4))
+
+
+def test_malformed_arguments_raise_kerncast_error_or_type_error(star3d):
+    # A bad value is a usage error, as on the command line; a wrong type a TypeError naming
+    # the argument (never an AttributeError or a bare ValueError).
+    for arguments in (dict(block=(1, 2, 3, 4)), dict(fold=()), dict(block="q")):
+        with pytest.raises(kerncast.Error) as caught:
+            kerncast.predict(star3d, "a100-sxm4-40gb", **arguments)
+        assert caught.value.kind == "usage", arguments
+        assert caught.value.message in str(caught.value)
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.explore(star3d, "a100-sxm4-40gb", jobs=-1)
+    assert caught.value.kind == "usage"
+    assert "jobs" in caught.value.message
+    with pytest.raises(kerncast.Error):
+        kerncast.explore(star3d, "a100-sxm4-40gb", blocks=[])
+    for arguments, named in ((dict(params=5), "params"), (dict(params={"nz": "x"}), "nz"),
+                             (dict(block=7), "block"), (dict(block=(1.5, 2)), "block"),
+                             (dict(registers=2.5), "registers")):
+        with pytest.raises(TypeError) as caught:
+            kerncast.predict(star3d, "a100-sxm4-40gb", **arguments)
+        assert named in str(caught.value), arguments
+    with pytest.raises(TypeError):
+        kerncast.explore(star3d, "a100-sxm4-40gb", jobs="2")
