@@ -113,3 +113,12 @@ kerncast_add_cli_test(NAME robust.validate_record_fold_over_domain
   COPY ${star3d} tests/golden/data/robust_records/huge_fold.json
   ARGS validate star3d_r4.yaml -m a100-sxm4-40gb --records . EXIT 1
   STDERR_CONTAINS "huge_fold.json: error: the fold 1000000 along z is larger than the domain")
+# A read-only output file is refused before any work, and left as it was (issue 47); the
+# folder being writable does not make the file replaceable.
+add_test(NAME cli.robust.read_only_output_refused
+  COMMAND sh -c "d=$(mktemp -d) && printf keep > $d/out.json && chmod 444 $d/out.json && \
+    $<TARGET_FILE:kerncast_cli> predict ${PROJECT_SOURCE_DIR}/examples/kernels/star3d_r4.yaml \
+      -m a100-sxm4-40gb --json $d/out.json 2> $d/err; s=$?; \
+    test $s -eq 2 && grep -q 'is read-only' $d/err && test \"$(cat $d/out.json)\" = keep; \
+    r=$?; rm -rf $d; exit $r")
+set_tests_properties(cli.robust.read_only_output_refused PROPERTIES LABELS cli)

@@ -47,6 +47,18 @@ std::vector<OutputPath> output_paths(const OutputOptions& options) {
 
 namespace {
 
+// A regular file nobody may write is a file its owner protected: replacing it through a rename
+// (the folder is writable) would bypass that, so it is refused.
+void refuse_read_only(const std::string& path, const std::string& what) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (fs::is_regular_file(status) &&
+        (status.permissions() & (fs::perms::owner_write | fs::perms::group_write |
+                                 fs::perms::others_write)) == fs::perms::none)
+        throw_usage_error("'" + path + "' is read-only: kerncast does not replace it with " + what,
+                          {"make it writable (chmod u+w) or write elsewhere"});
+}
+
 // The absolute path with every symbolic link of its existing part resolved.
 fs::path resolved(const std::string& path) {
     std::error_code error;
@@ -84,6 +96,7 @@ void refuse_clobbering(const std::vector<OutputPath>& outputs,
     std::error_code error;
     for (size_t k = 0; k < files.size(); ++k) {
         const OutputPath& output = files[k];
+        refuse_read_only(output.path, "the " + output.option + " output"); // before any work
         for (size_t j = 0; j < k; ++j)
             if (same_file(files[j].path, output.path))
                 throw_usage_error(files[j].option + " and " + output.option +
@@ -108,6 +121,7 @@ void refuse_clobbering(const std::vector<OutputPath>& outputs,
 
 void write_file_safely(const std::string& path, const std::string& what,
                        const std::function<void(std::ostream&)>& write) {
+    refuse_read_only(path, what);
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
     // Devices, pipes and the like are written in place; a regular file (or a new one) is
