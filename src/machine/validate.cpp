@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <regex>
 #include <set>
 
@@ -58,7 +60,8 @@ private:
     }
 
     template <class T>
-    void check_value(const Known<T>& known, const std::string& path, mf::Range range) const {
+    void check_value(const Known<T>& known, const std::string& path, mf::Range range,
+                     std::string_view unit = "") const {
         if (!known)
             return;
         source(known->source, path);
@@ -69,12 +72,44 @@ private:
             if constexpr (std::is_same_v<T, double>) {
                 if (!std::isfinite(known->value))
                     fail(path, "expected a finite number");
+                // A denormal is no GPU quantity: it is a typo or an overflowed computation,
+                // and models dividing by it give infinite times.
+                if (known->value != 0 &&
+                    std::abs(known->value) < std::numeric_limits<double>::min())
+                    fail(path,
+                         "expected a normal number, got the denormal " + scientific(known->value));
             }
             if (range == mf::Range::positive && !(known->value > 0))
                 fail(path, "must be positive, got " + number(known->value));
             if (range == mf::Range::non_negative && !(known->value >= 0))
                 fail(path, "must not be negative, got " + number(known->value));
+            physical_range(static_cast<double>(known->value), path, unit);
         }
+    }
+
+    // What a GPU can physically have, by unit: generous bounds that catch a value in the wrong
+    // unit (a clock in Hz, a bandwidth in B/s) or an overflowed one.
+    void physical_range(double value, const std::string& path, std::string_view unit) const {
+        struct Bounds {
+            std::string_view unit;
+            double low, high;
+            const char* what;
+        };
+        static constexpr Bounds bounds[] = {
+            {"MHz", 1, 1e5, "a clock in MHz (1 to 100000)"},
+            {"GB/s", 1e-3, 1e7, "a bandwidth in GB/s (0.001 to 10^7)"},
+            {"cycles", 0, 1e9, "a latency or delay in cycles (at most 10^9)"},
+            {"blocks/cycle", 0, 1e4, "a rate in blocks a cycle (at most 10^4)"},
+        };
+        for (const Bounds& b : bounds)
+            if (unit == b.unit && (value < b.low || value > b.high))
+                fail(path, std::string("expected ") + b.what + ", got " + scientific(value));
+    }
+
+    static std::string scientific(double value) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.6g", value);
+        return text;
     }
 
     template <class T> static std::string number(T value) {
@@ -96,7 +131,7 @@ private:
             std::visit(
                 [&](auto member) {
                     check_value(data.*member, child_pointer(path, std::string(field.key)),
-                                field.range);
+                                field.range, field.unit);
                 },
                 field.member);
     }
@@ -790,6 +825,19 @@ private:
             for (auto [name, value] :
                  {std::pair{"a", &fit->a}, std::pair{"b", &fit->b}, std::pair{"c", &fit->c}})
                 check_value(Known<double>(*value), child_pointer(path, name), mf::Range::any);
+            // hit(O) = a exp(-b exp(-c O)) is a hit rate that falls with O only for
+            // 0 < a <= 1, b > 0, c < 0 (docs/volume-model.md, Capacity-miss fits); beyond
+            // |b|, |c| <= 10^6 exp() over- or underflows at ordinary O.
+            if (!(fit->a.value > 0 && fit->a.value <= 1))
+                fail(child_pointer(path, "a"),
+                     "expected 0 < a <= 1 (the hit rate's level), got " + scientific(fit->a.value));
+            if (!(fit->b.value > 0 && fit->b.value <= 1e6))
+                fail(child_pointer(path, "b"),
+                     "expected 0 < b <= 10^6, got " + scientific(fit->b.value));
+            if (!(fit->c.value < 0 && fit->c.value >= -1e6))
+                fail(child_pointer(path, "c"),
+                     "expected -10^6 <= c < 0 (hits fall as the cache is oversubscribed), got " +
+                         scientific(fit->c.value));
         }
     }
 

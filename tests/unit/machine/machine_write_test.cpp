@@ -17,7 +17,7 @@ TEST(MachineWrite, RoundTripIsLosslessForEverySection) {
     m.mwp_cwp.mem_ld_cycles = Sourced<double>{420, "fit"};
     m.mwp_cwp.issue_cycles = Sourced<double>{4, "sheet"};
     m.capacity_fits.l1_redundant_loads =
-        CapacityFit{{0.97, "fit"}, {1.0 / 3.0, "fit"}, {2.5e-6, "run"}};
+        CapacityFit{{0.97, "fit"}, {1.0 / 3.0, "fit"}, {-2.5e-6, "run"}};
     m.calibrated_costs["f32_fma_s"] = Sourced<double>{1.25e-12, "fit"};
     m.calibrated_costs["overlap"] = Sourced<double>{0.5, "run"};
     m.atomic_service_times = AtomicServiceTable{

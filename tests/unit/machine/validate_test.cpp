@@ -629,3 +629,49 @@ TEST(ValidateMachine, ErrorsInAListWrittenWithItsSourcePointAtTheEntry) {
                    "/memory/0/effective_size_by_carveout/1/shared_kib",
                    "0, \"effective_size_bytes\": \"64 KiB\"");
 }
+
+TEST(ValidateMachine, ValuesMustBePhysical) {
+    // Denormal, out-of-unit and overflowed values would pass a sign check and give infinite or
+    // negative times (issue 47): each is refused with its path.
+    const auto message_at = [](MachineModel m, const std::string& path) {
+        const auto error = validation_error(m);
+        EXPECT_TRUE(error.has_value()) << path;
+        if (!error)
+            return std::string();
+        EXPECT_EQ(error->where().json_path, path);
+        return error->message();
+    };
+    MachineModel clock = valid_machine();
+    clock.compute.boost_clock_mhz = Sourced<double>{1e-310, "sheet"};
+    EXPECT_EQ(message_at(clock, "/compute/boost_clock_mhz"),
+              "expected a normal number, got the denormal 1e-310");
+    clock.compute.boost_clock_mhz->value = 1.41e9; // Hz, not MHz
+    EXPECT_EQ(message_at(clock, "/compute/boost_clock_mhz"),
+              "expected a clock in MHz (1 to 100000), got 1.41e+09");
+    MachineModel bandwidth = valid_machine();
+    bandwidth.memory[2].sustained_bandwidth_gbs = Sourced<double>{1.5e12, "sheet"}; // B/s
+    EXPECT_NE(message_at(bandwidth, "/memory/2/sustained_bandwidth_gbs")
+                  .find("expected a bandwidth in GB/s"),
+              std::string::npos);
+    MachineModel delay = valid_machine();
+    delay.mwp_cwp.departure_del_coal_cycles = Sourced<double>{1e300, "sheet"};
+    EXPECT_NE(message_at(delay, "/mwp_cwp/departure_del_coal_cycles").find("at most 10^9"),
+              std::string::npos);
+}
+
+TEST(ValidateMachine, CapacityFitsMustDescribeAFallingHitRate) {
+    const CapacityFit good{{1, "sheet"}, {0.02, "sheet"}, {-1.3, "sheet"}};
+    MachineModel m = valid_machine();
+    m.capacity_fits.z_layer_overlap = good;
+    EXPECT_NO_THROW(validate_machine(m, "x"));
+    for (const auto& [bad, key] :
+         {std::pair{CapacityFit{{0, "sheet"}, {0.02, "sheet"}, {-1.3, "sheet"}}, "a"},
+          std::pair{CapacityFit{{1, "sheet"}, {-1, "sheet"}, {-1.3, "sheet"}}, "b"},
+          std::pair{CapacityFit{{1, "sheet"}, {1e308, "sheet"}, {-1.3, "sheet"}}, "b"},
+          std::pair{CapacityFit{{1, "sheet"}, {0.02, "sheet"}, {1.3, "sheet"}}, "c"}}) {
+        m.capacity_fits.z_layer_overlap = bad;
+        const auto error = validation_error(m);
+        ASSERT_TRUE(error.has_value()) << key;
+        EXPECT_EQ(error->where().json_path, std::string("/capacity_fits/z_layer_overlap/") + key);
+    }
+}
