@@ -1,5 +1,6 @@
 #include "kerncast/report/cell_format.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -30,6 +31,23 @@ static std::string fixed_double(double value, int precision) {
     return text;
 }
 
+std::string readable_double(double value) {
+    if (!std::isfinite(value))
+        return shortest_double(value);
+    const double magnitude = std::abs(value);
+    const double nearest = std::round(value);
+    // Whole up to rounding noise in the last digits (13200.000000000002); below 1 only 0 is.
+    const bool whole =
+        value == 0 || (magnitude >= 1 && std::abs(value - nearest) <= 1e-9 * magnitude);
+    if ((whole || magnitude >= 1e5) && magnitude < 1e18) {
+        const auto integer = static_cast<long long>(nearest);
+        return std::to_string(integer == 0 ? 0LL : integer); // no "-0"
+    }
+    std::array<char, 64> buffer{};
+    std::snprintf(buffer.data(), buffer.size(), "%.6g", value);
+    return buffer.data();
+}
+
 std::string format_cell(const Cell& cell, int precision) {
     struct Visitor {
         int precision;
@@ -37,7 +55,7 @@ std::string format_cell(const Cell& cell, int precision) {
         std::string operator()(bool b) const { return b ? "yes" : "no"; }
         std::string operator()(std::int64_t i) const { return std::to_string(i); }
         std::string operator()(double d) const {
-            return precision >= 0 ? fixed_double(d, precision) : shortest_double(d);
+            return precision >= 0 ? fixed_double(d, precision) : readable_double(d);
         }
         std::string operator()(const std::string& s) const { return s; }
     };

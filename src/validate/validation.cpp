@@ -328,8 +328,19 @@ report::Document validation_view(const ValidationReport& report) {
     doc.notes.push_back("predicted best / best: measured performance of the configuration with "
                         "the smallest predicted time (throughput ranking: the highest predicted "
                         "throughput), as a fraction of the best measured one");
-    for (const auto& path : report.unpredicted)
-        doc.notes.push_back("no prediction for " + path);
+    // One note, however many: the first three records by name and a count of the rest.
+    if (report.unpredicted.size() == 1) {
+        doc.notes.push_back("no prediction for " + report.unpredicted.front());
+    } else if (!report.unpredicted.empty()) {
+        std::string named;
+        for (std::size_t k = 0; k < std::min<std::size_t>(3, report.unpredicted.size()); ++k)
+            named += (k ? ", " : "") + report.unpredicted[k];
+        const std::size_t rest =
+            report.unpredicted.size() - std::min<std::size_t>(3, report.unpredicted.size());
+        doc.notes.push_back("no prediction for " + std::to_string(report.unpredicted.size()) +
+                            " records (no given kernel file predicts them): " + named +
+                            (rest ? " and " + std::to_string(rest) + " more" : std::string()));
+    }
     doc.charts = validation_charts(report);
     return doc;
 }

@@ -11,7 +11,7 @@ kerncast_add_cli_test(NAME mwp_hk_table2_paper_rounding_json
   STDOUT ${mwp_expected}/mwp_hk_table2_paper_rounding.json)
 kerncast_add_cli_test(NAME mwp_hk_table2_md
   ARGS mwp --workload examples/workloads/hk-table2.json -m hk-example --md -
-  STDOUT_CONTAINS "| mem_l | Mem_L | (12) | 730 | cycles |" "50728.1875")
+  STDOUT_CONTAINS "| mem_l | Mem_L | (12) | 730 | cycles |" "50728.2")
 kerncast_add_cli_test(NAME mwp_hk_table2_csv
   ARGS mwp --workload examples/workloads/hk-table2.json -m hk-example --csv -
   STDOUT_CONTAINS "exec_cycles_with_synch" "50728.1875")

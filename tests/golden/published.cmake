@@ -33,7 +33,8 @@ kerncast_add_cli_test(NAME validate.published_throughput_ranking
        --records ${published_data}/records/box2d-gflops
   STDOUT_CONTAINS "Ranking of the configurations by predicted throughput"
                   "box2d_r3_v100 (notebooks/stencil-verify.ipynb cell 7)"
-                  "no prediction for ${published_data}/records/box2d-gflops/box2d_r1_l1only_cell5_block1x32x1.json")
+                  "no prediction for 32 records" "box2d_r1_l1only_cell5_block128x8x1.json"
+                  "and 29 more")
 kerncast_add_cli_test(NAME validate.several_kernels_live_mode
   ARGS validate ${published_data}/kernels/box2d_r1.yaml ${published_data}/kernels/box2d_r2.yaml
        -m v100-pcie-32gb EXIT 2 STDERR_CONTAINS "several kernel files need --records")

@@ -11,8 +11,13 @@ namespace kerncast::report {
 // Shortest decimal form that reads back to exactly the same double ("0.1", "50728.1875").
 std::string shortest_double(double value);
 
+// A double as a person reads it: whole numbers (and anything of 100000 or more) as integers,
+// other values to 6 significant digits without trailing zeros, tiny ones in scientific form
+// ("1443597824" for 1443597823.9999998, "3971.88", "2.5e-12"). JSON and CSV keep full precision.
+std::string readable_double(double value);
+
 // Text of a cell for humans: precision >= 0 gives fixed digits after the point for doubles;
-// -1 the shortest exact form. Unknown (monostate) reads "-"; booleans "yes"/"no".
+// -1 readable_double. Unknown (monostate) reads "-"; booleans "yes"/"no".
 std::string format_cell(const Cell& cell, int precision);
 
 // Text of a cell for machines (CSV): full precision, empty for unknown, true/false.

@@ -36,6 +36,26 @@ TEST(CellFormat, FixedPrecisionAndKinds) {
     EXPECT_EQ(format_cell_exact(Cell{0.1}), "0.1");
 }
 
+TEST(CellFormat, ReadableDoublesForPeople) {
+    // The values issue 47 found in text tables, as a person reads them.
+    EXPECT_EQ(readable_double(1443597823.9999998), "1443597824");
+    EXPECT_EQ(readable_double(3971.878787878788), "3971.88");
+    EXPECT_EQ(readable_double(13.200000000000001), "13.2");
+    EXPECT_EQ(readable_double(0.5000000000000001), "0.5");
+    EXPECT_EQ(readable_double(1893257964.0570111), "1893257964"); // 100000 and more: integers
+    EXPECT_EQ(readable_double(1e5), "100000");
+    EXPECT_EQ(readable_double(50728.1875), "50728.2");
+    EXPECT_EQ(readable_double(2.5e-12), "2.5e-12");
+    EXPECT_EQ(readable_double(0.000123456789), "0.000123457");
+    EXPECT_EQ(readable_double(-0.0), "0");
+    EXPECT_EQ(readable_double(-3.25), "-3.25");
+    EXPECT_EQ(readable_double(1e300), "1e+300"); // beyond integers: scientific
+    EXPECT_EQ(readable_double(std::nan("")), "nan");
+    // Text cells without a precision read so; CSV (format_cell_exact) stays exact.
+    EXPECT_EQ(format_cell(Cell{3971.878787878788}, -1), "3971.88");
+    EXPECT_EQ(format_cell_exact(Cell{3971.878787878788}), "3971.878787878788");
+}
+
 TEST(CellFormat, HeaderWithUnit) {
     EXPECT_EQ(header_with_unit({"mem_l_cycles", "Mem_L", "cycles", -1}), "Mem_L (cycles)");
     EXPECT_EQ(header_with_unit({"mwp", "MWP", "", 2}), "MWP");
