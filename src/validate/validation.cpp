@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <span>
 
 namespace kerncast::validate {
 
@@ -85,6 +86,43 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
     return rankings;
 }
 
+// The timed rows (in the order their times were collected) behind the time figures.
+std::vector<TimeExtreme> time_extremes(const std::vector<ValidationRow>& rows,
+                                       std::span<const double> predicted,
+                                       std::span<const double> measured) {
+    std::vector<const ValidationRow*> timed;
+    for (const auto& row : rows)
+        if (row.measured_time_s)
+            timed.push_back(&row);
+    KERNCAST_CHECK(timed.size() == predicted.size(), "timed rows and times disagree");
+    const auto extreme = [&](std::string role, std::size_t k) {
+        const ValidationRow& row = *timed[k];
+        return TimeExtreme{std::move(role),   row.kernel,
+                           row.configuration, predicted[k],
+                           measured[k],       runtime::relative_error(predicted[k], measured[k])};
+    };
+    std::vector<TimeExtreme> out;
+    const runtime::PredictedBestPick pick = runtime::predicted_best_pick(predicted, measured);
+    out.push_back(extreme(pick.tied > 1
+                              ? fmt::format("predicted best (slowest of {} tied)", pick.tied)
+                              : std::string("predicted best"),
+                          pick.index));
+    out.push_back(extreme("measured best", static_cast<std::size_t>(
+                                               std::min_element(measured.begin(), measured.end()) -
+                                               measured.begin())));
+    std::vector<std::size_t> order(timed.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    const auto error_of = [&](std::size_t k) {
+        return std::abs(runtime::relative_error(predicted[k], measured[k]));
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return error_of(a) > error_of(b); });
+    for (std::size_t k = 0; k < std::min(worst_predicted_rows, order.size()); ++k)
+        out.push_back(extreme("worst predicted", order[k]));
+    return out;
+}
+
 } // namespace
 
 ValidationReport validate_predictions(const std::vector<runtime::LoadedRecord>& records,
@@ -146,8 +184,10 @@ ValidationReport validate_predictions(const std::vector<runtime::LoadedRecord>& 
             ++report.published_rows;
         report.rows.push_back(std::move(row));
     }
-    if (!predicted_times.empty())
+    if (!predicted_times.empty()) {
         report.time_statistics = runtime::validation_statistics(predicted_times, measured_times);
+        report.time_extremes = time_extremes(report.rows, predicted_times, measured_times);
+    }
     for (const auto& [metric, errors] : counter_errors) {
         CounterAccuracy accuracy;
         accuracy.compared = errors.size();
@@ -252,6 +292,20 @@ report::Table configurations_table(const ValidationReport& report) {
     return t.build();
 }
 
+report::Table time_extremes_table(const std::vector<TimeExtreme>& extremes) {
+    report::TableBuilder t("time_extremes", "The configurations behind the time figures");
+    t.columns({"role",
+               "kernel",
+               "configuration",
+               {"predicted_us", "predicted", "us", 3},
+               {"measured_us", "measured", "us", 3},
+               {"relative_error", "rel. error", "", 3}});
+    for (const TimeExtreme& e : extremes)
+        t.row(e.role, e.kernel, e.configuration, e.predicted_time_s * 1e6, e.measured_time_s * 1e6,
+              e.relative_error);
+    return t.build();
+}
+
 report::Table time_statistics_table(const runtime::ValidationStatistics& s) {
     report::TableBuilder t("time_statistics", "Accuracy of the predicted times");
     t.columns({"configurations",
@@ -313,6 +367,8 @@ report::Document validation_view(const ValidationReport& report) {
     doc.tables.push_back(configurations_table(report));
     if (report.time_statistics)
         doc.tables.push_back(time_statistics_table(*report.time_statistics));
+    if (!report.time_extremes.empty())
+        doc.tables.push_back(time_extremes_table(report.time_extremes));
     if (!report.counter_accuracy.empty())
         doc.tables.push_back(counter_accuracy_table(report.counter_accuracy));
     if (!report.throughput_rankings.empty())

@@ -73,9 +73,25 @@ struct ThroughputRanking {
     runtime::NearBest near_best;
 };
 
+// A timed configuration behind the time figures: the one predicted best (as
+// predicted_best_fraction counts it), the one measured best, and the worst predicted.
+struct TimeExtreme {
+    std::string role; // "predicted best", "measured best", "worst predicted"
+    std::string kernel;
+    std::string configuration;
+    double predicted_time_s = 0;
+    double measured_time_s = 0;
+    double relative_error = 0; // (predicted - measured) / measured
+};
+
+// The rows named by time_extremes: predicted best, measured best, then the
+// `worst` rows of the largest |relative error| (fewer when there are fewer rows).
+inline constexpr std::size_t worst_predicted_rows = 3;
+
 struct ValidationReport {
     std::vector<ValidationRow> rows;
-    std::vector<std::string> unpredicted; // record paths the source had no prediction for
+    std::vector<TimeExtreme> time_extremes; // empty without any timed row
+    std::vector<std::string> unpredicted;   // record paths the source had no prediction for
     std::size_t published_rows = 0;
     std::optional<runtime::ValidationStatistics> time_statistics; // absent without any timed row
     std::map<std::string, CounterAccuracy> counter_accuracy;

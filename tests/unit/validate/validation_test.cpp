@@ -93,9 +93,24 @@ TEST(Validation, StatisticsAgainstAToyModel) {
     EXPECT_EQ(dram.compared, 3u);
     EXPECT_NEAR(dram.median_abs_relative_error, 0.2e6 / 8.2e6, 1e-12);
 
+    // The configurations behind the figures: the predicted best (block 256, 1 us) is also the
+    // measured best (2 us); the worst predicted in order of |rel. error|: 256, 128, 512.
+    ASSERT_EQ(report.time_extremes.size(), 5u);
+    EXPECT_EQ(report.time_extremes[0].role, "predicted best");
+    EXPECT_NE(report.time_extremes[0].configuration.find("block=256x"), std::string::npos);
+    EXPECT_DOUBLE_EQ(report.time_extremes[0].predicted_time_s, 1e-6);
+    EXPECT_EQ(report.time_extremes[1].role, "measured best");
+    EXPECT_NE(report.time_extremes[1].configuration.find("block=256x"), std::string::npos);
+    for (std::size_t k = 2; k < 5; ++k)
+        EXPECT_EQ(report.time_extremes[k].role, "worst predicted");
+    EXPECT_NEAR(report.time_extremes[2].relative_error, -0.5, 1e-12);
+    EXPECT_NE(report.time_extremes[3].configuration.find("block=128x"), std::string::npos);
+    EXPECT_NEAR(report.time_extremes[4].relative_error, 0, 1e-12);
+
     const report::Document doc = validation_view(report);
     EXPECT_EQ(doc.schema, "kerncast.validation/1");
-    ASSERT_EQ(doc.tables.size(), 3u);
+    ASSERT_EQ(doc.tables.size(), 4u);
+    EXPECT_EQ(doc.tables[2].key, "time_extremes");
     EXPECT_EQ(doc.tables[0].rows.size(), 3u);
     // kernel, config, source, 3 time columns, dram pred/meas, record
     EXPECT_EQ(doc.tables[0].columns.size(), 9u);
