@@ -1105,12 +1105,31 @@ ByteAddress byte_address(const KernelAnalysis& analysis, const AccessInfo& acces
                 return params[k];
         return std::nullopt;
     };
+    // Every step checked: an offset or index constant near 2^62 would otherwise wrap into a
+    // plausible small address (a silent wrong count).
+    const auto overflow = [&]() {
+        throw_input_error("the byte address of '" + access.text + "' (array '" + array->name +
+                              "') exceeds the 64-bit integer range at these parameter values",
+                          analysis.spec.statements.at(static_cast<size_t>(access.statement)).where);
+    };
+    const auto mul = [&](std::int64_t a, std::int64_t b) {
+        std::int64_t r = 0;
+        if (__builtin_mul_overflow(a, b, &r))
+            overflow();
+        return r;
+    };
+    const auto add = [&](std::int64_t a, std::int64_t b) {
+        std::int64_t r = 0;
+        if (__builtin_add_overflow(a, b, &r))
+            overflow();
+        return r;
+    };
     // Row-major strides of each dimension in elements.
     const size_t rank = array->shape.size();
     std::vector<std::int64_t> stride(rank, 1);
     try {
         for (size_t k = rank; k-- > 1;)
-            stride[k - 1] = stride[k] * kernel::evaluate_integer(*array->shape[k], lookup);
+            stride[k - 1] = mul(stride[k], kernel::evaluate_integer(*array->shape[k], lookup));
     } catch (const kernel::ExpressionError& e) {
         throw_input_error("cannot evaluate the shape of '" + array->name + "': " + e.what(),
                           array->where);
@@ -1128,15 +1147,15 @@ ByteAddress byte_address(const KernelAnalysis& analysis, const AccessInfo& acces
         std::int64_t constant = s.constant;
         for (const auto& [name, c] : s.coefficients) {
             if (auto value = lookup(name))
-                constant += c * *value;
+                constant = add(constant, mul(c, *value));
             else
-                address.coefficients[name] += c * stride[k];
+                address.coefficients[name] = add(address.coefficients[name], mul(c, stride[k]));
         }
-        address.constant += constant * stride[k];
+        address.constant = add(address.constant, mul(constant, stride[k]));
     }
-    address.constant *= element_bytes;
+    address.constant = mul(address.constant, element_bytes);
     for (auto& [name, c] : address.coefficients)
-        c *= element_bytes;
+        c = mul(c, element_bytes);
     std::erase_if(address.coefficients, [](const auto& entry) { return entry.second == 0; });
     return address;
 }

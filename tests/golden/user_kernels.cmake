@@ -70,3 +70,14 @@ kerncast_add_cli_test(NAME user_kernels.grid_over_limit
 kerncast_add_cli_test(NAME user_kernels.global_atomics_named_mwp
   ARGS mwp ${uk}/global_histogram.yaml -m v100-pcie-32gb
   STDOUT_CONTAINS "note: 'hist[c]' is a global atomic, timed as a store: the serialization of updates to one address is not modelled (67108864 updates reach 8192 addresses")
+
+# ---- byte addresses past 64 bits: an error at the statement, never a wrapped address -------
+foreach(command count predict)
+  set(machine_args "")
+  if(command STREQUAL "predict")
+    set(machine_args -m a100-sxm4-40gb)
+  endif()
+  kerncast_add_cli_test(NAME user_kernels.address_overflow_${command}
+    ARGS ${command} ${uk}/offset_overflow.yaml ${machine_args} EXIT 1
+    STDERR_CONTAINS "offset_overflow.yaml:12:6: error: the byte address of 'a[i]' (array 'a') exceeds the 64-bit integer range")
+endforeach()
