@@ -212,6 +212,16 @@ KernelSpec FileParser::parse(const std::string& text) {
         }
         if (launch["fold"])
             spec_.launch.fold = parse_triple(launch["fold"], "launch.fold");
+        // The points a block covers must be countable (here, with the position, rather than
+        // as a usage error of whichever command binds the launch later).
+        std::int64_t points = 1;
+        for (int a = 0; a < axis_count; ++a)
+            if (__builtin_mul_overflow(points, spec_.launch.block[static_cast<size_t>(a)],
+                                       &points) ||
+                __builtin_mul_overflow(points, spec_.launch.fold[static_cast<size_t>(a)], &points))
+                fail(launch["fold"] ? launch["fold"] : launch,
+                     "launch: the block x fold product (the points one block covers) overflows "
+                     "64 bits");
     }
     if (root["registers_per_thread"]) {
         const YAML::Node node = root["registers_per_thread"];

@@ -218,6 +218,12 @@ TEST(KernelFileRobustness, LaunchBlockOverCudaLimitsIsAnError) {
                  "launch.block: block x 9223372036854775807 exceeds CUDA's limit of 1024", 8, 17);
     expect_error(with("block: [32, 4]", "block: [64, 32]"),
                  "2048 threads per block, over CUDA's limit of 1024", 8, 17);
+    // A fold whose product with the block overflows: an input error at the fold (issue 47),
+    // not a usage error without a position from the command that binds the launch.
+    expect_error(with("block: [32, 4]}", "block: [32, 4], fold: [1, 4611686018427387904]}"),
+                 "launch: the block x fold product (the points one block covers) overflows "
+                 "64 bits",
+                 8, 32);
 }
 
 TEST(KernelFileRobustness, ParameterValuesThatEmptyTheDomainOrNegateAnExtent) {
