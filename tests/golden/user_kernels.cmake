@@ -2,16 +2,23 @@
 # a right answer or a clear refusal, never a confident wrong forecast.
 set(uk tests/user_kernels)
 
+# user_kernel_refused(NAME FILE ERROR COMMAND...): each command refuses the kernel file with
+# exit 1 and ERROR on stderr (predict on the H100 file).
+function(user_kernel_refused name file error)
+  foreach(command ${ARGN})
+    set(machine_args "")
+    if(command STREQUAL "predict")
+      set(machine_args -m h100-sxm5-80gb)
+    endif()
+    kerncast_add_cli_test(NAME user_kernels.${name}_${command}
+      ARGS ${command} ${uk}/${file} ${machine_args} EXIT 1 STDERR_CONTAINS "${error}")
+  endforeach()
+endfunction()
+
 # ---- out-of-bounds global reads: refused at the statement, by every command that binds ----
-foreach(command count predict codegen)
-  set(machine_args "")
-  if(command STREQUAL "predict")
-    set(machine_args -m h100-sxm5-80gb)
-  endif()
-  kerncast_add_cli_test(NAME user_kernels.out_of_bounds_${command}
-    ARGS ${command} ${uk}/shift_out_of_bounds.yaml ${machine_args} EXIT 1
-    STDERR_CONTAINS "shift_out_of_bounds.yaml:12:6: error: kernel 'shift_out_of_bounds': 'a[i - 1]' reads a[-1], outside the array's extents [1048576] at i = 0")
-endforeach()
+user_kernel_refused(out_of_bounds shift_out_of_bounds.yaml
+  "shift_out_of_bounds.yaml:12:6: error: kernel 'shift_out_of_bounds': 'a[i - 1]' reads a[-1], outside the array's extents [1048576] at i = 0"
+  count predict codegen)
 
 # ---- folds and blocks that change what a kernel naming tx/ty computes ----------------------
 kerncast_add_cli_test(NAME user_kernels.transpose_own_launch
@@ -72,12 +79,6 @@ kerncast_add_cli_test(NAME user_kernels.global_atomics_named_mwp
   STDOUT_CONTAINS "note: 'hist[c]' is a global atomic, timed as a store: the serialization of updates to one address is not modelled (67108864 updates reach 8192 addresses")
 
 # ---- byte addresses past 64 bits: an error at the statement, never a wrapped address -------
-foreach(command count predict)
-  set(machine_args "")
-  if(command STREQUAL "predict")
-    set(machine_args -m a100-sxm4-40gb)
-  endif()
-  kerncast_add_cli_test(NAME user_kernels.address_overflow_${command}
-    ARGS ${command} ${uk}/offset_overflow.yaml ${machine_args} EXIT 1
-    STDERR_CONTAINS "offset_overflow.yaml:12:6: error: the byte address of 'a[i]' (array 'a') exceeds the 64-bit integer range")
-endforeach()
+user_kernel_refused(address_overflow offset_overflow.yaml
+  "offset_overflow.yaml:12:6: error: the byte address of 'a[i]' (array 'a') exceeds the 64-bit integer range"
+  count predict)
