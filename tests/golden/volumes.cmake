@@ -160,7 +160,8 @@ kerncast_add_cli_test(NAME predict_registers_bad_kernel_file EXIT 1
 # dg_diff_4): explore predicts that one and lists the other as skipped, with the reason.
 kerncast_add_cli_test(NAME explore_skips_blocks_the_tiles_cannot_take
   ARGS explore examples/kernels/dg_diff_4.yaml -m a100-sxm4-40gb --blocks 16x16x1,256x1x1 --folds none
-  STDOUT_CONTAINS "launch block 256x1x1 cannot run kernel 'dg_diff_4': in block 0, 'dm_tile[ty, tx]' reaches dm_tile[0, 16]"
+  STDOUT_CONTAINS "launch block 256x1x1 cannot run kernel 'dg_diff_4': in block"
+                  "0, 'dm_tile[ty, tx]' reaches dm_tile[0, 16]"
                   "1 configurations predicted, 1 skipped")
 if(KERNCAST_ENABLE_CUDA)
   # ptxas's counts through NVRTC (CUDA 13.0; exact for this toolkit and generator).

@@ -2,6 +2,7 @@
 #include "kerncast/report/printers.hpp"
 #include "sample_document.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -27,4 +28,32 @@ TEST(Printers, Text) {
                                                      "-3\n"
                                                      "\n"
                                                      "note: first note\n");
+}
+
+TEST(Printers, WideTablesWrapTheirLongTextCells) {
+    // A table of 40 + 2 + 150 characters: the long cell wraps at 60, between "; " items where
+    // an item fits a line, else between words; numbers are never wrapped.
+    Document doc;
+    Table t;
+    t.key = "sources";
+    t.columns = {{"key", "key", "", -1}, {"citation", "citation", "", -1}, {"n", "n", "", -1}};
+    const std::string item = "a source whose citation is thirty-nine";
+    t.rows.push_back({std::string(40, 'k'), item + "; " + item + "; " + item, std::int64_t{7}});
+    t.rows.push_back({std::string("short"), std::string("one line"), std::int64_t{12}});
+    doc.tables.push_back(t);
+    const std::string text = render(print_text, doc);
+    std::istringstream lines(text);
+    std::string line;
+    std::size_t longest = 0, count = 0;
+    while (std::getline(lines, line)) {
+        longest = std::max(longest, line.size());
+        ++count;
+    }
+    EXPECT_LE(longest, 40u + 2 + 60 + 2 + 2); // key, citation wrapped at 60, n
+    EXPECT_EQ(count, 2u + 3 + 1) << text;     // header, rule, 3 lines of the first row, 1
+    EXPECT_NE(text.find(item + ";  "), std::string::npos) << text; // one item a line
+    // The same table narrow enough prints one line a row.
+    doc.tables[0].rows[0][1] = std::string("a short citation");
+    const std::string narrow = render(print_text, doc);
+    EXPECT_EQ(std::count(narrow.begin(), narrow.end(), '\n'), 4);
 }
