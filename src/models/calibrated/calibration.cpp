@@ -82,11 +82,6 @@ std::vector<double> predictions(const CostModel& model, const std::vector<double
     return out;
 }
 
-// The Jacobian of the residuals at `values`, dense (samples x parameters).
-Eigen::MatrixXd jacobian_at(ceres::Problem& problem, double* block) {
-    return support::dense_jacobian(problem, {block});
-}
-
 // Standard errors sqrt(s^2 diag((J^T J)^-1)) over the determined columns; nullopt when the
 // Jacobian of those columns is rank-deficient (singular values scaled by column norms below
 // 1e-10 of the largest).
@@ -134,7 +129,7 @@ Eigen::MatrixXd solve(const CostModel& model, const std::vector<CalibrationSampl
         ceres::Problem problem;
         build_problem(problem, model, samples, options.relative_error, scales, at,
                       result.parameters);
-        const Eigen::MatrixXd start = jacobian_at(problem, at.data());
+        const Eigen::MatrixXd start = support::dense_jacobian(problem, {at.data()});
         for (std::size_t i = 0; i < m; ++i) {
             const double norm = start.col(static_cast<Eigen::Index>(i)).norm();
             if (values[i] != 0)
@@ -162,7 +157,7 @@ Eigen::MatrixXd solve(const CostModel& model, const std::vector<CalibrationSampl
     result.final_cost = summary.final_cost;
     for (std::size_t i = 0; i < m; ++i)
         values[i] = scaled[i] * scales[i];
-    Eigen::MatrixXd jacobian = jacobian_at(problem, scaled.data());
+    Eigen::MatrixXd jacobian = support::dense_jacobian(problem, {scaled.data()});
     for (std::size_t i = 0; i < m; ++i)
         jacobian.col(static_cast<Eigen::Index>(i)) /= scales[i];
     return jacobian;

@@ -209,8 +209,7 @@ const VolumeStage& VolumeStagePlan::stage(std::string_view name) const {
     return stages.front(); // not reached
 }
 
-VolumeStagePlan plan_volume_stages(const MachineModel& machine) {
-    check_volume_machine(machine);
+VolumeStagePlan volume_stage_decisions(const MachineModel& machine) {
     const MemoryLevel& l1 = *machine.level("l1");
     const MemoryLevel& l2 = *machine.level("l2");
     const MemoryLevel* dram = machine.level("dram");
@@ -227,6 +226,12 @@ VolumeStagePlan plan_volume_stages(const MachineModel& machine) {
     plan.block_retirement = plan.dram_in_flight && machine.compute.warp_duration_cv.has_value();
     plan.load_window =
         plan.dram_in_flight && machine.compute.load_window_reserved_registers.has_value();
+    return plan;
+}
+
+VolumeStagePlan plan_volume_stages(const MachineModel& machine) {
+    check_volume_machine(machine);
+    VolumeStagePlan plan = volume_stage_decisions(machine);
     l1_stages(plan, machine);
     l2_stages(plan, machine);
     limiter_stages(plan, machine);

@@ -237,7 +237,7 @@ VolumeMachine volume_machine(const MachineModel& machine) {
     m.l2_sector = m.l2->sector_bytes ? m.l2->sector_bytes->value : m.sector;
     m.l2_line = m.l2->line_bytes ? m.l2->line_bytes->value : m.line;
     m.sms = required_int(machine.compute.sm_count, machine, "compute.sm_count");
-    m.plan = plan_volume_stages(machine);
+    m.plan = volume_stage_decisions(machine); // predict_volumes checked the machine
     m.l1_ways = m.plan.simulated_l1 ? m.l1->ways->value : 0;
     const auto& miss_pass = machine.shared_memory_banks.miss_pass;
     m.miss_pass_after_hits = miss_pass && miss_pass->value == "after_hits";

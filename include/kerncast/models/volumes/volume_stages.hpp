@@ -45,8 +45,12 @@ struct VolumeStagePlan {
     const VolumeStage& stage(std::string_view name) const;
 };
 
-// The plan for `machine`. Input error (as check_volume_machine) when the machine lacks what
-// the model needs whatever runs.
+// The plan for `machine`, with each stage's description. Input error (as check_volume_machine)
+// when the machine lacks what the model needs whatever runs.
 VolumeStagePlan plan_volume_stages(const MachineModel& machine);
+
+// The decisions alone (`stages` empty), for a machine check_volume_machine accepted: what
+// predict_volumes reads on every prediction, without formatting the descriptions.
+VolumeStagePlan volume_stage_decisions(const MachineModel& machine);
 
 } // namespace kerncast::models

@@ -105,3 +105,25 @@ TEST(VolumeStages, AMachineTheModelCannotUseIsAnInputError) {
         EXPECT_EQ(e.kind(), ErrorKind::input);
     }
 }
+
+TEST(VolumeStages, DecisionsAloneAreThePlansDecisions) {
+    // predict_volumes reads volume_stage_decisions; --explain prints plan_volume_stages: they
+    // must agree on every machine the model runs on.
+    for (const char* id : {"h100-sxm5-80gb", "h200-sxm-141gb", "a100-sxm4-40gb", "v100-pcie-32gb",
+                           "v100-sxm2-32gb", "rtx-a6000", "h100-pcie-80gb"}) {
+        const MachineModel machine = builtin_machine(id);
+        const VolumeStagePlan plan = plan_volume_stages(machine);
+        const VolumeStagePlan decisions = volume_stage_decisions(machine);
+        EXPECT_TRUE(decisions.stages.empty()) << id;
+        const auto flags = [](const VolumeStagePlan& p) {
+            return std::vector<bool>{p.simulated_l1,         p.miss_pass,
+                                     p.l2_redundant_loads,   p.launch_limit,
+                                     p.dram_mixed_bandwidth, p.l2_mixed_bandwidth,
+                                     p.dram_in_flight,       p.block_retirement,
+                                     p.load_window};
+        };
+        EXPECT_EQ(flags(decisions), flags(plan)) << id;
+        EXPECT_EQ(plan.stage("l1_simulation").runs, plan.simulated_l1) << id;
+        EXPECT_EQ(plan.stage("load_window").runs, plan.load_window) << id;
+    }
+}
