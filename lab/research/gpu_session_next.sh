@@ -48,9 +48,8 @@
 #      grows with its warps as independent warp durations say (compute.warp_duration_cv,
 #      block_retirement.hpp; lab/research/warp_duration_cv.py gives each size's cv).
 #  25. probe_l1: `kerncast probe --only l1` twice: the L1's line a tag covers (l1.tag_line,
-#      2026-11-29; 128 B expected, the L1 holding 1930-1950 lines of 128 B in l1_sets'
-#      consecutive chase) apart from the 32 B sector its misses fetch (l1.line); needs the
-#      staged build.
+#      2026-11-29; forecast before any GPU ran it: lab/forecasts/l1-tag-line-2026-11-29.md)
+#      apart from the 32 B sector its misses fetch (l1.line); needs the staged build.
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (lab/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
