@@ -3,12 +3,12 @@
 #include "kerncast/kernel/kernel_file.hpp"
 
 #include "../support/isl_support.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/kernel/yaml_structure.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <functional>
 #include <isl/cpp.h>
 #include <map>
@@ -659,6 +659,10 @@ static size_t invalid_utf8_at(const std::string& text) {
 }
 
 KernelSpec parse_kernel_text(const std::string& text, const std::string& file_name) {
+    if (text.size() > kernel_file_limit_bytes)
+        throw_input_error("the kernel file is larger than 1 MiB (" + std::to_string(text.size()) +
+                              " bytes): not parsed",
+                          SourceLocation{file_name, 0, 0, {}, {}});
     if (const size_t bad = invalid_utf8_at(text); bad != std::string::npos) {
         const size_t line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
         const size_t first = line_start == std::string::npos || bad == 0 ? 0 : line_start + 1;
@@ -675,12 +679,7 @@ KernelSpec parse_kernel_text(const std::string& text, const std::string& file_na
 }
 
 KernelSpec load_kernel_file(const std::string& path) {
-    std::ifstream file(path);
-    if (!file)
-        throw_input_error("cannot open kernel file '" + path + "'");
-    std::stringstream buffer;
-    buffer << file.rdbuf();
-    return parse_kernel_text(buffer.str(), path);
+    return parse_kernel_text(read_input_file(path, "kernel file", kernel_file_limit_bytes), path);
 }
 
 } // namespace kerncast::kernel

@@ -4,12 +4,10 @@
 #include "kerncast/machine/machine_json.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/input_file.hpp"
 #include "machine_extends.hpp"
 #include "machine_read.hpp"
 #include "validate_at.hpp"
-
-#include <fstream>
-#include <sstream>
 
 namespace kerncast {
 namespace {
@@ -45,15 +43,9 @@ MachineModel parse_machine_json(const std::string& text, const std::string& orig
 }
 
 std::string read_machine_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        SourceLocation where;
-        where.file = path;
-        throw_input_error("cannot open machine file", where);
-    }
-    std::ostringstream content;
-    content << file.rdbuf();
-    return content.str();
+    // Machine files are tens of KiB (the largest built-in is under 100 KiB).
+    constexpr std::size_t machine_file_limit_bytes = std::size_t{16} << 20;
+    return read_input_file(path, "machine file", machine_file_limit_bytes);
 }
 
 MachineModel load_machine_file(const std::string& path) {

@@ -1,13 +1,13 @@
 #include "kerncast/probe/raw_series.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/json_reader.hpp"
 #include "kerncast/probe/benchmark_kind.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 namespace kerncast::probe {
 
@@ -339,14 +339,11 @@ ProbeRecord read_probe_record(const std::string& directory_or_file) {
     std::error_code ec;
     if (fs::is_directory(path, ec))
         path /= probe_raw_file_name;
-    std::ifstream in(path);
-    if (!in)
+    if (!fs::exists(path, ec))
         throw_input_error("cannot read probe record '" + path.string() + "'", {},
                           {"--replay takes a directory written by `kerncast probe --raw DIR` "
                            "(it holds raw.json) or the raw.json file itself"});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_probe_record(text.str(), path.string());
+    return parse_probe_record(read_input_file(path.string(), "probe record"), path.string());
 }
 
 } // namespace kerncast::probe

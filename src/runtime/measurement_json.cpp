@@ -1,5 +1,6 @@
 // The measurement-record format (docs/measurement-format.md): writing and strict reading.
 #include "kerncast/error.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/json_reader.hpp"
 #include "kerncast/runtime/dtype.hpp"
 #include "kerncast/runtime/measurement.hpp"
@@ -539,13 +540,7 @@ Measurement parse_measurement_json(const std::string& text, const std::string& o
 }
 
 Measurement load_measurement_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw_input_error("cannot open measurement record '" + path + "'",
-                          SourceLocation{path, 0, 0, {}, {}});
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parse_measurement_json(text.str(), path);
+    return parse_measurement_json(read_input_file(path, "measurement record"), path);
 }
 
 void write_measurement_file(const Measurement& measurement, const std::string& path) {

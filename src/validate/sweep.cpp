@@ -3,11 +3,11 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 namespace kerncast::validate {
@@ -36,9 +36,7 @@ std::vector<kernel::LaunchConfig> default_sweep(const kernel::KernelSpec& spec) 
 }
 
 std::vector<kernel::LaunchConfig> read_sweep_file(const std::string& path) {
-    std::ifstream file(path);
-    if (!file)
-        throw_input_error("cannot open sweep file '" + path + "'", {path, 0, 0, {}, {}});
+    std::istringstream file(read_input_file(path, "sweep file"));
     std::vector<kernel::LaunchConfig> sweep;
     std::string line;
     for (int number = 1; std::getline(file, line); ++number) {

@@ -50,6 +50,12 @@ kerncast_add_cli_test(NAME robust.count_overflow
   ARGS count ${star3d} -D nx=3000000 -D ny=3000000 -D nz=3000000 EXIT 1
   STDERR_CONTAINS "star3d_r4.yaml: error: a count exceeds the 64-bit integer range"
                   "note: parameters: nx = 3000000, ny = 3000000, nz = 3000000")
+# Arrays larger than the machine's DRAM: no forecast for a launch that cannot be allocated (and
+# no minutes spent counting its footprints).
+kerncast_add_cli_test(NAME robust.arrays_exceed_device_memory
+  ARGS predict examples/kernels/fd5pt_16.yaml -m a100-sxm4-40gb -D n=262144 EXIT 1
+  STDERR_CONTAINS "fd5pt_16.yaml: error: the kernel's arrays need 549.8 GB, more than the 42.95 GB"
+                  "note: arrays: u 274.9 GB, res 274.9 GB" "note: parameters: n = 262144")
 kerncast_add_cli_test(NAME robust.count_overflow_max_parameter
   ARGS count ${star3d} -D nz=9223372036854775807 EXIT 1
   STDERR_CONTAINS "64-bit")
@@ -75,6 +81,17 @@ kerncast_add_cli_test(NAME robust.records_symlink_loop
   COPY ${star3d} tests/golden/data/validate_star3d SYMLINK validate_star3d/loop.json=loop.json
   ARGS validate star3d_r4.yaml -m a100-sxm4-40gb --records validate_star3d EXIT 1
   STDERR_CONTAINS "loop.json: error: cannot read the record")
+
+# ---- inputs that never end or are not files: a bounded read, an error naming the file -------
+kerncast_add_cli_test(NAME robust.kernel_file_from_device
+  ARGS count /dev/zero EXIT 1
+  STDERR_CONTAINS "/dev/zero: error: the kernel file is larger than 1 MiB: not read")
+kerncast_add_cli_test(NAME robust.machine_file_from_device
+  ARGS predict ${star3d} -m /dev/zero EXIT 1
+  STDERR_CONTAINS "/dev/zero: error: the machine file is larger than 16 MiB: not read")
+kerncast_add_cli_test(NAME robust.machine_file_is_directory
+  ARGS predict ${star3d} -m ./machines EXIT 1
+  STDERR_CONTAINS "./machines: error: cannot read machine file: it is a directory")
 
 # ---- folds and sweeps: bounded work, honest exit codes -------------------------------------
 kerncast_add_cli_test(NAME robust.fold_larger_than_domain

@@ -6,6 +6,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/gpu/devices.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/catalogue.hpp"
@@ -55,16 +56,6 @@ struct AtomicsCommandOptions {
 
 std::string machine_label(const MachineModel& machine) {
     return machine.identity.id.empty() ? machine.identity.name : machine.identity.id;
-}
-
-std::string read_text(const std::string& path, const char* what) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw_input_error(std::string("cannot open ") + what + " '" + path + "'",
-                          SourceLocation{path, 0, 0, {}, {}});
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
 }
 
 // Where the table comes from, or that the machine has none.
@@ -120,8 +111,8 @@ void emit_counters(const std::vector<std::pair<std::string, std::string>>& names
 }
 
 void from_ncu_csv(const AtomicsCommandOptions& o, const MachineModel& machine) {
-    const auto launches =
-        runtime::parse_ncu_csv(read_text(o.ncu_csv_path, "Nsight Compute CSV"), o.ncu_csv_path);
+    const auto launches = runtime::parse_ncu_csv(
+        read_input_file(o.ncu_csv_path, "Nsight Compute CSV"), o.ncu_csv_path);
     if (launches.empty())
         throw_input_error(o.ncu_csv_path + ": no profiled launch in the CSV",
                           SourceLocation{o.ncu_csv_path, 0, 0, {}, {}});

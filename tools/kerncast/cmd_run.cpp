@@ -6,6 +6,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/kernel_run.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/volumes/explore.hpp"
@@ -20,11 +21,9 @@
 #include "launch_options.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
-#include <sstream>
 
 namespace kerncast::cli {
 
@@ -49,16 +48,6 @@ struct RunCommandOptions {
     bool quiet = false; // no run report (a campaign reports the whole shard)
     OutputOptions output;
 };
-
-std::string read_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw_input_error("cannot open CUDA source '" + path + "'",
-                          SourceLocation{path, 0, 0, {}, {}});
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
 
 // --grid / --block: the launch grammar of every command (32x4x4, 32,4,4, 32), each extent
 // within what CUDA's dim3 holds (the grammar itself has no upper limit: grids may be large).
@@ -246,7 +235,7 @@ void run_command(const CLI::App& cmd, const RunCommandOptions& options) {
     }
 
     if (!from_kernel_file) {
-        request.cuda_source = read_file(options.cuda_source_path);
+        request.cuda_source = read_input_file(options.cuda_source_path, "CUDA source");
         context.kernel_file = options.cuda_source_path;
         context.kernel_file_sha256 = sha256_hex(request.cuda_source);
         context.source_sha256 = context.kernel_file_sha256;

@@ -2,14 +2,13 @@
 #include "kerncast/models/atomics/service_time_record.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/json_reader.hpp"
 #include "kerncast/support/statistics.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 namespace kerncast::models::atomics {
@@ -144,13 +143,7 @@ ServiceRecord parse_service_record(const std::string& text, const std::string& o
 }
 
 ServiceRecord read_service_record(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw_input_error("cannot open the atomic service-time record '" + path + "'",
-                          SourceLocation{path, 0, 0, {}, {}});
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parse_service_record(text.str(), path);
+    return parse_service_record(read_input_file(path, "atomic service-time record"), path);
 }
 
 AtomicServiceTable service_table_from_record(const ServiceRecord& record,

@@ -5,10 +5,10 @@
 
 #include "kerncast/closest_names.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/kernel/yaml_structure.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <yaml-cpp/depthguard.h>
@@ -344,12 +344,7 @@ CostModel parse_cost_model(const std::string& text, const std::string& origin) {
 }
 
 CostModel load_cost_model(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw_input_error("cannot read the model file", SourceLocation{path, 0, 0, {}, {}});
-    std::stringstream buffer;
-    buffer << file.rdbuf();
-    return parse_cost_model(buffer.str(), path);
+    return parse_cost_model(read_input_file(path, "model file"), path);
 }
 
 } // namespace kerncast::models::calibrated

@@ -2,6 +2,8 @@
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
+#include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
 namespace kerncast::models::mwp_cwp {
@@ -40,15 +42,16 @@ KernelMwpPrediction predict_kernel_mwp(const AnalysedLaunch& launch, const Machi
             count *= static_cast<double>(analysis.threads_per_block);
         p.flops += count;
     }
+    if (options.variant == Variant::cache_aware && (!machine.level("l1") || !machine.level("l2")))
+        throw_input_error("machine '" + machine.identity.id +
+                              "' has no L1 or L2 cache, whose traffic the cache-aware MWP-CWP "
+                              "variant needs",
+                          {}, {"use --mwp-model classic, Hong & Kim's model without caches"});
+    (void)mwp_cwp_machine_parameters(machine); // what the machine lacks, before its memory
+    check_arrays_fit_device_memory(launch.bound, machine);
     if (options.variant == Variant::classic) {
         p.model = predict_mwp_cwp(p.derived.workload, machine, options.model);
     } else {
-        if (!machine.level("l1") || !machine.level("l2"))
-            throw_input_error(
-                "machine '" + machine.identity.id +
-                    "' has no L1 or L2 cache, whose traffic the cache-aware MWP-CWP variant "
-                    "needs",
-                {}, {"use --mwp-model classic, Hong & Kim's model without caches"});
         std::optional<VolumePrediction> predicted;
         if (!volumes) {
             VolumeOptions volume_options;

@@ -2,14 +2,13 @@
 #include "kerncast/models/mwp_cwp/workload.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/input_file.hpp"
 #include "kerncast/json_reader.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <vector>
 
 namespace kerncast::models {
@@ -146,12 +145,7 @@ Workload parse_workload_json(std::string_view text, const std::string& file_labe
 }
 
 Workload load_workload_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw_input_error(fmt::format("cannot read workload file '{}'", path));
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parse_workload_json(text.str(), path);
+    return parse_workload_json(read_input_file(path, "workload file"), path);
 }
 
 } // namespace kerncast::models

@@ -3,6 +3,8 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/models/prediction/analysed_launch.hpp"
+#include "kerncast/models/volumes/volumes.hpp"
 
 namespace kerncast::models {
 
@@ -28,6 +30,8 @@ VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::La
 VolumePrediction predict_launch(const AnalysedLaunch& launch, const MachineModel& machine,
                                 const VolumeOptions& options,
                                 const RegistersForLaunch& registers_for_launch) {
+    check_volume_machine(machine);
+    check_arrays_fit_device_memory(launch.bound, machine);
     if (!registers_for_launch)
         return predict_volumes(launch.analysis, launch.params(), machine, options);
     VolumeOptions with_registers = options;

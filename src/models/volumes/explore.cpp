@@ -2,6 +2,7 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 
 #include <algorithm>
@@ -77,8 +78,10 @@ ExploreResult explore(const kernel::KernelSpec& spec,
             row.launch.fold = fold;
             result.rows.push_back(row);
         }
-    // Parameter values are checked once, up front, so that a bad -D fails the command.
-    (void)analysis::bind(analysis::analyze(spec, spec.launch), overrides);
+    // Parameter values, and the arrays against the device memory, are checked once, up front,
+    // so that a bad -D fails the command (the arrays do not depend on the launch).
+    check_arrays_fit_device_memory(analysis::bind(analysis::analyze(spec, spec.launch), overrides),
+                                   machine);
 
     std::atomic<size_t> next{0};
     std::atomic<size_t> finished{0};

@@ -230,7 +230,7 @@ TEST(Catalogue, ResolveTakesIdsAndFiles) {
     EXPECT_EQ(resolve_machine("gtx280").identity.id, "gtx280");
     const auto missing = caught_error([] { resolve_machine("no/such/machine.json"); });
     ASSERT_TRUE(missing);
-    EXPECT_EQ(missing->message(), "cannot open machine file");
+    EXPECT_EQ(missing->message(), "cannot open machine file: No such file or directory");
     EXPECT_EQ(missing->where().file, "no/such/machine.json");
     const auto unknown = caught_error([] { resolve_machine("h100"); });
     ASSERT_TRUE(unknown);
@@ -250,7 +250,7 @@ TEST(Catalogue, ResolveMachineTextGivesTheTextResolveParses) {
     EXPECT_EQ(parse_machine_json(builtin.text, builtin.origin), resolve_machine("titan-v"));
     const auto missing = caught_error([] { resolve_machine_text("no/such/machine.json"); });
     ASSERT_TRUE(missing);
-    EXPECT_EQ(missing->message(), "cannot open machine file");
+    EXPECT_EQ(missing->message(), "cannot open machine file: No such file or directory");
     const auto unknown = caught_error([] { resolve_machine_text("h100"); });
     ASSERT_TRUE(unknown);
     EXPECT_EQ(unknown->message(), "unknown machine id 'h100'");

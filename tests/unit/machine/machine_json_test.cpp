@@ -69,5 +69,5 @@ TEST(MachineJson, LoadMachineFileNamesThePath) {
 
     const auto missing = caught_error([&] { load_machine_file(path + ".absent"); });
     ASSERT_TRUE(missing);
-    EXPECT_EQ(missing->message(), "cannot open machine file");
+    EXPECT_EQ(missing->message(), "cannot open machine file: No such file or directory");
 }

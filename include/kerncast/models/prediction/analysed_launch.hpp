@@ -22,6 +22,14 @@ struct AnalysedLaunch {
 
 // Usage Errors: a block beyond CUDA's limits. Input Errors: a bad parameter value, a violated
 // assumption, a fold longer than the domain, a grid beyond CUDA's limits.
+// Input Error when the kernel's global and constant arrays (extents, alignment offset and
+// element size at the bound parameters) need more bytes than the machine's DRAM holds
+// (memory.dram.size_bytes; no check when the machine does not record it). Such a launch
+// cannot be allocated, and its forecast would be a number for nothing that can run. Each
+// model checks it once it knows the machine can run it (predict_launch, predict_kernel_mwp,
+// explore), so a machine the model cannot run says that first.
+void check_arrays_fit_device_memory(const kernel::BoundKernel& bound, const MachineModel& machine);
+
 AnalysedLaunch analyse_launch(const kernel::KernelSpec& spec, const kernel::LaunchConfig& launch,
                               const kernel::ParameterOverrides& overrides,
                               const MachineModel& machine);

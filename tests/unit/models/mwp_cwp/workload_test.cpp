@@ -203,7 +203,8 @@ TEST(Workload, UnreadableFile) {
         FAIL();
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::input);
-        EXPECT_THAT(e.message(), HasSubstr("cannot read workload file '/nonexistent/w.json'"));
+        EXPECT_EQ(e.message(), "cannot open workload file: No such file or directory");
+        EXPECT_EQ(e.where().file, "/nonexistent/w.json");
     }
 }
 

@@ -75,3 +75,46 @@ TEST(AnalysedLaunch, LaunchChecksComeFirst) {
     EXPECT_EQ(error_kind(spec, {{32, 4, 4}, {1, 1, 4096}}, {}), ErrorKind::input);
     EXPECT_EQ(error_kind(spec, spec.launch, {{"no_such_parameter", 1}}), ErrorKind::input);
 }
+
+TEST(AnalysedLaunch, ArraysLargerThanTheDeviceMemoryAreRefused) {
+    // fd5pt_16 at n: u (n + 2)^2 and res n^2 floats. n = 70000: 19.6 + 19.6 GB = 39.2 GB, which
+    // the A100's 40 GiB (42.9 GB) hold; n = 75000: 45.0 GB, which they do not.
+    const kernel::KernelSpec spec = example("fd5pt_16");
+    const MachineModel a100 = builtin_machine("a100-sxm4-40gb");
+    const auto bound_at = [&](std::int64_t n) {
+        return analyse_launch(spec, {{16, 16, 1}, {1, 1, 1}}, {{"n", n}}, a100).bound;
+    };
+    EXPECT_NO_THROW(check_arrays_fit_device_memory(bound_at(70000), a100));
+    const kernel::BoundKernel too_large = bound_at(75000);
+    try {
+        check_arrays_fit_device_memory(too_large, a100);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_EQ(e.message(), "the kernel's arrays need 45 GB, more than the 42.95 GB of device "
+                               "memory of machine 'a100-sxm4-40gb': a launch that cannot be "
+                               "allocated is not forecast");
+        ASSERT_EQ(e.notes().size(), 2u);
+        EXPECT_EQ(e.notes()[0], "arrays: u 22.5 GB, res 22.5 GB");
+        EXPECT_EQ(e.notes()[1], "parameters: n = 75000");
+        EXPECT_NE(e.where().file.find("fd5pt_16.yaml"), std::string::npos);
+    }
+    // Both models refuse it; the 80 GB A100 holds it; a machine that does not record its DRAM
+    // size is not checked.
+    const AnalysedLaunch launch =
+        analyse_launch(spec, {{16, 16, 1}, {1, 1, 1}}, {{"n", 75000}}, a100);
+    EXPECT_THROW(predict_launch(launch, a100), Error);
+    const MachineModel h100 = builtin_machine("h100-sxm5-80gb");
+    EXPECT_NO_THROW(check_arrays_fit_device_memory(too_large, builtin_machine("a100-sxm4-80gb")));
+    MachineModel unsized = h100;
+    for (MemoryLevel& level : unsized.memory)
+        if (level.name == "dram")
+            level.size_bytes = {};
+    const kernel::BoundKernel huge =
+        analyse_launch(spec, {{16, 16, 1}, {1, 1, 1}}, {{"n", 262144}}, h100).bound;
+    EXPECT_THROW(check_arrays_fit_device_memory(huge, h100), Error);
+    EXPECT_THROW(mwp_cwp::predict_kernel_mwp(
+                     analyse_launch(spec, {{16, 16, 1}, {1, 1, 1}}, {{"n", 262144}}, h100), h100),
+                 Error);
+    EXPECT_NO_THROW(check_arrays_fit_device_memory(huge, unsized));
+}
