@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -27,6 +28,10 @@ LinearFit fit_line(std::span<const double> x, std::span<const double> y) {
     fit.slope = sxy / sxx;
     fit.intercept = my - fit.slope * mx;
     fit.r_squared = syy > 0 ? (sxy * sxy) / (sxx * syy) : 1.0;
+    const double residual = std::max(0.0, syy - fit.slope * sxy);
+    fit.slope_standard_error = x.size() > 2
+                                   ? std::sqrt(residual / static_cast<double>(x.size() - 2) / sxx)
+                                   : std::numeric_limits<double>::quiet_NaN();
     return fit;
 }
 
@@ -69,6 +74,25 @@ Estimate summarize(std::span<const double> repetitions, double p_value, double a
         else
             estimate.note = fmt::format("spread {:.1f} %", 100 * relative);
     }
+    return estimate;
+}
+
+Estimate slope_estimate(const LinearFit& fit, std::size_t points, double scale) {
+    Estimate estimate;
+    estimate.value = scale * fit.slope;
+    estimate.spread = std::abs(scale) * fit.slope_standard_error;
+    estimate.repetitions = static_cast<int>(points);
+    const double relative = estimate.relative_spread();
+    if (std::isfinite(relative) && points >= 3 && relative <= 0.02)
+        estimate.confidence = Confidence::high;
+    else if (std::isfinite(relative) && relative <= 0.10)
+        estimate.confidence = Confidence::medium;
+    else
+        estimate.confidence = Confidence::low;
+    if (estimate.confidence == Confidence::low)
+        estimate.note = std::isfinite(relative)
+                            ? fmt::format("the slope's standard error is {:.1f} %", 100 * relative)
+                            : std::string("a slope through two points: no error estimate");
     return estimate;
 }
 

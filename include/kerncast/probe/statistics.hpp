@@ -20,6 +20,9 @@ struct LinearFit {
     double slope = 0;
     double intercept = 0;
     double r_squared = 0;
+    // The slope's standard error, sqrt(residual sum of squares / (n - 2) / Sxx); NaN for two
+    // points, which leave no residual to estimate it from.
+    double slope_standard_error = 0;
 };
 LinearFit fit_line(std::span<const double> x, std::span<const double> y);
 
@@ -45,6 +48,11 @@ struct Estimate {
 // value = median, spread = MAD, confidence from spread and p_value (alpha: the level the
 // test used; ignored when p_value < 0).
 Estimate summarize(std::span<const double> repetitions, double p_value = -1, double alpha = 0.01);
+
+// A value read off a fitted line (value = scale * slope): spread = scale * the slope's
+// standard error, repetitions = the points fitted, and the confidence of summarize's
+// thresholds with that spread (a slope from two points is low: nothing measures its error).
+Estimate slope_estimate(const LinearFit& fit, std::size_t points, double scale = 1.0);
 
 // Plausible physical range of a probed quantity. Not GPU facts: generous envelopes that
 // any GPU of the last two decades and the next one satisfies; a value outside is a
