@@ -50,6 +50,8 @@
 #  25. probe_l1: `kerncast probe --only l1` twice: the L1's line a tag covers (l1.tag_line,
 #      2026-11-29; forecast before any GPU ran it: lab/forecasts/l1-tag-line-2026-11-29.md)
 #      apart from the 32 B sector its misses fetch (l1.line); needs the staged build.
+#  26. probe_mwp: `kerncast probe --only mwp` twice: the departure delays with 12 warp counts of
+#      15 launches (2026-11-29; forecast: lab/forecasts/departure-delays-2026-11-29.md).
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (lab/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -453,6 +455,11 @@ fi
 # (l1.tag_line: doubling strides over 1.25x the L1's size).
 if want probe_l1; then
   probe_twice l1 'line'
+fi
+
+# The probe's mwp group: Mem_LD and the departure delays (each warp count's fastest launch).
+if want probe_mwp; then
+  probe_twice mwp 'departure|mem_ld'
 fi
 
 if want dram_segments; then
