@@ -35,7 +35,7 @@ kerncast_add_cli_test(NAME mwp_malformed_workload EXIT 1
   STDERR_CONTAINS "malformed.json:4:3: error: malformed JSON")
 kerncast_add_cli_test(NAME mwp_missing_workload_file EXIT 1
   ARGS mwp --workload does-not-exist.json -m hk-example
-  STDERR_CONTAINS "cannot read workload file 'does-not-exist.json'")
+  STDERR_CONTAINS "does-not-exist.json: error: cannot open workload file: No such file")
 kerncast_add_cli_test(NAME mwp_missing_workload_option EXIT 2
   ARGS mwp -m hk-example
   STDERR_CONTAINS "--workload")
@@ -68,8 +68,15 @@ kerncast_add_cli_test(NAME mwp_cache_aware_without_caches EXIT 1
   ARGS mwp examples/kernels/hk_matmul_table2.yaml -m hk-example --mwp-model cache-aware
   STDERR_CONTAINS "machine 'hk-example' has no L1 or L2 cache" "--mwp-model classic")
 kerncast_add_cli_test(NAME mwp_machine_without_parameters EXIT 1
-  ARGS mwp examples/kernels/hk_matmul.yaml -m a100-sxm4-40gb
+  ARGS mwp examples/kernels/hk_matmul.yaml -m rtx-a6000
   STDERR_CONTAINS "lacks mwp_cwp.mem_ld_cycles")
+kerncast_add_cli_test(NAME mwp_machine_without_departure_delays EXIT 1
+  ARGS mwp examples/kernels/hk_matmul.yaml -m a100-sxm4-40gb
+  STDERR_CONTAINS "lacks mwp_cwp.departure_del_uncoal_cycles")
+# The Hopper files take MWP-CWP's parameters from the probe: the model runs there.
+kerncast_add_cli_test(NAME mwp_h100_from_probe
+  ARGS mwp examples/kernels/hk_matmul.yaml -m h100-sxm5-80gb
+  STDOUT_CONTAINS "h100-probe-departure-2026-11-26" "hopper-issue")
 
 # Fitting Mem_LD and the departure delays (sec. 5.1) to SYNTHETIC records made from the model's
 # own FX5600 predictions (tests/golden/data/mwp_fit_synthetic/generate.py): it gives 420, 10, 4.

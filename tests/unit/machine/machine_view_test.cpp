@@ -54,7 +54,12 @@ TEST(MachineView, EveryValueWithItsSource) {
     EXPECT_EQ(banks.rows[0][1], report::Cell{std::int64_t{32}});
     EXPECT_EQ(banks.rows[1][0], report::Cell{std::string("bank_width_bytes")});
     EXPECT_EQ(banks.rows[1][1], report::Cell{std::int64_t{4}});
-    for (const auto& t : doc.tables)
+    // The A100 knows two of MWP-CWP's four parameters: a table of those two.
+    const auto& mwp = doc.table_at("mwp_cwp");
+    ASSERT_EQ(mwp.rows.size(), 2u);
+    EXPECT_EQ(mwp.rows[0][0], report::Cell{std::string("mem_ld_cycles")});
+    EXPECT_EQ(mwp.rows[1][0], report::Cell{std::string("issue_cycles")});
+    for (const auto& t : machine_view(builtin_machine("rtx-a6000")).tables)
         EXPECT_NE(t.key, "mwp_cwp"); // no MWP-CWP parameters known: no empty table
 }
 

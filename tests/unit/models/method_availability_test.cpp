@@ -21,13 +21,14 @@ std::string missing(const std::vector<MethodAvailability>& methods, const std::s
 } // namespace
 
 TEST(MethodAvailability, EachModelSaysWhatTheMachineLacks) {
-    // The A100 file has the volume model's values but not MWP-CWP's Mem_LD.
+    // The A100 file has the volume model's values and MWP-CWP's Mem_LD (the thesis's DRAM
+    // latency), but no measured departure delays.
     const auto a100 = method_availability(resolve_machine("a100-sxm4-40gb"));
     ASSERT_EQ(a100.size(), 4u);
     EXPECT_EQ(missing(a100, "volume model"), "");
     EXPECT_EQ(missing(a100, "MWP-CWP (mwp)"),
-              "machine 'a100-sxm4-40gb' lacks mwp_cwp.mem_ld_cycles, which the MWP-CWP model "
-              "needs");
+              "machine 'a100-sxm4-40gb' lacks mwp_cwp.departure_del_uncoal_cycles, which the "
+              "MWP-CWP model needs");
     EXPECT_EQ(missing(a100, "MWP-CWP cache-aware"), missing(a100, "MWP-CWP (mwp)"));
     EXPECT_NE(missing(a100, "shared-memory atomics"), "");
     // Hong & Kim's example machine: MWP-CWP's parameters, no caches for the volume model.
@@ -35,29 +36,37 @@ TEST(MethodAvailability, EachModelSaysWhatTheMachineLacks) {
     EXPECT_EQ(missing(hk, "MWP-CWP (mwp)"), "");
     EXPECT_NE(missing(hk, "volume model"), "");
     EXPECT_EQ(missing(hk, "MWP-CWP cache-aware"), missing(hk, "volume model"));
-    // The H200 file carries a measured atomic service-time table.
-    EXPECT_EQ(
-        missing(method_availability(resolve_machine("h200-sxm-141gb")), "shared-memory atomics"),
-        "");
+    // The H200 file carries a measured atomic service-time table and MWP-CWP's parameters from
+    // the probe; so does the H100 file, without the table.
+    const auto h200 = method_availability(resolve_machine("h200-sxm-141gb"));
+    EXPECT_EQ(missing(h200, "shared-memory atomics"), "");
+    EXPECT_EQ(missing(h200, "MWP-CWP (mwp)"), "");
+    EXPECT_EQ(missing(h200, "MWP-CWP cache-aware"), "");
+    EXPECT_EQ(missing(method_availability(resolve_machine("h100-sxm5-80gb")), "MWP-CWP (mwp)"), "");
 }
 
 TEST(MethodAvailability, TheMachinesTableGroupsWhatMachinesLack) {
     report::Document document;
     add_method_table(document,
-                     {resolve_machine("a100-sxm4-40gb"), resolve_machine("h200-sxm-141gb")});
+                     {resolve_machine("a100-sxm4-40gb"), resolve_machine("a100-sxm4-80gb"),
+                      resolve_machine("rtx-a6000"), resolve_machine("h200-sxm-141gb")});
     const report::Table& table = document.table_at("methods");
-    ASSERT_EQ(table.rows.size(), 2u);
+    ASSERT_EQ(table.rows.size(), 4u);
     EXPECT_EQ(table.rows[0],
               (std::vector<report::Cell>{std::string("a100-sxm4-40gb"), std::string("yes"),
                                          std::string("no"), std::string("no"), std::string("no")}));
-    EXPECT_EQ(table.rows[1], (std::vector<report::Cell>{std::string("h200-sxm-141gb"),
-                                                        std::string("yes"), std::string("no"),
-                                                        std::string("no"), std::string("yes")}));
-    // One note per lacking value, naming every machine that lacks it.
-    ASSERT_EQ(document.notes.size(), 2u);
-    EXPECT_EQ(document.notes[0], "mwp, mwp_cache_aware: lacks mwp_cwp.mem_ld_cycles, which the "
-                                 "MWP-CWP model needs (a100-sxm4-40gb, h200-sxm-141gb)");
+    EXPECT_EQ(table.rows[3], (std::vector<report::Cell>{std::string("h200-sxm-141gb"),
+                                                        std::string("yes"), std::string("yes"),
+                                                        std::string("yes"), std::string("yes")}));
+    // One note per lacking value, in the order first met, naming every machine that lacks it.
+    ASSERT_EQ(document.notes.size(), 3u);
+    EXPECT_EQ(document.notes[0],
+              "mwp, mwp_cache_aware: lacks mwp_cwp.departure_del_uncoal_cycles, which the MWP-CWP "
+              "model needs (a100-sxm4-40gb)");
     EXPECT_EQ(document.notes[1].rfind("atomics: no shared-memory atomic service-time table", 0),
               0u);
-    EXPECT_NE(document.notes[1].find("(a100-sxm4-40gb)"), std::string::npos);
+    EXPECT_NE(document.notes[1].find("(a100-sxm4-40gb, a100-sxm4-80gb, rtx-a6000)"),
+              std::string::npos);
+    EXPECT_EQ(document.notes[2], "mwp, mwp_cache_aware: lacks mwp_cwp.mem_ld_cycles, which the "
+                                 "MWP-CWP model needs (a100-sxm4-80gb, rtx-a6000)");
 }

@@ -46,7 +46,7 @@ TEST(ModelTimes, MachineWithoutMwpParametersSaysWhy) {
     ASSERT_EQ(t.size(), 3u);
     EXPECT_TRUE(t[0].prediction.has_value());
     EXPECT_FALSE(t[1].prediction.has_value());
-    EXPECT_NE(t[1].detail.find("lacks mwp_cwp.mem_ld_cycles"), std::string::npos);
+    EXPECT_NE(t[1].detail.find("lacks mwp_cwp.departure_del_uncoal_cycles"), std::string::npos);
     EXPECT_FALSE(t[2].prediction.has_value());
 }
 
