@@ -73,7 +73,8 @@ nlohmann::json charts_json(const std::vector<Chart>& charts) {
                               {"x", numbers_json(s.x)},
                               {"y", numbers_json(s.y)},
                               {"point_labels", s.point_labels},
-                              {"stack", s.stack}});
+                              {"stack", s.stack},
+                              {"highlight", s.highlight}});
         array.push_back({{"index", index},
                          {"key", chart.key},
                          {"title", chart.title},

@@ -27,6 +27,22 @@
     return finite.length ? [Math.min(...finite), Math.max(...finite)] : [0, 1];
   }
 
+  // A log axis fitted to its data: the extent, widened by 4 % of its decades and then to one
+  // significant digit (900-2600 us: 800-3000), where Chart.js would span whole decades
+  // (100-10000). Linear axes keep Chart.js's own bounds, which already fit the data.
+  function fitted(axisScale, range, logarithmic) {
+    const [lo, hi] = range;
+    if (!logarithmic || !(lo > 0 && hi > 0)) return axisScale;
+    const pad = Math.pow(10, Math.max(Math.log10(hi / lo), 0.02) * 0.04);
+    const digit = (x, round) => {
+      const unit = Math.pow(10, Math.floor(Math.log10(x)));
+      return round(x / unit) * unit;
+    };
+    axisScale.min = digit(lo / pad, Math.floor);
+    axisScale.max = digit(hi * pad, Math.ceil);
+    return axisScale;
+  }
+
   function referenceLine(label, points) {
     return {
       type: "line", label: label, data: points, kerncastReference: true,
@@ -35,27 +51,45 @@
   }
 
   function scatterConfig(spec) {
-    const datasets = spec.series.map((series, i) => ({
-      label: series.name,
-      data: series.x.map((x, k) => ({ x: x, y: series.y[k] })),
-      kerncastLabels: series.point_labels,
-      backgroundColor: palette[i % palette.length],
-      borderColor: palette[i % palette.length],
-      pointStyle: markers[Math.floor(i / palette.length) % markers.length],
-      pointRadius: 3,
-    }));
-    const xs = extent(spec.series.flatMap((s) => s.x));
-    const ys = extent(spec.series.flatMap((s) => s.y));
+    let plain = 0;
+    const datasets = spec.series.map((series) => {
+      const dataset = {
+        label: series.name,
+        data: series.x.map((x, k) => ({ x: x, y: series.y[k] })),
+        kerncastLabels: series.point_labels,
+      };
+      if (series.highlight) {
+        // Marked points: large stars drawn over the other series.
+        return Object.assign(dataset, {
+          backgroundColor: "rgba(255, 255, 255, 0)", borderColor: "#000000", borderWidth: 2,
+          pointStyle: "star", pointRadius: 9, order: -1,
+        });
+      }
+      const i = plain++;
+      return Object.assign(dataset, {
+        backgroundColor: palette[i % palette.length],
+        borderColor: palette[i % palette.length],
+        pointStyle: markers[Math.floor(i / palette.length) % markers.length],
+        pointRadius: 3,
+      });
+    });
+    let xs = extent(spec.series.flatMap((s) => s.x));
+    let ys = extent(spec.series.flatMap((s) => s.y));
     if (spec.diagonal) {
+      // Predicted against measured: one range on both axes, so y = x is the 45-degree line.
       const lo = Math.min(xs[0], ys[0]), hi = Math.max(xs[1], ys[1]);
       datasets.push(referenceLine("y = x", [{ x: lo, y: lo }, { x: hi, y: hi }]));
+      xs = ys = [lo, hi];
     }
     spec.x_markers.forEach((x, i) => datasets.push(referenceLine(
       i === 0 ? "change points" : "", [{ x: x, y: ys[0] }, { x: x, y: ys[1] }])));
     return {
       type: "scatter",
       data: { datasets: datasets },
-      scales: { x: scale(spec.x_axis, "linear", false), y: scale(spec.y_axis, "linear", false) },
+      scales: {
+        x: fitted(scale(spec.x_axis, "linear", false), xs, spec.x_axis.logarithmic),
+        y: fitted(scale(spec.y_axis, "linear", false), ys, spec.y_axis.logarithmic),
+      },
     };
   }
 

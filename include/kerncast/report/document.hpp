@@ -53,6 +53,9 @@ struct ChartSeries {
     std::vector<double> y; // scatter: y of each point; bar charts: one value per category
     std::vector<std::string> point_labels; // optional tooltip per point ("block=32x8x1 fold=...")
     std::string stack; // stacked_bar: series with the same stack share a bar ("" = one stack)
+    // scatter: points to find at a glance (the predicted best, the measured best), drawn as
+    // large outlined stars over the other series and named in the legend.
+    bool highlight = false;
     bool operator==(const ChartSeries&) const = default;
 };
 

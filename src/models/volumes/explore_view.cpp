@@ -115,10 +115,13 @@ std::string configuration_label(const ExploreRow& row) {
 }
 
 // Predicted throughput against rank, one series per value of `series_of` (a block shape, a
-// limiter), in order of first appearance.
+// limiter) in order of first appearance, at most `most_series` of them (the best-ranked ones;
+// the rest share one series, `others`, so each series keeps a colour of its own), and the
+// predicted best marked.
 template <class SeriesOf>
 report::Chart throughput_chart(const ExploreResult& result, std::string key, std::string title,
-                               SeriesOf series_of) {
+                               SeriesOf series_of, size_t most_series = 0,
+                               const std::string& others = "") {
     report::Chart chart;
     chart.key = std::move(key);
     chart.title = std::move(title);
@@ -126,14 +129,39 @@ report::Chart throughput_chart(const ExploreResult& result, std::string key, std
     chart.x_axis = {"rank", "", false};
     chart.y_axis = {"predicted throughput", "Gpoints/s", false};
     std::int64_t rank = 0;
+    std::vector<std::string> named;
     for (const auto& row : result.rows) {
         if (!row.prediction)
             continue;
         ++rank;
-        report::ChartSeries& series = chart.series_named(series_of(row));
+        std::string name = series_of(row);
+        if (most_series > 0 && std::find(named.begin(), named.end(), name) == named.end()) {
+            if (named.size() < most_series)
+                named.push_back(name);
+            else
+                name = others;
+        }
+        report::ChartSeries& series = chart.series_named(name);
         series.x.push_back(static_cast<double>(rank));
         series.y.push_back(row.prediction->limiter.points_per_second / 1e9);
         series.point_labels.push_back(configuration_label(row));
+    }
+    // The others last, whatever rank their first point has.
+    const auto rest = std::find_if(chart.series.begin(), chart.series.end(),
+                                   [&](const report::ChartSeries& s) { return s.name == others; });
+    if (most_series > 0 && rest != chart.series.end())
+        std::rotate(rest, rest + 1, chart.series.end());
+    if (rank > 0) {
+        report::ChartSeries best;
+        best.name = "predicted best";
+        best.highlight = true;
+        for (const auto& s : chart.series)
+            if (!s.x.empty() && s.x.front() == 1.0) {
+                best.x = {1.0};
+                best.y = {s.y.front()};
+                best.point_labels = {s.point_labels.front()};
+            }
+        chart.series.push_back(std::move(best));
     }
     return chart;
 }
@@ -269,9 +297,11 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
     if (const auto note = near_best_note(result))
         doc.notes.push_back(*note);
     doc.charts = {
-        throughput_chart(result, "throughput",
-                         "Predicted throughput per configuration, coloured by block shape",
-                         [](const ExploreRow& row) { return format_triple(row.launch.block); }),
+        throughput_chart(
+            result, "throughput",
+            "Predicted throughput per configuration, coloured by block shape (the 8 best shapes)",
+            [](const ExploreRow& row) { return format_triple(row.launch.block); }, 8,
+            "other block shapes"),
         volume_chart(result),
         throughput_chart(result, "limiter",
                          "Predicted throughput per configuration, coloured by binding limiter",

@@ -77,8 +77,18 @@ TEST(ValidationCharts, TimeInMicrosecondsOnLogAxes) {
     EXPECT_EQ(time.x_axis.label, "measured time");
     EXPECT_EQ(time.y_axis.label, "predicted time");
     EXPECT_EQ(time.x_axis.unit, "us");
-    ASSERT_EQ(time.series.size(), 1u);
+    ASSERT_EQ(time.series.size(), 3u);
     const auto& kerncast = time.series[0];
+    // The configurations the table time_extremes names, marked: b is predicted fastest, a and b
+    // were measured equal (the first one counts).
+    EXPECT_EQ(time.series[1].name, "predicted best");
+    EXPECT_TRUE(time.series[1].highlight);
+    EXPECT_EQ(time.series[1].point_labels, std::vector<std::string>{"b"});
+    EXPECT_DOUBLE_EQ(time.series[1].y.at(0), 0.67);
+    EXPECT_EQ(time.series[2].name, "measured best");
+    EXPECT_TRUE(time.series[2].highlight);
+    EXPECT_EQ(time.series[2].point_labels, std::vector<std::string>{"a"});
+    EXPECT_FALSE(kerncast.highlight);
     EXPECT_EQ(kerncast.name, "kerncast");
     EXPECT_EQ(kerncast.point_labels, (std::vector<std::string>{"a", "b"})); // c has no time
     ASSERT_EQ(kerncast.x.size(), 2u);

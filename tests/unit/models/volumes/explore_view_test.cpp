@@ -74,6 +74,40 @@ TEST(ExploreView, RowsCarryTheLaunchAndTheLimiter) {
     EXPECT_EQ(doc.charts[0].key, "throughput");
 }
 
+// The block-shape chart keeps a colour per series: the 8 best-ranked shapes, the others in one
+// series; both throughput charts mark the predicted best.
+TEST(ExploreView, ThroughputChartsNameEightShapesAndMarkTheBest) {
+    ExploreResult result;
+    for (int k = 0; k < 12; ++k) {
+        ExploreRow row;
+        row.launch.block = {32 * (k + 1), 1, 1};
+        row.prediction = VolumePrediction{};
+        row.prediction->limiter.points_per_second = (20 - k) * 1e9;
+        row.prediction->limiter.binding = k < 6 ? Limiter::dram : Limiter::l1;
+        row.rank = static_cast<std::size_t>(k + 1);
+        result.rows.push_back(row);
+    }
+    const auto doc = explore_view(result, 3);
+    const report::Chart& shapes = doc.charts.at(0);
+    ASSERT_EQ(shapes.key, "throughput");
+    ASSERT_EQ(shapes.series.size(), 10u);
+    EXPECT_EQ(shapes.series[0].name, "32x1x1");
+    EXPECT_EQ(shapes.series[7].name, "256x1x1");
+    EXPECT_EQ(shapes.series[8].name, "other block shapes");
+    EXPECT_EQ(shapes.series[8].x, (std::vector<double>{9, 10, 11, 12}));
+    EXPECT_EQ(shapes.series[9].name, "predicted best");
+    EXPECT_TRUE(shapes.series[9].highlight);
+    EXPECT_EQ(shapes.series[9].x, std::vector<double>{1});
+    EXPECT_EQ(shapes.series[9].y, std::vector<double>{20});
+    const report::Chart& limiters = doc.charts.at(2);
+    ASSERT_EQ(limiters.key, "limiter");
+    ASSERT_EQ(limiters.series.size(), 3u); // DRAM, L1, the best
+    EXPECT_EQ(limiters.series[2].name, "predicted best");
+    EXPECT_EQ(limiters.series[2].point_labels.size(), 1u);
+    for (size_t k = 0; k < 2; ++k)
+        EXPECT_FALSE(limiters.series[k].highlight);
+}
+
 // Rows of equal predicted throughput (ranks and tie sizes as explore() sets them) share a rank,
 // and each shared rank among the shown rows gets a note with the full tie's size.
 TEST(ExploreView, TiedRowsShareARankAndANoteSaysSo) {
