@@ -74,6 +74,23 @@ std::mutex parse_mutex; // stderr redirection is process-wide
 
 // isl prints "syntax error (1, 23): unknown identifier\ngot ident 'q'\n" (possibly several
 // times): keep the first report, on one line, and the column it names.
+// isl's own source position ("isl_aff.c:3297: ") means nothing to a user: dropped.
+std::string without_isl_source(std::string text) {
+    const size_t colon = text.find(".c:");
+    if (text.rfind("isl_", 0) != 0 || colon == std::string::npos)
+        return text;
+    size_t end = colon + 3;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+        ++end;
+    if (end == colon + 3 || text.compare(end, 2, ": ") != 0)
+        return text;
+    text.erase(0, end + 2);
+    // The one isl check a kernel file reaches with plain arithmetic: x / 0, x mod 0.
+    if (text == "factor needs to be positive")
+        text = "a division or mod by a constant that is not positive";
+    return text;
+}
+
 std::string tidy(const std::string& text, int& offset) {
     offset = -1;
     std::string first;
@@ -99,7 +116,7 @@ std::string tidy(const std::string& text, int& offset) {
         }
         first = first.substr(0, open) + first.substr(close + 1);
     }
-    return first;
+    return without_isl_source(first);
 }
 
 // The parsed object (owned by the caller, never null) or IslError with isl's diagnostic.

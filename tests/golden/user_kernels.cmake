@@ -82,3 +82,8 @@ kerncast_add_cli_test(NAME user_kernels.global_atomics_named_mwp
 user_kernel_refused(address_overflow offset_overflow.yaml
   "offset_overflow.yaml:12:6: error: the byte address of 'a[i]' (array 'a') exceeds the 64-bit integer range"
   count predict)
+
+# ---- isl's refusals in the user's terms, without isl's source position --------------------
+user_kernel_refused(mod_zero mod_zero_domain.yaml
+  "mod_zero_domain.yaml:8:9: error: isl rejects the domain: a division or mod by a constant that is not positive"
+  count predict)

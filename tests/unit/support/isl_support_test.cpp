@@ -30,6 +30,24 @@ TEST(IslSupport, ParseErrorCarriesIslsDiagnosticAndOffset) {
     EXPECT_EQ(kisl::count_points(ctx, kisl::parse_set(ctx, "{ [i] : 0 <= i < 7 }")), 7);
 }
 
+TEST(IslSupport, IslsOwnSourcePositionNeverReachesTheMessage) {
+    // isl reports a division by zero as "isl_aff.c:NNNN: factor needs to be positive".
+    kisl::Context ctx;
+    for (const char* text : {"[n] -> { [x] : 0 <= x < n and x mod 0 = 1 }",
+                             "{ [x] : 0 <= x < 9 and x = floor(x/0) }"}) {
+        try {
+            (void)kisl::parse_set(ctx, text);
+            FAIL() << "parsed a division by zero: " << text;
+        } catch (const kisl::IslError& e) {
+            const std::string message = e.what();
+            EXPECT_EQ(message.find(".c:"), std::string::npos) << message;
+            EXPECT_NE(message.find("a division or mod by a constant that is not positive"),
+                      std::string::npos)
+                << message;
+        }
+    }
+}
+
 TEST(IslSupport, FixProjectAndCountMatchEnumeration) {
     kisl::Context ctx;
     const ::isl::set triangle = kisl::parse_set(ctx, "[n] -> { [i, j] : 0 <= j <= i < n }");
