@@ -93,6 +93,16 @@ kerncast_add_cli_test(NAME robust.machine_file_is_directory
   ARGS predict ${star3d} -m ./machines EXIT 1
   STDERR_CONTAINS "./machines: error: cannot read machine file: it is a directory")
 
+# ---- the bad-input campaign of 2026-11-29 (lab/research/bad_input_campaign.py): explore over
+# the H&K RGB filters took 112 s (Sepia) and over 10 minutes (Linear), tall blocks counting
+# one interval per pixel; now well under a second. The timeout is a hang guard, not a speed test.
+foreach(kernel hk_sepia hk_linear)
+  kerncast_add_cli_test(NAME robust.explore_rgb_${kernel}
+    ARGS explore examples/kernels/${kernel}.yaml -m a100-sxm4-40gb --top 3
+    STDOUT_CONTAINS "Ranking")
+  set_tests_properties(cli.robust.explore_rgb_${kernel} PROPERTIES TIMEOUT 120)
+endforeach()
+
 # ---- folds and sweeps: bounded work, honest exit codes -------------------------------------
 kerncast_add_cli_test(NAME robust.fold_larger_than_domain
   ARGS predict ${star3d} -m a100-sxm4-40gb --fold 1x1x1000000 --registers 32 EXIT 1

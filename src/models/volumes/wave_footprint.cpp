@@ -376,10 +376,21 @@ void append_granules(BoxList& boxes, std::vector<Range> box, const FootprintArra
         boxes.ranges.insert(boxes.ranges.end(), box.begin(), box.end());
         return;
     }
-    const size_t n = box.size();
+    size_t n = box.size();
     std::vector<std::int64_t> stride(n, 1);
     for (size_t k = n - 1; k-- > 0;)
         stride[k] = stride[k + 1] * layout.shape[k + 1];
+    // Inner dimensions the box spans whole are one contiguous run with the next one out: an
+    // [h, w, 3] image's pixels of a block of rows are one interval a row, not one per pixel
+    // (a layer of thousands of blocks made millions of intervals).
+    std::vector<std::int64_t> extent(layout.shape.begin(), layout.shape.end());
+    while (n > 1 && box[n - 1].first == 0 && box[n - 1].second == extent[n - 1] - 1) {
+        box[n - 2] = {box[n - 2].first * stride[n - 2],
+                      box[n - 2].second * stride[n - 2] + stride[n - 2] - 1};
+        extent[n - 2] *= stride[n - 2];
+        stride[n - 2] = 1;
+        --n;
+    }
     std::vector<std::int64_t> at(n - 1);
     for (size_t k = 0; k + 1 < n; ++k)
         at[k] = box[k].first;
@@ -456,7 +467,12 @@ struct WaveFootprints::State {
             }
             if (empty)
                 continue;
-            std::vector<std::vector<Range>> access_boxes;
+            // Per access its box, and the values of its constant subscripts (a channel): the
+            // boxes of one constant are merged first, then all of them. A greedy merge over all
+            // at once can pair channels before the stencil's offsets and be left with pieces
+            // that no longer form boxes (hk_linear's 27 loads: 18 pieces, one interval per pixel,
+            // instead of one box).
+            std::vector<std::pair<std::vector<std::int64_t>, std::vector<Range>>> keyed;
             for (const auto& access : box_accesses) {
                 if (access.array != array || (filter == AccessFilter::loads && access.store) ||
                     (filter == AccessFilter::stores && !access.store))
@@ -473,7 +489,24 @@ struct WaveFootprints::State {
                     }
                     box.push_back(range);
                 }
-                access_boxes.push_back(std::move(box));
+                std::vector<std::int64_t> constants;
+                for (const DimMap& d : access.dims)
+                    if (d.axis < 0)
+                        constants.push_back(d.constant);
+                keyed.emplace_back(std::move(constants), std::move(box));
+            }
+            std::stable_sort(keyed.begin(), keyed.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::vector<std::vector<Range>> access_boxes;
+            for (size_t first = 0; first < keyed.size();) {
+                size_t end = first;
+                std::vector<std::vector<Range>> group;
+                for (; end < keyed.size() && keyed[end].first == keyed[first].first; ++end)
+                    group.push_back(std::move(keyed[end].second));
+                merge_boxes(group);
+                for (auto& box : group)
+                    access_boxes.push_back(std::move(box));
+                first = end;
             }
             merge_boxes(access_boxes);
             for (const auto& box : access_boxes)

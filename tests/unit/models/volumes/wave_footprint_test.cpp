@@ -320,6 +320,57 @@ TEST(WaveFootprints, MergedStencilAccessesCountWhatIslCounts) {
         text.str(), {{{32, 8, 1}, {1, 1, 1}}, {{4, 16, 1}, {1, 2, 1}}, {{1, 64, 1}, {1, 1, 1}}});
 }
 
+// An RGB image stored pixel by pixel ([ny, nx, 3], hk_sepia's layout): a box that spans all
+// three channels is one interval per row of pixels, and one per block of whole rows where it
+// spans every pixel of them (a layer of a full row of tall blocks made millions of intervals,
+// one per pixel, and took 17 s); one that reads two channels keeps one per pixel. Exact either
+// way.
+TEST(WaveFootprints, WholeInnerDimensionsCountAsOneRunWhatIslCounts) {
+    for (const char* reads :
+         {"img[y, x, 0] + img[y, x, 1] + img[y, x, 2]", "img[y, x, 0] + img[y, x, 2]"})
+        expect_boxes_count_what_isl_counts(
+            fmt::format(R"(name: rgb
+params: {{nx: 1000, ny: 200}}
+arrays:
+  img: {{dtype: f32, shape: [ny, nx, 3]}}
+  out: {{dtype: f32, shape: [ny, nx, 3]}}
+domain: "[nx, ny] -> {{ [y, x] : 0 <= x < nx and 0 <= y < ny }}"
+threads: {{x: x, y: y}}
+launch: {{block: [2, 64]}}
+statements:
+  - "out[y, x, 1] = {}"
+)",
+                        reads),
+            {{{2, 64, 1}, {1, 1, 1}}, {{1, 128, 1}, {1, 1, 1}}, {{1000, 1, 1}, {1, 1, 1}}});
+}
+
+// hk_linear's 3x3 mean of each channel of an RGB image: 27 loads whose boxes merge channel by
+// channel and then into one (a greedy merge over all 27 at once left 18 pieces, one interval
+// per pixel: 43 s and 1.5 GB for one prediction of a 2x512 block). Exact.
+TEST(WaveFootprints, ChannelsOfAStencilMergeIntoOneBoxWhatIslCounts) {
+    std::string statements;
+    for (int c = 0; c < 3; ++c) {
+        std::string sum;
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx)
+                sum +=
+                    fmt::format("{}img[y + {}, x + {}, {}]", sum.empty() ? "" : " + ", dy, dx, c);
+        statements += fmt::format("  - \"out[y, x, {}] = {}\"\n", c, sum);
+    }
+    expect_boxes_count_what_isl_counts(fmt::format(R"(name: rgb_mean
+params: {{nx: 1000, ny: 200}}
+arrays:
+  img: {{dtype: f32, shape: [ny, nx, 3]}}
+  out: {{dtype: f32, shape: [ny, nx, 3]}}
+domain: "[nx, ny] -> {{ [y, x] : 1 <= x < nx - 1 and 1 <= y < ny - 1 }}"
+threads: {{x: x, y: y}}
+launch: {{block: [2, 64]}}
+statements:
+{})",
+                                                   statements),
+                                       {{{2, 64, 1}, {1, 1, 1}}, {{32, 4, 1}, {1, 1, 1}}});
+}
+
 // Boxes a row or 9 elements apart do not merge: the gap between them is not touched.
 TEST(WaveFootprints, AccessesWithAGapBetweenThemStayApart) {
     expect_boxes_count_what_isl_counts(R"(name: gaps

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""A bad-input campaign against the kerncast CLI (issue 47): mutates the repository's own kernel
+files, machine files, workloads, cost models, sweep files and measurement records, runs the
+commands that read them, and sorts what comes back.
+
+    lab/research/bad_input_campaign.py [--kerncast BIN] [--cases N] [--seed S] [--jobs J] OUT
+
+Every case is one mutated file and one command, with a 10 s timeout. The right answers are exit
+0 (the mutation left a valid file), 1 (input error) or 2 (usage error); 3 only for GPU commands.
+A finding is exit 4 (internal error), a signal (crash), a timeout, "nan" or "inf" printed by a
+command that exited 0, or a message carrying isl's or the compiler's internals (".c:NNN:",
+"Assertion", "terminate called"). OUT gets cases.jsonl (one line per case) and, per finding,
+the mutated file under OUT/findings/. Prints the tally by command and outcome.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+EXTREMES = ["0", "-1", "1", "-0", "2147483648", "4294967296", "9223372036854775807",
+            "-9223372036854775808", "18446744073709551616", "1e308", "-1e308", "1e-320",
+            "0.5", "NaN", "inf", "1e400", "3.0000000001", "65536", "1023", "1025"]
+INSERTS = ["\u00e9", "\u200b", "\x00", "\t", "{", "}", "[", "]", ":", ",", "\"", "'", "&a",
+           "*a", "!!binary", "~", "null", "- ", "#", "\\", "%", "$", "\n  - \"x = x\""]
+
+
+def mutate(text, rng):
+    """One to three of: a number replaced by an extreme, a token inserted, a line deleted,
+    duplicated or swapped with another, the text truncated, bytes flipped."""
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(7)
+        if kind <= 1:
+            numbers = list(re.finditer(r"-?\d+(\.\d+)?(e-?\d+)?", text))
+            if numbers:
+                m = rng.choice(numbers)
+                text = text[:m.start()] + rng.choice(EXTREMES) + text[m.end():]
+                continue
+        lines = text.split("\n")
+        if kind == 2 and len(lines) > 1:
+            del lines[rng.randrange(len(lines))]
+        elif kind == 3 and lines:
+            k = rng.randrange(len(lines))
+            lines.insert(k, lines[k])
+        elif kind == 4 and len(lines) > 1:
+            a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[a], lines[b] = lines[b], lines[a]
+        elif kind == 5 and text:
+            k = rng.randrange(len(text))
+            text = text[:k] + rng.choice(INSERTS) + text[k:]
+            continue
+        elif kind == 6 and text:
+            text = text[:rng.randrange(len(text))]
+            continue
+        text = "\n".join(lines)
+    return text
+
+
+def targets():
+    """(kind, source file, command builder): the builder takes the mutated file's path."""
+    kernels = sorted((ROOT / "examples/kernels").glob("*.yaml"))
+    kernels += sorted((ROOT / "tests/user_kernels").glob("*.yaml"))
+    machines = sorted((ROOT / "machines").glob("*.json"))
+    star = str(ROOT / "examples/kernels/star3d_r4.yaml")
+    out = []
+    for k in kernels:
+        out.append(("kernel", k, lambda p: ["count", p]))
+        out.append(("kernel", k, lambda p: ["predict", p, "-m", "h100-sxm5-80gb"]))
+        out.append(("kernel", k, lambda p: ["mwp", p, "-m", "v100-pcie-32gb"]))
+        out.append(("kernel", k, lambda p: ["codegen", p]))
+        out.append(("kernel", k, lambda p: ["explore", p, "-m", "a100-sxm4-40gb", "--top", "3",
+                                             "--jobs", "1"]))
+    for m in machines:
+        out.append(("machine", m, lambda p: ["machine", "show", p]))
+        out.append(("machine", m, lambda p: ["predict", star, "-m", p]))
+        out.append(("machine", m, lambda p: ["mwp", str(ROOT / "examples/kernels/hk_matmul.yaml"),
+                                              "-m", p]))
+    for w in sorted((ROOT / "examples/workloads").glob("*.json")):
+        out.append(("workload", w, lambda p: ["mwp", "--workload", p, "-m", "hk-example"]))
+    for model in sorted((ROOT / "examples").rglob("*.model.yaml")) + sorted(
+            (ROOT / "examples").rglob("models/*.yaml")):
+        out.append(("model", model, lambda p: ["predict", str(ROOT / "examples/kernels/matmul_naive.yaml"),
+                                                "-m", "a100-sxm4-40gb", "--model", p]))
+    records = sorted((ROOT / "tests/golden/data/validate_star3d").glob("*.json"))[:4]
+    for r in records:
+        def validate(p, r=r):
+            directory = Path(p).parent
+            return ["validate", star, "-m", "a100-sxm4-40gb", "--records", str(directory)]
+        out.append(("record", r, validate))
+    return out
+
+
+FINDING_TEXT = re.compile(r"\.c:\d+:|Assertion|terminate called|std::|what\(\)")
+
+
+def run_case(binary, kind, source, build, seed, workdir):
+    rng = random.Random(seed)
+    text = source.read_text(errors="replace")
+    mutated = mutate(text, rng)
+    case_dir = Path(tempfile.mkdtemp(dir=workdir))
+    path = case_dir / source.name
+    path.write_text(mutated, errors="replace")
+    command = build(str(path))
+    try:
+        result = subprocess.run([binary, *command], capture_output=True, timeout=10,
+                                cwd=str(ROOT))
+        code = result.returncode
+        stdout = result.stdout.decode(errors="replace")
+        stderr = result.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        code, stdout, stderr = "timeout", "", ""
+    outcome = "ok"
+    if code == "timeout":
+        outcome = "timeout"
+    elif code < 0:
+        outcome = f"signal {-code}"
+    elif code == 4:
+        outcome = "internal error"
+    elif code not in (0, 1, 2, 3):
+        outcome = f"exit {code}"
+    elif code == 0 and re.search(r"(?<![a-z])(nan|inf)(?![a-z])", stdout, re.I):
+        outcome = "nan or inf with exit 0"
+    elif FINDING_TEXT.search(stderr):
+        outcome = "internals in the message"
+    return {"kind": kind, "source": str(source.relative_to(ROOT)), "command": command[0],
+            "args": command, "exit": code, "outcome": outcome, "seed": seed,
+            "stderr": stderr[-400:], "file": str(path), "text": mutated if outcome != "ok" else ""}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kerncast", default=str(ROOT / "build/tools/kerncast/kerncast"))
+    parser.add_argument("--cases", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("out")
+    options = parser.parse_args()
+    out = Path(options.out)
+    (out / "findings").mkdir(parents=True, exist_ok=True)
+    rng = random.Random(options.seed)
+    all_targets = targets()
+    cases = [(rng.choice(all_targets), rng.randrange(1 << 30)) for _ in range(options.cases)]
+    tally = collections.Counter()
+    with tempfile.TemporaryDirectory() as workdir, open(out / "cases.jsonl", "w") as log, \
+            concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+        futures = [pool.submit(run_case, options.kerncast, kind, source, build, seed, workdir)
+                   for (kind, source, build), seed in cases]
+        for n, future in enumerate(concurrent.futures.as_completed(futures)):
+            case = future.result()
+            tally[(case["kind"], case["command"], case["outcome"], case["exit"])] += 1
+            if case["outcome"] != "ok":
+                name = f"{len(list((out / 'findings').iterdir())):04d}_{Path(case['file']).name}"
+                (out / "findings" / name).write_text(case["text"], errors="replace")
+                case["kept"] = name
+            case.pop("text")
+            log.write(json.dumps(case) + "\n")
+    findings = 0
+    for (kind, command, outcome, code), count in sorted(tally.items(), key=str):
+        print(f"{kind:8} {command:8} exit {str(code):8} {outcome:28} {count}")
+        findings += count if outcome != "ok" else 0
+    print(f"{options.cases} cases, {findings} findings (seed {options.seed})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
