@@ -106,3 +106,13 @@ def test_malformed_arguments_raise_kerncast_error_or_type_error(star3d):
         assert named in str(caught.value), arguments
     with pytest.raises(TypeError):
         kerncast.explore(star3d, "a100-sxm4-40gb", jobs="2")
+
+
+def test_arrays_beyond_the_device_memory_are_refused(source_dir):
+    # fd5pt_16 at n = 262144 needs 549.8 GB: no forecast for a launch that cannot be allocated.
+    kernel = source_dir / "examples/kernels/fd5pt_16.yaml"
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.predict(kernel, "a100-sxm4-40gb", params={"n": 262144})
+    assert caught.value.kind == "input"
+    assert "the kernel's arrays need 549.8 GB" in caught.value.message
+    kerncast.predict(kernel, "a100-sxm4-40gb", params={"n": 4096})  # fits: forecast
