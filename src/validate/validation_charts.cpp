@@ -88,26 +88,23 @@ std::vector<report::Chart> validation_charts(const ValidationReport& report) {
     };
 
     report::Chart times = comparison_chart("time", "Predicted against measured time", "time", "us");
-    const ValidationRow* predicted_best = nullptr;
-    const ValidationRow* measured_best = nullptr;
     for (const auto& row : report.rows)
         if (row.measured_time_s && *row.measured_time_s > 0) {
             add_point(times.series_named("kerncast"), *row.measured_time_s * 1e6,
                       row.predicted_time_s * 1e6, row.configuration);
             count_error("time", row.predicted_time_s, *row.measured_time_s);
-            if (!predicted_best || row.predicted_time_s < predicted_best->predicted_time_s)
-                predicted_best = &row;
-            if (!measured_best || *row.measured_time_s < *measured_best->measured_time_s)
-                measured_best = &row;
         }
     if (!times.series.empty()) {
-        // The configurations the table "time_extremes" names, marked.
-        for (const auto& [name, row] : {std::pair{"predicted best", predicted_best},
-                                        std::pair{"measured best", measured_best}}) {
-            report::ChartSeries& marked = times.series_named(name);
+        // The predicted and the measured best of the table "time_extremes", marked.
+        for (const TimeExtreme& extreme : report.time_extremes) {
+            const bool predicted = extreme.role.rfind("predicted best", 0) == 0;
+            if (!predicted && extreme.role != "measured best")
+                continue;
+            report::ChartSeries& marked =
+                times.series_named(predicted ? "predicted best" : "measured best");
             marked.highlight = true;
-            add_point(marked, *row->measured_time_s * 1e6, row->predicted_time_s * 1e6,
-                      row->configuration);
+            add_point(marked, extreme.measured_time_s * 1e6, extreme.predicted_time_s * 1e6,
+                      extreme.configuration);
         }
         choose_scales(times);
         charts.push_back(std::move(times));

@@ -77,17 +77,8 @@ TEST(ValidationCharts, TimeInMicrosecondsOnLogAxes) {
     EXPECT_EQ(time.x_axis.label, "measured time");
     EXPECT_EQ(time.y_axis.label, "predicted time");
     EXPECT_EQ(time.x_axis.unit, "us");
-    ASSERT_EQ(time.series.size(), 3u);
+    ASSERT_EQ(time.series.size(), 1u); // no time_extremes in the report: nothing marked
     const auto& kerncast = time.series[0];
-    // The configurations the table time_extremes names, marked: b is predicted fastest, a and b
-    // were measured equal (the first one counts).
-    EXPECT_EQ(time.series[1].name, "predicted best");
-    EXPECT_TRUE(time.series[1].highlight);
-    EXPECT_EQ(time.series[1].point_labels, std::vector<std::string>{"b"});
-    EXPECT_DOUBLE_EQ(time.series[1].y.at(0), 0.67);
-    EXPECT_EQ(time.series[2].name, "measured best");
-    EXPECT_TRUE(time.series[2].highlight);
-    EXPECT_EQ(time.series[2].point_labels, std::vector<std::string>{"a"});
     EXPECT_FALSE(kerncast.highlight);
     EXPECT_EQ(kerncast.name, "kerncast");
     EXPECT_EQ(kerncast.point_labels, (std::vector<std::string>{"a", "b"})); // c has no time
@@ -98,6 +89,27 @@ TEST(ValidationCharts, TimeInMicrosecondsOnLogAxes) {
     EXPECT_DOUBLE_EQ(kerncast.y[1], 0.67);
     EXPECT_TRUE(time.x_axis.logarithmic);
     EXPECT_TRUE(time.y_axis.logarithmic);
+}
+
+// The predicted and the measured best of the table time_extremes are marked on the time chart,
+// the worst predicted rows are not.
+TEST(ValidationCharts, TheTimeChartMarksTheBestsOfTimeExtremes) {
+    ValidationReport report = three_rows();
+    report.time_extremes = {{"predicted best (slowest of 2 tied)", "k", "b", 0.67e-6, 1e-6, -0.33},
+                            {"measured best", "k", "a", 2e-6, 1e-6, 1.0},
+                            {"worst predicted", "k", "a", 2e-6, 1e-6, 1.0}};
+    const auto charts = validation_charts(report);
+    const report::Chart& time = chart(charts, "time");
+    ASSERT_EQ(time.series.size(), 3u);
+    EXPECT_EQ(time.series[1].name, "predicted best");
+    EXPECT_TRUE(time.series[1].highlight);
+    EXPECT_EQ(time.series[1].point_labels, std::vector<std::string>{"b"});
+    EXPECT_DOUBLE_EQ(time.series[1].x.at(0), 1.0);
+    EXPECT_DOUBLE_EQ(time.series[1].y.at(0), 0.67);
+    EXPECT_EQ(time.series[2].name, "measured best");
+    EXPECT_TRUE(time.series[2].highlight);
+    EXPECT_EQ(time.series[2].point_labels, std::vector<std::string>{"a"});
+    EXPECT_FALSE(time.series[0].highlight);
 }
 
 TEST(ValidationCharts, CountersWithThePeerBesideKerncast) {
