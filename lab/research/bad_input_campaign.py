@@ -3,13 +3,17 @@
 files, machine files, workloads, cost models, sweep files and measurement records, runs the
 commands that read them, and sorts what comes back.
 
-    lab/research/bad_input_campaign.py [--kerncast BIN] [--cases N] [--seed S] [--jobs J] OUT
+    lab/research/bad_input_campaign.py [--kerncast BIN] [--cases N] [--seed S] [--jobs J]
+                                       [--python [--pythonpath DIR]] OUT
 
 Every case is one mutated file and one command, with a 10 s timeout. The right answers are exit
 0 (the mutation left a valid file), 1 (input error) or 2 (usage error); 3 only for GPU commands.
 A finding is exit 4 (internal error), a signal (crash), a timeout, "nan" or "inf" printed by a
 command that exited 0, or a message carrying isl's or the compiler's internals (".c:NNN:",
-"Assertion", "terminate called"). OUT gets cases.jsonl (one line per case) and, per finding,
+"Assertion", "terminate called"). --python calls the Python module's entries instead
+(parse_kernel and count/predict/explore with arguments drawn from extremes, Machine, mwp); a
+finding there is any exception but kerncast.Error and TypeError, a crash or a timeout. OUT gets
+cases.jsonl (one line per case) and, per finding,
 the mutated file under OUT/findings/. Prints the tally by command and outcome.
 """
 import argparse
@@ -100,6 +104,83 @@ def targets():
 
 FINDING_TEXT = re.compile(r"\.c:\d+:|Assertion|terminate called|std::|what\(\)")
 
+# The Python module's entries, one call per case in a fresh interpreter (PYTHONPATH: the build's
+# python/ directory): a mutated kernel text through parse_kernel and a command, a mutated machine
+# file through Machine, a mutated workload through mwp, and arguments drawn from extremes. The
+# right answers are a result, kerncast.Error or TypeError; anything else is printed as a finding.
+PYTHON_CASE = r"""
+import json, sys
+import kerncast
+case = json.load(sys.stdin)
+try:
+    entry = case["entry"]
+    if entry == "machine":
+        machine = kerncast.Machine(case["path"])
+        kerncast.predict(case["kernel"], machine)
+    elif entry == "workload":
+        kerncast.mwp(case["text"], "hk-example")
+    else:
+        kernel = kerncast.parse_kernel(case["text"], "mutated.yaml")
+        args = case["args"]
+        if entry == "count":
+            kerncast.count(kernel, **args)
+        elif entry == "predict":
+            kerncast.predict(kernel, "h100-sxm5-80gb", **args)
+        else:
+            kerncast.explore(kernel, "a100-sxm4-40gb", jobs=1, **args)
+    print("RESULT ok")
+except (kerncast.Error, TypeError) as error:
+    print("RESULT " + type(error).__name__)
+except BaseException as error:
+    print("RESULT finding " + type(error).__name__ + ": " + str(error)[:300])
+"""
+
+PYTHON_VALUES = [0, -1, 1, 2**31, 2**63 - 1, 2**63, -2**63, 2**64, 1024, 1025, 3.5, "32x4",
+                 "0x1", "1x1x1x1", "", None, [32, 4], (1, 2, 3), {"x": 1}, "auto", True, float("nan")]
+
+
+def python_case(interpreter, pythonpath, source, seed, workdir):
+    rng = random.Random(seed)
+    text = mutate(source.read_text(errors="replace"), rng)
+    if source.suffix == ".json" and "machines" in source.parts:
+        case_dir = Path(tempfile.mkdtemp(dir=workdir))
+        path = case_dir / source.name
+        path.write_text(text, errors="replace")
+        case = {"entry": "machine", "path": str(path),
+                "kernel": str(ROOT / "examples/kernels/star3d_r4.yaml")}
+    elif source.suffix == ".json":
+        case = {"entry": "workload", "text": text}
+    else:
+        entry = rng.choice(["count", "predict", "explore"])
+        args = {}
+        for name in rng.sample(["block", "fold", "params", "registers"], rng.randint(0, 2)):
+            value = rng.choice(PYTHON_VALUES)
+            args[name] = {"n": value, "nx": value} if name == "params" else value
+        if entry == "explore":
+            args.pop("block", None)
+            args.pop("fold", None)
+        case = {"entry": entry, "text": text, "args": args}
+    try:
+        result = subprocess.run([interpreter, "-c", PYTHON_CASE],
+                                input=json.dumps(case, default=str), capture_output=True,
+                                text=True, timeout=10, env={**os.environ,
+                                                            "PYTHONPATH": pythonpath})
+        last = [l for l in result.stdout.splitlines() if l.startswith("RESULT ")]
+        if result.returncode < 0:
+            outcome, answer = f"signal {-result.returncode}", ""
+        elif not last:
+            outcome, answer = "no result", result.stderr[-300:]
+        elif last[-1].startswith("RESULT finding"):
+            outcome, answer = "unexpected exception", last[-1][15:]
+        else:
+            outcome, answer = "ok", last[-1][7:]
+    except subprocess.TimeoutExpired:
+        outcome, answer = "timeout", ""
+    return {"kind": "python", "source": str(source.relative_to(ROOT)), "command": case["entry"],
+            "args": [json.dumps(case.get("args", {}), default=str)], "exit": answer[:40],
+            "outcome": outcome, "seed": seed, "stderr": answer, "file": source.name,
+            "text": text if outcome != "ok" else ""}
+
 
 def run_case(binary, kind, source, build, seed, workdir):
     rng = random.Random(seed)
@@ -141,6 +222,11 @@ def main():
     parser.add_argument("--cases", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--python", action="store_true",
+                        help="the Python module's entries instead of the CLI")
+    parser.add_argument("--pythonpath", default=str(ROOT / "build/python"))
+    parser.add_argument("--interpreter", default="/usr/bin/python3",
+                        help="the Python the module was built for (Debian's)")
     parser.add_argument("out")
     options = parser.parse_args()
     out = Path(options.out)
@@ -151,8 +237,16 @@ def main():
     tally = collections.Counter()
     with tempfile.TemporaryDirectory() as workdir, open(out / "cases.jsonl", "w") as log, \
             concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        futures = [pool.submit(run_case, options.kerncast, kind, source, build, seed, workdir)
-                   for (kind, source, build), seed in cases]
+        if options.python:
+            sources = sorted((ROOT / "examples/kernels").glob("*.yaml")) + sorted(
+                (ROOT / "machines").glob("*.json")) + sorted(
+                (ROOT / "examples/workloads").glob("*.json"))
+            futures = [pool.submit(python_case, options.interpreter, options.pythonpath,
+                                   rng.choice(sources), rng.randrange(1 << 30), workdir)
+                       for _ in range(options.cases)]
+        else:
+            futures = [pool.submit(run_case, options.kerncast, kind, source, build, seed, workdir)
+                       for (kind, source, build), seed in cases]
         for n, future in enumerate(concurrent.futures.as_completed(futures)):
             case = future.result()
             tally[(case["kind"], case["command"], case["outcome"], case["exit"])] += 1

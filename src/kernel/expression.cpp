@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fmt/format.h>
 #include <limits>
 #include <optional>
 #include <unordered_map>
@@ -23,6 +24,23 @@ static bool is_identifier_start(char c) {
 }
 static bool is_identifier_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+std::string describe_character(std::string_view text, size_t pos) {
+    const auto lead = static_cast<unsigned char>(text[pos]);
+    if (lead < 0x80)
+        return std::string("'") + static_cast<char>(lead) + "'";
+    const size_t length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    std::uint32_t code = length == 4 ? lead & 0x07 : length == 3 ? lead & 0x0f : lead & 0x1f;
+    bool valid = length > 1 && pos + length <= text.size();
+    for (size_t k = 1; valid && k < length; ++k) {
+        const auto next = static_cast<unsigned char>(text[pos + k]);
+        valid = (next & 0xc0) == 0x80;
+        code = (code << 6) | (next & 0x3f);
+    }
+    if (!valid)
+        return fmt::format("byte 0x{:02x}", lead);
+    return fmt::format("'{}' (U+{:04X})", text.substr(pos, length), code);
 }
 
 namespace {
@@ -102,7 +120,7 @@ std::pair<TokenKind, size_t> scan_operator(std::string_view text, size_t pos) {
         TokenKind::rbracket, TokenKind::comma,  TokenKind::question, TokenKind::colon};
     if (const size_t at = singles.find(c); at != std::string_view::npos)
         return {single_kinds[at], 1};
-    throw ExpressionError(std::string("unexpected character '") + c + "'", start);
+    throw ExpressionError("unexpected character " + describe_character(text, pos), start);
 }
 
 } // namespace

@@ -116,3 +116,13 @@ def test_arrays_beyond_the_device_memory_are_refused(source_dir):
     assert caught.value.kind == "input"
     assert "the kernel's arrays need 549.8 GB" in caught.value.message
     kerncast.predict(kernel, "a100-sxm4-40gb", params={"n": 4096})  # fits: forecast
+
+
+def test_a_character_beyond_ascii_is_named_in_a_valid_message():
+    # A zero-width space in a statement: the message names it with its code point; it once cut
+    # its UTF-8 sequence and the module raised UnicodeDecodeError (bad-input campaign, 2026-11-29).
+    broken = STAR2D.replace("src[y, x-1]", "src[y, x-1]\u200b")
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.parse_kernel(broken, "gen.yaml")
+    assert caught.value.kind == "input"
+    assert "unexpected character '\u200b' (U+200B)" in caught.value.message

@@ -29,6 +29,12 @@ private:
     int offset_;
 };
 
+// The character at byte `pos` of `text` for a message ("unexpected character ..."): its UTF-8
+// sequence whole (never a lone lead byte, which would make the message invalid UTF-8) with its
+// code point beyond ASCII ("'\u200b' (U+200B)": a zero-width space is invisible, its code
+// point is not); a malformed sequence as "byte 0xe2".
+std::string describe_character(std::string_view text, size_t pos);
+
 enum class TokenKind {
     end,
     integer,

@@ -2,6 +2,7 @@
 #include "kerncast/models/calibrated/model_expression.hpp"
 
 #include "kerncast/closest_names.hpp"
+#include "kerncast/kernel/expression.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -146,7 +147,7 @@ std::vector<Lexeme> lex(const std::string& text) {
             kind = Token::comma;
             break;
         default:
-            throw ModelSyntaxError(std::string("unexpected character '") + c + "'",
+            throw ModelSyntaxError("unexpected character " + kernel::describe_character(text, pos),
                                    static_cast<int>(start));
         }
         ++pos;

@@ -122,6 +122,26 @@ TEST(Expression, SyntaxErrorsHaveOffsets) {
     EXPECT_EQ(offset_of("a[i] = 1x"), 7); // malformed number
 }
 
+// A character beyond ASCII is named whole, with its code point, so that the message stays
+// valid UTF-8 (the Python module decodes it; a lone lead byte raised UnicodeDecodeError) and an
+// invisible one can be seen.
+TEST(Expression, UnexpectedCharactersAreNamedWholeWithTheirCodePoint) {
+    const auto message_of = [](const std::string& text) {
+        try {
+            (void)parse_statement(text);
+        } catch (const ExpressionError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(message_of("a[i] = 3 # 4"), "unexpected character '#'");
+    EXPECT_EQ(message_of("a[i] = b[i] \u200b+ 1"), "unexpected character '\u200b' (U+200B)");
+    EXPECT_EQ(message_of("a[i] = 2 \u00d7 b[i]"), "unexpected character '\u00d7' (U+00D7)");
+    EXPECT_EQ(message_of("a[i] = \U0001F600"), "unexpected character '\U0001F600' (U+1F600)");
+    EXPECT_EQ(message_of("a[i] = \xe2\x80"), "unexpected character byte 0xe2"); // cut short
+    EXPECT_EQ(describe_character("x\xff", 1), "byte 0xff");
+}
+
 TEST(Expression, CompareAndSwapTakesACompareAndAValue) {
     const Statement cas = parse_statement("atomic_cas(flag[i], 0, i + 1)");
     ASSERT_TRUE(cas.atomic.has_value());
