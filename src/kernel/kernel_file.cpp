@@ -660,8 +660,9 @@ static size_t invalid_utf8_at(const std::string& text) {
 
 KernelSpec parse_kernel_text(const std::string& text, const std::string& file_name) {
     if (text.size() > kernel_file_limit_bytes)
-        throw_input_error("the kernel file is larger than 1 MiB (" + std::to_string(text.size()) +
-                              " bytes): not parsed",
+        throw_input_error("the kernel file is larger than " +
+                              std::to_string(kernel_file_limit_bytes >> 20) + " MiB (" +
+                              std::to_string(text.size()) + " bytes): not parsed",
                           SourceLocation{file_name, 0, 0, {}, {}});
     if (const size_t bad = invalid_utf8_at(text); bad != std::string::npos) {
         const size_t line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);

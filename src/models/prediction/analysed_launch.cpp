@@ -9,9 +9,8 @@
 namespace kerncast::models {
 
 void check_arrays_fit_device_memory(const kernel::BoundKernel& bound, const MachineModel& machine) {
-    const auto dram = std::find_if(machine.memory.begin(), machine.memory.end(),
-                                   [](const MemoryLevel& level) { return level.name == "dram"; });
-    if (dram == machine.memory.end() || !dram->size_bytes)
+    const MemoryLevel* dram = machine.level("dram");
+    if (!dram || !dram->size_bytes)
         return;
     // In doubles: an array whose bytes pass 2^63 (an offset of 2^62 elements) is left to the
     // checked address arithmetic of the models, which names the statement that reaches it.

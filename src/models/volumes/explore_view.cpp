@@ -130,10 +130,17 @@ report::Chart throughput_chart(const ExploreResult& result, std::string key, std
     chart.y_axis = {"predicted throughput", "Gpoints/s", false};
     std::int64_t rank = 0;
     std::vector<std::string> named;
+    report::ChartSeries best;
+    best.name = "predicted best";
+    best.highlight = true;
     for (const auto& row : result.rows) {
         if (!row.prediction)
             continue;
-        ++rank;
+        if (++rank == 1) {
+            best.x = {1.0};
+            best.y = {row.prediction->limiter.points_per_second / 1e9};
+            best.point_labels = {configuration_label(row)};
+        }
         std::string name = series_of(row);
         if (most_series > 0 && std::find(named.begin(), named.end(), name) == named.end()) {
             if (named.size() < most_series)
@@ -151,18 +158,8 @@ report::Chart throughput_chart(const ExploreResult& result, std::string key, std
                                    [&](const report::ChartSeries& s) { return s.name == others; });
     if (most_series > 0 && rest != chart.series.end())
         std::rotate(rest, rest + 1, chart.series.end());
-    if (rank > 0) {
-        report::ChartSeries best;
-        best.name = "predicted best";
-        best.highlight = true;
-        for (const auto& s : chart.series)
-            if (!s.x.empty() && s.x.front() == 1.0) {
-                best.x = {1.0};
-                best.y = {s.y.front()};
-                best.point_labels = {s.point_labels.front()};
-            }
+    if (rank > 0)
         chart.series.push_back(std::move(best));
-    }
     return chart;
 }
 

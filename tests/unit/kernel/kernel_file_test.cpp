@@ -85,6 +85,20 @@ TEST(KernelFile, EveryExampleParses) {
     EXPECT_EQ(count, 38);
 }
 
+// Text past the kernel-file limit is refused before parsing (whose memory grows with it), also
+// when it comes as text (the Python module's parse_kernel), not only through a file.
+TEST(KernelFile, TextOverTheLimitIsRefusedBeforeParsing) {
+    const std::string text = "# " + std::string(kernel_file_limit_bytes, 'x') + "\n";
+    try {
+        (void)parse_kernel_text(text, "big.yaml");
+        FAIL() << "parsed " << text.size() << " bytes";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_EQ(e.message(), "the kernel file is larger than 1 MiB (1048579 bytes): not parsed");
+        EXPECT_EQ(e.where().file, "big.yaml");
+    }
+}
+
 TEST(KernelFile, YamlSyntaxError) {
     expect_error(with("  a: {dtype: f32, shape: [n, n]}", "  a: {dtype: f32, shape: [n, n}"),
                  "YAML syntax error", 4, 0);
