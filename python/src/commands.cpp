@@ -107,7 +107,7 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
         if (!blocks.empty())
             options.blocks = kernel::parse_launch_triple_list(blocks, "blocks");
         if (!folds.empty())
-            options.folds = kernel::parse_launch_triple_list(folds, "folds");
+            options.folds = kernel::parse_fold_list(folds, "folds");
         if (options.blocks.empty() && threads > 0 && models::default_block_sizes(threads).empty())
             throw_usage_error("threads " + std::to_string(threads) +
                               " is not a power of two up to 1024 x 1024 x 64: no block sizes "
@@ -126,7 +126,7 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
             std::set<std::string> reasons;
             for (const auto& row : result.rows)
                 reasons.insert(models::format_triple(row.launch.block) + " fold " +
-                               models::format_triple(row.launch.fold) + ": " + row.skipped);
+                               kernel::fold_text(row.launch) + ": " + row.skipped);
             throw_input_error("no configuration of " + spec.name + " can run on " +
                                   machine.identity.id,
                               {}, std::vector<std::string>(reasons.begin(), reasons.end()));

@@ -55,6 +55,11 @@ void bind_kernel(py::module_& module) {
                                [](const kernel::KernelSpec& k) { return as_tuple(k.launch.block); })
         .def_property_readonly("fold",
                                [](const kernel::KernelSpec& k) { return as_tuple(k.launch.fold); })
+        .def_property_readonly("fold_placement",
+                               [](const kernel::KernelSpec& k) {
+                                   return std::string(
+                                       kernel::fold_placement_name(k.launch.fold_placement));
+                               })
         .def_property_readonly("registers_per_thread",
                                [](const kernel::KernelSpec& k) { return k.registers_per_thread; })
         .def("__repr__", [](const kernel::KernelSpec& k) {

@@ -441,7 +441,8 @@ void Analyzer::declare_launch_variables() {
         }
 }
 
-// index = lower bound + bx * block * fold + tx * fold + fx.
+// index = lower bound + bx * block * fold + tx * fold + fx (consecutive placement), or
+// lower bound + bx * block * fold + fx * block + tx (strided: block-cyclic).
 void Analyzer::map_global_axis(int axis, std::vector<std::string>& constraints) {
     const size_t a = static_cast<size_t>(axis);
     const std::string bx = builtin_of(LaunchVariable::Kind::block, axis);
@@ -450,10 +451,11 @@ void Analyzer::map_global_axis(int axis, std::vector<std::string>& constraints) 
     const std::string& index = result_.spec.threads.global[a];
     AffineForm form = index_bound(index, false);
     const std::int64_t block = result_.launch.block[a], fold = result_.launch.fold[a];
+    const bool strided = result_.launch.fold_placement == kernel::FoldPlacement::strided;
     form.add_term(bx, block * fold);
-    form.add_term(tx, fold);
+    form.add_term(tx, strided ? 1 : fold);
     if (fold > 1) {
-        form.add_term(fx, 1);
+        form.add_term(fx, strided ? block : 1);
         constraints.push_back("0 <= " + fx + " < " + std::to_string(fold));
     }
     constraints.push_back("0 <= " + tx + " < " + std::to_string(block));

@@ -38,8 +38,15 @@ int axis_of(const std::string& launch_name) {
 }
 
 std::string launch_text(const kernel::LaunchConfig& launch) {
-    return fmt::format("block {}x{}x{}, fold {}x{}x{}", launch.block[0], launch.block[1],
-                       launch.block[2], launch.fold[0], launch.fold[1], launch.fold[2]);
+    return fmt::format("block {}x{}x{}, fold {}", launch.block[0], launch.block[1], launch.block[2],
+                       kernel::fold_text(launch));
+}
+
+// Whether the fold instances along `axis` differ between the two launches: another fold, or a
+// fold over one point placed otherwise.
+bool refolded(const kernel::LaunchConfig& a, const kernel::LaunchConfig& b, int axis) {
+    const size_t k = static_cast<size_t>(axis);
+    return a.fold[k] != b.fold[k] || (a.fold[k] > 1 && a.fold_placement != b.fold_placement);
 }
 
 // The relation domain point -> element of `access` over the whole launch, at `bound`'s values:
@@ -113,7 +120,7 @@ private:
         if (analysis_.spec.threads.global[a].empty())
             return false; // blocks:/locals: fix the launch along this axis
         return analysis_.launch.block[a] != file_launch_.block[a] ||
-               analysis_.launch.fold[a] != file_launch_.fold[a];
+               refolded(analysis_.launch, file_launch_, axis);
     }
 
     void check_access(const AccessInfo& access, const std::set<std::string>& names,
@@ -122,8 +129,7 @@ private:
         for (const std::string& name : names)
             if (changed(axis_of(name))) {
                 changed_name = changed_name ? changed_name : name;
-                const size_t a = static_cast<size_t>(axis_of(name));
-                if (analysis_.launch.fold[a] != file_launch_.fold[a] && !refolded_name)
+                if (refolded(analysis_.launch, file_launch_, axis_of(name)) && !refolded_name)
                     refolded_name = name;
             }
         if (!changed_name)

@@ -634,6 +634,10 @@ void emit_file_comment(const Schedule& schedule, const SourceOrigin& origin,
     for (const auto& [name, value] : schedule.parameters)
         out << " " << name << "=" << value;
     out << "\n// launch: block " << dims(generated.block) << ", fold " << dims(generated.fold)
+        << (generated.fold_placement == kernel::FoldPlacement::strided &&
+                    kernel::volume(generated.fold) > 1
+                ? " strided"
+                : "")
         << ", grid " << dims(generated.grid) << "\n";
 }
 
@@ -837,6 +841,7 @@ GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& orig
         generated.block[k] = schedule.launch.block[k];
         generated.fold[k] = schedule.launch.fold[k];
     }
+    generated.fold_placement = schedule.launch.fold_placement;
     const std::set<std::string> used = used_names(schedule);
     std::ostringstream out;
     emit_file_comment(schedule, origin, generated, out);

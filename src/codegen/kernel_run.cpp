@@ -27,6 +27,7 @@ runtime::RunContext run_context(const Schedule& schedule, const GeneratedKernel&
     context.kernel_file_sha256 = origin.kernel_file_sha256;
     context.source_sha256 = sha256_hex(generated.cuda_source);
     context.fold = generated.fold;
+    context.fold_placement = generated.fold_placement;
     for (const auto& [name, value] : schedule.parameters)
         context.parameters[name] = value;
     return context;

@@ -198,11 +198,12 @@ KernelSpec FileParser::parse(const std::string& text) {
     if (root["launch"]) {
         const YAML::Node launch = root["launch"];
         if (!launch.IsMap())
-            fail(launch, "launch must be a mapping {block: [x, y, z], fold: [x, y, z]}");
+            fail(launch, "launch must be a mapping {block: [x, y, z], fold: [x, y, z], "
+                         "fold_placement: consecutive or strided}");
         for (const auto& entry : launch) {
             const std::string key = entry.first.Scalar();
-            if (key != "block" && key != "fold")
-                fail(entry.first, "unknown launch key '" + key + "' (block, fold)");
+            if (key != "block" && key != "fold" && key != "fold_placement")
+                fail(entry.first, "unknown launch key '" + key + "' (block, fold, fold_placement)");
         }
         if (launch["block"]) {
             spec_.launch.block = parse_triple(launch["block"], "launch.block");
@@ -212,6 +213,16 @@ KernelSpec FileParser::parse(const std::string& text) {
         }
         if (launch["fold"])
             spec_.launch.fold = parse_triple(launch["fold"], "launch.fold");
+        if (const YAML::Node placement = launch["fold_placement"]) {
+            const std::string word = placement.IsScalar() ? placement.Scalar() : "";
+            if (word == "strided")
+                spec_.launch.fold_placement = FoldPlacement::strided;
+            else if (word != "consecutive")
+                fail(placement, "launch.fold_placement must be 'consecutive' or 'strided'" +
+                                    (word.empty() ? std::string() : ", not '" + word + "'"));
+            if (volume(spec_.launch.fold) == 1) // one point per thread: nothing to place
+                spec_.launch.fold_placement = FoldPlacement::consecutive;
+        }
         // The points a block covers must be countable (here, with the position, rather than
         // as a usage error of whichever command binds the launch later).
         std::int64_t points = 1;

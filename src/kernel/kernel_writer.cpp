@@ -141,6 +141,8 @@ std::string write_kernel_yaml(const KernelSpec& spec, const std::string& header_
         if (spec.launch.fold != defaults.fold) {
             out << YAML::Key << "fold" << YAML::Value;
             write_triple(out, spec.launch.fold);
+            if (spec.launch.fold_placement == FoldPlacement::strided)
+                out << YAML::Key << "fold_placement" << YAML::Value << "strided";
         }
         out << YAML::EndMap;
     }

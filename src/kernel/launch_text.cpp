@@ -68,6 +68,46 @@ std::vector<Dim3> parse_launch_triple_list(const std::string& text, const std::s
     }
 }
 
+FoldChoice parse_fold_text(const std::string& text, const std::string& option) {
+    FoldChoice choice;
+    const size_t colon = text.find(':');
+    choice.fold = parse_launch_triple(text.substr(0, colon), option);
+    if (colon == std::string::npos)
+        return choice;
+    const std::string word = text.substr(colon + 1);
+    if (word == "strided")
+        choice.placement = FoldPlacement::strided;
+    else if (word == "consecutive")
+        choice.placement = FoldPlacement::consecutive;
+    else
+        throw_usage_error(option + ": '" + text + "': the placement after ':' is 'strided' or " +
+                          "'consecutive', not '" + word + "'");
+    return choice;
+}
+
+std::vector<FoldChoice> parse_fold_list(const std::string& text, const std::string& option) {
+    std::vector<FoldChoice> values;
+    size_t start = 0;
+    while (true) {
+        const size_t end = text.find(',', start);
+        values.push_back(parse_fold_text(
+            text.substr(start, end == std::string::npos ? std::string::npos : end - start),
+            option));
+        if (end == std::string::npos)
+            return values;
+        start = end + 1;
+    }
+}
+
+LaunchConfig with_fold(LaunchConfig launch, const FoldChoice& choice) {
+    launch.fold = choice.fold;
+    if (choice.placement)
+        launch.fold_placement = *choice.placement;
+    if (volume(launch.fold) == 1)
+        launch.fold_placement = FoldPlacement::consecutive;
+    return launch;
+}
+
 std::vector<std::pair<std::string, std::int64_t>>
 parse_parameter_defines(const std::vector<std::string>& defines) {
     std::vector<std::pair<std::string, std::int64_t>> values;
@@ -134,7 +174,7 @@ LaunchConfig override_launch(const LaunchConfig& base, const std::string& block_
     if (!block_text.empty())
         launch.block = parse_launch_triple(block_text, "--block");
     if (!fold_text.empty())
-        launch.fold = parse_launch_triple(fold_text, "--fold");
+        launch = with_fold(launch, parse_fold_text(fold_text, "--fold"));
     check_launch_limits(launch, !block_text.empty()  ? "--block"
                                 : !fold_text.empty() ? "--fold"
                                                      : "the kernel file's launch");

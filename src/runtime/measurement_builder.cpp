@@ -39,6 +39,7 @@ Measurement make_measurement(const TimingRequest& request, const TimedRun& run,
     m.kernel.launch.block = request.block;
     m.kernel.launch.grid = request.grid;
     m.kernel.launch.fold = context.fold;
+    m.kernel.launch.fold_placement = context.fold_placement;
     m.kernel.launch.dynamic_shared_memory_bytes = request.dynamic_shared_memory_bytes;
 
     m.method->warmup_count = request.options.warmup;

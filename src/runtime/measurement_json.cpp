@@ -111,6 +111,8 @@ json measurement_to_json(const Measurement& m) {
     };
     if (launch.grid)
         kernel["launch"]["grid"] = *launch.grid;
+    if (launch.fold_placement == kernel::FoldPlacement::strided)
+        kernel["launch"]["fold_placement"] = "strided";
     if (!m.kernel.constants.empty())
         kernel["constants"] = buffers_to_json(m.kernel.constants);
     if (m.kernel.registers_per_thread)
@@ -422,10 +424,17 @@ private:
 
         const std::string launch_path = path + "/launch";
         const json& launch = r_.required(node, path, "launch");
-        r_.expect_object(launch, launch_path,
-                         {"block", "fold", "grid", "dynamic_shared_memory_bytes"});
+        r_.expect_object(
+            launch, launch_path,
+            {"block", "fold", "fold_placement", "grid", "dynamic_shared_memory_bytes"});
         k.launch.block = dim3(r_.required(launch, launch_path, "block"), launch_path + "/block");
         k.launch.fold = dim3(r_.required(launch, launch_path, "fold"), launch_path + "/fold");
+        if (const json* placement = Reader::optional(launch, "fold_placement")) {
+            if (!placement->is_string() || (*placement != "strided" && *placement != "consecutive"))
+                r_.fail(launch_path + "/fold_placement", "expected \"consecutive\" or \"strided\"");
+            if (*placement == "strided")
+                k.launch.fold_placement = kernel::FoldPlacement::strided;
+        }
         k.launch.grid.reset();
         if (const json* grid = required_unless_published(launch, launch_path, "grid"))
             k.launch.grid = dim3(*grid, launch_path + "/grid");

@@ -39,15 +39,14 @@ std::vector<LoadedRecord> load_measurement_directory(const std::string& director
     return records;
 }
 
-std::string launch_label(const kernel::Dim3& block, const kernel::Dim3& fold) {
-    const auto dims = [](const kernel::Dim3& d) {
-        return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
-    };
-    return "block=" + dims(block) + " fold=" + dims(fold);
+std::string launch_label(const kernel::LaunchConfig& launch) {
+    const kernel::Dim3& b = launch.block;
+    return "block=" + std::to_string(b[0]) + "x" + std::to_string(b[1]) + "x" +
+           std::to_string(b[2]) + " fold=" + kernel::fold_text(launch);
 }
 
 std::string configuration_label(const KernelRecord& kernel) {
-    std::string label = launch_label(kernel.launch.block, kernel.launch.fold);
+    std::string label = launch_label(kernel.launch.config());
     for (const auto& [name, value] : kernel.parameters) {
         label += " " + name + "=";
         if (const auto* integer = std::get_if<std::int64_t>(&value)) {

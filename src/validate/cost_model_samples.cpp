@@ -28,7 +28,7 @@ CostModelSamples cost_model_samples(const CostModel& model,
                                   SourceLocation{kernels[b].file, 0, 0, {}, {}});
     CostModelSamples out;
     // One analysis per kernel and launch; it evaluates at any parameter values.
-    using LaunchKey = std::tuple<std::size_t, kernel::Dim3, kernel::Dim3>;
+    using LaunchKey = std::tuple<std::size_t, kernel::Dim3, kernel::Dim3, kernel::FoldPlacement>;
     std::map<LaunchKey, analysis::KernelAnalysis> analyses;
     std::size_t finished = 0;
     for (const auto& record : records) {
@@ -64,13 +64,12 @@ CostModelSamples cost_model_samples(const CostModel& model,
                                 "from " +
                                 spec.file + "'s (changed since?); its features are those of " +
                                 spec.file);
-        const LaunchKey key{index, kernel_record.launch.block, kernel_record.launch.fold};
+        const LaunchKey key{index, kernel_record.launch.block, kernel_record.launch.fold,
+                            kernel_record.launch.fold_placement};
         auto found = analyses.find(key);
         if (found == analyses.end()) {
-            kernel::LaunchConfig launch;
-            launch.block = kernel_record.launch.block;
-            launch.fold = kernel_record.launch.fold;
-            found = analyses.emplace(key, analysis::analyze(spec, launch)).first;
+            found =
+                analyses.emplace(key, analysis::analyze(spec, kernel_record.launch.config())).first;
         }
         const auto params =
             analysis::bind(found->second, record_parameter_overrides(spec, kernel_record)).values();

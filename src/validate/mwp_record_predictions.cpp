@@ -17,9 +17,7 @@ std::optional<KernelMwpPrediction> predict_record_mwp(const kernel::KernelSpec& 
                                                       const KernelMwpOptions& options) {
     if (!validate::record_is_of(spec, record))
         return std::nullopt;
-    kernel::LaunchConfig launch;
-    launch.block = record.launch.block;
-    launch.fold = record.launch.fold;
+    const kernel::LaunchConfig launch = record.launch.config();
     kernel::check_launch_limits(launch, "the recorded launch");
     KernelMwpOptions with_registers = options;
     with_registers.registers = validate::record_register_count(spec, record);

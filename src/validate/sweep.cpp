@@ -18,9 +18,8 @@ std::vector<kernel::LaunchConfig> default_sweep(const kernel::KernelSpec& spec) 
         try {
             const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
             const kernel::LaunchConfig& used = analysis.launch; // fixed tiles applied
-            const bool seen = std::any_of(sweep.begin(), sweep.end(), [&](const auto& l) {
-                return l.block == used.block && l.fold == used.fold;
-            });
+            const bool seen =
+                std::any_of(sweep.begin(), sweep.end(), [&](const auto& l) { return l == used; });
             if (!seen)
                 sweep.push_back(used);
         } catch (const Error&) {
@@ -55,7 +54,7 @@ std::vector<kernel::LaunchConfig> read_sweep_file(const std::string& path) {
         try {
             launch.block = kernel::parse_launch_triple(fields[0], "block");
             if (fields.size() == 2)
-                launch.fold = kernel::parse_launch_triple(fields[1], "fold");
+                launch = kernel::with_fold(launch, kernel::parse_fold_text(fields[1], "fold"));
             kernel::check_launch_limits(launch, "the launch");
         } catch (const Error& e) {
             throw_input_error(e.message(), where);

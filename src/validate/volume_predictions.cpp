@@ -15,9 +15,7 @@ predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machi
                        const runtime::KernelRecord& record, const models::VolumeOptions& options) {
     if (!record_is_of(spec, record))
         return std::nullopt;
-    kernel::LaunchConfig launch;
-    launch.block = record.launch.block;
-    launch.fold = record.launch.fold;
+    const kernel::LaunchConfig launch = record.launch.config();
     kernel::check_launch_limits(launch, "the recorded launch");
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
     const kernel::BoundKernel bound =

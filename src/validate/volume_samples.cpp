@@ -153,10 +153,7 @@ RecordSamples record_volume_samples(const std::vector<runtime::LoadedRecord>& re
             auto& counter = counters[CounterKey{k, overrides}];
             if (!counter)
                 counter = std::make_unique<codegen::RegisterCounter>(spec, overrides, machine);
-            kernel::LaunchConfig launch;
-            launch.block = kernel.launch.block;
-            launch.fold = kernel.launch.fold;
-            options.registers = counter->count(launch);
+            options.registers = counter->count(kernel.launch.config());
         }
         models::VolumePrediction prediction;
         try {

@@ -16,6 +16,10 @@ kerncast_add_cli_test(NAME codegen.fd5pt_16
 kerncast_add_cli_test(NAME codegen.histogram_reordered
   ARGS codegen examples/kernels/histogram_reordered.yaml -D n=100000
   STDOUT ${PROJECT_SOURCE_DIR}/tests/golden/expected/codegen_histogram_reordered.cu)
+# A strided (block-cyclic) fold: x = 256*bx + 32*fx + tx, the loads of a warp stay coalesced.
+kerncast_add_cli_test(NAME codegen.star2d_r1_strided_fold
+  ARGS codegen examples/kernels/star2d_r1.yaml -D nx=100 -D ny=20 --block 32x2 --fold 8x:strided
+  STDOUT ${PROJECT_SOURCE_DIR}/tests/golden/expected/codegen_star2d_r1_strided_fold.cu)
 kerncast_add_cli_test(NAME codegen.help ARGS codegen --help STDOUT_CONTAINS "--fold" "--output")
 kerncast_add_cli_test(NAME codegen.missing_file ARGS codegen no/such.yaml EXIT 1
   STDERR_CONTAINS "no/such.yaml")

@@ -131,6 +131,11 @@ kerncast_add_cli_test(NAME robust.explore_huge_block_skipped
                   "the fold 1000000 along z is larger than the domain")
 set_tests_properties(cli.robust.explore_huge_block_skipped PROPERTIES TIMEOUT 30)
 
+# A fold placement other than consecutive or strided is a usage error naming the option.
+kerncast_add_cli_test(NAME robust.fold_placement_unknown
+  ARGS predict ${star3d} -m a100-sxm4-40gb --fold 2z:cyclic EXIT 2
+  STDERR_CONTAINS "--fold: '2z:cyclic': the placement after ':' is 'strided' or 'consecutive', not 'cyclic'")
+
 # ---- records with impossible launches: an error naming the record, at once -----------------
 kerncast_add_cli_test(NAME robust.validate_record_block_over_limit
   COPY ${star3d} tests/golden/data/robust_records/huge_block.json

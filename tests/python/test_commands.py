@@ -49,6 +49,15 @@ def test_explore_equals_the_cli_and_ranks_by_throughput(star3d):
     assert ranking.to_numpy()["block"][0] == ranking.rows[0]["block"]
 
 
+def test_explore_sweeps_strided_folds_as_the_cli(star3d):
+    report = kerncast.explore(star3d, "a100-sxm4-40gb", blocks=["32x4x4"],
+                              folds=["1x1x2", "1x1x2:strided"], jobs=1)
+    expected = cli_json("explore", star3d, "-m", "a100-sxm4-40gb", "--blocks", "32x4x4",
+                        "--folds", "1x1x2,1x1x2:strided", "-j", "1")
+    assert as_json_values(report.to_dict()) == expected
+    assert sorted(report["ranking"]["fold"]) == ["1x1x2", "1x1x2:strided"]
+
+
 def test_explore_default_sweep_is_the_same_with_one_or_all_workers(star3d):
     everyone = kerncast.explore(star3d, "a100-sxm4-40gb", threads=256)
     alone = kerncast.explore(star3d, "a100-sxm4-40gb", threads=256, jobs=1)

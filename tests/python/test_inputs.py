@@ -25,6 +25,7 @@ def test_kernel_from_file(star3d):
     assert kernel.params == {"nx": 640, "ny": 512, "nz": 512}
     assert kernel.block == (32, 4, 4)
     assert kernel.fold == (1, 1, 2)
+    assert kernel.fold_placement == "consecutive"
     assert kernel.registers_per_thread is None
 
 

@@ -41,7 +41,7 @@ void run_explore(const ExploreCommandOptions& o) {
     if (!o.blocks.empty())
         options.blocks = kernel::parse_launch_triple_list(o.blocks, "--blocks");
     if (!o.folds.empty())
-        options.folds = kernel::parse_launch_triple_list(o.folds, "--folds");
+        options.folds = kernel::parse_fold_list(o.folds, "--folds");
 
     if (options.blocks.empty() && o.threads > 0 && models::default_block_sizes(o.threads).empty())
         throw_usage_error("--threads " + std::to_string(o.threads) +
@@ -91,7 +91,9 @@ void setup_explore(CLI::App& app) {
         ->check(whole_number_at_least(1));
     cmd->add_option("--blocks", options->blocks,
                     "Block sizes instead of the sweep: 32x4x4,64x2x8,...");
-    cmd->add_option("--folds", options->folds, "Foldings (default none,2y,2z): e.g. none,1x1x2,4z");
+    cmd->add_option("--folds", options->folds,
+                    "Foldings (default none,2y,2z): e.g. none,1x1x2,4z,4z:strided (a placement "
+                    "after ':', consecutive or strided; default the kernel file's)");
     cmd->add_option("--top", options->top, "Show only the N best configurations (0: all)")
         ->check(whole_number_at_least(0))
         ->capture_default_str();

@@ -56,7 +56,8 @@ void add_fold_option(CLI::App& command, std::string& fold, const std::string& sc
     command
         .add_option(
             "--fold", fold,
-            scoped_help(scope, "points per thread", "1x1x2, z=2 or 2z", "overrides the file"))
+            scoped_help(scope, "points per thread", "1x1x2, z=2, 2z or 2z:strided",
+                        "overrides the file; ':strided' places a thread's points a block apart"))
         ->type_name("FOLD");
 }
 

@@ -20,6 +20,7 @@ struct GeneratedKernel {
     kernel::Dim3 grid{1, 1, 1};
     kernel::Dim3 block{1, 1, 1};
     kernel::Dim3 fold{1, 1, 1};
+    kernel::FoldPlacement fold_placement = kernel::FoldPlacement::consecutive;
     std::int64_t static_shared_memory_bytes = 0;
     // The kernel's parameters in order: one device buffer per global array (and per constant
     // array that is not a __constant__ symbol, below), in declaration order, initialised with

@@ -5,6 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/dim3.hpp"
 #include "kerncast/kernel/expression.hpp"
+#include "kerncast/kernel/launch_config.hpp"
 
 #include <array>
 #include <cstdint>
@@ -48,17 +49,13 @@ struct ArrayDecl {
 const char* axis_name(int axis); // "x", "y", "z"
 
 struct ThreadMapping {
-    // Index mapped to the global thread index along each axis:
-    // index = lower_bound + (blockIdx*blockDim + threadIdx)*fold + fold_index.
+    // Index mapped to the global thread index along each axis (LaunchConfig's placement):
+    // index = lower_bound + (blockIdx*blockDim + threadIdx)*fold + fold_index, or strided
+    // index = lower_bound + blockIdx*blockDim*fold + fold_index*blockDim + threadIdx.
     std::array<std::string, axis_count> global;
     // Indices that are blockIdx / threadIdx directly (explicit tiling, as in fd5pt).
     std::array<std::string, axis_count> block;
     std::array<std::string, axis_count> local;
-};
-
-struct LaunchConfig {
-    Dim3 block{1, 1, 1}; // threads per block along x, y, z
-    Dim3 fold{1, 1, 1};  // consecutive points per thread
 };
 
 enum class StatementKind { compute, barrier };

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,22 @@ Dim3 parse_launch_triple(const std::string& text, const std::string& option);
 
 // Comma-separated triples in the "x" form or the fold words: "32x4x4,64x2x8", "none,2y,2z".
 std::vector<Dim3> parse_launch_triple_list(const std::string& text, const std::string& option);
+
+// A fold as --fold, explore's --folds and sweep files write it: a triple as above with an
+// optional placement, "4y:strided" or "2x2:consecutive"; without one, the kernel file's
+// placement applies (nullopt). Usage Error naming `option` for another placement word.
+struct FoldChoice {
+    Dim3 fold{1, 1, 1};
+    std::optional<FoldPlacement> placement;
+};
+FoldChoice parse_fold_text(const std::string& text, const std::string& option);
+
+// Comma-separated folds: "none,4y,4y:strided".
+std::vector<FoldChoice> parse_fold_list(const std::string& text, const std::string& option);
+
+// `launch` with `choice` applied: its fold, and its placement or the launch's own. A fold of
+// one point per thread has no placement: it is always consecutive.
+LaunchConfig with_fold(LaunchConfig launch, const FoldChoice& choice);
 
 // -D name=value arguments; each value an integer. Usage Error (exit 2) otherwise.
 std::vector<std::pair<std::string, std::int64_t>>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kerncast/kernel/dim3.hpp"
+#include "kerncast/kernel/launch_config.hpp"
 
 #include <array>
 #include <cstdint>
@@ -41,11 +42,15 @@ struct DeviceRecord {
 struct LaunchRecord {
     kernel::Dim3 block{1, 1, 1};
     kernel::Dim3 fold{1, 1, 1}; // thread folding (work items per thread along x, y, z)
+    kernel::FoldPlacement fold_placement = kernel::FoldPlacement::consecutive;
     // Absent only in a published record whose domain (hence grid) the source does not state.
     std::optional<kernel::Dim3> grid = kernel::Dim3{1, 1, 1};
     std::int64_t dynamic_shared_memory_bytes = 0;
 
     bool operator==(const LaunchRecord&) const = default;
+
+    // The launch configuration a model takes: block, fold and placement.
+    kernel::LaunchConfig config() const { return {block, fold, fold_placement}; }
 };
 
 // A kernel parameter's value: integer parameters (sizes) stay integers, the rest are reals.

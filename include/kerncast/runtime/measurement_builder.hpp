@@ -15,6 +15,7 @@ struct RunContext {
     std::string kernel_file_sha256; // of that file's bytes
     std::string source_sha256;      // of the CUDA source that runs (KernelRecord::source_sha256)
     kernel::Dim3 fold{1, 1, 1};     // thread folding of generated kernels; 1,1,1 otherwise
+    kernel::FoldPlacement fold_placement = kernel::FoldPlacement::consecutive;
     std::map<std::string, ParameterValue> parameters; // kernel-file parameters, if any
     std::vector<std::string> command_line;
     std::string date_utc; // iso8601_utc_now() at the start of the run

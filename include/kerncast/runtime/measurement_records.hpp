@@ -19,7 +19,8 @@ struct LoadedRecord {
 std::vector<LoadedRecord> load_measurement_directory(const std::string& directory);
 
 // "block=32x4x4 fold=1x1x2": a launch configuration (also explore's row label).
-std::string launch_label(const kernel::Dim3& block, const kernel::Dim3& fold);
+// A strided fold reads "fold=1x4x1:strided".
+std::string launch_label(const kernel::LaunchConfig& launch);
 
 // "block=32x4x4 fold=1x1x2 nx=640 ny=512": identifies a configuration of one kernel (the
 // launch_label and the record's parameters in its order; reals with 17 significant digits).

@@ -11,7 +11,7 @@ namespace kerncast::codegen::lowering {
 namespace {
 
 bool same_launch(const kernel::LaunchConfig& x, const kernel::LaunchConfig& y) {
-    return x.block == y.block && x.fold == y.fold;
+    return x == y;
 }
 
 // `bound`, bound again at the launch its analysis resolved when that differs.

@@ -40,8 +40,10 @@ report::Table launch_table(const CountReport& r) {
                {"subgroups_per_block", "Sub-groups/block"},
                {"thread_blocks", "Thread blocks"},
                {"kernel_launches", "Launches"}});
-    t.row(triple(r.launch.block), triple(r.launch.fold), r.threads_per_block, r.subgroups_per_block,
-          r.thread_blocks, r.kernel_launches);
+    t.row(triple(r.launch.block),
+          triple(r.launch.fold) +
+              (kernel::fold_text(r.launch).find(':') != std::string::npos ? " strided" : ""),
+          r.threads_per_block, r.subgroups_per_block, r.thread_blocks, r.kernel_launches);
     return t.build();
 }
 

@@ -2,6 +2,7 @@
 
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 
@@ -47,7 +48,8 @@ ExploreResult explore(const kernel::KernelSpec& spec,
         mapped[a] = !spec.threads.global[a].empty();
         fixed_block = fixed_block || !spec.threads.local[a].empty();
     }
-    std::vector<kernel::Dim3> blocks = options.blocks, folds = options.folds;
+    std::vector<kernel::Dim3> blocks = options.blocks;
+    std::vector<kernel::FoldChoice> folds = options.folds;
     if (blocks.empty()) {
         if (fixed_block)
             blocks = {spec.launch.block};
@@ -70,12 +72,22 @@ ExploreResult explore(const kernel::KernelSpec& spec,
     if (folds.empty())
         for (const auto& fold : default_folds())
             if ((mapped[1] || fold[1] == 1) && (mapped[2] || fold[2] == 1))
-                folds.push_back(fold);
-    for (const auto& fold : folds)
+                folds.push_back({fold, std::nullopt});
+    // Each fold with its placement (the kernel file's where the text names none); a fold
+    // listed twice, or "none" under both placements, is one configuration.
+    std::vector<kernel::LaunchConfig> fold_launches;
+    for (const auto& choice : folds) {
+        const kernel::LaunchConfig launch = kernel::with_fold(spec.launch, choice);
+        if (std::none_of(fold_launches.begin(), fold_launches.end(), [&](const auto& seen) {
+                return seen.fold == launch.fold && seen.fold_placement == launch.fold_placement;
+            }))
+            fold_launches.push_back(launch);
+    }
+    for (const auto& fold_launch : fold_launches)
         for (const auto& block : blocks) {
             ExploreRow row;
+            row.launch = fold_launch;
             row.launch.block = block;
-            row.launch.fold = fold;
             result.rows.push_back(row);
         }
     // Parameter values, and the arrays against the device memory, are checked once, up front,

@@ -111,7 +111,7 @@ std::optional<std::string> near_best_note(const ExploreResult& result) {
 }
 
 std::string configuration_label(const ExploreRow& row) {
-    return runtime::launch_label(row.launch.block, row.launch.fold);
+    return runtime::launch_label(row.launch);
 }
 
 // Predicted throughput against rank, one series per value of `series_of` (a block shape, a
@@ -181,7 +181,7 @@ report::Chart volume_chart(const ExploreResult& result) {
             continue;
         const VolumePrediction& p = *row.prediction;
         chart.categories.push_back(
-            fmt::format("{} {}", format_triple(row.launch.block), format_triple(row.launch.fold)));
+            fmt::format("{} {}", format_triple(row.launch.block), kernel::fold_text(row.launch)));
         const double values[] = {p.dram_load_bytes, p.dram_store_bytes, p.l2_load_bytes,
                                  p.l2_store_bytes};
         for (size_t s = 0; s < chart.series.size(); ++s)
@@ -235,7 +235,7 @@ std::optional<std::string> best_note(const ExploreResult& result) {
             : std::string();
     return fmt::format("Best: block {} fold {} at {:.2f} Gpoints/s, {:.1f} us a launch; {} binds "
                        "({} a point){}.",
-                       format_triple(best.launch.block), format_triple(best.launch.fold),
+                       format_triple(best.launch.block), kernel::fold_text(best.launch),
                        l.points_per_second / 1e9, l.seconds_per_launch * 1e6,
                        limiter_name(l.binding), binding_quantity(p), runner_up);
 }
@@ -268,7 +268,7 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
     for (const auto& row : result.rows) {
         if (!row.prediction) {
             ++skipped;
-            t.row(report::blank, format_triple(row.launch.block), format_triple(row.launch.fold),
+            t.row(report::blank, format_triple(row.launch.block), kernel::fold_text(row.launch),
                   no_prediction, row.skipped);
             continue;
         }
@@ -276,7 +276,7 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
             continue;
         ++shown;
         const VolumePrediction& p = *row.prediction;
-        t.row(row.rank, format_triple(row.launch.block), format_triple(row.launch.fold),
+        t.row(row.rank, format_triple(row.launch.block), kernel::fold_text(row.launch),
               p.limiter.points_per_second / 1e9, p.limiter.seconds_per_launch * 1e6,
               limiter_name(p.limiter.binding), p.dram_load_bytes, p.dram_store_bytes,
               p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,

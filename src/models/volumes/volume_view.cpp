@@ -24,7 +24,7 @@ report::Table launch_table(const VolumePrediction& p) {
     TableBuilder t("launch", "Launch and wave (Ernst et al. 2023, sec. 4.4)");
     t.columns({"quantity", "value"});
     t.row("block", format_triple(p.launch.block));
-    t.row("fold", format_triple(p.launch.fold));
+    t.row("fold", kernel::fold_text(p.launch));
     t.row("grid_blocks", format_triple(p.grid));
     t.row("points", p.points);
     const RegisterCount& registers = p.registers;

@@ -744,9 +744,14 @@ WaveFootprints::State::box_access(const analysis::KernelAnalysis& analysis,
             const size_t a = static_cast<size_t>(dim.axis);
             const std::int64_t B = analysis.launch.block[a], F = analysis.launch.fold[a];
             const std::int64_t sign = block_c[a] / (B * F);
+            // A block covers B * F consecutive points under either fold placement; its
+            // threads and fold instances take them at strides (F, 1) or, strided, (1, B).
+            const bool strided = analysis.launch.fold_placement == kernel::FoldPlacement::strided;
+            const std::int64_t thread_stride = strided ? 1 : F, fold_stride = strided ? B : 1;
             const bool ok = !mapped_index[a].empty() && !used[a] && (sign == 1 || sign == -1) &&
-                            block_c[a] == sign * B * F && (B == 1 || thread_c[a] == sign * F) &&
-                            (F == 1 || fold_c[a] == sign);
+                            block_c[a] == sign * B * F &&
+                            (B == 1 || thread_c[a] == sign * thread_stride) &&
+                            (F == 1 || fold_c[a] == sign * fold_stride);
             if (!ok)
                 return std::nullopt;
             used[a] = true;

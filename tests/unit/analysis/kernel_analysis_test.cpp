@@ -267,3 +267,34 @@ TEST(KernelAnalysis, OperationsPerWorkItemAreTheUsefulWork) {
     }
     EXPECT_EQ(found, 2);
 }
+
+// A strided fold places a thread's points a block apart (index = lower + bx*B*F + fx*B + tx);
+// a consecutive one next to each other (lower + bx*B*F + tx*F + fx). Either covers the domain
+// once: the stores count its points, with a ragged last block along x (nx - 2 = 998 points,
+// 32 * 4 = 128 a block).
+TEST(KernelAnalysis, FoldPlacementsMapIndicesAndCoverTheDomainOnce) {
+    const auto spec = kerncast::kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                                         "/examples/kernels/star2d_r1.yaml");
+    for (const auto placement :
+         {kernel::FoldPlacement::consecutive, kernel::FoldPlacement::strided}) {
+        SCOPED_TRACE(kernel::fold_placement_name(placement));
+        const kernel::LaunchConfig launch{{32, 2, 1}, {4, 3, 1}, placement};
+        const KernelAnalysis a = analyze(spec, launch);
+        const bool strided = placement == kernel::FoldPlacement::strided;
+        const kernel::AffineForm& x = a.index_forms.at("x");
+        EXPECT_EQ(x.coefficient("bx"), 128);
+        EXPECT_EQ(x.coefficient("tx"), strided ? 1 : 4);
+        EXPECT_EQ(x.coefficient("fx"), strided ? 32 : 1);
+        EXPECT_EQ(x.constant, 1);
+        const kernel::AffineForm& y = a.index_forms.at("y");
+        EXPECT_EQ(y.coefficient("by"), 6);
+        EXPECT_EQ(y.coefficient("ty"), strided ? 1 : 3);
+        EXPECT_EQ(y.coefficient("fy"), strided ? 2 : 1);
+        const auto params = bind(a, {{"nx", 1000}, {"ny", 50}}).values();
+        const AccessInfo& store = find_access(a, "dst", Direction::store);
+        EXPECT_EQ(store.footprint_elements.evaluate(params), 998 * 48);
+        ASSERT_EQ(store.granularity, Granularity::work_item);
+        EXPECT_EQ(store.count.evaluate(params), 998 * 48);
+        EXPECT_EQ(a.thread_blocks.evaluate(params), 8 * 8); // ceil(998/128) x ceil(48/6)
+    }
+}

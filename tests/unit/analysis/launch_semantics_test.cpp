@@ -18,11 +18,9 @@ kernel::KernelSpec load(const std::string& path) {
     return kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) + "/" + path);
 }
 
-kernel::LaunchConfig launch(kernel::Dim3 block, kernel::Dim3 fold = {1, 1, 1}) {
-    kernel::LaunchConfig l;
-    l.block = block;
-    l.fold = fold;
-    return l;
+kernel::LaunchConfig launch(kernel::Dim3 block, kernel::Dim3 fold = {1, 1, 1},
+                            kernel::FoldPlacement placement = kernel::FoldPlacement::consecutive) {
+    return {block, fold, placement};
 }
 
 } // namespace
@@ -77,6 +75,15 @@ statements:
     EXPECT_NE(folded.find("the point i = 1, j = 0 writes b[0, 0] at this launch"),
               std::string::npos)
         << folded;
+    // Strided, i = 32*by + 16*fy + ty: the point i = 16 (ty = 0, fy = 1) writes b[0, 0].
+    const std::string strided =
+        bind_error(spec, launch({32, 16, 1}, {1, 2, 1}, kernel::FoldPlacement::strided));
+    EXPECT_NE(strided.find("launch block 32x16x1, fold 1x2x1:strided would change what kernel"),
+              std::string::npos)
+        << strided;
+    EXPECT_NE(strided.find("the point i = 16, j = 0 writes b[0, 0] at this launch"),
+              std::string::npos)
+        << strided;
     // Along x nothing names tx or bx: any block width keeps every write.
     EXPECT_EQ(bind_error(spec, launch({64, 32, 1})), "");
     EXPECT_EQ(bind_error(spec, launch({16, 32, 1}, {2, 1, 1})), "");
@@ -86,6 +93,32 @@ TEST(LaunchSemantics, KernelsWithoutLaunchNamesFoldFreely) {
     const auto spec = load("examples/kernels/star3d_r4.yaml");
     EXPECT_EQ(bind_error(spec, launch({32, 4, 1}, {1, 1, 4})), "");
     EXPECT_EQ(bind_error(spec, launch({64, 2, 2}, {2, 2, 1})), "");
+    EXPECT_EQ(bind_error(spec, launch({64, 2, 2}, {2, 2, 1}, kernel::FoldPlacement::strided)), "");
+}
+
+TEST(LaunchSemantics, AKernelWrittenForOnePlacementKeepsIt) {
+    // Written for the block-cyclic fold: row i = 16*by + 8*fy + ty. Consecutively placed, the
+    // same names stand for i = 16*by + 2*ty + fy: the point i = 1 (ty = 0, fy = 1) would write
+    // row 8 of b.
+    const char* text = R"yaml(
+name: cyclic_rows
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n, n]}
+  b: {dtype: f32, shape: [n, n]}
+domain: "[n] -> { [i, j] : 0 <= i < n and 0 <= j < n }"
+threads: {x: j, y: i}
+launch: {block: [32, 8], fold: [1, 2], fold_placement: strided}
+statements:
+  - "b[16*by + 8*fy + ty, j] = a[i, j]"
+)yaml";
+    const auto spec = kernel::parse_kernel_text(text, "cyclic_rows.yaml");
+    EXPECT_EQ(bind_error(spec, spec.launch), "");
+    const std::string consecutive = bind_error(spec, launch({32, 8, 1}, {1, 2, 1}));
+    EXPECT_NE(consecutive.find("the kernel file's launch (block 32x8x1, fold 1x2x1:strided)"),
+              std::string::npos)
+        << consecutive;
+    EXPECT_NE(consecutive.find("names 'by'"), std::string::npos) << consecutive;
 }
 
 TEST(LaunchSemantics, FoldsAlongAxesTheKernelDoesNotNameAreKept) {

@@ -216,13 +216,16 @@ TEST(CudaCodegenHostEmulation, StencilsWithGuardsFoldsAndOffsets) {
 }
 
 // The fold fast path (every instance in the domain, shared loads in registers) and the fold
-// loop beside it (threads at the domain's end): 41 x 13 x 14 leaves partial blocks on every axis.
+// loop beside it (threads at the domain's end): 41 x 13 x 14 leaves partial blocks on every axis;
+// consecutive and strided (block-cyclic) folds.
 TEST(CudaCodegenHostEmulation, FoldFastPathAndFoldLoop) {
     kernel::KernelSpec star = kernel::load_kernel_file(
         KERNCAST_SOURCE_DIR "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
     for (const kernel::LaunchConfig& launch :
          {kernel::LaunchConfig{{8, 4, 2}, {1, 1, 2}}, kernel::LaunchConfig{{4, 2, 2}, {2, 2, 2}},
-          kernel::LaunchConfig{{16, 2, 1}, {1, 1, 4}}}) {
+          kernel::LaunchConfig{{16, 2, 1}, {1, 1, 4}},
+          kernel::LaunchConfig{{4, 2, 2}, {2, 2, 2}, kernel::FoldPlacement::strided},
+          kernel::LaunchConfig{{16, 2, 1}, {2, 1, 4}, kernel::FoldPlacement::strided}}) {
         star.launch = launch;
         const std::vector<std::pair<std::string, std::int64_t>> params{
             {"nx", 41}, {"ny", 13}, {"nz", 14}};

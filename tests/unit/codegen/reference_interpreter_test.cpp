@@ -57,6 +57,21 @@ TEST(ReferenceInterpreter, MatmulNaive) {
     EXPECT_EQ(r.buffers.at("a")[5], double(input_f32("a", 5)));
 }
 
+// A fold keeps what a kernel computes under either placement: a ragged grid (48 columns, 32 a
+// block; 48 rows, 12 a block) at 2 x 3 points a thread, consecutive and block-cyclic.
+TEST(ReferenceInterpreter, FoldedMatmulEqualsTheProductUnderBothPlacements) {
+    const auto spec = example("matmul_naive");
+    const auto expected = matmul("a", "b", 48, 48, 48);
+    for (const auto placement :
+         {kernel::FoldPlacement::consecutive, kernel::FoldPlacement::strided}) {
+        SCOPED_TRACE(kernel::fold_placement_name(placement));
+        const kernel::LaunchConfig launch{{16, 4, 1}, {2, 3, 1}, placement};
+        const Schedule s = lower_kernel(spec, launch, {{"n", 48}});
+        EXPECT_EQ(s.grid, (kernel::Dim3{2, 4, 1}));
+        expect_close(run_reference(s).buffers.at("c"), expected, 1e-4);
+    }
+}
+
 TEST(ReferenceInterpreter, MatmulTiledEqualsTheNaiveProduct) {
     // Shared-memory tiles, two barriers per k tile: the tile loop must be fused for this to
     // hold (a wrong schedule multiplies only the last tile).

@@ -240,6 +240,26 @@ TEST(KernelFileRobustness, LaunchBlockOverCudaLimitsIsAnError) {
                  8, 32);
 }
 
+TEST(KernelFile, FoldPlacement) {
+    EXPECT_EQ(parse_kernel_text(valid, "k.yaml").launch.fold_placement, FoldPlacement::consecutive);
+    const KernelSpec strided = parse_kernel_text(
+        with("block: [32, 4]}", "block: [32, 4], fold: [2, 1], fold_placement: strided}"),
+        "k.yaml");
+    EXPECT_EQ(strided.launch.fold, (Dim3{2, 1, 1}));
+    EXPECT_EQ(strided.launch.fold_placement, FoldPlacement::strided);
+    // Without a fold there is nothing to place: the launch stays consecutive.
+    EXPECT_EQ(parse_kernel_text(with("block: [32, 4]}", "block: [32, 4], fold_placement: strided}"),
+                                "k.yaml")
+                  .launch.fold_placement,
+              FoldPlacement::consecutive);
+    expect_error(with("block: [32, 4]}", "block: [32, 4], fold: [2], fold_placement: cyclic}"),
+                 "launch.fold_placement must be 'consecutive' or 'strided', not 'cyclic'", 8, 53);
+    expect_error(with("block: [32, 4]}", "block: [32, 4], fold_placement: [strided]}"),
+                 "launch.fold_placement must be 'consecutive' or 'strided'", 8, 0);
+    expect_error(with("block: [32, 4]}", "block: [32, 4], placement: strided}"),
+                 "unknown launch key 'placement' (block, fold, fold_placement)", 8, 0);
+}
+
 TEST(KernelFileRobustness, ParameterValuesThatEmptyTheDomainOrNegateAnExtent) {
     const KernelSpec spec = parse_kernel_text(valid, "k.yaml");
     try {

@@ -94,6 +94,29 @@ TEST(KernelWriter, EveryExampleRoundTrips) {
     }
 }
 
+TEST(KernelWriter, StridedFoldRoundTrips) {
+    const std::string text = R"yaml(name: s
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n]}
+domain: "[n] -> { [i] : 0 <= i < n }"
+threads: {x: i}
+launch: {block: [32], fold: [4], fold_placement: strided}
+statements:
+  - "a[i] = 1"
+)yaml";
+    const KernelSpec original = parse_kernel_text(text, "s.yaml");
+    const std::string written = write_kernel_yaml(original);
+    EXPECT_NE(written.find("fold_placement: strided"), std::string::npos) << written;
+    const KernelSpec reread = parse_kernel_text(written, "written.yaml");
+    EXPECT_EQ(reread.launch, original.launch);
+    EXPECT_EQ(reread.launch.fold_placement, FoldPlacement::strided);
+    // A consecutive fold writes no placement.
+    KernelSpec consecutive = original;
+    consecutive.launch.fold_placement = FoldPlacement::consecutive;
+    EXPECT_EQ(write_kernel_yaml(consecutive).find("fold_placement"), std::string::npos);
+}
+
 TEST(KernelWriter, QuotesAndOptionalKeys) {
     const std::string text = R"yaml(name: "q: colon"
 description: "a # that is not a comment"

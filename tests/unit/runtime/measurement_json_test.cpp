@@ -306,6 +306,20 @@ TEST(Measurement, SourceHashIsOptionalAndRoundTrips) {
     EXPECT_NE(e.message().find("64 lower-case hexadecimal digits"), std::string::npos);
 }
 
+TEST(Measurement, FoldPlacementIsOptionalAndRoundTrips) {
+    Measurement m = load_measurement_file(sample_path);
+    EXPECT_EQ(m.kernel.launch.fold_placement, kernel::FoldPlacement::consecutive);
+    EXPECT_FALSE(measurement_to_json(m)["kernel"]["launch"].contains("fold_placement"));
+    m.kernel.launch.fold = {4, 1, 1};
+    m.kernel.launch.fold_placement = kernel::FoldPlacement::strided;
+    const nlohmann::json json = measurement_to_json(m);
+    EXPECT_EQ(json["kernel"]["launch"]["fold_placement"], "strided");
+    EXPECT_EQ(parse_measurement_json(json.dump(2), "round trip"), m);
+    const Error e = parse_error(edited("/kernel/launch/fold_placement", "cyclic"));
+    EXPECT_EQ(e.where().json_path, "/kernel/launch/fold_placement");
+    EXPECT_NE(e.message().find("\"consecutive\" or \"strided\""), std::string::npos);
+}
+
 TEST(Measurement, InvalidValuesAreRejected) {
     EXPECT_EQ(parse_error(edited("/kernel/file_sha256", "ABC")).where().json_path,
               "/kernel/file_sha256");

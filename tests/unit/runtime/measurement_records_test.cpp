@@ -70,7 +70,12 @@ TEST(MeasurementRecords, ConfigurationLabel) {
 }
 
 TEST(MeasurementRecords, LaunchLabel) {
-    EXPECT_EQ(launch_label({32, 4, 4}, {1, 1, 2}), "block=32x4x4 fold=1x1x2");
+    EXPECT_EQ(launch_label({{32, 4, 4}, {1, 1, 2}}), "block=32x4x4 fold=1x1x2");
+    EXPECT_EQ(launch_label({{32, 4, 4}, {1, 1, 2}, kernel::FoldPlacement::strided}),
+              "block=32x4x4 fold=1x1x2:strided");
+    // One point per thread has no placement to name.
+    EXPECT_EQ(launch_label({{32, 4, 4}, {1, 1, 1}, kernel::FoldPlacement::strided}),
+              "block=32x4x4 fold=1x1x1");
 }
 
 TEST(MeasurementRecords, RealParametersKeepSeventeenDigits) {

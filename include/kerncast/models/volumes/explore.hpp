@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kerncast/kernel/kernel_spec.hpp"
+#include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
@@ -26,8 +27,9 @@ std::vector<std::int64_t> default_thread_counts(const kernel::KernelSpec& spec);
 std::vector<kernel::Dim3> default_folds();
 
 struct ExploreOptions {
-    std::vector<kernel::Dim3> blocks;   // empty: default_block_sizes(threads_per_block)
-    std::vector<kernel::Dim3> folds;    // empty: default_folds()
+    std::vector<kernel::Dim3> blocks; // empty: default_block_sizes(threads_per_block)
+    // empty: default_folds(); a fold without a placement takes the kernel file's
+    std::vector<kernel::FoldChoice> folds;
     std::int64_t threads_per_block = 0; // 0: each of default_thread_counts(spec)
     VolumeOptions volume;
     // When set, the registers of each launch (e.g. ptxas compiling the generated code,

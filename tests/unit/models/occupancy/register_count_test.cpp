@@ -134,7 +134,7 @@ TEST(RegisterCount, ExploreAsksForEachLaunch) {
     const MachineModel a100 = resolve_machine("a100-sxm4-40gb");
     ExploreOptions options;
     options.blocks = {{32, 4, 4}, {32, 2, 8}, {64, 4, 4}};
-    options.folds = {{1, 1, 1}};
+    options.folds = {{{1, 1, 1}, std::nullopt}};
     options.jobs = 2;
     options.volume.registers = {255, RegisterSource::command_line}; // overridden below
     // 512-thread blocks get 64 registers (2 blocks per SM); the 1024-thread block fails.

@@ -29,7 +29,7 @@ TEST(Explore, RanksByThroughputAndReportsSkippedConfigurations) {
                                                "/examples/kernels/star3d_r4.yaml");
     ExploreOptions options;
     options.blocks = {{32, 2, 16}, {1024, 1, 1}, {2, 512, 1}, {2048, 1, 1}};
-    options.folds = {{1, 1, 1}};
+    options.folds = {{{1, 1, 1}, std::nullopt}};
     options.jobs = 2;
     const ExploreResult result = explore(spec, {}, resolve_machine("a100-sxm4-40gb"), options);
     ASSERT_EQ(result.rows.size(), 4u);
@@ -50,7 +50,7 @@ TEST(Explore, TiedPredictionsShareTheRankOfTheFirst) {
         std::string(KERNCAST_SOURCE_DIR) + "/data/published/v100-warpspeed/kernels/box2d_r3.yaml");
     ExploreOptions options;
     options.blocks = {{16, 2, 1}, {128, 8, 1}, {256, 4, 1}, {64, 16, 1}, {2048, 1, 1}};
-    options.folds = {{1, 1, 1}};
+    options.folds = {{{1, 1, 1}, std::nullopt}};
     options.jobs = 1;
     const ExploreResult result = explore(spec, {}, resolve_machine("v100-pcie-32gb"), options);
     ASSERT_EQ(result.rows.size(), 5u);
@@ -156,4 +156,41 @@ TEST(Explore, DefaultThreadCountsFollowTheKernelsAxes) {
         widths.push_back(row.launch.block[0]);
     std::sort(widths.begin(), widths.end());
     EXPECT_EQ(widths, (std::vector<std::int64_t>{64, 128, 256, 512, 1024})); // 1D: no folds
+}
+
+// Folds carry their placement into the rows (box2d_r2, f64, on the A100); "none" under either
+// placement is one configuration, and a fold without a placement takes the kernel file's.
+TEST(Explore, FoldPlacementsAreSweptAsSeparateConfigurations) {
+    auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                         "/examples/kernels/box2d_r2.yaml");
+    ExploreOptions options;
+    options.blocks = {{32, 8, 1}};
+    options.folds = kernel::parse_fold_list("none,none:strided,4x,4x:strided,4x", "--folds");
+    options.jobs = 1;
+    const MachineModel machine = resolve_machine("a100-sxm4-40gb");
+    ExploreResult result = explore(spec, {}, machine, options);
+    ASSERT_EQ(result.rows.size(), 3u);
+    std::vector<std::string> folds;
+    for (const auto& row : result.rows) {
+        ASSERT_TRUE(row.prediction) << row.skipped;
+        folds.push_back(kernel::fold_text(row.launch));
+    }
+    std::sort(folds.begin(), folds.end());
+    EXPECT_EQ(folds, (std::vector<std::string>{"1x1x1", "4x1x1", "4x1x1:strided"}));
+    // The consecutive fold spreads a warp's loads over four times the sectors: the L1 binds it
+    // (2.75 cycles a point against 1.625), behind the strided fold and the unfolded kernel.
+    const auto rank_of = [&](const std::string& fold) {
+        for (const auto& row : result.rows)
+            if (kernel::fold_text(row.launch) == fold)
+                return row.rank;
+        return std::size_t{0};
+    };
+    EXPECT_EQ(rank_of("4x1x1"), 3u);
+
+    spec.launch.fold = {2, 1, 1};
+    spec.launch.fold_placement = kernel::FoldPlacement::strided;
+    options.folds = kernel::parse_fold_list("4x", "--folds");
+    result = explore(spec, {}, machine, options);
+    ASSERT_EQ(result.rows.size(), 1u);
+    EXPECT_EQ(kernel::fold_text(result.rows[0].launch), "4x1x1:strided");
 }

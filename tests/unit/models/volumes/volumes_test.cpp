@@ -333,6 +333,22 @@ TEST(VolumesL1, WarpRepeatsDoNotCountAsCapacityMisses) {
     EXPECT_DOUBLE_EQ(src.l2_load_capacity_bytes, 0.0);
 }
 
+// A fold placed block-cyclically keeps a warp's lanes on neighbouring points: star2d_r1 folded
+// 4 along x requests per point what the unfolded kernel does. Each warp load covers 32 f64 of a
+// row from element 1 + 32k on: 9 sectors (x - 1: 8), 44 B a point over the five loads. Folded
+// consecutively, lanes are 4 points (a sector) apart: every warp load takes 32 sectors; x and
+// y -+ 1 take 4 instructions a thread, x -+ 1 one each (the others are in registers,
+// fold_load_reuse.hpp): (3 * 4 + 2) * 32 sectors * 32 B / 128 points = 112 B a point.
+TEST(VolumesL1, AStridedFoldKeepsTheWarpsLoadsCoalesced) {
+    const ArrayVolumes unfolded = array(predict("star2d_r1", {{32, 1, 1}, {1, 1, 1}}), "src");
+    const ArrayVolumes strided =
+        array(predict("star2d_r1", {{32, 1, 1}, {4, 1, 1}, kernel::FoldPlacement::strided}), "src");
+    const ArrayVolumes consecutive = array(predict("star2d_r1", {{32, 1, 1}, {4, 1, 1}}), "src");
+    EXPECT_DOUBLE_EQ(unfolded.l1_load_request_bytes, 44.0);
+    EXPECT_DOUBLE_EQ(strided.l1_load_request_bytes, 44.0);
+    EXPECT_DOUBLE_EQ(consecutive.l1_load_request_bytes, 112.0);
+}
+
 // The L1 allocation (eq. 4 for L1) counts the lines of loads and of stores. Loads only (if
 // the write-through L1 did not allocate stores) was tried on the published V100 sets and
 // refitted: worse (lab/notes/accuracy), so stores stay. box2d_r1, block 32x1 on the
