@@ -4,10 +4,15 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <isl/constraint.h>
 #include <isl/printer.h>
+#include <isl/set.h>
 #include <limits>
 #include <mutex>
+#include <numeric>
+#include <optional>
 #include <unistd.h>
+#include <vector>
 
 namespace kerncast::isl {
 
@@ -205,7 +210,97 @@ std::int64_t to_int64(isl_val* value) {
     return static_cast<std::int64_t>(number);
 }
 
+namespace {
+
+// The points of `bset` (kept), a basic set without existentials, as the product of the points
+// of its independent factors: groups of dimensions no constraint joins (a block index with its
+// fold index, a filter row, a filter column). isl counts a set by enumerating its points; a
+// product of small factors is counted factor by factor. nullopt when the set is one factor or
+// has existentials (whose constraints could join factors through them).
+std::optional<std::int64_t> count_by_factors(Context& ctx, isl_basic_set* bset) {
+    const isl_size dims = isl_basic_set_dim(bset, isl_dim_set);
+    const isl_size divs = isl_basic_set_dim(bset, isl_dim_div);
+    if (dims < 2 || divs != 0)
+        return std::nullopt;
+    struct Groups {
+        std::vector<int> parent;
+        int find(int d) {
+            while (parent[static_cast<size_t>(d)] != d)
+                d = parent[static_cast<size_t>(d)] =
+                    parent[static_cast<size_t>(parent[static_cast<size_t>(d)])];
+            return d;
+        }
+    } groups{std::vector<int>(static_cast<size_t>(dims))};
+    std::iota(groups.parent.begin(), groups.parent.end(), 0);
+    const auto join_involved = [](isl_constraint* c, void* user) -> isl_stat {
+        auto& g = *static_cast<Groups*>(user);
+        int first = -1;
+        const int n = static_cast<int>(g.parent.size());
+        for (int d = 0; d < n; ++d)
+            if (isl_constraint_involves_dims(c, isl_dim_set, static_cast<unsigned>(d), 1) ==
+                isl_bool_true) {
+                if (first < 0)
+                    first = g.find(d);
+                else
+                    g.parent[static_cast<size_t>(g.find(d))] = first;
+            }
+        isl_constraint_free(c);
+        return isl_stat_ok;
+    };
+    if (isl_basic_set_foreach_constraint(bset, join_involved, &groups) < 0)
+        return std::nullopt;
+    std::vector<int> roots;
+    for (int d = 0; d < dims; ++d)
+        if (groups.find(d) == d)
+            roots.push_back(d);
+    if (roots.size() < 2)
+        return std::nullopt;
+    std::int64_t product = 1;
+    for (const int root : roots) {
+        isl_basic_set* factor = isl_basic_set_copy(bset);
+        for (int d = dims - 1; d >= 0; --d)
+            if (groups.find(d) != root)
+                factor =
+                    isl_basic_set_project_out(factor, isl_dim_set, static_cast<unsigned>(d), 1);
+        isl_set* factor_set = isl_set_from_basic_set(factor);
+        Val count(isl_set_count_val(factor_set));
+        isl_set_free(factor_set);
+        if (!count)
+            ctx.fail("cannot count the points of a factor of " + to_string(bset));
+        if (isl_val_is_infty(count.get()) || isl_val_is_nan(count.get()))
+            throw IslError("the set is unbounded");
+        const std::int64_t points = to_int64(count.get());
+        if (__builtin_mul_overflow(product, points, &product))
+            throw_overflow("a count");
+    }
+    return product;
+}
+
+} // namespace
+
 std::int64_t count_points(Context& ctx, isl_set* set) {
+    if (isl_set_n_basic_set(set) == 1) {
+        isl_basic_set* only = nullptr;
+        isl_set_foreach_basic_set(
+            set,
+            [](isl_basic_set* bset, void* user) -> isl_stat {
+                *static_cast<isl_basic_set**>(user) = bset; // taken: freed below
+                return isl_stat_ok;
+            },
+            &only);
+        if (only) {
+            std::optional<std::int64_t> factored;
+            try {
+                factored = count_by_factors(ctx, only);
+            } catch (...) {
+                isl_basic_set_free(only);
+                throw;
+            }
+            isl_basic_set_free(only);
+            if (factored)
+                return *factored;
+        }
+    }
     Val count(isl_set_count_val(set));
     if (!count)
         ctx.fail("cannot count the points of " + to_string(set));
