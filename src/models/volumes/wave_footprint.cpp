@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <isl/cpp.h>
+#include <map>
+#include <set>
 #include <utility>
 
 namespace kerncast::models {
@@ -435,10 +437,14 @@ struct WaveFootprints::State {
     // Fast path: when the domain is a box over the mapped indices and every subscript of an
     // array is +-index + constant with each axis used at most once, every block box maps to
     // a box of addresses and footprints are unions of boxes, counted exactly without isl.
+    // A subscript may also add one sequential index of unit coefficient whose range is
+    // constant (a filter's row in input[y + i, x + j]): the box then widens by that range.
     struct DimMap {
-        int axis = -1; // -1: constant subscript
+        int axis = -1; // -1: no mapped index (a constant, or a sequential range alone)
         std::int64_t sign = 1;
         std::int64_t constant = 0;
+        std::int64_t offset_low = 0, offset_high = 0; // the sequential index's range added
+        bool sequential = false;
     };
     struct BoxAccess {
         size_t array = 0;
@@ -447,6 +453,10 @@ struct WaveFootprints::State {
     };
     bool domain_is_box = false;
     std::array<std::int64_t, 3> domain_low{0, 0, 0}, domain_high{0, 0, 0}; // inclusive
+    ::isl::set full_domain; // every index, at the parameter values
+    // The range of every sequential index, when the whole domain is a box (the mapped box
+    // times these ranges); empty otherwise.
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> sequential_ranges;
     std::vector<BoxAccess> box_accesses;
     std::vector<bool> array_uses_boxes;
     bool use_boxes = true;
@@ -487,11 +497,13 @@ struct WaveFootprints::State {
                         range = d.sign > 0 ? std::pair{d.constant + r.first, d.constant + r.second}
                                            : std::pair{d.constant - r.second, d.constant - r.first};
                     }
+                    range.first += d.offset_low;
+                    range.second += d.offset_high;
                     box.push_back(range);
                 }
                 std::vector<std::int64_t> constants;
                 for (const DimMap& d : access.dims)
-                    if (d.axis < 0)
+                    if (d.axis < 0 && !d.sequential)
                         constants.push_back(d.constant);
                 keyed.emplace_back(std::move(constants), std::move(box));
             }
@@ -649,6 +661,7 @@ WaveFootprints::State::read_points_domain(const analysis::KernelAnalysis& analys
     const kernel::KernelSpec& spec = analysis.spec;
     ::isl::set domain =
         fix_parameters(isl::parse_set(ctx, spec.domain), analysis.parameters, values.values());
+    full_domain = domain;
     const auto indices = isl::dim_names(domain.get(), isl_dim_set);
     for (size_t k = indices.size(); k-- > 0;) {
         bool mapped = false;
@@ -705,6 +718,28 @@ void WaveFootprints::State::check_box_domain(const std::vector<std::string>& kep
             ctx, fmt::format("{{ [{}] : {} }}", fmt::join(kept, ", "), fmt::join(bounds, " and ")));
         domain_is_box = box.is_equal(points_domain);
     }
+    if (!domain_is_box)
+        return;
+    // The whole domain a box too: each sequential index takes its range at every point.
+    const auto indices = isl::dim_names(full_domain.get(), isl_dim_set);
+    if (indices.size() == kept.size())
+        return;
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> ranges;
+    std::vector<std::string> all_bounds = bounds;
+    for (size_t k = 0; k < indices.size(); ++k) {
+        if (std::find(kept.begin(), kept.end(), indices[k]) != kept.end())
+            continue;
+        const std::int64_t low = isl::to_int64(full_domain.dim_min_val(static_cast<int>(k)).get());
+        const std::int64_t high = isl::to_int64(full_domain.dim_max_val(static_cast<int>(k)).get());
+        ranges[indices[k]] = {low, high};
+        all_bounds.push_back(std::to_string(low) + " <= " + indices[k] +
+                             " <= " + std::to_string(high));
+    }
+    const ::isl::set box =
+        isl::parse_set(ctx, fmt::format("{{ [{}] : {} }}", fmt::join(indices, ", "),
+                                        fmt::join(all_bounds, " and ")));
+    if (box.is_equal(full_domain))
+        sequential_ranges = std::move(ranges);
 }
 
 // The access as a map from block boxes to address boxes, when every subscript is
@@ -718,6 +753,7 @@ WaveFootprints::State::box_access(const analysis::KernelAnalysis& analysis,
         return std::nullopt;
     BoxAccess box{candidate.array, candidate.store, {}};
     std::array<bool, 3> used{false, false, false};
+    std::set<std::string> used_sequential;
     for (const auto& form : access.subscripts) {
         DimMap dim;
         dim.constant = form.constant;
@@ -725,6 +761,15 @@ WaveFootprints::State::box_access(const analysis::KernelAnalysis& analysis,
         for (const auto& [name, c] : form.coefficients) {
             if (auto value = values(name)) {
                 dim.constant += c * *value;
+                continue;
+            }
+            if (const auto range = sequential_ranges.find(name); range != sequential_ranges.end()) {
+                // One sequential index of unit coefficient a subscript, each in one subscript.
+                if ((c != 1 && c != -1) || dim.sequential || !used_sequential.insert(name).second)
+                    return std::nullopt;
+                dim.sequential = true;
+                dim.offset_low = c > 0 ? range->second.first : -range->second.second;
+                dim.offset_high = c > 0 ? range->second.second : -range->second.first;
                 continue;
             }
             // (a plain reference: clang 14 cannot capture a structured binding)

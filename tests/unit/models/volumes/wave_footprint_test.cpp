@@ -82,6 +82,8 @@ RandomKernel make_kernel(std::mt19937& random) {
     }
     if (threads > 256)
         k.launch.block[0] = 1;
+    if (pick(0, 1) == 1)
+        k.launch.fold_placement = kernel::FoldPlacement::strided;
     std::string rhs;
     const char* names[] = {"a", "b"};
     for (const auto& access : k.accesses)
@@ -133,7 +135,11 @@ Oracle brute_force(const RandomKernel& k, const kernel::Dim3& grid, std::int64_t
                                 std::array<std::int64_t, 3> index{};
                                 bool inside = true;
                                 for (size_t a = 0; a < 3; ++a) {
-                                    index[a] = k.halo + (b[a] * B[a] + t[a]) * F[a] + f[a];
+                                    index[a] =
+                                        k.halo + b[a] * B[a] * F[a] +
+                                        (k.launch.fold_placement == kernel::FoldPlacement::strided
+                                             ? f[a] * B[a] + t[a]
+                                             : t[a] * F[a] + f[a]);
                                     inside = inside && index[a] < n[a] - (a == 0 ? 8 : k.halo);
                                 }
                                 if (!inside)
@@ -197,10 +203,9 @@ TEST_P(WaveFootprintOracle, RandomKernelsAgreeExactlyWithEnumeration) {
         // A second, earlier range for the shared (layer-overlap) count.
         const std::int64_t earlier = std::uniform_int_distribution<std::int64_t>(0, first)(random);
         const auto earlier_boxes = block_boxes(earlier, first, grid);
-        const std::string what =
-            fmt::format("trial {} block {}x{}x{} fold {}x{}x{} blocks [{}, {})\n{}", trial,
-                        k.launch.block[0], k.launch.block[1], k.launch.block[2], k.launch.fold[0],
-                        k.launch.fold[1], k.launch.fold[2], first, end, k.yaml);
+        const std::string what = fmt::format(
+            "trial {} block {}x{}x{} fold {} blocks [{}, {})\n{}", trial, k.launch.block[0],
+            k.launch.block[1], k.launch.block[2], kernel::fold_text(k.launch), first, end, k.yaml);
         for (const std::int64_t granule : {32, 128}) {
             const Oracle o = brute_force(k, grid, first, end, granule);
             const Oracle before = brute_force(k, grid, earlier, first, granule);
@@ -319,6 +324,28 @@ TEST(WaveFootprints, MergedStencilAccessesCountWhatIslCounts) {
     text << file.rdbuf();
     expect_boxes_count_what_isl_counts(
         text.str(), {{{32, 8, 1}, {1, 1, 1}}, {{4, 16, 1}, {1, 2, 1}}, {{1, 64, 1}, {1, 1, 1}}});
+}
+
+// A convolution's loads add the filter's row and column to the pixel (src[y - i + 4, x + j]):
+// each block's box widens by the filter's extent, and a global filter w[i, j] is one box of
+// its own. Under consecutive and strided (block-cyclic) folds.
+TEST(WaveFootprints, FilterLoopsWidenTheBoxesToWhatIslCounts) {
+    const char* yaml = R"yaml(name: conv
+params: {nx: 1000, ny: 200, fw: 5, fh: 3}
+arrays:
+  src: {dtype: f32, shape: [ny + 4, nx + fw]}
+  w: {dtype: f32, shape: [fh, fw]}
+  dst: {dtype: f32, shape: [ny, nx]}
+domain: "[nx, ny, fw, fh] -> { [y, x, i, j] : 0 <= y < ny and 0 <= x < nx and 0 <= i < fh and 0 <= j < fw }"
+threads: {x: x, y: y}
+statements:
+  - "dst[y, x] = sum(i, sum(j, src[y - i + 4, x + j] * w[i, j]))"
+)yaml";
+    expect_boxes_count_what_isl_counts(yaml,
+                                       {{{32, 8, 1}, {1, 1, 1}},
+                                        {{16, 4, 1}, {2, 2, 1}},
+                                        {{16, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided},
+                                        {{64, 1, 1}, {4, 1, 1}, kernel::FoldPlacement::strided}});
 }
 
 // An RGB image stored pixel by pixel ([ny, nx, 3], hk_sepia's layout): a box that spans all
