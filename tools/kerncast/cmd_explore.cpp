@@ -4,6 +4,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/kernel/search_space.hpp"
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
 #include "kerncast/models/prediction/launch_registers.hpp"
@@ -14,7 +15,9 @@
 #include "number_options.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <mutex>
 
 namespace kerncast::cli {
 
@@ -22,6 +25,7 @@ namespace {
 
 struct ExploreCommandOptions {
     std::string kernel_path;
+    std::string space_path;
     std::string machine;
     std::vector<std::string> defines;
     std::int64_t threads = 0; // 0: default_thread_counts
@@ -33,7 +37,70 @@ struct ExploreCommandOptions {
     OutputOptions output;
 };
 
+// explore --space FILE: every combination of a search space (docs/autotuning.md).
+void run_explore_space(const ExploreCommandOptions& o) {
+    if (!o.kernel_path.empty() || !o.blocks.empty() || !o.folds.empty() || o.threads > 0)
+        throw_usage_error("--space names the kernels, blocks and folds: KERNEL, --blocks, "
+                          "--folds and --threads do not combine with it");
+    const kernel::SearchSpace space = kernel::load_search_space(o.space_path);
+    std::vector<kernel::KernelSpec> kernels;
+    std::vector<kernel::FoldPlacement> placements;
+    for (const std::string& path : space.kernel_files) {
+        kernels.push_back(kernel::load_kernel_file(path));
+        placements.push_back(kernels.back().launch.fold_placement);
+    }
+    const kernel::SpaceEnumeration combinations = kernel::enumerate_space(space, placements);
+    if (combinations.points.empty())
+        throw_input_error("the restrictions of " + o.space_path + " exclude all " +
+                              std::to_string(combinations.combinations) + " combinations",
+                          {o.space_path, 0, 0, {}, {}});
+    const MachineModel machine = resolve_machine(o.machine);
+    const auto overrides = kernel::parse_parameter_defines(o.defines);
+    const models::RegisterRequest request =
+        models::parse_register_request(o.registers, "--registers");
+    models::ExploreOptions options;
+    // Registers per kernel file and parameter values: a fixed count (N, or the file's
+    // registers_per_thread), or ptxas's count of each launch (one counter per kernel and values).
+    std::mutex counters_mutex;
+    std::map<std::pair<std::size_t, std::vector<std::pair<std::string, std::int64_t>>>,
+             std::pair<models::RegistersForLaunch, models::RegisterCount>>
+        counters;
+    options.registers_for_case = [&](std::size_t k, const auto& values,
+                                     const kernel::LaunchConfig& launch) {
+        std::pair<models::RegistersForLaunch, models::RegisterCount>* counter;
+        {
+            std::lock_guard lock(counters_mutex);
+            auto [at, added] = counters.try_emplace({k, values});
+            if (added)
+                at->second.first = models::launch_registers(request, kernels[k], values, machine,
+                                                            at->second.second);
+            counter = &at->second;
+        }
+        return counter->first ? counter->first(launch) : counter->second;
+    };
+    options.jobs = o.jobs;
+    const auto progress = make_progress_bar("explore", "configurations");
+    options.progress = [&progress](std::size_t done, std::size_t total) {
+        progress->update(done, total);
+    };
+    const auto result = models::explore_space(kernels, combinations, overrides, machine, options);
+    progress->finish();
+    if (std::none_of(result.rows.begin(), result.rows.end(),
+                     [](const models::ExploreRow& row) { return row.prediction.has_value(); })) {
+        emit(models::explore_view(result, 0), o.output);
+        throw_input_error("no combination of " + o.space_path + " can run on " +
+                          machine.identity.id + " (the table lists why)");
+    }
+    const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
+                       !o.output.markdown_path.empty() || !o.output.report_path.empty();
+    emit(models::explore_view(result, files ? 0 : o.top), o.output);
+}
+
 void run_explore(const ExploreCommandOptions& o) {
+    if (!o.space_path.empty())
+        return run_explore_space(o);
+    if (o.kernel_path.empty())
+        throw_usage_error("explore needs a KERNEL file, or --space FILE");
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
     models::ExploreOptions options;
@@ -80,8 +147,12 @@ void setup_explore(CLI::App& app) {
     auto options = std::make_shared<ExploreCommandOptions>();
     auto* cmd =
         app.add_subcommand("explore", "Rank block sizes and foldings by predicted throughput");
-    cmd->add_option("KERNEL", options->kernel_path, "Kernel file (YAML, docs/kernel-format.md)")
-        ->required();
+    cmd->add_option("KERNEL", options->kernel_path,
+                    "Kernel file (YAML, docs/kernel-format.md); not with --space");
+    cmd->add_option("--space", options->space_path,
+                    "A search space instead: kernel files, block and fold values, parameters "
+                    "and restrictions (YAML, docs/autotuning.md), ranked by predicted time")
+        ->type_name("FILE");
     cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
         ->required();
     add_define_option(*cmd, options->defines);
@@ -106,7 +177,7 @@ void setup_explore(CLI::App& app) {
         ->type_name("N|auto");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
-        options->output.inputs = {options->kernel_path, options->machine};
+        options->output.inputs = {options->kernel_path, options->machine, options->space_path};
         refuse_clobbering(output_paths(options->output), options->output.inputs);
         run_explore(*options);
     });

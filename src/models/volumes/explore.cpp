@@ -32,6 +32,70 @@ std::vector<kernel::Dim3> default_folds() {
     return {{1, 1, 1}, {1, 2, 1}, {1, 1, 2}};
 }
 
+namespace {
+
+// Predicts every row on options.jobs worker threads; a row whose prediction fails keeps the
+// reason in `skipped`.
+void predict_rows(std::vector<ExploreRow>& rows, const ExploreOptions& options,
+                  const std::function<VolumePrediction(const ExploreRow&)>& predict) {
+    std::atomic<size_t> next{0};
+    std::atomic<size_t> finished{0};
+    auto work = [&] {
+        for (size_t k = next++; k < rows.size(); k = next++) {
+            ExploreRow& row = rows[k];
+            try {
+                row.prediction = predict(row);
+            } catch (const Error& error) {
+                row.prediction.reset();
+                row.skipped = error.message();
+            } catch (const std::exception& error) { // isl failures: report, keep sweeping
+                row.prediction.reset();
+                row.skipped = std::string("internal error: ") + error.what();
+            }
+            if (options.progress)
+                options.progress(++finished, rows.size());
+        }
+    };
+    unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+    jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, rows.size())));
+    std::vector<std::thread> workers;
+    for (unsigned j = 1; j < jobs; ++j)
+        workers.emplace_back(work);
+    work();
+    for (auto& worker : workers)
+        worker.join();
+}
+
+// Sorts by predicted time per launch (predicted rows first) and assigns competition ranks.
+// Within one kernel and parameter set the points per launch are the same for every launch, so
+// this is the order of throughput (Ernst et al. 2023, sec. 5.8); across a search space's
+// variants and parameters, time is what an autotuner compares.
+void rank_rows(std::vector<ExploreRow>& rows) {
+    std::stable_sort(rows.begin(), rows.end(), [](const ExploreRow& a, const ExploreRow& b) {
+        if (a.prediction.has_value() != b.prediction.has_value())
+            return a.prediction.has_value();
+        if (!a.prediction)
+            return false;
+        return a.prediction->limiter.seconds_per_launch < b.prediction->limiter.seconds_per_launch;
+    });
+    // Ties: a run of equal predicted times shares the rank of its first row (validate treats
+    // equal predictions alike: runtime/statistics.hpp, predicted_best_pick).
+    for (std::size_t first = 0; first < rows.size() && rows[first].prediction;) {
+        const double seconds = rows[first].prediction->limiter.seconds_per_launch;
+        std::size_t end = first;
+        while (end < rows.size() && rows[end].prediction &&
+               rows[end].prediction->limiter.seconds_per_launch == seconds)
+            ++end;
+        for (std::size_t i = first; i < end; ++i) {
+            rows[i].rank = first + 1;
+            rows[i].tied = end - first;
+        }
+        first = end;
+    }
+}
+
+} // namespace
+
 ExploreResult explore(const kernel::KernelSpec& spec,
                       const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                       const MachineModel& machine, const ExploreOptions& options) {
@@ -94,56 +158,55 @@ ExploreResult explore(const kernel::KernelSpec& spec,
     // so that a bad -D fails the command (the arrays do not depend on the launch).
     check_arrays_fit_device_memory(analysis::bind(analysis::analyze(spec, spec.launch), overrides),
                                    machine);
+    predict_rows(result.rows, options, [&](const ExploreRow& row) {
+        return predict_launch(spec, row.launch, overrides, machine, options.volume,
+                              options.registers_for_launch);
+    });
+    rank_rows(result.rows);
+    return result;
+}
 
-    std::atomic<size_t> next{0};
-    std::atomic<size_t> finished{0};
-    auto work = [&] {
-        for (size_t k = next++; k < result.rows.size(); k = next++) {
-            ExploreRow& row = result.rows[k];
-            try {
-                row.prediction = predict_launch(spec, row.launch, overrides, machine,
-                                                options.volume, options.registers_for_launch);
-            } catch (const Error& error) {
-                row.skipped = error.message();
-            } catch (const std::exception& error) { // isl failures: report, keep sweeping
-                row.skipped = std::string("internal error: ") + error.what();
-            }
-            if (options.progress)
-                options.progress(++finished, result.rows.size());
-        }
-    };
-    unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-    jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, result.rows.size())));
-    std::vector<std::thread> workers;
-    for (unsigned j = 1; j < jobs; ++j)
-        workers.emplace_back(work);
-    work();
-    for (auto& worker : workers)
-        worker.join();
-
-    std::stable_sort(result.rows.begin(), result.rows.end(),
-                     [](const ExploreRow& a, const ExploreRow& b) {
-                         if (a.prediction.has_value() != b.prediction.has_value())
-                             return a.prediction.has_value();
-                         if (!a.prediction)
-                             return false;
-                         return a.prediction->limiter.points_per_second >
-                                b.prediction->limiter.points_per_second;
-                     });
-    // Ties: a run of equal predicted throughputs shares the rank of its first row (validate
-    // treats equal predictions alike: runtime/statistics.hpp, predicted_best_pick).
-    for (std::size_t first = 0; first < result.rows.size() && result.rows[first].prediction;) {
-        const double throughput = result.rows[first].prediction->limiter.points_per_second;
-        std::size_t end = first;
-        while (end < result.rows.size() && result.rows[end].prediction &&
-               result.rows[end].prediction->limiter.points_per_second == throughput)
-            ++end;
-        for (std::size_t i = first; i < end; ++i) {
-            result.rows[i].rank = first + 1;
-            result.rows[i].tied = end - first;
-        }
-        first = end;
+ExploreResult explore_space(const std::vector<kernel::KernelSpec>& kernels,
+                            const kernel::SpaceEnumeration& space,
+                            const std::vector<std::pair<std::string, std::int64_t>>& overrides,
+                            const MachineModel& machine, const ExploreOptions& options) {
+    check_volume_machine(machine);
+    ExploreResult result;
+    result.machine = machine.identity.id;
+    for (const auto& spec : kernels) {
+        result.kernels.push_back(spec.name);
+        result.kernel += (result.kernel.empty() ? "" : ", ") + spec.name;
     }
+    if (!space.points.empty())
+        for (const auto& [name, value] : space.points.front().parameters)
+            result.swept_parameters.push_back(name);
+    result.restricted = space.restricted;
+    for (const kernel::SpacePoint& point : space.points) {
+        ExploreRow row;
+        row.kernel = point.kernel;
+        row.launch = point.launch;
+        row.parameters = point.parameters;
+        result.rows.push_back(std::move(row));
+    }
+    predict_rows(result.rows, options, [&](const ExploreRow& row) {
+        // The swept values over the command's -D values.
+        std::vector<std::pair<std::string, std::int64_t>> values = overrides;
+        for (const auto& swept : row.parameters) {
+            values.erase(std::remove_if(values.begin(), values.end(),
+                                        [&](const auto& v) { return v.first == swept.first; }),
+                         values.end());
+            values.push_back(swept);
+        }
+        const kernel::KernelSpec& spec = kernels.at(row.kernel);
+        if (!options.registers_for_case)
+            return predict_launch(spec, row.launch, values, machine, options.volume,
+                                  options.registers_for_launch);
+        return predict_launch(spec, row.launch, values, machine, options.volume,
+                              [&](const kernel::LaunchConfig& launch) {
+                                  return options.registers_for_case(row.kernel, values, launch);
+                              });
+    });
+    rank_rows(result.rows);
     return result;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,17 @@ std::string binding_quantity(const VolumePrediction& p) {
     return "";
 }
 
+// A search space's kernel (when it has several) and swept values of a row: "kt_conv_shared
+// filter_width=17 ", or "" for a plain sweep.
+std::string case_prefix(const ExploreResult& result, const ExploreRow& row) {
+    std::string text;
+    if (result.kernels.size() > 1)
+        text += result.kernels.at(row.kernel) + " ";
+    for (const auto& [name, value] : row.parameters)
+        text += fmt::format("{}={} ", name, value);
+    return text;
+}
+
 // One line on the best configuration: what it is, its time, and why (the binding limiter's
 // charge a point, and how close the next limiter is).
 std::optional<std::string> best_note(const ExploreResult& result) {
@@ -233,11 +245,12 @@ std::optional<std::string> best_note(const ExploreResult& result) {
             ? fmt::format("; the next limiter, {}, needs {:.0f} % of that time",
                           limiter_name(next->first), 100 * next->second / l.seconds_per_point)
             : std::string();
-    return fmt::format("Best: block {} fold {} at {:.2f} Gpoints/s, {:.1f} us a launch; {} binds "
-                       "({} a point){}.",
-                       format_triple(best.launch.block), kernel::fold_text(best.launch),
-                       l.points_per_second / 1e9, l.seconds_per_launch * 1e6,
-                       limiter_name(l.binding), binding_quantity(p), runner_up);
+    return fmt::format("Best: {}block {} fold {} at {:.2f} Gpoints/s, {:.1f} us a launch; {} "
+                       "binds ({} a point){}.",
+                       case_prefix(result, best), format_triple(best.launch.block),
+                       kernel::fold_text(best.launch), l.points_per_second / 1e9,
+                       l.seconds_per_launch * 1e6, limiter_name(l.binding), binding_quantity(p),
+                       runner_up);
 }
 
 } // namespace
@@ -245,11 +258,34 @@ std::optional<std::string> best_note(const ExploreResult& result) {
 report::Document explore_view(const ExploreResult& result, std::size_t top) {
     report::Document doc;
     doc.schema = "kerncast.explore/1";
-    doc.title = fmt::format("Launch configurations of {} on {}, ranked by predicted throughput",
-                            result.kernel, result.machine);
+    doc.title =
+        result.kernels.empty()
+            ? fmt::format("Launch configurations of {} on {}, ranked by predicted throughput",
+                          result.kernel, result.machine)
+            : fmt::format("Search space of {} on {}, ranked by predicted time", result.kernel,
+                          result.machine);
     report::TableBuilder t("ranking", "Ranking (Ernst et al. 2023, sec. 5.8)");
-    t.columns({"rank",
-               "block",
+    t.columns({"rank"});
+    // A search space's variants and swept parameters get a column each (keys clear of the
+    // fixed columns').
+    const bool kernels = result.kernels.size() > 1;
+    if (kernels)
+        t.columns({"kernel"});
+    static const std::set<std::string> fixed_keys = {
+        "rank",     "kernel",    "block",         "fold",       "throughput",
+        "time",     "limiter",   "dram_load",     "dram_store", "l2_load",
+        "l2_store", "l1_cycles", "blocks_per_sm", "registers",  "skipped"};
+    for (const std::string& name : result.swept_parameters)
+        t.columns({{fixed_keys.count(name) ? "param_" + name : name, name}});
+    const auto case_cells = [&](const ExploreRow& row) {
+        std::vector<report::Cell> cells;
+        if (kernels)
+            cells.emplace_back(std::string(result.kernels.at(row.kernel)));
+        for (const auto& [name, value] : row.parameters)
+            cells.emplace_back(std::int64_t{value});
+        return cells;
+    };
+    t.columns({"block",
                "fold",
                {"throughput", "throughput", "Gpoints/s", 2},
                {"time", "time per launch", "us", 1},
@@ -268,19 +304,19 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
     for (const auto& row : result.rows) {
         if (!row.prediction) {
             ++skipped;
-            t.row(report::blank, format_triple(row.launch.block), kernel::fold_text(row.launch),
-                  no_prediction, row.skipped);
+            t.row(report::blank, case_cells(row), format_triple(row.launch.block),
+                  kernel::fold_text(row.launch), no_prediction, row.skipped);
             continue;
         }
         if (top && shown >= top)
             continue;
         ++shown;
         const VolumePrediction& p = *row.prediction;
-        t.row(row.rank, format_triple(row.launch.block), kernel::fold_text(row.launch),
-              p.limiter.points_per_second / 1e9, p.limiter.seconds_per_launch * 1e6,
-              limiter_name(p.limiter.binding), p.dram_load_bytes, p.dram_store_bytes,
-              p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,
-              p.occupancy.active_blocks_per_sm,
+        t.row(row.rank, case_cells(row), format_triple(row.launch.block),
+              kernel::fold_text(row.launch), p.limiter.points_per_second / 1e9,
+              p.limiter.seconds_per_launch * 1e6, limiter_name(p.limiter.binding),
+              p.dram_load_bytes, p.dram_store_bytes, p.l2_load_bytes, p.l2_store_bytes,
+              p.l1.cycles_per_point, p.occupancy.active_blocks_per_sm,
               report::cell_if(p.registers.per_thread > 0, p.registers.per_thread), report::blank);
     }
     doc.tables.push_back(t.build());
@@ -288,6 +324,10 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
         doc.notes.push_back(*note);
     doc.notes.push_back(fmt::format("{} configurations predicted, {} skipped.",
                                     result.rows.size() - skipped, skipped));
+    if (result.restricted > 0)
+        doc.notes.push_back(
+            fmt::format("{} combinations of the search space were excluded by its restrictions.",
+                        result.restricted));
     doc.notes.push_back(registers_note(result));
     for (const std::string& note : tie_notes(result, top))
         doc.notes.push_back(note);

@@ -4,6 +4,7 @@
 
 #include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/kernel/search_space.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
@@ -36,6 +37,12 @@ struct ExploreOptions {
     // codegen/register_usage.hpp) instead of volume.registers. Called from several worker
     // threads at once; an input Error skips the launch with its message.
     std::function<RegisterCount(const kernel::LaunchConfig&)> registers_for_launch;
+    // explore_space: the registers of a combination (kernel index, its parameter values, launch);
+    // when set, instead of registers_for_launch. Called from several worker threads at once.
+    std::function<RegisterCount(std::size_t kernel,
+                                const std::vector<std::pair<std::string, std::int64_t>>& values,
+                                const kernel::LaunchConfig& launch)>
+        registers_for_case;
     unsigned jobs = 0; // worker threads; 0: all hardware threads
     // Called after each configuration (predicted or skipped) with the number finished and the
     // total; from several worker threads at once (e.g. a report::ProgressBar).
@@ -43,9 +50,11 @@ struct ExploreOptions {
 };
 
 struct ExploreRow {
+    std::size_t kernel = 0; // explore_space: index into ExploreResult::kernels
     kernel::LaunchConfig launch;
-    std::optional<VolumePrediction> prediction; // absent when skipped
-    std::string skipped;                        // why (the input Error's message)
+    std::vector<std::pair<std::string, std::int64_t>> parameters; // a space's swept values
+    std::optional<VolumePrediction> prediction;                   // absent when skipped
+    std::string skipped;                                          // why (the input Error's message)
     // Competition rank of a predicted row: 1 + the number of rows predicted faster, so rows
     // the model predicts at the same throughput (exactly) share a rank; 0 when skipped.
     std::size_t rank = 0;
@@ -53,13 +62,26 @@ struct ExploreRow {
 };
 
 struct ExploreResult {
-    std::string kernel;
+    std::string kernel; // the kernel's name; a space's kernels joined by ", "
     std::string machine;
-    std::vector<ExploreRow> rows; // predicted rows by descending throughput, then skipped ones
+    std::vector<ExploreRow> rows; // predicted rows by ascending time, then skipped ones
+    // explore_space only: the kernels (variants) by index, the swept parameters' names, and
+    // the combinations the space's restrictions excluded.
+    std::vector<std::string> kernels;
+    std::vector<std::string> swept_parameters;
+    std::int64_t restricted = 0;
 };
 
 ExploreResult explore(const kernel::KernelSpec& spec,
                       const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                       const MachineModel& machine, const ExploreOptions& options);
+
+// Every combination of a search space (kernel/search_space.hpp): `kernels[k]` is the space's
+// kernel file k, loaded; `overrides` (-D) apply under the swept parameters. Rows are ranked by
+// predicted time per launch.
+ExploreResult explore_space(const std::vector<kernel::KernelSpec>& kernels,
+                            const kernel::SpaceEnumeration& space,
+                            const std::vector<std::pair<std::string, std::int64_t>>& overrides,
+                            const MachineModel& machine, const ExploreOptions& options);
 
 } // namespace kerncast::models

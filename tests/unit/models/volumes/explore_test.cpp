@@ -2,6 +2,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/prediction/predict_launch.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 
 #include <algorithm>
@@ -193,4 +194,46 @@ TEST(Explore, FoldPlacementsAreSweptAsSeparateConfigurations) {
     result = explore(spec, {}, machine, options);
     ASSERT_EQ(result.rows.size(), 1u);
     EXPECT_EQ(kernel::fold_text(result.rows[0].launch), "4x1x1:strided");
+}
+
+// A search space of two variants and a swept parameter: every combination the restriction
+// allows is predicted at its own kernel and values, and the rows are ranked by time per launch
+// (the larger grid takes longer).
+TEST(Explore, SearchSpacesRankVariantsAndParametersByTime) {
+    const std::string dir = std::string(KERNCAST_SOURCE_DIR) + "/examples/kernels/";
+    const kernel::SearchSpace space = kernel::parse_search_space(
+        "kernels: [box2d_r1.yaml, box2d_r2.yaml]\nblock_x: [32, 64]\nblock_y: [1, 2, 4]\n"
+        "params: {nx: [2000, 4000]}\nrestrictions: [\"threads <= 128\"]\n",
+        dir + "space.yaml");
+    std::vector<kernel::KernelSpec> kernels;
+    for (const auto& file : space.kernel_files)
+        kernels.push_back(kernel::load_kernel_file(file));
+    const kernel::SpaceEnumeration combinations = kernel::enumerate_space(
+        space, {kernel::FoldPlacement::consecutive, kernel::FoldPlacement::consecutive});
+    ASSERT_EQ(combinations.points.size(), 2u * 2u * 5u); // 64x4 is restricted
+    ExploreOptions options;
+    options.jobs = 2;
+    const ExploreResult result = explore_space(kernels, combinations, {{"ny", 1000}},
+                                               resolve_machine("a100-sxm4-40gb"), options);
+    EXPECT_EQ(result.kernels, (std::vector<std::string>{"box2d_r1", "box2d_r2"}));
+    EXPECT_EQ(result.swept_parameters, (std::vector<std::string>{"nx"}));
+    EXPECT_EQ(result.restricted, 4);
+    ASSERT_EQ(result.rows.size(), 20u);
+    for (size_t k = 0; k < result.rows.size(); ++k) {
+        const ExploreRow& row = result.rows[k];
+        ASSERT_TRUE(row.prediction) << row.skipped;
+        ASSERT_EQ(row.parameters.size(), 1u);
+        // Each row's prediction is that of its kernel at its values.
+        const VolumePrediction alone =
+            predict_launch(kernels[row.kernel], row.launch, {{"ny", 1000}, row.parameters[0]},
+                           resolve_machine("a100-sxm4-40gb"), options.volume);
+        EXPECT_EQ(row.prediction->limiter.seconds_per_launch, alone.limiter.seconds_per_launch);
+        if (k > 0) {
+            EXPECT_LE(result.rows[k - 1].prediction->limiter.seconds_per_launch,
+                      row.prediction->limiter.seconds_per_launch);
+        }
+    }
+    // Both stencils are DRAM-bound: the smaller grid comes first.
+    EXPECT_EQ(result.rows.front().parameters[0].second, 2000);
+    EXPECT_EQ(result.rows.back().parameters[0].second, 4000);
 }

@@ -33,6 +33,47 @@ TEST(ExploreView, TopTrimsPredictedRowsButKeepsSkippedOnes) {
     EXPECT_EQ(explore_view(result).tables[0].rows.size(), 4u);
 }
 
+// A search space's rows name their variant and swept values in columns of their own, between
+// the rank and the block; a parameter named like a fixed column gets a "param_" key.
+TEST(ExploreView, SearchSpacesShowTheKernelAndTheSweptValues) {
+    ExploreResult result;
+    result.kernel = "a, b";
+    result.machine = "m";
+    result.kernels = {"a", "b"};
+    result.swept_parameters = {"tile", "time"};
+    result.restricted = 7;
+    ExploreRow row;
+    row.kernel = 1;
+    row.parameters = {{"tile", 4}, {"time", 2}};
+    row.launch.block = {32, 4, 1};
+    row.prediction = VolumePrediction{};
+    row.prediction->limiter.points_per_second = 1e9;
+    row.rank = 1;
+    row.tied = 1;
+    result.rows.push_back(row);
+    const auto doc = explore_view(result);
+    const auto& ranking = doc.table_at("ranking");
+    ASSERT_GE(ranking.columns.size(), 5u);
+    EXPECT_EQ(ranking.columns[1].key, "kernel");
+    EXPECT_EQ(ranking.columns[2].key, "tile");
+    EXPECT_EQ(ranking.columns[3].key, "param_time");
+    EXPECT_EQ(ranking.columns[3].header, "time");
+    EXPECT_EQ(ranking.columns[4].key, "block");
+    ASSERT_EQ(ranking.rows[0].size(), ranking.columns.size());
+    EXPECT_EQ(std::get<std::string>(ranking.rows[0][1]), "b");
+    EXPECT_EQ(std::get<std::int64_t>(ranking.rows[0][2]), 4);
+    EXPECT_EQ(std::get<std::int64_t>(ranking.rows[0][3]), 2);
+    EXPECT_EQ(doc.title, "Search space of a, b on m, ranked by predicted time");
+    bool restricted_note = false;
+    for (const auto& note : doc.notes)
+        restricted_note =
+            restricted_note || note.find("7 combinations of the search space were "
+                                         "excluded by its restrictions") != std::string::npos;
+    EXPECT_TRUE(restricted_note);
+    ASSERT_FALSE(doc.notes.empty());
+    EXPECT_EQ(doc.notes[0].rfind("Best: b tile=4 time=2 block 32x4x1", 0), 0u) << doc.notes[0];
+}
+
 TEST(ExploreView, RowsCarryTheLaunchAndTheLimiter) {
     ExploreResult result;
     result.kernel = "k";
