@@ -219,3 +219,14 @@ kerncast_add_cli_test(NAME explore_space_unknown_name EXIT 1
 kerncast_add_cli_test(NAME explore_without_kernel EXIT 2
   ARGS explore -m a100-sxm4-40gb
   STDERR_CONTAINS "explore needs a KERNEL file, or --space FILE")
+# The shortlist (docs/autotuning.md): the configurations to measure for a stated confidence.
+kerncast_add_cli_test(NAME explore_shortlist
+  ARGS explore examples/kernels/star2d_r1.yaml -m a100-sxm4-40gb --blocks 32x1,64x1,32x8,1x32 --folds none --shortlist 0.9 --error-spread 0.05
+  STDOUT_CONTAINS "Configurations to measure, in this order"
+                  "Shortlist: measure the first 3 of 4 predicted configurations.")
+kerncast_add_cli_test(NAME explore_shortlist_without_spread EXIT 2
+  ARGS explore examples/kernels/star2d_r1.yaml -m a100-sxm4-40gb --shortlist 0.9
+  STDERR_CONTAINS "--shortlist CONFIDENCE needs --error-spread SPREAD")
+kerncast_add_cli_test(NAME explore_shortlist_bad_confidence EXIT 2
+  ARGS explore examples/kernels/star2d_r1.yaml -m a100-sxm4-40gb --shortlist 1.5 --error-spread 0.1
+  STDERR_CONTAINS "the shortlist's confidence must lie strictly between 0 and 1")

@@ -10,6 +10,7 @@
 #include "kerncast/models/prediction/launch_registers.hpp"
 #include "kerncast/models/prediction/unknown_registers.hpp"
 #include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/shortlist.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "launch_options.hpp"
 #include "number_options.hpp"
@@ -34,11 +35,30 @@ struct ExploreCommandOptions {
     std::size_t top = 0;
     unsigned jobs = 0;
     std::string registers;
+    double shortlist = 0;    // confidence; 0: no shortlist
+    double error_spread = 0; // standard deviation of ln(measured / predicted)
     OutputOptions output;
 };
 
+// --shortlist and --error-spread go together; checked before any prediction.
+void check_shortlist_options(const ExploreCommandOptions& o) {
+    if (o.shortlist == 0 && o.error_spread == 0)
+        return;
+    if (o.shortlist == 0 || o.error_spread == 0)
+        throw_usage_error("--shortlist CONFIDENCE needs --error-spread SPREAD, and --error-spread "
+                          "belongs to --shortlist (docs/autotuning.md lists measured spreads)");
+    (void)models::shortlist({}, o.error_spread, o.shortlist); // Usage Errors for bad values
+}
+
+void add_shortlist_if_asked(report::Document& document, const models::ExploreResult& result,
+                            const ExploreCommandOptions& o) {
+    if (o.shortlist > 0)
+        models::add_shortlist(document, result, o.error_spread, o.shortlist);
+}
+
 // explore --space FILE: every combination of a search space (docs/autotuning.md).
 void run_explore_space(const ExploreCommandOptions& o) {
+    check_shortlist_options(o);
     if (!o.kernel_path.empty() || !o.blocks.empty() || !o.folds.empty() || o.threads > 0)
         throw_usage_error("--space names the kernels, blocks and folds: KERNEL, --blocks, "
                           "--folds and --threads do not combine with it");
@@ -93,7 +113,9 @@ void run_explore_space(const ExploreCommandOptions& o) {
     }
     const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
                        !o.output.markdown_path.empty() || !o.output.report_path.empty();
-    emit(models::explore_view(result, files ? 0 : o.top), o.output);
+    report::Document document = models::explore_view(result, files ? 0 : o.top);
+    add_shortlist_if_asked(document, result, o);
+    emit(document, o.output);
 }
 
 void run_explore(const ExploreCommandOptions& o) {
@@ -101,6 +123,7 @@ void run_explore(const ExploreCommandOptions& o) {
         return run_explore_space(o);
     if (o.kernel_path.empty())
         throw_usage_error("explore needs a KERNEL file, or --space FILE");
+    check_shortlist_options(o);
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
     models::ExploreOptions options;
@@ -140,6 +163,7 @@ void run_explore(const ExploreCommandOptions& o) {
                        !o.output.markdown_path.empty() || !o.output.report_path.empty();
     report::Document document = models::explore_view(result, files ? 0 : o.top);
     models::add_best_registers_warning(document, spec, overrides, machine, options, result);
+    add_shortlist_if_asked(document, result, o);
     emit(document, o.output);
 }
 
@@ -175,6 +199,14 @@ void setup_explore(CLI::App& app) {
                     "count for each configuration (NVRTC), also over the kernel file's; "
                     "without it the kernel file's registers_per_thread")
         ->type_name("N|auto");
+    cmd->add_option("--shortlist", options->shortlist,
+                    "Also list the fewest leading configurations that hold the measured best "
+                    "with this probability (e.g. 0.95), given --error-spread")
+        ->type_name("CONFIDENCE");
+    cmd->add_option("--error-spread", options->error_spread,
+                    "The model's time-error spread across one kernel's configurations: the "
+                    "standard deviation of ln(measured / predicted) (docs/autotuning.md)")
+        ->type_name("SPREAD");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
         options->output.inputs = {options->kernel_path, options->machine, options->space_path};

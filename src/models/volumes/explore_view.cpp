@@ -1,3 +1,4 @@
+#include "kerncast/models/volumes/shortlist.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "kerncast/report/table_builder.hpp"
 #include "kerncast/runtime/measurement_records.hpp"
@@ -346,6 +347,44 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
                              return std::string(limiter_name(row.prediction->limiter.binding));
                          })};
     return doc;
+}
+
+void add_shortlist(report::Document& document, const ExploreResult& result, double log_spread,
+                   double confidence) {
+    std::vector<double> seconds;
+    for (const auto& row : result.rows)
+        if (row.prediction)
+            seconds.push_back(row.prediction->limiter.seconds_per_launch);
+    const Shortlist list = shortlist(seconds, log_spread, confidence);
+    report::TableBuilder t("shortlist", "Configurations to measure, in this order");
+    t.columns({"rank"});
+    const bool kernels = result.kernels.size() > 1;
+    if (kernels)
+        t.columns({"kernel"});
+    for (const std::string& name : result.swept_parameters)
+        t.columns({{"param_" + name, name}});
+    t.columns({"block",
+               "fold",
+               {"time", "predicted time per launch", "us", 1},
+               {"beats_best", "P(faster than the predicted best)", "", 3}});
+    for (std::size_t i = 0; i < list.size; ++i) {
+        const ExploreRow& row = result.rows[i];
+        std::vector<report::Cell> cells;
+        if (kernels)
+            cells.emplace_back(std::string(result.kernels.at(row.kernel)));
+        for (const auto& [name, value] : row.parameters)
+            cells.emplace_back(std::int64_t{value});
+        t.row(row.rank, cells, format_triple(row.launch.block), kernel::fold_text(row.launch),
+              row.prediction->limiter.seconds_per_launch * 1e6, list.beats_best[i]);
+    }
+    document.tables.push_back(t.build());
+    document.notes.push_back(fmt::format(
+        "Shortlist: measure the first {} of {} predicted configurations. If the model's time "
+        "errors across them are independent and log-normal with spread {:.3g} (the standard "
+        "deviation of ln(measured / predicted)), the measured best is among them with "
+        "probability at least {:.3g} % (the others beat the predicted best with probability "
+        "{:.2g} in all; docs/autotuning.md).",
+        list.size, seconds.size(), log_spread, 100 * confidence, list.outside_probability));
 }
 
 } // namespace kerncast::models

@@ -21,6 +21,10 @@ report::Table volume_stages_table(const VolumeStagePlan& plan);
 
 // schema "kerncast.explore/1"; `top` rows (0 = all) of the ranking, skipped rows after them.
 report::Document explore_view(const ExploreResult& result, std::size_t top = 0);
+// explore --shortlist: the table "shortlist" of the configurations to measure (shortlist.hpp)
+// and a note saying how many, at which confidence and error spread.
+void add_shortlist(report::Document& document, const ExploreResult& result, double log_spread,
+                   double confidence);
 
 // "32x4x4"
 std::string format_triple(const std::array<std::int64_t, 3>& values);
