@@ -205,17 +205,17 @@ kerncast_add_cli_test(NAME predict_explain_json
 # Search spaces (docs/autotuning.md): Kernel Tuner's convolution space, 432 combinations, 90
 # over 1024 threads a block.
 kerncast_add_cli_test(NAME explore_space_convolution
-  ARGS explore --space examples/autotuning/kt_convolution.space.yaml -m a100-sxm4-40gb --top 3
+  ARGS explore --space examples/autotuning/spaces/kt_convolution.yaml -m a100-sxm4-40gb --top 3
   STDOUT_CONTAINS "Search space of kt_convolution on a100-sxm4-40gb, ranked by predicted time"
                   "342 configurations predicted, 0 skipped."
                   "90 combinations of the search space were excluded by its restrictions.")
 set_tests_properties(cli.explore_space_convolution PROPERTIES TIMEOUT 120)
 kerncast_add_cli_test(NAME explore_space_with_kernel EXIT 2
-  ARGS explore examples/kernels/star3d_r4.yaml --space examples/autotuning/kt_convolution.space.yaml -m a100-sxm4-40gb
+  ARGS explore examples/kernels/star3d_r4.yaml --space examples/autotuning/spaces/kt_convolution.yaml -m a100-sxm4-40gb
   STDERR_CONTAINS "KERNEL, --blocks, --folds and --threads do not combine with it")
 kerncast_add_cli_test(NAME explore_space_unknown_name EXIT 1
-  ARGS explore --space tests/golden/data/space_unknown_name.yaml -m a100-sxm4-40gb
-  STDERR_CONTAINS "space_unknown_name.yaml:4:16: error: restriction 'block_x * tile_x <= 256' names 'tile_x', which the space does not define")
+  ARGS explore --space tests/golden/data/spaces/unknown_name.yaml -m a100-sxm4-40gb
+  STDERR_CONTAINS "unknown_name.yaml:4:16: error: restriction 'block_x * tile_x <= 256' names 'tile_x', which the space does not define")
 kerncast_add_cli_test(NAME explore_without_kernel EXIT 2
   ARGS explore -m a100-sxm4-40gb
   STDERR_CONTAINS "explore needs a KERNEL file, or --space FILE")

@@ -72,6 +72,39 @@ TEST(ReferenceInterpreter, FoldedMatmulEqualsTheProductUnderBothPlacements) {
     }
 }
 
+// The autotuning examples (examples/autotuning) compute the same at their file's launch, at
+// strided and consecutive folds of 2 x 2 (or 3 along x) and unfolded, on small sizes with
+// ragged blocks.
+TEST(ReferenceInterpreter, AutotuningExamplesComputeTheSameUnderEveryFold) {
+    const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::int64_t>>>>
+        examples{{"kt_convolution",
+                  {{"image_width", 37},
+                   {"image_height", 21},
+                   {"filter_width", 5},
+                   {"filter_height", 3}}},
+                 {"kt_matmul", {{"width", 40}}},
+                 {"kt_pnpoly", {{"n", 300}, {"vertices", 7}}},
+                 {"kt_stencil", {{"domain_width", 45}, {"domain_height", 19}}},
+                 {"kt_transpose", {{"h", 19}, {"w", 45}}},
+                 {"kt_vector_add", {{"n", 333}}}};
+    for (const auto& [name, params] : examples) {
+        SCOPED_TRACE(name);
+        const auto spec =
+            kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name + ".yaml");
+        const bool two_d = !spec.threads.global[1].empty();
+        const kernel::Dim3 block = two_d ? kernel::Dim3{8, 4, 1} : kernel::Dim3{32, 1, 1};
+        const kernel::Dim3 fold = two_d ? kernel::Dim3{2, 2, 1} : kernel::Dim3{3, 1, 1};
+        const auto unfolded = run_reference(lower_kernel(spec, {block, {1, 1, 1}}, params));
+        for (const kernel::LaunchConfig& launch :
+             {spec.launch, kernel::LaunchConfig{block, fold, kernel::FoldPlacement::strided},
+              kernel::LaunchConfig{block, fold}}) {
+            const auto folded = run_reference(lower_kernel(spec, launch, params));
+            for (const auto& [array, values] : unfolded.buffers)
+                expect_close(folded.buffers.at(array), values, 1e-9);
+        }
+    }
+}
+
 TEST(ReferenceInterpreter, MatmulTiledEqualsTheNaiveProduct) {
     // Shared-memory tiles, two barriers per k tile: the tile loop must be fused for this to
     // hold (a wrong schedule multiplies only the last tile).

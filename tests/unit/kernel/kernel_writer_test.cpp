@@ -66,7 +66,8 @@ void expect_same_kernel(const KernelSpec& a, const KernelSpec& b) {
 
 std::vector<std::filesystem::path> example_files() {
     std::vector<std::filesystem::path> files;
-    for (const auto* dir : {"/examples/kernels", "/examples/kernels/uipick"}) {
+    for (const auto* dir :
+         {"/examples/kernels", "/examples/kernels/uipick", "/examples/autotuning"}) {
         const std::filesystem::path root = std::string(KERNCAST_SOURCE_DIR) + dir;
         if (!std::filesystem::is_directory(root))
             continue;

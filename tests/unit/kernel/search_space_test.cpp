@@ -1,6 +1,7 @@
 // Search-space files: parsing, errors at their line, and the enumeration against loops over
 // every combination.
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/search_space.hpp"
 
 #include <gtest/gtest.h>
@@ -146,5 +147,29 @@ TEST(SearchSpace, ErrorsNameTheLine) {
         EXPECT_NE(e.message().find("cannot be evaluated: division by zero"), std::string::npos)
             << e.message();
         EXPECT_EQ(e.where().line, 3);
+    }
+}
+
+// The example spaces (examples/autotuning/spaces) name kernel files that load, and have the
+// sizes their sources give: Kernel Tuner's tune_params products, less the restrictions.
+TEST(SearchSpace, ExampleSpacesLoadWithTheirSourcesSizes) {
+    const std::string dir = KERNCAST_SOURCE_DIR "/examples/autotuning/spaces/";
+    const std::vector<std::tuple<std::string, std::int64_t, std::int64_t>> expected{
+        {"kt_convolution", 8 * 6 * 3 * 3, 8 * 6 * 3 * 3 - 342},
+        {"kt_matmul", 3 * 6 * 4 * 4, 3 * 6 * 4 * 4 - 44},
+        {"kt_pnpoly", 31 * 11, 0},
+        {"kt_stencil", 8 * 6, 0},
+        {"kt_transpose", 5 * 6, 6},
+        {"kt_vector_add", 15, 0}};
+    for (const auto& [name, combinations, restricted] : expected) {
+        SCOPED_TRACE(name);
+        const SearchSpace space = load_search_space(dir + name + ".yaml");
+        EXPECT_FALSE(space.source.empty());
+        std::vector<FoldPlacement> placements;
+        for (const auto& file : space.kernel_files)
+            placements.push_back(load_kernel_file(file).launch.fold_placement);
+        const SpaceEnumeration e = enumerate_space(space, placements);
+        EXPECT_EQ(e.combinations, combinations);
+        EXPECT_EQ(e.restricted, restricted);
     }
 }
