@@ -250,19 +250,21 @@ private:
     void add_sequential_variables();
     void build_launch_domain(const std::vector<std::string>& constraints);
     void count_thread_blocks();
-    SymbolicCount count_text(const std::string& raw_text) {
+    // The points of `raw` (a set of ctx_), simplified under the assumptions; both the set's
+    // text and the simplified text are cached, so a count is derived once per distinct set.
+    SymbolicCount count_set(const ::isl::set& raw) {
+        const std::string raw_text = to_string(raw);
         auto known = raw_cache_.find(raw_text);
         if (known != raw_cache_.end())
             return known->second;
-        SymbolicCount count = count_simplified(raw_text);
+        SymbolicCount count = count_simplified(raw, raw_text);
         raw_cache_.emplace(raw_text, count);
         return count;
     }
     std::map<std::string, SymbolicCount> raw_cache_;
-    SymbolicCount count_simplified(const std::string& raw_text) {
+    SymbolicCount count_simplified(const ::isl::set& raw, const std::string& raw_text) {
         std::string text = raw_text;
         if (context_) {
-            const ::isl::set raw = isl::parse_set(ctx_, raw_text);
             const ::isl::set set = ::isl::manage(isl_set_gist_params(raw.copy(), context_->copy()));
             ctx_.check(set.get(), "simplifying under the assumptions");
             text = to_string(set);
@@ -566,7 +568,7 @@ void Analyzer::count_thread_blocks() {
     const ::isl::set blocks = project_out_unless(launch_domain_, variables.size(), [&](size_t k) {
         return variables[k].kind == LaunchVariable::Kind::block;
     });
-    result_.thread_blocks = count_text(to_string(blocks));
+    result_.thread_blocks = count_set(blocks);
 }
 
 // The scope's set in launch variables: parallel variables (threads optional) plus the
@@ -633,14 +635,14 @@ void Analyzer::count_thread_blocks() {
 }
 
 SymbolicCount Analyzer::per_subgroup(const Scope& scope) {
-    return count_text(to_string(statement_set(scope, false, true)))
+    return count_set(statement_set(scope, false, true))
         .scaled(result_.subgroups_per_block);
 }
 
 SymbolicCount Analyzer::per_work_item(const Scope& scope) {
     if (scope.statement && scope.statement->condition)
-        return count_text(to_string(statement_set(scope, true, true)));
-    return count_text(to_string(user_set(scope)));
+        return count_set(statement_set(scope, true, true));
+    return count_set(user_set(scope));
 }
 
 void Analyzer::add_operation(DataType dtype, const std::string& op, Granularity granularity,
@@ -746,7 +748,7 @@ SymbolicCount Analyzer::footprint_elements(const AccessInfo& access, const Scope
     ::isl::set image = ::isl::manage(isl_set_apply(source.copy(), map.copy()));
     ctx_.check(image.get(), "computing a footprint");
     image = ::isl::manage(isl_set_coalesce(image.copy()));
-    return count_text(to_string(image));
+    return count_set(image);
 }
 
 void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction direction,
@@ -908,7 +910,7 @@ void Analyzer::record_barrier(const kernel::StatementSpec& statement, int index)
     const auto& indices = result_.spec.indices;
     const ::isl::set set = project_out_unless(
         user_domain_, indices.size(), [&](size_t k) { return loops.count(indices[k]) > 0; });
-    result_.barriers.push_back(BarrierInfo{index, count_text(to_string(set))});
+    result_.barriers.push_back(BarrierInfo{index, count_set(set)});
 }
 
 // The indices a compute statement runs over: `within`, the thread-mapped ones and those its
