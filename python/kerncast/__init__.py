@@ -39,6 +39,7 @@ __all__ = [
     "Table",
     "count",
     "explore",
+    "explore_space",
     "load_kernel",
     "machines",
     "mwp",
@@ -297,6 +298,32 @@ def explore(kernel: KernelLike, machine: MachineLike, *,
                                  _triples(folds, "folds"),
                                  -1 if threads is None else _integer(threads, "threads"),
                                  _overrides(params), _registers(registers), jobs)
+    return Report._from_native(document)
+
+
+def explore_space(space: PathLike, machine: MachineLike, *,
+                  params: Optional[Mapping[str, int]] = None,
+                  registers: Union[None, int, str] = None, jobs: int = 0,
+                  shortlist: Optional[float] = None,
+                  error_spread: Optional[float] = None) -> Report:
+    """Every combination of a search-space file, ranked by predicted time (``kerncast explore
+    --space``; docs/autotuning.md): the "ranking" table, best first, with a "kernel" column for
+    several kernel files and one per swept parameter. shortlist=C with error_spread=S adds the
+    "shortlist" table: the fewest leading configurations that hold the measured best with
+    probability C when the model's time errors spread by S (standard deviation of
+    ln(measured / predicted)). params apply under the swept values."""
+    if not isinstance(space, (str, os.PathLike)):
+        raise TypeError(f"space: a search-space file path, not {type(space).__name__}")
+    jobs = _integer(jobs, "jobs")
+    if jobs < 0:
+        raise _usage_error(f"jobs: a worker count, 0 for all cores (got {jobs})")
+    confidence = 0.0 if shortlist is None else float(shortlist)
+    spread = 0.0 if error_spread is None else float(error_spread)
+    if (shortlist is None) != (error_spread is None):
+        raise _usage_error("shortlist needs error_spread, and error_spread belongs to shortlist "
+                           "(docs/autotuning.md lists measured spreads)")
+    document = _kerncast.explore_space(os.fspath(space), _machine(machine), _overrides(params),
+                                       _registers(registers), jobs, confidence, spread)
     return Report._from_native(document)
 
 

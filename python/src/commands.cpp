@@ -19,7 +19,10 @@
 #include "kerncast/models/prediction/model_times_view.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 #include "kerncast/models/prediction/unknown_registers.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/search_space.hpp"
 #include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/shortlist.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
 #include "kerncast/validate/record_binding.hpp"
 #include "kerncast/validate/volume_predictions.hpp"
@@ -137,6 +140,50 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
     return document_to_python(document);
 }
 
+// The CLI's explore --space (tools/kerncast/cmd_explore.cpp): every combination of a search
+// space, ranked by predicted time; with confidence > 0 the shortlist too.
+py::dict explore_space(const std::string& space_path, const MachineModel& machine,
+                       const Overrides& overrides, const std::string& registers_text,
+                       unsigned jobs, double confidence, double error_spread) {
+    report::Document document;
+    {
+        py::gil_scoped_release released;
+        if ((confidence > 0) != (error_spread > 0))
+            throw_usage_error("shortlist needs error_spread, and error_spread belongs to "
+                              "shortlist (docs/autotuning.md lists measured spreads)");
+        if (confidence > 0)
+            (void)models::shortlist({}, error_spread, confidence); // Usage Errors, up front
+        const kernel::SearchSpace space = kernel::load_search_space(space_path);
+        std::vector<kernel::KernelSpec> kernels;
+        std::vector<kernel::FoldPlacement> placements;
+        for (const std::string& path : space.kernel_files) {
+            kernels.push_back(kernel::load_kernel_file(path));
+            placements.push_back(kernels.back().launch.fold_placement);
+        }
+        const kernel::SpaceEnumeration combinations = kernel::enumerate_space(space, placements);
+        if (combinations.points.empty())
+            throw_input_error("the restrictions of " + space_path + " exclude all " +
+                                  std::to_string(combinations.combinations) + " combinations",
+                              {space_path, 0, 0, {}, {}});
+        models::ExploreOptions options;
+        const models::RegisterRequest registers =
+            models::parse_register_request(registers_text, "registers");
+        options.registers_for_case = models::space_registers(registers, kernels, machine);
+        options.jobs = jobs;
+        const models::ExploreResult result =
+            models::explore_space(kernels, combinations, overrides, machine, options);
+        if (std::none_of(result.rows.begin(), result.rows.end(), [](const models::ExploreRow& row) {
+                return row.prediction.has_value();
+            }))
+            throw_input_error("no combination of " + space_path + " can run on " +
+                              machine.identity.id);
+        document = models::explore_view(result, 0);
+        if (confidence > 0)
+            models::add_shortlist(document, result, error_spread, confidence);
+    }
+    return document_to_python(document);
+}
+
 // `workload` is a file path, or JSON text when `is_text`.
 py::dict mwp(const std::string& workload, bool is_text, const MachineModel& machine,
              bool paper_rounding, bool rep_ceiling, bool synch_bounded) {
@@ -188,6 +235,8 @@ void bind_commands(py::module_& module) {
                arg("overrides"), arg("registers"), arg("linear_addresses"));
     module.def("explore", &explore, arg("kernel"), arg("machine"), arg("blocks"), arg("folds"),
                arg("threads"), arg("overrides"), arg("registers"), arg("jobs"));
+    module.def("explore_space", &explore_space, arg("space"), arg("machine"), arg("overrides"),
+               arg("registers"), arg("jobs"), arg("confidence"), arg("error_spread"));
     module.def("mwp", &mwp, arg("workload"), arg("is_text"), arg("machine"), arg("paper_rounding"),
                arg("rep_ceiling"), arg("synch_bounded"));
     module.def("validate", &validate, arg("kernels"), arg("machine"), arg("records"));

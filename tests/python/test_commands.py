@@ -49,6 +49,20 @@ def test_explore_equals_the_cli_and_ranks_by_throughput(star3d):
     assert ranking.to_numpy()["block"][0] == ranking.rows[0]["block"]
 
 
+def test_explore_space_equals_the_cli_with_its_shortlist(source_dir):
+    space = source_dir / "examples" / "autotuning" / "spaces" / "kt_matmul.yaml"
+    report = kerncast.explore_space(space, "a100-sxm4-40gb", jobs=1, shortlist=0.9,
+                                    error_spread=0.1)
+    expected = cli_json("explore", "--space", space, "-m", "a100-sxm4-40gb", "-j", "1",
+                        "--shortlist", "0.9", "--error-spread", "0.1")
+    assert as_json_values(report.to_dict()) == expected
+    times = [row["time"] for row in report["ranking"].rows if row["rank"] is not None]
+    assert times == sorted(times)
+    assert 1 <= len(report["shortlist"].rows) <= len(times)
+    with pytest.raises(kerncast.Error, match="shortlist needs error_spread"):
+        kerncast.explore_space(space, "a100-sxm4-40gb", shortlist=0.9)
+
+
 def test_explore_sweeps_strided_folds_as_the_cli(star3d):
     report = kerncast.explore(star3d, "a100-sxm4-40gb", blocks=["32x4x4"],
                               folds=["1x1x2", "1x1x2:strided"], jobs=1)

@@ -16,9 +16,7 @@
 #include "number_options.hpp"
 
 #include <algorithm>
-#include <map>
 #include <memory>
-#include <mutex>
 
 namespace kerncast::cli {
 
@@ -79,25 +77,7 @@ void run_explore_space(const ExploreCommandOptions& o) {
     const models::RegisterRequest request =
         models::parse_register_request(o.registers, "--registers");
     models::ExploreOptions options;
-    // Registers per kernel file and parameter values: a fixed count (N, or the file's
-    // registers_per_thread), or ptxas's count of each launch (one counter per kernel and values).
-    std::mutex counters_mutex;
-    std::map<std::pair<std::size_t, std::vector<std::pair<std::string, std::int64_t>>>,
-             std::pair<models::RegistersForLaunch, models::RegisterCount>>
-        counters;
-    options.registers_for_case = [&](std::size_t k, const auto& values,
-                                     const kernel::LaunchConfig& launch) {
-        std::pair<models::RegistersForLaunch, models::RegisterCount>* counter;
-        {
-            std::lock_guard lock(counters_mutex);
-            auto [at, added] = counters.try_emplace({k, values});
-            if (added)
-                at->second.first = models::launch_registers(request, kernels[k], values, machine,
-                                                            at->second.second);
-            counter = &at->second;
-        }
-        return counter->first ? counter->first(launch) : counter->second;
-    };
+    options.registers_for_case = models::space_registers(request, kernels, machine);
     options.jobs = o.jobs;
     const auto progress = make_progress_bar("explore", "configurations");
     options.progress = [&progress](std::size_t done, std::size_t total) {

@@ -3,8 +3,10 @@
 
 #include "kerncast/codegen/register_usage.hpp"
 
+#include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 namespace kerncast::models {
 
@@ -46,6 +48,30 @@ launch_registers(const RegisterRequest& request, const kernel::KernelSpec& spec,
     if (creation == CounterCreation::now)
         counter->get();
     return [counter](const kernel::LaunchConfig& launch) { return counter->get().count(launch); };
+}
+
+RegistersForCase space_registers(const RegisterRequest& request,
+                                 const std::vector<kernel::KernelSpec>& kernels,
+                                 const MachineModel& machine) {
+    using Values = std::vector<std::pair<std::string, std::int64_t>>;
+    struct Counters {
+        std::mutex mutex;
+        std::map<std::pair<std::size_t, Values>, std::pair<RegistersForLaunch, RegisterCount>> of;
+    };
+    auto counters = std::make_shared<Counters>();
+    return [counters, request, &kernels, &machine](std::size_t k, const Values& values,
+                                                   const kernel::LaunchConfig& launch) {
+        std::pair<RegistersForLaunch, RegisterCount>* counter = nullptr;
+        {
+            std::lock_guard lock(counters->mutex);
+            auto [at, added] = counters->of.try_emplace({k, values});
+            if (added)
+                at->second.first =
+                    launch_registers(request, kernels.at(k), values, machine, at->second.second);
+            counter = &at->second;
+        }
+        return counter->first ? counter->first(launch) : counter->second;
+    };
 }
 
 } // namespace kerncast::models

@@ -8,6 +8,7 @@
 #include "kerncast/models/prediction/predict_launch.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,5 +31,17 @@ launch_registers(const RegisterRequest& request, const kernel::KernelSpec& spec,
                  const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                  const MachineModel& machine, RegisterCount& registers,
                  CounterCreation creation = CounterCreation::on_first_launch);
+
+// explore_space's registers (ExploreOptions::registers_for_case): for each kernel file of a
+// space and each set of parameter values, the count the request fixes for that file (N, or its
+// registers_per_thread), or ptxas's count of each launch (one counter per kernel file and
+// values, made when first asked). Safe to call from several threads; `kernels` and `machine`
+// must outlive it.
+using RegistersForCase = std::function<RegisterCount(
+    std::size_t kernel, const std::vector<std::pair<std::string, std::int64_t>>& values,
+    const kernel::LaunchConfig& launch)>;
+RegistersForCase space_registers(const RegisterRequest& request,
+                                 const std::vector<kernel::KernelSpec>& kernels,
+                                 const MachineModel& machine);
 
 } // namespace kerncast::models
