@@ -136,6 +136,32 @@ NearBest near_best(std::span<const double> predicted_times,
     return result;
 }
 
+MeasuredToNearBest measured_to_near_best(std::span<const double> predicted_times,
+                                         std::span<const double> measured_times, double fraction) {
+    KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
+                   "equally many predictions and measurements");
+    const double best = *std::min_element(measured_times.begin(), measured_times.end());
+    const auto near = [&](std::size_t i) { return measured_times[i] <= best * (1 + fraction); };
+    std::vector<std::size_t> order(predicted_times.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    // By predicted time; among equal predictions the near-best ones last.
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (predicted_times[a] != predicted_times[b])
+            return predicted_times[a] < predicted_times[b];
+        return !near(a) && near(b);
+    });
+    MeasuredToNearBest result;
+    for (std::size_t k = 0; k < order.size(); ++k)
+        if (near(order[k])) {
+            result.in_predicted_order = k + 1;
+            break;
+        }
+    const auto good = static_cast<double>(
+        std::count_if(order.begin(), order.end(), [&](std::size_t i) { return near(i); }));
+    result.random_order = (static_cast<double>(order.size()) + 1) / (good + 1);
+    return result;
+}
+
 ValidationStatistics validation_statistics(std::span<const double> predicted_times,
                                            std::span<const double> measured_times) {
     KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
@@ -151,6 +177,7 @@ ValidationStatistics validation_statistics(std::span<const double> predicted_tim
     stats.spearman = spearman_rank_correlation(predicted_times, measured_times);
     stats.predicted_best_fraction = predicted_best_fraction(predicted_times, measured_times);
     stats.near_best = near_best(predicted_times, measured_times);
+    stats.to_near_best = measured_to_near_best(predicted_times, measured_times);
     return stats;
 }
 

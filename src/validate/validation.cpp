@@ -314,9 +314,12 @@ report::Table time_statistics_table(const runtime::ValidationStatistics& s) {
                {"spearman", "Spearman rho", "", 3},
                {"predicted_best_fraction", "predicted best / best", "", 3},
                {"near_best", "within 1 % of the predicted best"},
-               {"near_best_measured_spread", "their measured spread", "", 3}});
+               {"near_best_measured_spread", "their measured spread", "", 3},
+               {"measured_to_within_5_percent", "measured to within 5 % of the best"},
+               {"random_order_to_within_5_percent", "in random order (expected)", "", 1}});
     t.row(s.configurations, s.median_abs_relative_error, s.p90_abs_relative_error, s.spearman,
-          s.predicted_best_fraction, s.near_best.count, s.near_best.measured_spread);
+          s.predicted_best_fraction, s.near_best.count, s.near_best.measured_spread,
+          s.to_near_best.in_predicted_order, s.to_near_best.random_order);
     return t.build();
 }
 

@@ -81,6 +81,20 @@ struct NearBest {
 };
 NearBest near_best(std::span<const double> predicted_times, std::span<const double> measured_times);
 
+// The autotuning metric (issue 44): measuring the configurations in order of predicted time,
+// how many until one measures within `fraction` of the best measured time (measured <= best
+// * (1 + fraction)). Configurations that tie in prediction are measured near-best last (the
+// count does not depend on their order). `random_order` is the expected count in random
+// order: (N + 1) / (G + 1) with G of the N configurations within the fraction.
+struct MeasuredToNearBest {
+    std::size_t in_predicted_order = 0;
+    double random_order = 0;
+};
+inline constexpr double autotuning_near_best_fraction = 0.05;
+MeasuredToNearBest measured_to_near_best(std::span<const double> predicted_times,
+                                         std::span<const double> measured_times,
+                                         double fraction = autotuning_near_best_fraction);
+
 struct ValidationStatistics {
     std::size_t configurations = 0;
     double median_abs_relative_error = 0; // median of |relative_error|
@@ -88,6 +102,7 @@ struct ValidationStatistics {
     std::optional<double> spearman;       // rank correlation of predicted and measured times
     double predicted_best_fraction = 0;
     NearBest near_best;
+    MeasuredToNearBest to_near_best; // within autotuning_near_best_fraction
 };
 
 // predicted and measured times (seconds, > 0) of the same configurations, same order.

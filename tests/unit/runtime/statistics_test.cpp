@@ -196,3 +196,32 @@ TEST(RuntimeStatistics, SummarizeAbsErrors) {
     EXPECT_DOUBLE_EQ(kerncast::runtime::summarize_abs_errors(with_zero).geometric_mean, 0.0);
     EXPECT_EQ(kerncast::runtime::summarize_abs_errors({}).samples, 0u);
 }
+
+namespace kerncast::runtime {
+
+// The autotuning metric by hand: measured in predicted order until within 5 % of the best.
+TEST(RuntimeStatistics, MeasuredToNearBestCountsInPredictedOrderWithTiesNearBestLast) {
+    // Best 5; 5 and 5.2 are within 5 % (<= 5.25). Predicted order: 10 (no), 5 (yes): 2.
+    const std::vector<double> predicted{1, 2, 3, 4}, measured{10, 5, 5.2, 20};
+    MeasuredToNearBest m = measured_to_near_best(predicted, measured);
+    EXPECT_EQ(m.in_predicted_order, 2u);
+    EXPECT_DOUBLE_EQ(m.random_order, 5.0 / 3.0);
+    // A tie between the near-best and another: the near-best one is counted last, whatever
+    // the order of the input.
+    EXPECT_EQ(measured_to_near_best(std::vector<double>{1, 1, 2}, std::vector<double>{5, 10, 20})
+                  .in_predicted_order,
+              2u);
+    EXPECT_EQ(measured_to_near_best(std::vector<double>{1, 1, 2}, std::vector<double>{10, 5, 20})
+                  .in_predicted_order,
+              2u);
+    // Every configuration near the best: the first one measured.
+    m = measured_to_near_best(std::vector<double>{3, 2, 1}, std::vector<double>{1, 1.01, 1.02});
+    EXPECT_EQ(m.in_predicted_order, 1u);
+    EXPECT_DOUBLE_EQ(m.random_order, 1.0);
+    // The worst order: the best measured last.
+    EXPECT_EQ(measured_to_near_best(std::vector<double>{1, 2, 3}, std::vector<double>{9, 8, 1})
+                  .in_predicted_order,
+              3u);
+}
+
+} // namespace kerncast::runtime
