@@ -473,22 +473,29 @@ fi
 if want autotuning; then
   phase autotuning
   mkdir -p $W/autotuning
-  for space in kt_vector_add kt_stencil kt_transpose kt_matmul kt_convolution kt_pnpoly; do
-    file=examples/autotuning/spaces/$space.yaml
-    $K explore --space $file -m $MACHINE --csv $W/autotuning/$space.csv -q > /dev/null 2>&1
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) column[$i] = i; next }
-             $1 != "" { print $column["block"], $column["fold"] }' $W/autotuning/$space.csv \
-      > $W/autotuning/$space.sweep
-    case $space in kt_convolution|kt_pnpoly)
-      shuf -n ${SPACE_SAMPLE:-120} --random-source=<(yes 44) $W/autotuning/$space.sweep \
-        > $W/autotuning/$space.sample && mv $W/autotuning/$space.sample $W/autotuning/$space.sweep ;;
+  for space in kt_vector_add kt_stencil kt_transpose kt_matmul ktt_bicg_q ktt_bicg_s \
+      ktt_coulomb_sum kt_convolution kt_pnpoly; do
+    $K explore --space examples/autotuning/spaces/$space.yaml -m $MACHINE \
+      --csv $W/autotuning/$space.csv -q > /dev/null 2>&1
+    # One sweep file per kernel file (a space with variants has a `kernel` column; the kernel
+    # files are named as their kernels).
+    awk -F, -v space=$space -v dir=$W/autotuning '
+      NR == 1 { for (i = 1; i <= NF; ++i) column[$i] = i; next }
+      $1 != "" { kernel = ("kernel" in column) ? $column["kernel"] : space
+                 print $column["block"], $column["fold"] > (dir "/" kernel ".sweep") }' \
+      $W/autotuning/$space.csv
+  done
+  for sweep in $W/autotuning/*.sweep; do
+    kernel=$(basename $sweep .sweep)
+    case $kernel in kt_convolution|kt_pnpoly)
+      shuf -n ${SPACE_SAMPLE:-120} --random-source=<(yes 44) $sweep > $sweep.sample &&
+        mv $sweep.sample $sweep ;;
     esac
-    mkdir -p $W/autotuning/$space
-    timeout $(cap 150) $K validate examples/autotuning/$space.yaml -m $MACHINE \
-      --sweep $W/autotuning/$space.sweep --repeat 5 --save $W/autotuning/$space \
-      > $W/autotuning/$space.log 2>&1
-    echo "$space rc=$? records=$(ls $W/autotuning/$space | wc -l) of $(wc -l < $W/autotuning/$space.sweep)"
-    tail -8 $W/autotuning/$space.log
+    mkdir -p $W/autotuning/$kernel
+    timeout $(cap 150) $K validate examples/autotuning/$kernel.yaml -m $MACHINE \
+      --sweep $sweep --repeat 5 --save $W/autotuning/$kernel > $W/autotuning/$kernel.log 2>&1
+    echo "$kernel rc=$? records=$(ls $W/autotuning/$kernel | wc -l) of $(wc -l < $sweep)"
+    tail -8 $W/autotuning/$kernel.log
     pack
   done
 fi

@@ -86,14 +86,23 @@ TEST(ReferenceInterpreter, AutotuningExamplesComputeTheSameUnderEveryFold) {
                  {"kt_pnpoly", {{"n", 300}, {"vertices", 7}}},
                  {"kt_stencil", {{"domain_width", 45}, {"domain_height", 19}}},
                  {"kt_transpose", {{"h", 19}, {"w", 45}}},
-                 {"kt_vector_add", {{"n", 333}}}};
+                 {"kt_vector_add", {{"n", 333}}},
+                 {"ktt_bicg_q", {{"nx", 70}, {"ny", 9}}},
+                 {"ktt_bicg_s", {{"nx", 9}, {"ny", 70}}},
+                 {"ktt_coulomb_sum_aos", {{"grid_size", 11}, {"atoms", 5}}},
+                 {"ktt_coulomb_sum_soa", {{"grid_size", 11}, {"atoms", 5}}}};
     for (const auto& [name, params] : examples) {
         SCOPED_TRACE(name);
         const auto spec =
             kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name + ".yaml");
         const bool two_d = !spec.threads.global[1].empty();
-        const kernel::Dim3 block = two_d ? kernel::Dim3{8, 4, 1} : kernel::Dim3{32, 1, 1};
-        const kernel::Dim3 fold = two_d ? kernel::Dim3{2, 2, 1} : kernel::Dim3{3, 1, 1};
+        const bool three_d = !spec.threads.global[2].empty();
+        const kernel::Dim3 block = three_d ? kernel::Dim3{4, 2, 2}
+                                   : two_d ? kernel::Dim3{8, 4, 1}
+                                           : kernel::Dim3{32, 1, 1};
+        const kernel::Dim3 fold = three_d ? kernel::Dim3{1, 2, 3}
+                                  : two_d ? kernel::Dim3{2, 2, 1}
+                                          : kernel::Dim3{3, 1, 1};
         const auto unfolded = run_reference(lower_kernel(spec, {block, {1, 1, 1}}, params));
         for (const kernel::LaunchConfig& launch :
              {spec.launch, kernel::LaunchConfig{block, fold, kernel::FoldPlacement::strided},

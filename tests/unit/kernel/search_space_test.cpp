@@ -160,7 +160,10 @@ TEST(SearchSpace, ExampleSpacesLoadWithTheirSourcesSizes) {
         {"kt_pnpoly", 31 * 11, 0},
         {"kt_stencil", 8 * 6, 0},
         {"kt_transpose", 5 * 6, 6},
-        {"kt_vector_add", 15, 0}};
+        {"kt_vector_add", 15, 0},
+        {"ktt_bicg_q", 6, 0},
+        {"ktt_bicg_s", 6, 0},
+        {"ktt_coulomb_sum", 2 * 2 * 4 * 6, 36}};
     for (const auto& [name, combinations, restricted] : expected) {
         SCOPED_TRACE(name);
         const SearchSpace space = load_search_space(dir + name + ".yaml");
