@@ -5,7 +5,9 @@
 // the CLI's --registers text.
 #include "bindings.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/kernel/search_space.hpp"
 #include "kerncast/models/counts/count_kernel.hpp"
 #include "kerncast/models/counts/count_view.hpp"
 #include "kerncast/models/mwp_cwp/kernel_mwp_view.hpp"
@@ -19,8 +21,6 @@
 #include "kerncast/models/prediction/model_times_view.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
 #include "kerncast/models/prediction/unknown_registers.hpp"
-#include "kerncast/kernel/kernel_file.hpp"
-#include "kerncast/kernel/search_space.hpp"
 #include "kerncast/models/volumes/explore.hpp"
 #include "kerncast/models/volumes/shortlist.hpp"
 #include "kerncast/models/volumes/volume_view.hpp"
@@ -143,8 +143,8 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
 // The CLI's explore --space (tools/kerncast/cmd_explore.cpp): every combination of a search
 // space, ranked by predicted time; with confidence > 0 the shortlist too.
 py::dict explore_space(const std::string& space_path, const MachineModel& machine,
-                       const Overrides& overrides, const std::string& registers_text,
-                       unsigned jobs, double confidence, double error_spread) {
+                       const Overrides& overrides, const std::string& registers_text, unsigned jobs,
+                       double confidence, double error_spread) {
     report::Document document;
     {
         py::gil_scoped_release released;
@@ -153,28 +153,16 @@ py::dict explore_space(const std::string& space_path, const MachineModel& machin
                               "shortlist (docs/autotuning.md lists measured spreads)");
         if (confidence > 0)
             (void)models::shortlist({}, error_spread, confidence); // Usage Errors, up front
-        const kernel::SearchSpace space = kernel::load_search_space(space_path);
-        std::vector<kernel::KernelSpec> kernels;
-        std::vector<kernel::FoldPlacement> placements;
-        for (const std::string& path : space.kernel_files) {
-            kernels.push_back(kernel::load_kernel_file(path));
-            placements.push_back(kernels.back().launch.fold_placement);
-        }
-        const kernel::SpaceEnumeration combinations = kernel::enumerate_space(space, placements);
-        if (combinations.points.empty())
-            throw_input_error("the restrictions of " + space_path + " exclude all " +
-                                  std::to_string(combinations.combinations) + " combinations",
-                              {space_path, 0, 0, {}, {}});
+        const kernel::LoadedSearchSpace space = kernel::load_search_space_with_kernels(space_path);
         models::ExploreOptions options;
         const models::RegisterRequest registers =
             models::parse_register_request(registers_text, "registers");
-        options.registers_for_case = models::space_registers(registers, kernels, machine);
+        options.registers_for_case = models::space_registers(registers, space.kernels, machine);
         options.jobs = jobs;
         const models::ExploreResult result =
-            models::explore_space(kernels, combinations, overrides, machine, options);
-        if (std::none_of(result.rows.begin(), result.rows.end(), [](const models::ExploreRow& row) {
-                return row.prediction.has_value();
-            }))
+            models::explore_space(space.kernels, space.combinations, overrides, machine, options);
+        if (std::none_of(result.rows.begin(), result.rows.end(),
+                         [](const models::ExploreRow& row) { return row.prediction.has_value(); }))
             throw_input_error("no combination of " + space_path + " can run on " +
                               machine.identity.id);
         document = models::explore_view(result, 0);

@@ -20,6 +20,20 @@ std::int64_t parse_positive(const std::string& text, const std::string& option,
                       "' is not a launch triple (write 32x4x4, 32,4,4, z=2 or 2z)");
 }
 
+// Each comma-separated item of `text` through `parse`.
+template <class Parse> auto parse_list(const std::string& text, Parse parse) {
+    std::vector<decltype(parse(text))> values;
+    size_t start = 0;
+    while (true) {
+        const size_t end = text.find(',', start);
+        values.push_back(
+            parse(text.substr(start, end == std::string::npos ? std::string::npos : end - start)));
+        if (end == std::string::npos)
+            return values;
+        start = end + 1;
+    }
+}
+
 } // namespace
 
 Dim3 parse_launch_triple(const std::string& text, const std::string& option) {
@@ -55,17 +69,8 @@ Dim3 parse_launch_triple(const std::string& text, const std::string& option) {
 }
 
 std::vector<Dim3> parse_launch_triple_list(const std::string& text, const std::string& option) {
-    std::vector<Dim3> values;
-    size_t start = 0;
-    while (true) {
-        const size_t end = text.find(',', start);
-        values.push_back(parse_launch_triple(
-            text.substr(start, end == std::string::npos ? std::string::npos : end - start),
-            option));
-        if (end == std::string::npos)
-            return values;
-        start = end + 1;
-    }
+    return parse_list(text,
+                      [&](const std::string& item) { return parse_launch_triple(item, option); });
 }
 
 FoldChoice parse_fold_text(const std::string& text, const std::string& option) {
@@ -86,17 +91,7 @@ FoldChoice parse_fold_text(const std::string& text, const std::string& option) {
 }
 
 std::vector<FoldChoice> parse_fold_list(const std::string& text, const std::string& option) {
-    std::vector<FoldChoice> values;
-    size_t start = 0;
-    while (true) {
-        const size_t end = text.find(',', start);
-        values.push_back(parse_fold_text(
-            text.substr(start, end == std::string::npos ? std::string::npos : end - start),
-            option));
-        if (end == std::string::npos)
-            return values;
-        start = end + 1;
-    }
+    return parse_list(text, [&](const std::string& item) { return parse_fold_text(item, option); });
 }
 
 LaunchConfig with_fold(LaunchConfig launch, const FoldChoice& choice) {

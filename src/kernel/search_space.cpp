@@ -4,6 +4,7 @@
 
 #include "kerncast/error.hpp"
 #include "kerncast/input_file.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/yaml_structure.hpp"
 
 #include <algorithm>
@@ -330,6 +331,22 @@ SpaceEnumeration enumerate_space(const SearchSpace& space,
         }
     }
     return result;
+}
+
+LoadedSearchSpace load_search_space_with_kernels(const std::string& path) {
+    LoadedSearchSpace loaded;
+    loaded.space = load_search_space(path);
+    std::vector<FoldPlacement> placements;
+    for (const std::string& file : loaded.space.kernel_files) {
+        loaded.kernels.push_back(load_kernel_file(file));
+        placements.push_back(loaded.kernels.back().launch.fold_placement);
+    }
+    loaded.combinations = enumerate_space(loaded.space, placements);
+    if (loaded.combinations.points.empty())
+        throw_input_error("the restrictions of " + path + " exclude all " +
+                              std::to_string(loaded.combinations.combinations) + " combinations",
+                          {path, 0, 0, {}, {}});
+    return loaded;
 }
 
 } // namespace kerncast::kernel

@@ -60,18 +60,8 @@ void run_explore_space(const ExploreCommandOptions& o) {
     if (!o.kernel_path.empty() || !o.blocks.empty() || !o.folds.empty() || o.threads > 0)
         throw_usage_error("--space names the kernels, blocks and folds: KERNEL, --blocks, "
                           "--folds and --threads do not combine with it");
-    const kernel::SearchSpace space = kernel::load_search_space(o.space_path);
-    std::vector<kernel::KernelSpec> kernels;
-    std::vector<kernel::FoldPlacement> placements;
-    for (const std::string& path : space.kernel_files) {
-        kernels.push_back(kernel::load_kernel_file(path));
-        placements.push_back(kernels.back().launch.fold_placement);
-    }
-    const kernel::SpaceEnumeration combinations = kernel::enumerate_space(space, placements);
-    if (combinations.points.empty())
-        throw_input_error("the restrictions of " + o.space_path + " exclude all " +
-                              std::to_string(combinations.combinations) + " combinations",
-                          {o.space_path, 0, 0, {}, {}});
+    const kernel::LoadedSearchSpace space = kernel::load_search_space_with_kernels(o.space_path);
+    const std::vector<kernel::KernelSpec>& kernels = space.kernels;
     const MachineModel machine = resolve_machine(o.machine);
     const auto overrides = kernel::parse_parameter_defines(o.defines);
     const models::RegisterRequest request =
@@ -83,7 +73,8 @@ void run_explore_space(const ExploreCommandOptions& o) {
     options.progress = [&progress](std::size_t done, std::size_t total) {
         progress->update(done, total);
     };
-    const auto result = models::explore_space(kernels, combinations, overrides, machine, options);
+    const auto result =
+        models::explore_space(kernels, space.combinations, overrides, machine, options);
     progress->finish();
     if (std::none_of(result.rows.begin(), result.rows.end(),
                      [](const models::ExploreRow& row) { return row.prediction.has_value(); })) {

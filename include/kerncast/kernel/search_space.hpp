@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kerncast/kernel/expression.hpp"
+#include "kerncast/kernel/kernel_spec.hpp"
 #include "kerncast/kernel/launch_config.hpp"
 
 #include <array>
@@ -66,5 +67,15 @@ struct SpaceEnumeration {
 // naming the restriction's line when one cannot be evaluated (a division by zero).
 SpaceEnumeration enumerate_space(const SearchSpace& space,
                                  const std::vector<FoldPlacement>& file_placements);
+
+// A space file with its kernel files loaded and its combinations enumerated (each file's own
+// placement where the space names none): what explore --space and the Python module predict.
+// Input Error when the restrictions exclude every combination.
+struct LoadedSearchSpace {
+    SearchSpace space;
+    std::vector<KernelSpec> kernels; // space.kernel_files, loaded
+    SpaceEnumeration combinations;
+};
+LoadedSearchSpace load_search_space_with_kernels(const std::string& path);
 
 } // namespace kerncast::kernel

@@ -4,6 +4,7 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/search_space.hpp"
 
+#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace kerncast;
@@ -166,13 +167,27 @@ TEST(SearchSpace, ExampleSpacesLoadWithTheirSourcesSizes) {
         {"ktt_coulomb_sum", 2 * 2 * 4 * 6, 36}};
     for (const auto& [name, combinations, restricted] : expected) {
         SCOPED_TRACE(name);
-        const SearchSpace space = load_search_space(dir + name + ".yaml");
-        EXPECT_FALSE(space.source.empty());
-        std::vector<FoldPlacement> placements;
-        for (const auto& file : space.kernel_files)
-            placements.push_back(load_kernel_file(file).launch.fold_placement);
-        const SpaceEnumeration e = enumerate_space(space, placements);
+        const LoadedSearchSpace loaded = load_search_space_with_kernels(dir + name + ".yaml");
+        EXPECT_FALSE(loaded.space.source.empty());
+        ASSERT_EQ(loaded.kernels.size(), loaded.space.kernel_files.size());
+        const SpaceEnumeration& e = loaded.combinations;
         EXPECT_EQ(e.combinations, combinations);
         EXPECT_EQ(e.restricted, restricted);
+    }
+}
+
+// Restrictions that exclude every combination: an error naming the file, not an empty table.
+TEST(SearchSpace, ASpaceItsRestrictionsEmptyIsAnError) {
+    const std::string path = ::testing::TempDir() + "/empty_space.yaml";
+    std::ofstream(path) << "kernels: [" KERNCAST_SOURCE_DIR
+                           "/examples/autotuning/kt_vector_add.yaml]\nblock_x: [32, 64]\n"
+                           "restrictions: [\"threads > 1024\"]\n";
+    try {
+        load_search_space_with_kernels(path);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::input);
+        EXPECT_NE(e.message().find("exclude all 2 combinations"), std::string::npos) << e.message();
+        EXPECT_EQ(e.where().file, path);
     }
 }
