@@ -136,6 +136,18 @@ kerncast_add_cli_test(NAME robust.fold_placement_unknown
   ARGS predict ${star3d} -m a100-sxm4-40gb --fold 2z:cyclic EXIT 2
   STDERR_CONTAINS "--fold: '2z:cyclic': the placement after ':' is 'strided' or 'consecutive', not 'cyclic'")
 
+# Analysis time independent of size parameters (issue 47): the fd5pt halo tiles at n = 65536
+# (4.8 s before isl counted independent factors apart, 0.3 s now) and a strided domain (the
+# campaign's explosion; 0.6 s now). The timeouts are hang guards, not speed tests.
+kerncast_add_cli_test(NAME robust.fd5pt_large_n
+  ARGS predict examples/kernels/fd5pt_16.yaml -m h200-sxm-141gb -D n=65536 --registers 32
+  STDOUT_CONTAINS "fd5pt_16")
+set_tests_properties(cli.robust.fd5pt_large_n PROPERTIES TIMEOUT 20)
+kerncast_add_cli_test(NAME robust.strided_domain
+  ARGS predict tests/user_kernels/box_strided_domain.yaml -m a100-sxm4-40gb --registers 32
+  STDOUT_CONTAINS "box_strided_domain")
+set_tests_properties(cli.robust.strided_domain PROPERTIES TIMEOUT 30)
+
 # ---- records with impossible launches: an error naming the record, at once -----------------
 kerncast_add_cli_test(NAME robust.validate_record_block_over_limit
   COPY ${star3d} tests/golden/data/robust_records/huge_block.json
