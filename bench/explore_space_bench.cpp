@@ -43,19 +43,22 @@ void run(benchmark::State& state, const LoadedSpace& space, const MachineModel& 
         benchmark::Counter(static_cast<double>(configurations), benchmark::Counter::kIsRate);
 }
 
-const char* const example_spaces[] = {"kt_convolution", "kt_matmul", "kt_pnpoly",
-                                       "kt_stencil",     "kt_transpose", "kt_vector_add"};
+const char* const example_spaces[] = {"kt_convolution", "kt_matmul",    "kt_pnpoly",
+                                      "kt_stencil",     "kt_transpose", "kt_vector_add",
+                                      "ktt_bicg_q",     "ktt_bicg_s",   "ktt_coulomb_sum"};
 
 void BM_ExampleSpace(benchmark::State& state) {
     const std::string name = example_spaces[state.range(0)];
     state.SetLabel(name);
     static std::map<std::string, LoadedSpace> loaded;
-    if (!loaded.count(name))
-        loaded[name] = load(kernel::load_search_space(
-            std::string(KERNCAST_SOURCE_DIR) + "/examples/autotuning/spaces/" + name + ".yaml"));
+    if (!loaded.count(name)) {
+        kernel::LoadedSearchSpace space = kernel::load_search_space_with_kernels(
+            std::string(KERNCAST_SOURCE_DIR) + "/examples/autotuning/spaces/" + name + ".yaml");
+        loaded[name] = {std::move(space.kernels), std::move(space.combinations)};
+    }
     run(state, loaded[name], bench::a100_40gb());
 }
-BENCHMARK(BM_ExampleSpace)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ExampleSpace)->DenseRange(0, 8)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 const LoadedSpace& stencil_10k() {
     static const LoadedSpace space = [] {
@@ -75,6 +78,11 @@ const LoadedSpace& stencil_10k() {
 void BM_Stencil10k(benchmark::State& state) {
     run(state, stencil_10k(), state.range(0) ? bench::h100_sxm5() : bench::a100_40gb());
 }
-BENCHMARK(BM_Stencil10k)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_Stencil10k)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 } // namespace
