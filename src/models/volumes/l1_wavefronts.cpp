@@ -238,10 +238,14 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         for (std::int64_t t = 0; t < threads; ++t) {
                             const std::int64_t a = lane_address(axes, block, t, constant);
                             auto& mine = per_warp[static_cast<size_t>(t / layout.warp_size)];
-                            mine.push_back(
-                                support::floor_div<std::int64_t>(a, layout.sector_bytes));
-                            mine.push_back(support::floor_div<std::int64_t>(a + bytes - 1,
-                                                                            layout.sector_bytes));
+                            // Neighbouring lanes mostly share a sector: a repeat of the last
+                            // one is left out here rather than by the sort below.
+                            for (const std::int64_t sector :
+                                 {support::floor_div<std::int64_t>(a, layout.sector_bytes),
+                                  support::floor_div<std::int64_t>(a + bytes - 1,
+                                                                   layout.sector_bytes)})
+                                if (mine.empty() || mine.back() != sector)
+                                    mine.push_back(sector);
                         }
                     }
                     const std::int64_t residue = ((constant % period) + period) % period;
