@@ -773,6 +773,11 @@ void emit_fold_fast_path(const Schedule& schedule, const FoldLoadReuse& plan,
         local.decl.space = kernel::MemorySpace::private_;
         fast.arrays.push_back(std::move(local));
     }
+    for (const PrivateCopy& copy : plan.private_copies) {
+        ArrayStorage local = *schedule.find_array(copy.of);
+        local.decl.name = copy.name;
+        fast.arrays.push_back(std::move(local));
+    }
     ValueType index_type;
     index_type.literal = true;
     CudaPrinter printer(fast);
@@ -796,6 +801,43 @@ void emit_fold_fast_path(const Schedule& schedule, const FoldLoadReuse& plan,
         body_indent += indent;
     }
     Emitter emitter(fast);
+    // The loads first made at a step, then the step.
+    const auto emit_step = [&](const FastPathStep& step, const std::string& at) {
+        for (const size_t k : step.first_loads) {
+            const ReusedLoad& load = plan.loads[k];
+            const ArrayStorage& array = *schedule.find_array(load.array);
+            out << at << "const " << cuda_type_name(array.decl.dtype) << " " << load.name << " = "
+                << printer.array_element(array, load.reference->operands) << ";\n";
+        }
+        emitter.steps({step.step}, at, out);
+    };
+    // Interleaved (sequential loops): the loop tree once, every instance's step inside it.
+    const std::function<void(const std::vector<InterleavedNode>&, const std::string&)> tree =
+        [&](const std::vector<InterleavedNode>& nodes, const std::string& at) {
+            for (const InterleavedNode& node : nodes) {
+                if (!node.loop) {
+                    for (const FastPathStep& step : node.instances)
+                        emit_step(step, at);
+                    continue;
+                }
+                out << at << "for (int " << node.index << " = " << node.lower << "; " << node.index
+                    << " <= " << node.upper << "; ++" << node.index << ") {\n";
+                tree(node.body, at + indent);
+                out << at << "}\n";
+            }
+        };
+    if (!plan.interleaved.empty()) {
+        out << body_indent << "// the fold instances interleaved inside the loops (register "
+            << "tiling), a copy of each private scalar for every instance but the first\n";
+        for (const PrivateCopy& copy : plan.private_copies) {
+            const ArrayStorage& of = *schedule.find_array(copy.of);
+            out << body_indent << cuda_type_name(of.decl.dtype) << " " << copy.name;
+            if (!of.accumulator) // a user's private scalar starts at the original's value
+                out << " = " << copy.of;
+            out << ";\n";
+        }
+        tree(plan.interleaved, body_indent);
+    }
     for (const FastPathInstance& instance : plan.instances) {
         out << body_indent << "// fold instance";
         for (int a = 0; a < kernel::axis_count; ++a)
@@ -803,16 +845,8 @@ void emit_fold_fast_path(const Schedule& schedule, const FoldLoadReuse& plan,
                 out << " f" << axis_letters[a] << " = "
                     << instance.fold_index[static_cast<size_t>(a)];
         out << "\n";
-        for (const FastPathStep& step : instance.steps) {
-            for (const size_t k : step.first_loads) {
-                const ReusedLoad& load = plan.loads[k];
-                const ArrayStorage& array = *schedule.find_array(load.array);
-                out << body_indent << "const " << cuda_type_name(array.decl.dtype) << " "
-                    << load.name << " = " << printer.array_element(array, load.reference->operands)
-                    << ";\n";
-            }
-            emitter.steps({step.step}, body_indent, out);
-        }
+        for (const FastPathStep& step : instance.steps)
+            emit_step(step, body_indent);
     }
     if (plan.conditions.empty())
         return;

@@ -3,7 +3,10 @@
 
 #include "expr_build.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 
 namespace kerncast::codegen::detail {
 
@@ -48,6 +51,7 @@ bool depends_on_fold(const AffineForm& form, const kernel::LaunchConfig& launch)
 // What one fold instance's names stand for.
 struct InstanceNames {
     std::map<std::string, std::string> renamed;          // thread index -> fast-path name
+    std::map<std::string, std::string> arrays;           // private scalar -> its copy (interleaved)
     std::map<std::string, AffineForm> thread_index_form; // thread index -> form at the instance
     std::array<std::int64_t, kernel::axis_count> fold_index{0, 0, 0};
 };
@@ -62,11 +66,17 @@ ExprPtr rename(const ExprPtr& expr, const InstanceNames& names) {
                 return make_integer(names.fold_index[static_cast<size_t>(a)]);
         if (const auto at = names.renamed.find(expr->name); at != names.renamed.end())
             return make_variable(at->second);
+        if (const auto at = names.arrays.find(expr->name); at != names.arrays.end())
+            return make_variable(at->second);
         return expr;
     }
-    if (expr->operands.empty())
+    const auto array =
+        expr->kind == ExprKind::array_ref ? names.arrays.find(expr->name) : names.arrays.end();
+    if (expr->operands.empty() && array == names.arrays.end())
         return expr;
     auto copy = std::make_shared<Expr>(*expr);
+    if (array != names.arrays.end())
+        copy->name = array->second;
     for (auto& operand : copy->operands)
         operand = rename(operand, names);
     return copy;
@@ -110,8 +120,11 @@ public:
                             coefficient * names.fold_index[static_cast<size_t>(a)];
                         fold = true;
                     }
-                if (!fold)
+                if (fold)
+                    continue;
+                if (!open_loops_.count(symbol))
                     return ""; // a private scalar or another name whose value may change
+                launch_form.add_term(symbol, coefficient); // one iteration's element
             }
             text += launch_form.to_string() + ";";
         }
@@ -129,6 +142,8 @@ public:
         if (element) {
             if (const std::string k = key(*expr, names); !k.empty()) {
                 auto [at, inserted] = locals_.emplace(k, plan.loads.size());
+                if (inserted && !scoped_keys_.empty())
+                    scoped_keys_.back().push_back(k);
                 if (inserted) {
                     ReusedLoad load;
                     load.name = "kc_" + expr->name + "_" + std::to_string(plan.loads.size());
@@ -143,18 +158,37 @@ public:
         }
         if (expr->kind == ExprKind::variable)
             return rename(expr, names);
-        if (expr->operands.empty())
+        const auto array =
+            expr->kind == ExprKind::array_ref ? names.arrays.find(expr->name) : names.arrays.end();
+        if (expr->operands.empty() && array == names.arrays.end())
             return expr;
         auto copy = std::make_shared<Expr>(*expr);
+        if (array != names.arrays.end())
+            copy->name = array->second;
         for (auto& operand : copy->operands)
             operand = substitute(operand, names, plan, first);
         return copy;
+    }
+
+    // A loop's scope: its index may name an element; the loads first made inside it are
+    // forgotten when it closes (their locals live in its body).
+    void enter_loop(const std::string& index) {
+        open_loops_.insert(index);
+        scoped_keys_.emplace_back();
+    }
+    void leave_loop(const std::string& index) {
+        for (const std::string& k : scoped_keys_.back())
+            locals_.erase(k);
+        scoped_keys_.pop_back();
+        open_loops_.erase(index);
     }
 
 private:
     const Schedule& schedule_;
     std::map<std::string, std::int64_t> parameters_;
     std::map<std::string, size_t> locals_; // key -> index into plan.loads
+    std::set<std::string> open_loops_;
+    std::vector<std::vector<std::string>> scoped_keys_; // per open loop, the keys it added
 };
 
 bool reads_memory(const Schedule& schedule, const ExprPtr& expr) {
@@ -180,15 +214,90 @@ void conjuncts(const ExprPtr& expr, std::vector<ExprPtr>& out) {
 
 } // namespace
 
+namespace {
+
+// Every array and variable name in `expr`.
+void collect_names(const ExprPtr& expr, std::set<std::string>& names) {
+    if (!expr)
+        return;
+    if (expr->kind == ExprKind::variable || expr->kind == ExprKind::array_ref)
+        names.insert(expr->name);
+    for (const auto& operand : expr->operands)
+        collect_names(operand, names);
+}
+
+// What interleaving the instances of a body with loops needs (fold_load_reuse.hpp): no barrier
+// or atomic, guards free of memory and loop indices, no array both written and read but
+// through a compound assignment's own target, and only scalar private arrays. Collects the
+// private scalars the body names into `privates`.
+bool can_interleave(const Schedule& schedule, const std::vector<Step>& steps,
+                    std::set<std::string>& loop_indices, std::set<std::string>& written,
+                    std::set<std::string>& read, std::set<std::string>& named) {
+    for (const Step& step : steps) {
+        if (step.kind == StepKind::barrier)
+            return false;
+        if (step.kind == StepKind::loop) {
+            loop_indices.insert(step.index);
+            if (!can_interleave(schedule, step.body, loop_indices, written, read, named))
+                return false;
+            continue;
+        }
+        const kernel::Statement& statement = step.statement;
+        if (statement.atomic || reads_memory(schedule, step.guard))
+            return false;
+        std::set<std::string> guard_names;
+        collect_names(step.guard, guard_names);
+        for (const std::string& name : guard_names)
+            if (loop_indices.count(name))
+                return false;
+        written.insert(statement.target->name);
+        collect_names(statement.target, named);
+        for (const auto& subscript : statement.target->operands)
+            collect_names(subscript, read);
+        collect_names(statement.value, read);
+        collect_names(statement.compare, read);
+        collect_names(statement.value, named);
+        collect_names(statement.compare, named);
+        collect_names(step.guard, named);
+    }
+    return true;
+}
+
+bool has_loop(const std::vector<Step>& steps) {
+    return std::any_of(steps.begin(), steps.end(),
+                       [](const Step& step) { return step.kind == StepKind::loop; });
+}
+
+} // namespace
+
 std::optional<FoldLoadReuse> plan_fold_load_reuse(const Schedule& schedule,
                                                   const std::set<std::string>& used) {
     const auto& fold = schedule.launch.fold;
     const std::int64_t instances = fold[0] * fold[1] * fold[2];
     if (instances < 2 || instances > fold_fast_path_instance_limit)
         return std::nullopt;
-    for (const Step& step : schedule.body)
-        if (step.kind != StepKind::compute || reads_memory(schedule, step.guard))
-            return std::nullopt; // every guard is evaluated before the first statement runs
+    const bool interleave = has_loop(schedule.body);
+    std::set<std::string> private_scalars;
+    if (interleave) {
+        std::set<std::string> loop_indices, written, read, named;
+        if (!can_interleave(schedule, schedule.body, loop_indices, written, read, named))
+            return std::nullopt;
+        for (const std::string& name : written) {
+            const ArrayStorage* array = schedule.find_array(name);
+            if (array && array->decl.space != kernel::MemorySpace::private_ && read.count(name))
+                return std::nullopt; // another instance could read what one writes
+        }
+        for (const ArrayStorage& array : schedule.arrays)
+            if (array.decl.space == kernel::MemorySpace::private_ && named.count(array.decl.name)) {
+                if (!array.decl.shape.empty() || array.offset != 0)
+                    return std::nullopt; // one copy an instance: scalars only
+                private_scalars.insert(array.decl.name);
+            }
+    } else {
+        for (const Step& step : schedule.body)
+            if (step.kind != StepKind::compute || reads_memory(schedule, step.guard))
+                return std::nullopt; // every guard is evaluated before the first statement runs
+    }
 
     FoldLoadReuse plan;
     std::vector<const ThreadIndex*> per_instance;
@@ -201,48 +310,94 @@ std::optional<FoldLoadReuse> plan_fold_load_reuse(const Schedule& schedule,
             plan.indices.push_back({t.index, at_fold_index(t.form, {0, 0, 0})});
     }
 
+    // Each instance's names: fold-dependent thread indices (and, interleaved, private
+    // scalars) renamed.
     const size_t independent = plan.indices.size();
-    Planner planner(schedule);
-    std::set<std::string> printed_conditions;
+    std::vector<InstanceNames> names_of;
+    std::vector<std::array<std::int64_t, kernel::axis_count>> fold_indices;
     std::int64_t n = 0;
     for (std::int64_t fz = 0; fz < fold[2]; ++fz)
         for (std::int64_t fy = 0; fy < fold[1]; ++fy)
             for (std::int64_t fx = 0; fx < fold[0]; ++fx, ++n) {
-                FastPathInstance instance;
-                instance.fold_index = {fx, fy, fz};
                 InstanceNames names;
-                names.fold_index = instance.fold_index;
+                names.fold_index = {fx, fy, fz};
                 for (size_t i = 0; i < independent; ++i)
                     names.thread_index_form[plan.indices[i].name] = plan.indices[i].form;
                 for (const ThreadIndex* t : per_instance) {
                     const std::string name = "kc_" + t->index + "_" + std::to_string(n);
                     names.renamed[t->index] = name;
-                    const AffineForm form = at_fold_index(t->form, instance.fold_index);
+                    const AffineForm form = at_fold_index(t->form, names.fold_index);
                     names.thread_index_form[t->index] = form;
                     plan.indices.push_back({name, form});
                 }
-                for (const Step& step : schedule.body) {
-                    FastPathStep fast;
-                    fast.step = step;
-                    fast.step.guard = nullptr;
-                    kernel::Statement& s = fast.step.statement;
-                    auto target = std::make_shared<Expr>(*s.target);
-                    for (auto& subscript : target->operands) // e.g. out[idx[i]]
-                        subscript = planner.substitute(subscript, names, plan, fast.first_loads);
-                    s.target = target;
-                    s.compare = planner.substitute(s.compare, names, plan, fast.first_loads);
-                    s.value = planner.substitute(s.value, names, plan, fast.first_loads);
-                    if (step.guard) {
-                        std::vector<ExprPtr> parts;
-                        conjuncts(rename(step.guard, names), parts);
-                        for (const auto& part : parts)
-                            if (printed_conditions.insert(kernel::to_string(*part)).second)
-                                plan.conditions.push_back(part);
-                    }
-                    instance.steps.push_back(std::move(fast));
+                for (const std::string& scalar : private_scalars) {
+                    if (n == 0)
+                        break; // instance 0 keeps the scalar itself
+                    const std::string copy = "kc_" + scalar + "_" + std::to_string(n);
+                    names.arrays[scalar] = copy;
+                    plan.private_copies.push_back({copy, scalar});
                 }
-                plan.instances.push_back(std::move(instance));
+                fold_indices.push_back(names.fold_index);
+                names_of.push_back(std::move(names));
             }
+
+    Planner planner(schedule);
+    std::set<std::string> printed_conditions;
+    // One compute step at one instance: its names, its reused loads, its guard's conjuncts.
+    const auto fast_step = [&](const Step& step, const InstanceNames& names) {
+        FastPathStep fast;
+        fast.step = step;
+        fast.step.guard = nullptr;
+        kernel::Statement& s = fast.step.statement;
+        auto target = std::make_shared<Expr>(*s.target);
+        if (const auto copy = names.arrays.find(target->name); copy != names.arrays.end())
+            target->name = copy->second;
+        for (auto& subscript : target->operands) // e.g. out[idx[i]]
+            subscript = planner.substitute(subscript, names, plan, fast.first_loads);
+        s.target = target;
+        s.compare = planner.substitute(s.compare, names, plan, fast.first_loads);
+        s.value = planner.substitute(s.value, names, plan, fast.first_loads);
+        if (step.guard) {
+            std::vector<ExprPtr> parts;
+            conjuncts(rename(step.guard, names), parts);
+            for (const auto& part : parts)
+                if (printed_conditions.insert(kernel::to_string(*part)).second)
+                    plan.conditions.push_back(part);
+        }
+        return fast;
+    };
+    if (interleave) {
+        const std::function<std::vector<InterleavedNode>(const std::vector<Step>&)> tree =
+            [&](const std::vector<Step>& steps) {
+                std::vector<InterleavedNode> nodes;
+                for (const Step& step : steps) {
+                    InterleavedNode node;
+                    if (step.kind == StepKind::loop) {
+                        node.loop = true;
+                        node.index = step.index;
+                        node.lower = step.lower;
+                        node.upper = step.upper;
+                        planner.enter_loop(step.index);
+                        node.body = tree(step.body);
+                        planner.leave_loop(step.index);
+                    } else {
+                        for (const InstanceNames& names : names_of)
+                            node.instances.push_back(fast_step(step, names));
+                    }
+                    nodes.push_back(std::move(node));
+                }
+                return nodes;
+            };
+        plan.interleaved = tree(schedule.body);
+    } else {
+        for (size_t k = 0; k < names_of.size(); ++k) {
+            FastPathInstance instance;
+            instance.fold_index = fold_indices[k];
+            for (const Step& step : schedule.body)
+                instance.steps.push_back(fast_step(step, names_of[k]));
+            plan.instances.push_back(std::move(instance));
+        }
+    }
     if (plan.loop_loads == static_cast<std::int64_t>(plan.loads.size()))
         return std::nullopt; // nothing shared
     return plan;

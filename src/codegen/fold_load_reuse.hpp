@@ -47,11 +47,33 @@ struct FastPathInstance {
     std::vector<FastPathStep> steps;
 };
 
+// Around sequential loops the instances run interleaved (register tiling): the schedule's loop
+// tree once, each compute step once per instance inside it, so that the instances share the
+// loads of one iteration, as the L1 model counts them.
+struct InterleavedNode {
+    bool loop = false;
+    std::string index; // loop: its index and bounds
+    std::int64_t lower = 0, upper = -1;
+    std::vector<InterleavedNode> body;   // loop
+    std::vector<FastPathStep> instances; // compute: one step per instance, in instance order
+};
+
+// A private scalar copied for instances 1, 2, ... when the instances interleave ("kc_acc_y_1" of
+// "acc_y"); instance 0 uses the scalar itself.
+struct PrivateCopy {
+    std::string name;
+    std::string of;
+};
+
 struct FoldLoadReuse {
     std::vector<FastPathIndex> indices;      // in the order they are declared
     std::vector<kernel::ExprPtr> conditions; // the distinct conjuncts of every instance's guards
     std::vector<ReusedLoad> loads;           // in first-use order
     std::vector<FastPathInstance> instances; // fz outermost, fx innermost (the loops' order)
+    // With sequential loops: the interleaved tree instead of `instances`, and the copies of the
+    // private scalars it names.
+    std::vector<InterleavedNode> interleaved;
+    std::vector<PrivateCopy> private_copies;
     std::int64_t loop_loads = 0; // reads of the same elements the fold loop issues (>= loads)
 };
 
@@ -59,9 +81,14 @@ struct FoldLoadReuse {
 inline constexpr std::int64_t fold_fast_path_instance_limit = 32;
 
 // The fast path of `schedule`, or nullopt when it has none: no folding, more than
-// fold_fast_path_instance_limit instances, a body with loops or barriers, or no load that
-// two fold instances (or one twice) share. Reused are the loads of global and constant arrays
-// that no statement writes, whose subscripts are affine in the thread indices and parameters.
+// fold_fast_path_instance_limit instances, a body with barriers, or no load that two fold
+// instances (or one twice) share. Reused are the loads of global and constant arrays that no
+// statement writes, whose subscripts are affine in the thread indices, the enclosing loops'
+// indices and the parameters; a load first made inside a loop is reused within that loop's
+// iteration. A body with sequential loops interleaves its instances (`interleaved`) only when
+// that keeps what it computes: no atomics, no array both written and read (a compound
+// assignment's own target aside), private arrays scalars only (one copy an instance), and
+// guards free of loop indices and memory (they are tested once, before the loops).
 // `used`: the names the body uses (thread indices among them).
 std::optional<FoldLoadReuse> plan_fold_load_reuse(const Schedule& schedule,
                                                   const std::set<std::string>& used);

@@ -74,6 +74,8 @@ template <class T> T atomicCAS(T* p, T compare, T value) {
 #define __align__(n) __attribute__((aligned(n)))
 template <class To, class From> To kc_bits(From x) { To y; std::memcpy(&y, &x, sizeof y); return y; }
 static unsigned int __float_as_uint(float x) { return kc_bits<unsigned int>(x); }
+static float rsqrt(float x) { return 1.0f / std::sqrt(x); } // CUDA's, on the host
+static double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 static float __uint_as_float(unsigned int x) { return kc_bits<float>(x); }
 static long long __double_as_longlong(double x) { return kc_bits<long long>(x); }
 static double __longlong_as_double(long long x) { return kc_bits<double>(x); }
@@ -235,6 +237,44 @@ TEST(CudaCodegenHostEmulation, FoldFastPathAndFoldLoop) {
         emulate_and_compare(star, params);
     }
     emulate_data_kernel("fold_fast_path_half"); // f16 and __constant__ elements in registers
+}
+
+// Register tiles: folded kernels with sequential loops run their instances interleaved inside
+// the loops (fold_load_reuse.hpp), one accumulator an instance; the autotuning examples at
+// sizes with whole tiles (the interleaved path) and ragged ones (the fold loop beside it).
+TEST(CudaCodegenHostEmulation, InterleavedFoldInstancesAroundSequentialLoops) {
+    const auto load = [](const std::string& name) {
+        return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name +
+                                        ".yaml");
+    };
+    struct Case {
+        std::string kernel;
+        kernel::LaunchConfig launch;
+        std::vector<std::pair<std::string, std::int64_t>> params;
+    };
+    const std::vector<Case> cases{
+        {"kt_matmul", {{8, 4, 1}, {1, 4, 1}, kernel::FoldPlacement::strided}, {{"width", 32}}},
+        {"kt_matmul", {{8, 4, 1}, {2, 2, 1}}, {{"width", 36}}},
+        {"ktt_bicg_q",
+         {{32, 1, 1}, {3, 1, 1}, kernel::FoldPlacement::strided},
+         {{"nx", 96}, {"ny", 7}}},
+        {"ktt_coulomb_sum_soa", {{4, 2, 1}, {1, 1, 4}}, {{"grid_size", 8}, {"atoms", 3}}},
+        {"kt_convolution",
+         {{8, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided},
+         {{"image_width", 32}, {"image_height", 16}, {"filter_width", 3}, {"filter_height", 3}}},
+        {"kt_pnpoly",
+         {{32, 1, 1}, {4, 1, 1}, kernel::FoldPlacement::strided},
+         {{"n", 256}, {"vertices", 5}}}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.kernel + " fold " + kernel::fold_text(c.launch));
+        kernel::KernelSpec spec = load(c.kernel);
+        spec.launch = c.launch;
+        const std::string source =
+            generate_cuda(lower_kernel(spec, c.launch, c.params)).cuda_source;
+        EXPECT_NE(source.find("the fold instances interleaved inside the loops"), std::string::npos)
+            << source;
+        emulate_and_compare(spec, c.params);
+    }
 }
 
 TEST(CudaCodegenHostEmulation, TilesBarriersAndPrivatisedAccumulators) {

@@ -145,10 +145,10 @@ statements: ["a[i] = a[i - 1] + a[i] + a[i + 1]"]
     EXPECT_FALSE(plan(in_place, {{32, 1, 1}, {2, 1, 1}}));
 }
 
-TEST(FoldLoadReuse, NoFastPathAroundSequentialLoops) {
-    // x[j] is the same element for every fold instance, but it is read inside the reduction's
-    // loop: the fold loop is kept.
-    const auto matvec = kernel::parse_kernel_text(R"yaml(
+TEST(FoldLoadReuse, InstancesInterleaveAroundSequentialLoops) {
+    // x[j] is the same element for every fold instance inside the reduction's loop: the
+    // instances run interleaved in it, x[j] loaded once an iteration, one accumulator each.
+    const char* text = R"yaml(
 name: matvec
 params: {n: 256}
 arrays:
@@ -158,9 +158,53 @@ arrays:
 domain: "[n] -> { [i, j] : 0 <= i < n and 0 <= j < n }"
 threads: {x: i}
 statements: ["y[i] = sum(j, a[i, j] * x[j])"]
+)yaml";
+    const auto matvec = kernel::parse_kernel_text(text, "matvec.yaml");
+    const kernel::LaunchConfig launch{{32, 1, 1}, {2, 1, 1}};
+    const auto reuse = plan_fold_load_reuse(lower_kernel(matvec, launch), every_index);
+    ASSERT_TRUE(reuse);
+    EXPECT_TRUE(reuse->instances.empty());
+    ASSERT_EQ(reuse->interleaved.size(), 3u); // init, the j loop, store
+    EXPECT_FALSE(reuse->interleaved[0].loop);
+    ASSERT_TRUE(reuse->interleaved[1].loop);
+    EXPECT_EQ(reuse->interleaved[1].index, "j");
+    ASSERT_EQ(reuse->private_copies.size(), 1u); // the accumulator for instance 1
+    EXPECT_EQ(reuse->private_copies[0].name, "kc_acc_y_1");
+    // In the loop: a[i, j] of each instance and x[j] once, as the L1 model counts them.
+    EXPECT_EQ(reuse->loads.size(), 3u);
+    EXPECT_EQ(reuse->loop_loads, 4);
+    EXPECT_EQ(static_cast<std::int64_t>(reuse->loads.size()), model_loads(matvec, launch));
+    EXPECT_EQ(kernel::to_string(*reuse->loads[1].reference), "x[j]");
+}
+
+TEST(FoldLoadReuse, NoInterleavingThatWouldChangeWhatTheKernelComputes) {
+    // A running sum written and read inside the loop: each instance's point must see its own
+    // writes in order; interleaving them is refused (the fold loop stays).
+    const auto prefix = kernel::parse_kernel_text(R"yaml(
+name: prefix
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n, n]}
+  s: {dtype: f32, shape: [n, n]}
+domain: "[n] -> { [i, j] : 0 <= i < n and 1 <= j < n }"
+threads: {x: i}
+statements: ["s[i, j] = s[i, j - 1] + a[i, j] + a[0, j]"]
 )yaml",
-                                                  "matvec.yaml");
-    const Schedule schedule = lower_kernel(matvec, {{32, 1, 1}, {2, 1, 1}});
-    ASSERT_EQ(schedule.launch.fold[0], 2);
-    EXPECT_FALSE(plan_fold_load_reuse(schedule, every_index));
+                                                  "prefix.yaml");
+    EXPECT_FALSE(plan_fold_load_reuse(lower_kernel(prefix, {{32, 1, 1}, {2, 1, 1}}), every_index));
+    // A guard on the loop index cannot be tested before the loops.
+    const auto triangle = kernel::parse_kernel_text(R"yaml(
+name: triangle
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n, n]}
+  x: {dtype: f32, shape: [n]}
+  y: {dtype: f32, shape: [n]}
+domain: "[n] -> { [i, j] : 0 <= i < n and 0 <= j <= i }"
+threads: {x: i}
+statements: ["y[i] = sum(j, a[i, j] * x[j])"]
+)yaml",
+                                                    "triangle.yaml");
+    EXPECT_FALSE(
+        plan_fold_load_reuse(lower_kernel(triangle, {{32, 1, 1}, {2, 1, 1}}), every_index));
 }
