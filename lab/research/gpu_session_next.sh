@@ -53,7 +53,8 @@
 #  26. probe_mwp: `kerncast probe --only mwp` twice: the departure delays with 12 warp counts of
 #      15 launches (2026-11-29; forecast: lab/forecasts/departure-delays-2026-11-29.md).
 #  27. autotuning: issue 44's spaces (examples/autotuning/spaces), each configuration the
-#      model can run timed with CUDA events (validate --sweep --repeat 5 --save): all of the
+#      model can run timed with CUDA events (validate --sweep --repeat 5 --save), then Nsight
+#      Compute volumes of 8 configurations a kernel file (seeded sample): all of the
 #      small spaces, a seeded random sample of SPACE_SAMPLE (default 120) of convolution and
 #      pnpoly (341-342 configurations; the issue asks for 300 or all, which needs a session of
 #      its own: SPACE_SAMPLE=342 PHASES=autotuning). Forecast before any GPU ran them:
@@ -496,6 +497,20 @@ if want autotuning; then
       --sweep $sweep --repeat 5 --save $W/autotuning/$kernel > $W/autotuning/$kernel.log 2>&1
     echo "$kernel rc=$? records=$(ls $W/autotuning/$kernel | wc -l) of $(wc -l < $sweep)"
     tail -8 $W/autotuning/$kernel.log
+    pack
+  done
+  # Nsight Compute volumes on a sample: 8 configurations of each kernel file (seeded).
+  for sweep in $W/autotuning/*.sweep; do
+    kernel=$(basename $sweep .sweep)
+    shuf -n 8 --random-source=<(yes 44) $sweep > $W/autotuning/$kernel.ncu.sweep
+    mkdir -p $W/autotuning/ncu/$kernel
+    timeout $(cap 60) ${NCU:-false} --csv --page raw --print-units base --metrics "$METRICS" \
+      --kernel-name "regex:^$kernel\$" --target-processes all \
+      --log-file $W/autotuning/ncu/$kernel.csv \
+      $K validate examples/autotuning/$kernel.yaml -m $MACHINE \
+      --sweep $W/autotuning/$kernel.ncu.sweep --warmup 0 --repeat 1 \
+      --save $W/autotuning/ncu/$kernel > $W/autotuning/ncu/$kernel.log 2>&1
+    echo "$kernel ncu rc=$? rows=$(grep -c "$kernel" $W/autotuning/ncu/$kernel.csv 2>/dev/null)"
     pack
   done
 fi
