@@ -286,19 +286,32 @@ def explore(kernel: KernelLike, machine: MachineLike, *,
             blocks: Union[None, str, Iterable[TripleLike]] = None,
             folds: Union[None, str, Iterable[TripleLike]] = None, threads: Optional[int] = None,
             params: Optional[Mapping[str, int]] = None, registers: Union[None, int, str] = None,
-            jobs: int = 0) -> Report:
+            jobs: int = 0, shortlist: Optional[float] = None,
+            error_spread: Optional[float] = None) -> Report:
     """Ranks block sizes and foldings by predicted throughput (``kerncast explore``): the
     "ranking" table, best first, then the skipped configurations. jobs=0 uses every core.
     threads=None sweeps the default thread counts (1024 for kernels that map z, else 64 to
-    1024)."""
+    1024). shortlist=C with error_spread=S adds the "shortlist" table (docs/autotuning.md)."""
     jobs = _integer(jobs, "jobs")
     if jobs < 0:
         raise _usage_error(f"jobs: a worker count, 0 for all cores (got {jobs})")
+    confidence, spread = _shortlist(shortlist, error_spread)
     document = _kerncast.explore(_kernel(kernel), _machine(machine), _triples(blocks, "blocks"),
                                  _triples(folds, "folds"),
                                  -1 if threads is None else _integer(threads, "threads"),
-                                 _overrides(params), _registers(registers), jobs)
+                                 _overrides(params), _registers(registers), jobs, confidence,
+                                 spread)
     return Report._from_native(document)
+
+
+def _shortlist(shortlist, error_spread):
+    """(confidence, spread) for the native calls: both 0 without a shortlist."""
+    if (shortlist is None) != (error_spread is None):
+        raise _usage_error("shortlist needs error_spread, and error_spread belongs to shortlist "
+                           "(docs/autotuning.md lists measured spreads)")
+    if shortlist is None:
+        return 0.0, 0.0
+    return float(shortlist), float(error_spread)
 
 
 def explore_space(space: PathLike, machine: MachineLike, *,
@@ -317,11 +330,7 @@ def explore_space(space: PathLike, machine: MachineLike, *,
     jobs = _integer(jobs, "jobs")
     if jobs < 0:
         raise _usage_error(f"jobs: a worker count, 0 for all cores (got {jobs})")
-    confidence = 0.0 if shortlist is None else float(shortlist)
-    spread = 0.0 if error_spread is None else float(error_spread)
-    if (shortlist is None) != (error_spread is None):
-        raise _usage_error("shortlist needs error_spread, and error_spread belongs to shortlist "
-                           "(docs/autotuning.md lists measured spreads)")
+    confidence, spread = _shortlist(shortlist, error_spread)
     document = _kerncast.explore_space(os.fspath(space), _machine(machine), _overrides(params),
                                        _registers(registers), jobs, confidence, spread)
     return Report._from_native(document)

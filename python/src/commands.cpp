@@ -97,12 +97,23 @@ py::dict predict(const kernel::KernelSpec& spec, const MachineModel& machine,
 }
 
 // The CLI's explore: the same option checks and messages (tools/kerncast/cmd_explore.cpp).
+// shortlist: confidence and error spread both 0 (none) or both positive.
+void check_shortlist(double confidence, double error_spread) {
+    if ((confidence > 0) != (error_spread > 0))
+        throw_usage_error("shortlist needs error_spread, and error_spread belongs to "
+                          "shortlist (docs/autotuning.md lists measured spreads)");
+    if (confidence > 0)
+        (void)models::shortlist({}, error_spread, confidence); // Usage Errors, up front
+}
+
 py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
                  const std::string& blocks, const std::string& folds, std::int64_t threads,
-                 const Overrides& overrides, const std::string& registers_text, unsigned jobs) {
+                 const Overrides& overrides, const std::string& registers_text, unsigned jobs,
+                 double confidence, double error_spread) {
     report::Document document;
     {
         py::gil_scoped_release released;
+        check_shortlist(confidence, error_spread);
         models::ExploreOptions options;
         if (threads < 1 && threads != -1) // -1: threads=None, the default sweep
             throw_usage_error("threads must be positive");
@@ -136,6 +147,8 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
         }
         document = models::explore_view(result, 0);
         models::add_best_registers_warning(document, spec, overrides, machine, options, result);
+        if (confidence > 0)
+            models::add_shortlist(document, result, error_spread, confidence);
     }
     return document_to_python(document);
 }
@@ -148,11 +161,7 @@ py::dict explore_space(const std::string& space_path, const MachineModel& machin
     report::Document document;
     {
         py::gil_scoped_release released;
-        if ((confidence > 0) != (error_spread > 0))
-            throw_usage_error("shortlist needs error_spread, and error_spread belongs to "
-                              "shortlist (docs/autotuning.md lists measured spreads)");
-        if (confidence > 0)
-            (void)models::shortlist({}, error_spread, confidence); // Usage Errors, up front
+        check_shortlist(confidence, error_spread);
         const kernel::LoadedSearchSpace space = kernel::load_search_space_with_kernels(space_path);
         models::ExploreOptions options;
         const models::RegisterRequest registers =
@@ -222,7 +231,8 @@ void bind_commands(py::module_& module) {
     module.def("predict", &predict, arg("kernel"), arg("machine"), arg("block"), arg("fold"),
                arg("overrides"), arg("registers"), arg("linear_addresses"));
     module.def("explore", &explore, arg("kernel"), arg("machine"), arg("blocks"), arg("folds"),
-               arg("threads"), arg("overrides"), arg("registers"), arg("jobs"));
+               arg("threads"), arg("overrides"), arg("registers"), arg("jobs"), arg("confidence"),
+               arg("error_spread"));
     module.def("explore_space", &explore_space, arg("space"), arg("machine"), arg("overrides"),
                arg("registers"), arg("jobs"), arg("confidence"), arg("error_spread"));
     module.def("mwp", &mwp, arg("workload"), arg("is_text"), arg("machine"), arg("paper_rounding"),

@@ -63,6 +63,19 @@ def test_explore_space_equals_the_cli_with_its_shortlist(source_dir):
         kerncast.explore_space(space, "a100-sxm4-40gb", shortlist=0.9)
 
 
+def test_explore_shortlist_equals_the_cli(source_dir):
+    star2d = source_dir / "examples" / "kernels" / "star2d_r1.yaml"
+    report = kerncast.explore(star2d, "a100-sxm4-40gb", blocks=["32x1", "64x1", "32x8", "1x32"],
+                              folds="none", jobs=1, shortlist=0.9, error_spread=0.05)
+    expected = cli_json("explore", star2d, "-m", "a100-sxm4-40gb", "--blocks",
+                        "32x1,64x1,32x8,1x32", "--folds", "none", "-j", "1", "--shortlist", "0.9",
+                        "--error-spread", "0.05")
+    assert as_json_values(report.to_dict()) == expected
+    assert len(report["shortlist"].rows) == 3
+    with pytest.raises(kerncast.Error, match="strictly between 0 and 1"):
+        kerncast.explore(star2d, "a100-sxm4-40gb", shortlist=1.5, error_spread=0.1)
+
+
 def test_explore_sweeps_strided_folds_as_the_cli(star3d):
     report = kerncast.explore(star3d, "a100-sxm4-40gb", blocks=["32x4x4"],
                               folds=["1x1x2", "1x1x2:strided"], jobs=1)
