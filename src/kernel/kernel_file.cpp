@@ -6,6 +6,7 @@
 #include "kerncast/input_file.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/kernel/yaml_source.hpp"
 #include "kerncast/kernel/yaml_structure.hpp"
 
 #include <algorithm>
@@ -22,39 +23,22 @@ namespace {
 
 class FileParser {
 public:
-    FileParser(const std::string& text, std::string file) : file_(std::move(file)) {
-        std::istringstream lines(text);
-        std::string line;
-        while (std::getline(lines, line))
-            lines_.push_back(line);
-    }
+    FileParser(const std::string& text, std::string file) : source_(text, std::move(file)) {}
 
     KernelSpec parse(const std::string& text);
 
 private:
-    std::string file_;
-    std::vector<std::string> lines_;
+    YamlSource source_;
     KernelSpec spec_;
 
-    SourceLocation at_mark(int line0, int column0) const {
-        SourceLocation where;
-        where.file = file_;
-        where.line = line0 + 1;
-        where.column = column0 + 1;
-        if (line0 >= 0 && static_cast<size_t>(line0) < lines_.size())
-            where.source_line = lines_[static_cast<size_t>(line0)];
-        return where;
-    }
-    SourceLocation at(const YAML::Node& node) const {
-        const YAML::Mark mark = node.Mark();
-        return at_mark(mark.line, mark.column);
-    }
+    SourceLocation at_mark(int line0, int column0) const { return source_.at_mark(line0, column0); }
+    SourceLocation at(const YAML::Node& node) const { return source_.at(node); }
     // Location of byte `offset` inside the string scalar `node` (skipping an opening quote).
     SourceLocation inside(const YAML::Node& node, int offset) const {
         const YAML::Mark mark = node.Mark();
         int column = mark.column;
-        if (mark.line >= 0 && static_cast<size_t>(mark.line) < lines_.size()) {
-            const std::string& line = lines_[static_cast<size_t>(mark.line)];
+        if (mark.line >= 0 && mark.line < source_.line_count()) {
+            const std::string& line = source_.line(mark.line);
             if (static_cast<size_t>(column) < line.size() &&
                 (line[static_cast<size_t>(column)] == '"' ||
                  line[static_cast<size_t>(column)] == '\''))
@@ -64,13 +48,11 @@ private:
     }
     [[noreturn]] void fail(const YAML::Node& node, const std::string& message,
                            std::vector<std::string> notes = {}) const {
-        throw_input_error(message, at(node), std::move(notes));
+        source_.fail(node, message, std::move(notes));
     }
 
     std::string scalar(const YAML::Node& node, const std::string& what) const {
-        if (!node.IsScalar())
-            fail(node, what + " must be a single value");
-        return node.Scalar();
+        return source_.scalar(node, what);
     }
     std::int64_t integer(const YAML::Node& node, const std::string& what) const {
         const std::string text = scalar(node, what);
@@ -140,7 +122,7 @@ KernelSpec FileParser::parse(const std::string& text) {
     } catch (const YAML::ParserException& e) {
         throw_input_error("YAML syntax error: " + e.msg, at_mark(e.mark.line, e.mark.column));
     }
-    spec_.file = file_;
+    spec_.file = source_.file();
     reject_duplicate_keys(root);
     if (!root.IsMap())
         throw_input_error("a kernel file is a YAML mapping with keys name, params, arrays, "

@@ -5,6 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/input_file.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/yaml_source.hpp"
 #include "kerncast/kernel/yaml_structure.hpp"
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <yaml-cpp/yaml.h>
 
 namespace kerncast::kernel {
@@ -29,11 +29,7 @@ const std::set<std::string> launch_names = {"block_x", "block_y", "block_z", "fo
 
 class SpaceParser {
 public:
-    SpaceParser(const std::string& text, std::string file) : file_(std::move(file)) {
-        std::istringstream lines(text);
-        for (std::string line; std::getline(lines, line);)
-            lines_.push_back(line);
-    }
+    SpaceParser(const std::string& text, std::string file) : source_(text, std::move(file)) {}
 
     SearchSpace parse(const std::string& text) {
         YAML::Node root;
@@ -58,7 +54,7 @@ public:
                      {"known keys: kernels, source, block_x, block_y, block_z, fold_x, fold_y, "
                       "fold_z, fold_placement, params, restrictions"});
         SearchSpace space;
-        space.file = file_;
+        space.file = source_.file();
         if (const YAML::Node source = root["source"])
             space.source = scalar(source, "source");
         parse_kernels(root["kernels"], root, space);
@@ -98,29 +94,16 @@ public:
     }
 
 private:
-    std::string file_;
-    std::vector<std::string> lines_;
+    YamlSource source_;
 
-    SourceLocation at_mark(int line0, int column0) const {
-        SourceLocation where;
-        where.file = file_;
-        where.line = line0 + 1;
-        where.column = column0 + 1;
-        if (line0 >= 0 && static_cast<size_t>(line0) < lines_.size())
-            where.source_line = lines_[static_cast<size_t>(line0)];
-        return where;
-    }
-    SourceLocation at(const YAML::Node& node) const {
-        return at_mark(node.Mark().line, node.Mark().column);
-    }
+    SourceLocation at_mark(int line0, int column0) const { return source_.at_mark(line0, column0); }
+    SourceLocation at(const YAML::Node& node) const { return source_.at(node); }
     [[noreturn]] void fail(const YAML::Node& node, const std::string& message,
                            std::vector<std::string> notes = {}) const {
-        throw_input_error(message, at(node), std::move(notes));
+        source_.fail(node, message, std::move(notes));
     }
     std::string scalar(const YAML::Node& node, const std::string& what) const {
-        if (!node.IsScalar())
-            fail(node, what + " must be a single value");
-        return node.Scalar();
+        return source_.scalar(node, what);
     }
     // A sequence's items, or a scalar as a list of one.
     std::vector<YAML::Node> as_list(const YAML::Node& node) const {
@@ -159,7 +142,7 @@ private:
     void parse_kernels(const YAML::Node& node, const YAML::Node& root, SearchSpace& space) const {
         if (!node)
             fail(root, "a search space names its kernel files: kernels: [file.yaml, ...]");
-        const std::filesystem::path folder = std::filesystem::path(file_).parent_path();
+        const std::filesystem::path folder = std::filesystem::path(source_.file()).parent_path();
         for (const YAML::Node& item : as_list(node)) {
             const std::string path = scalar(item, "kernels");
             if (path.empty())

@@ -6,6 +6,7 @@
 #include "kerncast/closest_names.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/input_file.hpp"
+#include "kerncast/kernel/yaml_source.hpp"
 #include "kerncast/kernel/yaml_structure.hpp"
 
 #include <cmath>
@@ -104,36 +105,17 @@ template <class Where> void compile_model(CostModel& model, Where where) {
 
 class ModelFileParser {
 public:
-    ModelFileParser(const std::string& text, std::string file) : file_(std::move(file)) {
-        std::istringstream lines(text);
-        for (std::string line; std::getline(lines, line);)
-            lines_.push_back(line);
-    }
+    ModelFileParser(const std::string& text, std::string file) : source_(text, std::move(file)) {}
 
     CostModel parse(const std::string& text);
 
 private:
-    std::string file_;
-    std::vector<std::string> lines_;
+    kernel::YamlSource source_;
     std::map<std::string, YAML::Node> parts_; // "expression", "let NAME", ... -> its node
 
-    SourceLocation at_mark(int line0, int column0) const {
-        SourceLocation where;
-        where.file = file_;
-        where.line = line0 + 1;
-        where.column = column0 + 1;
-        if (line0 >= 0 && static_cast<std::size_t>(line0) < lines_.size())
-            where.source_line = lines_[static_cast<std::size_t>(line0)];
-        return where;
-    }
-    SourceLocation at(const YAML::Node& node) const {
-        return at_mark(node.Mark().line, node.Mark().column);
-    }
-    std::string line(int index) const {
-        return index >= 0 && static_cast<std::size_t>(index) < lines_.size()
-                   ? lines_[static_cast<std::size_t>(index)]
-                   : std::string();
-    }
+    SourceLocation at_mark(int line0, int column0) const { return source_.at_mark(line0, column0); }
+    SourceLocation at(const YAML::Node& node) const { return source_.at(node); }
+    std::string line(int index) const { return source_.line(index); }
     // The file position of character `offset` of a string scalar: single-line and quoted
     // scalars by column; block scalars (| >) and multi-line plain scalars by walking their
     // lines (each line break is one character of the value: '\n' or a folded space).
@@ -148,7 +130,7 @@ private:
         std::size_t indent = 0;
         if (block) {
             row = mark.line + 1;
-            while (row < static_cast<int>(lines_.size()) &&
+            while (row < source_.line_count() &&
                    line(row).find_first_not_of(' ') == std::string::npos)
                 ++row;
             indent = line(row).find_first_not_of(' ');
@@ -164,7 +146,7 @@ private:
         std::size_t remaining =
             std::min(static_cast<std::size_t>(offset), end == std::string::npos ? 0 : end + 1);
         SourceLocation last = at(node); // past the value's end: the end of its last line
-        for (; row < static_cast<int>(lines_.size()); ++row) {
+        for (; row < source_.line_count(); ++row) {
             const std::string text = line(row);
             if (row != mark.line && !block) {
                 column = text.find_first_not_of(" \t");
@@ -184,7 +166,7 @@ private:
     }
     [[noreturn]] void fail(const YAML::Node& node, const std::string& message,
                            std::vector<std::string> notes = {}) const {
-        throw_input_error(message, at(node), std::move(notes));
+        source_.fail(node, message, std::move(notes));
     }
     std::string scalar(const YAML::Node& node, const std::string& what) const {
         if (!node.IsScalar())
@@ -266,7 +248,7 @@ CostModel ModelFileParser::parse(const std::string& text) {
     check_keys(root,
                {"name", "description", "source", "output", "let", "expression", "parameters"});
     CostModel model;
-    model.file = file_;
+    model.file = source_.file();
     model.text = text;
     for (const char* key : {"name", "output", "expression"})
         if (!root[key])
