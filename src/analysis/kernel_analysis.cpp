@@ -635,8 +635,7 @@ void Analyzer::count_thread_blocks() {
 }
 
 SymbolicCount Analyzer::per_subgroup(const Scope& scope) {
-    return count_set(statement_set(scope, false, true))
-        .scaled(result_.subgroups_per_block);
+    return count_set(statement_set(scope, false, true)).scaled(result_.subgroups_per_block);
 }
 
 SymbolicCount Analyzer::per_work_item(const Scope& scope) {
