@@ -634,11 +634,8 @@ void emit_file_comment(const Schedule& schedule, const SourceOrigin& origin,
     for (const auto& [name, value] : schedule.parameters)
         out << " " << name << "=" << value;
     out << "\n// launch: block " << dims(generated.block) << ", fold " << dims(generated.fold)
-        << (generated.fold_placement == kernel::FoldPlacement::strided &&
-                    kernel::volume(generated.fold) > 1
-                ? " strided"
-                : "")
-        << ", grid " << dims(generated.grid) << "\n";
+        << (kernel::strided_fold(schedule.launch) ? " strided" : "") << ", grid "
+        << dims(generated.grid) << "\n";
 }
 
 // Includes and the device helpers the kernel needs (f16, atomics, private-array init).

@@ -111,7 +111,7 @@ json measurement_to_json(const Measurement& m) {
     };
     if (launch.grid)
         kernel["launch"]["grid"] = *launch.grid;
-    if (launch.fold_placement == kernel::FoldPlacement::strided)
+    if (kernel::strided_fold(launch.config()))
         kernel["launch"]["fold_placement"] = "strided";
     if (!m.kernel.constants.empty())
         kernel["constants"] = buffers_to_json(m.kernel.constants);
@@ -432,8 +432,8 @@ private:
         if (const json* placement = Reader::optional(launch, "fold_placement")) {
             if (!placement->is_string() || (*placement != "strided" && *placement != "consecutive"))
                 r_.fail(launch_path + "/fold_placement", "expected \"consecutive\" or \"strided\"");
-            if (*placement == "strided")
-                k.launch.fold_placement = kernel::FoldPlacement::strided;
+            if (*placement == "strided" && kernel::volume(k.launch.fold) > 1)
+                k.launch.fold_placement = kernel::FoldPlacement::strided; // else: nothing to place
         }
         k.launch.grid.reset();
         if (const json* grid = required_unless_published(launch, launch_path, "grid"))

@@ -69,8 +69,7 @@ std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
                 file_name += "_" + std::to_string(generated.block[static_cast<size_t>(a)]);
             for (int a = 0; a < kernel::axis_count; ++a)
                 file_name += "_" + std::to_string(generated.fold[static_cast<size_t>(a)]);
-            if (generated.fold_placement == kernel::FoldPlacement::strided &&
-                kernel::volume(generated.fold) > 1)
+            if (kernel::strided_fold({generated.block, generated.fold, generated.fold_placement}))
                 file_name += "_strided";
             record.path =
                 (std::filesystem::path(o.save_directory) / (file_name + ".json")).string();

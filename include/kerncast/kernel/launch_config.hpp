@@ -29,6 +29,10 @@ struct LaunchConfig {
     friend bool operator!=(const LaunchConfig& a, const LaunchConfig& b) { return !(a == b); }
 };
 
+// Whether a thread's points lie a block apart: a strided placement of a fold over more than one
+// point.
+bool strided_fold(const LaunchConfig& launch);
+
 // "2x1x1", or "2x1x1:strided" for a strided fold (the text --fold and kernel files' sweeps
 // take). A fold of one point per thread is never strided.
 std::string fold_text(const LaunchConfig& launch);

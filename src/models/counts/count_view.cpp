@@ -41,8 +41,7 @@ report::Table launch_table(const CountReport& r) {
                {"thread_blocks", "Thread blocks"},
                {"kernel_launches", "Launches"}});
     t.row(triple(r.launch.block),
-          triple(r.launch.fold) +
-              (kernel::fold_text(r.launch).find(':') != std::string::npos ? " strided" : ""),
+          triple(r.launch.fold) + (kernel::strided_fold(r.launch) ? " strided" : ""),
           r.threads_per_block, r.subgroups_per_block, r.thread_blocks, r.kernel_launches);
     return t.build();
 }

@@ -9,6 +9,9 @@ TEST(LaunchConfig, FoldTextNamesAStridedPlacement) {
     EXPECT_EQ(fold_text({{32, 4, 1}, {1, 4, 1}, FoldPlacement::strided}), "1x4x1:strided");
     // One point per thread: nothing to place.
     EXPECT_EQ(fold_text({{32, 4, 1}, {1, 1, 1}, FoldPlacement::strided}), "1x1x1");
+    EXPECT_TRUE(strided_fold({{32, 4, 1}, {1, 4, 1}, FoldPlacement::strided}));
+    EXPECT_FALSE(strided_fold({{32, 4, 1}, {1, 4, 1}}));
+    EXPECT_FALSE(strided_fold({{32, 4, 1}, {1, 1, 1}, FoldPlacement::strided}));
     EXPECT_STREQ(fold_placement_name(FoldPlacement::consecutive), "consecutive");
     EXPECT_STREQ(fold_placement_name(FoldPlacement::strided), "strided");
 }

@@ -315,6 +315,10 @@ TEST(Measurement, FoldPlacementIsOptionalAndRoundTrips) {
     const nlohmann::json json = measurement_to_json(m);
     EXPECT_EQ(json["kernel"]["launch"]["fold_placement"], "strided");
     EXPECT_EQ(parse_measurement_json(json.dump(2), "round trip"), m);
+    // One point a thread has nothing to place: read as consecutive.
+    EXPECT_EQ(parse_measurement_json(edited("/kernel/launch/fold_placement", "strided"), "r.json")
+                  .kernel.launch.fold_placement,
+              kernel::FoldPlacement::consecutive);
     const Error e = parse_error(edited("/kernel/launch/fold_placement", "cyclic"));
     EXPECT_EQ(e.where().json_path, "/kernel/launch/fold_placement");
     EXPECT_NE(e.message().find("\"consecutive\" or \"strided\""), std::string::npos);
