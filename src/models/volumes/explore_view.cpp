@@ -254,6 +254,29 @@ std::optional<std::string> best_note(const ExploreResult& result) {
                        runner_up);
 }
 
+// A search space's variant and swept parameters get a column each, between the rank and the
+// block (keys clear of the ranking's own: a parameter named "time" is "param_time").
+void add_case_columns(report::TableBuilder& t, const ExploreResult& result) {
+    static const std::set<std::string> fixed_keys = {
+        "rank",          "kernel",    "block",      "fold",      "throughput", "time",
+        "limiter",       "dram_load", "dram_store", "l2_load",   "l2_store",   "l1_cycles",
+        "blocks_per_sm", "registers", "skipped",    "beats_best"};
+    if (result.kernels.size() > 1)
+        t.columns({"kernel"});
+    for (const std::string& name : result.swept_parameters)
+        t.columns({{fixed_keys.count(name) ? "param_" + name : name, name}});
+}
+
+// The cells of add_case_columns for one row.
+std::vector<report::Cell> case_cells(const ExploreResult& result, const ExploreRow& row) {
+    std::vector<report::Cell> cells;
+    if (result.kernels.size() > 1)
+        cells.emplace_back(std::string(result.kernels.at(row.kernel)));
+    for (const auto& [name, value] : row.parameters)
+        cells.emplace_back(std::int64_t{value});
+    return cells;
+}
+
 } // namespace
 
 report::Document explore_view(const ExploreResult& result, std::size_t top) {
@@ -267,25 +290,7 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
                           result.machine);
     report::TableBuilder t("ranking", "Ranking (Ernst et al. 2023, sec. 5.8)");
     t.columns({"rank"});
-    // A search space's variants and swept parameters get a column each (keys clear of the
-    // fixed columns').
-    const bool kernels = result.kernels.size() > 1;
-    if (kernels)
-        t.columns({"kernel"});
-    static const std::set<std::string> fixed_keys = {
-        "rank",     "kernel",    "block",         "fold",       "throughput",
-        "time",     "limiter",   "dram_load",     "dram_store", "l2_load",
-        "l2_store", "l1_cycles", "blocks_per_sm", "registers",  "skipped"};
-    for (const std::string& name : result.swept_parameters)
-        t.columns({{fixed_keys.count(name) ? "param_" + name : name, name}});
-    const auto case_cells = [&](const ExploreRow& row) {
-        std::vector<report::Cell> cells;
-        if (kernels)
-            cells.emplace_back(std::string(result.kernels.at(row.kernel)));
-        for (const auto& [name, value] : row.parameters)
-            cells.emplace_back(std::int64_t{value});
-        return cells;
-    };
+    add_case_columns(t, result);
     t.columns({"block",
                "fold",
                {"throughput", "throughput", "Gpoints/s", 2},
@@ -305,7 +310,7 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
     for (const auto& row : result.rows) {
         if (!row.prediction) {
             ++skipped;
-            t.row(report::blank, case_cells(row), format_triple(row.launch.block),
+            t.row(report::blank, case_cells(result, row), format_triple(row.launch.block),
                   kernel::fold_text(row.launch), no_prediction, row.skipped);
             continue;
         }
@@ -313,7 +318,7 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
             continue;
         ++shown;
         const VolumePrediction& p = *row.prediction;
-        t.row(row.rank, case_cells(row), format_triple(row.launch.block),
+        t.row(row.rank, case_cells(result, row), format_triple(row.launch.block),
               kernel::fold_text(row.launch), p.limiter.points_per_second / 1e9,
               p.limiter.seconds_per_launch * 1e6, limiter_name(p.limiter.binding),
               p.dram_load_bytes, p.dram_store_bytes, p.l2_load_bytes, p.l2_store_bytes,
@@ -358,24 +363,16 @@ void add_shortlist(report::Document& document, const ExploreResult& result, doub
     const Shortlist list = shortlist(seconds, log_spread, confidence);
     report::TableBuilder t("shortlist", "Configurations to measure, in this order");
     t.columns({"rank"});
-    const bool kernels = result.kernels.size() > 1;
-    if (kernels)
-        t.columns({"kernel"});
-    for (const std::string& name : result.swept_parameters)
-        t.columns({{"param_" + name, name}});
+    add_case_columns(t, result);
     t.columns({"block",
                "fold",
                {"time", "predicted time per launch", "us", 1},
                {"beats_best", "P(faster than the predicted best)", "", 3}});
     for (std::size_t i = 0; i < list.size; ++i) {
         const ExploreRow& row = result.rows[i];
-        std::vector<report::Cell> cells;
-        if (kernels)
-            cells.emplace_back(std::string(result.kernels.at(row.kernel)));
-        for (const auto& [name, value] : row.parameters)
-            cells.emplace_back(std::int64_t{value});
-        t.row(row.rank, cells, format_triple(row.launch.block), kernel::fold_text(row.launch),
-              row.prediction->limiter.seconds_per_launch * 1e6, list.beats_best[i]);
+        t.row(row.rank, case_cells(result, row), format_triple(row.launch.block),
+              kernel::fold_text(row.launch), row.prediction->limiter.seconds_per_launch * 1e6,
+              list.beats_best[i]);
     }
     document.tables.push_back(t.build());
     document.notes.push_back(fmt::format(

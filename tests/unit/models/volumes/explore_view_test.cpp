@@ -72,6 +72,15 @@ TEST(ExploreView, SearchSpacesShowTheKernelAndTheSweptValues) {
     EXPECT_TRUE(restricted_note);
     ASSERT_FALSE(doc.notes.empty());
     EXPECT_EQ(doc.notes[0].rfind("Best: b tile=4 time=2 block 32x4x1", 0), 0u) << doc.notes[0];
+    // The shortlist names the same columns.
+    result.rows[0].prediction->limiter.seconds_per_launch = 1e-3;
+    report::Document with_shortlist = doc;
+    add_shortlist(with_shortlist, result, 0.1, 0.9);
+    const auto& shortlist = with_shortlist.table_at("shortlist");
+    ASSERT_EQ(shortlist.rows.size(), 1u);
+    for (size_t c = 1; c <= 3; ++c)
+        EXPECT_EQ(shortlist.columns[c].key, ranking.columns[c].key);
+    EXPECT_EQ(std::get<std::int64_t>(shortlist.rows[0][3]), 2);
 }
 
 TEST(ExploreView, RowsCarryTheLaunchAndTheLimiter) {
