@@ -96,16 +96,28 @@ py::dict predict(const kernel::KernelSpec& spec, const MachineModel& machine,
     return document_to_python(document);
 }
 
-// The CLI's explore: the same option checks and messages (tools/kerncast/cmd_explore.cpp).
-// shortlist: confidence and error spread both 0 (none) or both positive.
+// A shortlist's values (both 0 without one; the Python layer passes both or neither): Usage
+// Errors up front, as the CLI's.
 void check_shortlist(double confidence, double error_spread) {
-    if ((confidence > 0) != (error_spread > 0))
-        throw_usage_error("shortlist needs error_spread, and error_spread belongs to "
-                          "shortlist (docs/autotuning.md lists measured spreads)");
-    if (confidence > 0)
-        (void)models::shortlist({}, error_spread, confidence); // Usage Errors, up front
+    if (confidence != 0 || error_spread != 0)
+        (void)models::shortlist({}, error_spread, confidence);
 }
 
+// Input Error when no configuration of `result` can run, each reason once as a note.
+void refuse_if_nothing_runs(const models::ExploreResult& result, const std::string& what,
+                            const MachineModel& machine) {
+    if (std::any_of(result.rows.begin(), result.rows.end(),
+                    [](const models::ExploreRow& row) { return row.prediction.has_value(); }))
+        return;
+    std::set<std::string> reasons;
+    for (const auto& row : result.rows)
+        reasons.insert(models::format_triple(row.launch.block) + " fold " +
+                       kernel::fold_text(row.launch) + ": " + row.skipped);
+    throw_input_error("no configuration of " + what + " can run on " + machine.identity.id, {},
+                      std::vector<std::string>(reasons.begin(), reasons.end()));
+}
+
+// The CLI's explore: the same option checks and messages (tools/kerncast/cmd_explore.cpp).
 py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
                  const std::string& blocks, const std::string& folds, std::int64_t threads,
                  const Overrides& overrides, const std::string& registers_text, unsigned jobs,
@@ -134,27 +146,17 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
                                      models::CounterCreation::now);
         options.jobs = jobs;
         const models::ExploreResult result = models::explore(spec, overrides, machine, options);
-        if (std::none_of(result.rows.begin(), result.rows.end(), [](const models::ExploreRow& row) {
-                return row.prediction.has_value();
-            })) {
-            std::set<std::string> reasons;
-            for (const auto& row : result.rows)
-                reasons.insert(models::format_triple(row.launch.block) + " fold " +
-                               kernel::fold_text(row.launch) + ": " + row.skipped);
-            throw_input_error("no configuration of " + spec.name + " can run on " +
-                                  machine.identity.id,
-                              {}, std::vector<std::string>(reasons.begin(), reasons.end()));
-        }
+        refuse_if_nothing_runs(result, spec.name, machine);
         document = models::explore_view(result, 0);
         models::add_best_registers_warning(document, spec, overrides, machine, options, result);
-        if (confidence > 0)
+        if (confidence != 0)
             models::add_shortlist(document, result, error_spread, confidence);
     }
     return document_to_python(document);
 }
 
 // The CLI's explore --space (tools/kerncast/cmd_explore.cpp): every combination of a search
-// space, ranked by predicted time; with confidence > 0 the shortlist too.
+// space, ranked by predicted time; with a confidence the shortlist too.
 py::dict explore_space(const std::string& space_path, const MachineModel& machine,
                        const Overrides& overrides, const std::string& registers_text, unsigned jobs,
                        double confidence, double error_spread) {
@@ -170,12 +172,9 @@ py::dict explore_space(const std::string& space_path, const MachineModel& machin
         options.jobs = jobs;
         const models::ExploreResult result =
             models::explore_space(space.kernels, space.combinations, overrides, machine, options);
-        if (std::none_of(result.rows.begin(), result.rows.end(),
-                         [](const models::ExploreRow& row) { return row.prediction.has_value(); }))
-            throw_input_error("no combination of " + space_path + " can run on " +
-                              machine.identity.id);
+        refuse_if_nothing_runs(result, space_path, machine);
         document = models::explore_view(result, 0);
-        if (confidence > 0)
+        if (confidence != 0)
             models::add_shortlist(document, result, error_spread, confidence);
     }
     return document_to_python(document);

@@ -54,6 +54,21 @@ void add_shortlist_if_asked(report::Document& document, const models::ExploreRes
         models::add_shortlist(document, result, o.error_spread, o.shortlist);
 }
 
+// The ranking's document. Every configuration skipped: the table would list only reasons,
+// which is no answer, so it is printed and `nothing_runs` (the error) thrown. With
+// --json/--csv/--md/--report the whole table goes to the files; --top trims the text table.
+report::Document ranking_document(const models::ExploreResult& result,
+                                  const ExploreCommandOptions& o, const std::string& nothing_runs) {
+    if (std::none_of(result.rows.begin(), result.rows.end(),
+                     [](const models::ExploreRow& row) { return row.prediction.has_value(); })) {
+        emit(models::explore_view(result, 0), o.output);
+        throw_input_error(nothing_runs + " (the table lists why)");
+    }
+    const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
+                       !o.output.markdown_path.empty() || !o.output.report_path.empty();
+    return models::explore_view(result, files ? 0 : o.top);
+}
+
 // explore --space FILE: every combination of a search space (docs/autotuning.md).
 void run_explore_space(const ExploreCommandOptions& o) {
     check_shortlist_options(o);
@@ -61,30 +76,22 @@ void run_explore_space(const ExploreCommandOptions& o) {
         throw_usage_error("--space names the kernels, blocks and folds: KERNEL, --blocks, "
                           "--folds and --threads do not combine with it");
     const kernel::LoadedSearchSpace space = kernel::load_search_space_with_kernels(o.space_path);
-    const std::vector<kernel::KernelSpec>& kernels = space.kernels;
     const MachineModel machine = resolve_machine(o.machine);
     const auto overrides = kernel::parse_parameter_defines(o.defines);
     const models::RegisterRequest request =
         models::parse_register_request(o.registers, "--registers");
     models::ExploreOptions options;
-    options.registers_for_case = models::space_registers(request, kernels, machine);
+    options.registers_for_case = models::space_registers(request, space.kernels, machine);
     options.jobs = o.jobs;
     const auto progress = make_progress_bar("explore", "configurations");
     options.progress = [&progress](std::size_t done, std::size_t total) {
         progress->update(done, total);
     };
     const auto result =
-        models::explore_space(kernels, space.combinations, overrides, machine, options);
+        models::explore_space(space.kernels, space.combinations, overrides, machine, options);
     progress->finish();
-    if (std::none_of(result.rows.begin(), result.rows.end(),
-                     [](const models::ExploreRow& row) { return row.prediction.has_value(); })) {
-        emit(models::explore_view(result, 0), o.output);
-        throw_input_error("no combination of " + o.space_path + " can run on " +
-                          machine.identity.id + " (the table lists why)");
-    }
-    const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
-                       !o.output.markdown_path.empty() || !o.output.report_path.empty();
-    report::Document document = models::explore_view(result, files ? 0 : o.top);
+    report::Document document = ranking_document(
+        result, o, "no combination of " + o.space_path + " can run on " + machine.identity.id);
     add_shortlist_if_asked(document, result, o);
     emit(document, o.output);
 }
@@ -121,18 +128,8 @@ void run_explore(const ExploreCommandOptions& o) {
     };
     const auto result = models::explore(spec, overrides, machine, options);
     progress->finish();
-    // Every configuration skipped: the table would list only reasons; that is no answer.
-    if (std::none_of(result.rows.begin(), result.rows.end(),
-                     [](const models::ExploreRow& row) { return row.prediction.has_value(); })) {
-        emit(models::explore_view(result, 0), o.output);
-        throw_input_error("no configuration of " + spec.name + " can run on " +
-                          machine.identity.id + " (the table lists why)");
-    }
-    // With --json/--csv/--md/--report the whole table goes to the files; --top trims the text
-    // table.
-    const bool files = !o.output.json_path.empty() || !o.output.csv_path.empty() ||
-                       !o.output.markdown_path.empty() || !o.output.report_path.empty();
-    report::Document document = models::explore_view(result, files ? 0 : o.top);
+    report::Document document = ranking_document(
+        result, o, "no configuration of " + spec.name + " can run on " + machine.identity.id);
     models::add_best_registers_warning(document, spec, overrides, machine, options, result);
     add_shortlist_if_asked(document, result, o);
     emit(document, o.output);

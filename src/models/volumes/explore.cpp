@@ -142,9 +142,7 @@ ExploreResult explore(const kernel::KernelSpec& spec,
     std::vector<kernel::LaunchConfig> fold_launches;
     for (const auto& choice : folds) {
         const kernel::LaunchConfig launch = kernel::with_fold(spec.launch, choice);
-        if (std::none_of(fold_launches.begin(), fold_launches.end(), [&](const auto& seen) {
-                return seen.fold == launch.fold && seen.fold_placement == launch.fold_placement;
-            }))
+        if (std::find(fold_launches.begin(), fold_launches.end(), launch) == fold_launches.end())
             fold_launches.push_back(launch);
     }
     for (const auto& fold_launch : fold_launches)

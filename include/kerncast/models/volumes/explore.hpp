@@ -56,7 +56,7 @@ struct ExploreRow {
     std::optional<VolumePrediction> prediction;                   // absent when skipped
     std::string skipped;                                          // why (the input Error's message)
     // Competition rank of a predicted row: 1 + the number of rows predicted faster, so rows
-    // the model predicts at the same throughput (exactly) share a rank; 0 when skipped.
+    // the model predicts at the same time (exactly) share a rank; 0 when skipped.
     std::size_t rank = 0;
     std::size_t tied = 0; // predicted rows at this throughput, this one included (0: skipped)
 };
