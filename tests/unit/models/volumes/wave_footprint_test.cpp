@@ -346,6 +346,13 @@ statements:
                                         {{16, 4, 1}, {2, 2, 1}},
                                         {{16, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided},
                                         {{64, 1, 1}, {4, 1, 1}, kernel::FoldPlacement::strided}});
+    // Every array is on the box path (the loads add the filter's range, `w` is the range alone).
+    const auto spec = kernel::parse_kernel_text(yaml, "conv.yaml");
+    const auto analysis = analysis::analyze(spec, {{32, 8, 1}, {1, 1, 1}});
+    const WaveFootprints boxes(analysis, analysis::bind(analysis).values(), 128, false, false);
+    ASSERT_EQ(boxes.arrays().size(), 3u);
+    for (size_t array = 0; array < boxes.arrays().size(); ++array)
+        EXPECT_TRUE(boxes.counts_boxes(array)) << boxes.arrays()[array].name;
 }
 
 // An RGB image stored pixel by pixel ([ny, nx, 3], hk_sepia's layout): a box that spans all
