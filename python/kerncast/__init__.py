@@ -18,13 +18,40 @@ from __future__ import annotations
 import json
 import operator
 import os
+import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
-import numpy as np
+from . import _interpreter
 
-from . import _kerncast
+
+def _refuse_import(problem: str) -> ImportError:
+    """Why this interpreter cannot import kerncast, naming the one the extension was built for."""
+    built = f"Python {_interpreter.VERSION[0]}.{_interpreter.VERSION[1]} ({_interpreter.EXECUTABLE})"
+    running = f"Python {sys.version_info[0]}.{sys.version_info[1]} ({sys.executable or 'unknown'})"
+    message = f"kerncast was built for {built}; this is {running}: {problem}"
+    same_interpreter = (sys.executable and os.path.realpath(sys.executable)
+                        == os.path.realpath(_interpreter.EXECUTABLE))
+    if not same_interpreter:
+        message += (f". Import it with {_interpreter.EXECUTABLE}, or build kerncast for this "
+                    "interpreter (cmake -DPython3_EXECUTABLE=..., docs/python.md)")
+    return ImportError(message)
+
+
+if tuple(sys.version_info[:2]) != tuple(_interpreter.VERSION):
+    raise _refuse_import("the extension module cannot load in another Python version")
+
+try:
+    import numpy as np
+except ImportError as error:
+    raise _refuse_import(f"NumPy cannot be imported ({error}); Debian's python3-numpy provides it "
+                         "for the system python3") from error
+
+try:
+    from . import _kerncast
+except ImportError as error:
+    raise _refuse_import(f"the extension module does not load ({error})") from error
 from ._kerncast import Error, Kernel, Machine, machines
 
 __version__ = _kerncast.__version__

@@ -45,3 +45,34 @@ def test_the_installed_package_imports_and_works(build_dir, tmp_path, source_dir
     imported_from, schema = done.stdout.split()
     assert pathlib.Path(imported_from).parent == site / "kerncast"
     assert schema == "kerncast.count/1"
+
+
+def import_under(build_dir, tmp_path, prelude):
+    """Imports the build tree's package after `prelude` pretends to be another interpreter."""
+    script = prelude + "\nimport kerncast\n"
+    environment = dict(os.environ, PYTHONPATH=str(build_dir / "python"))
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=tmp_path, env=environment)
+
+
+def test_another_python_version_is_told_which_interpreter_the_module_is_for(build_dir, tmp_path):
+    done = import_under(build_dir, tmp_path,
+                        "import sys; sys.version_info = (3, 99, 0, 'final', 0)")
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    built = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    assert last.startswith(f"ImportError: kerncast was built for Python {built} (")
+    assert "this is Python 3.99" in last
+    assert "cannot load in another Python version" in last
+    assert "numpy" not in last.lower()  # refused before NumPy is imported
+
+
+def test_a_missing_numpy_names_the_interpreters(build_dir, tmp_path):
+    done = import_under(build_dir, tmp_path,
+                        "import sys; sys.executable = '/opt/other/bin/python3'\n"
+                        "sys.modules['numpy'] = None")
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert "this is Python" in last and "(/opt/other/bin/python3)" in last
+    assert "NumPy cannot be imported" in last
+    assert "Import it with " in last
