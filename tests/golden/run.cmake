@@ -85,6 +85,11 @@ if(NOT KERNCAST_GPU_PRESENT)
             ${CMAKE_BINARY_DIR}/campaign_records_without_gpu $<TARGET_FILE:kerncast_cli>
             ${PROJECT_SOURCE_DIR}/examples/kernels/uipick)
   set_tests_properties(cli.run.campaign_without_gpu_creates_nothing PROPERTIES LABELS cli)
+  add_test(NAME cli.validate.save_without_gpu_creates_nothing
+    COMMAND sh -c "rm -rf \"$0\"; \"$1\" validate \"$2\" -m h100-sxm5-80gb --save \"$0\" 2>/dev/null; test $? -eq 3 && test ! -e \"$0\""
+            ${CMAKE_BINARY_DIR}/validate_save_without_gpu $<TARGET_FILE:kerncast_cli>
+            ${PROJECT_SOURCE_DIR}/${run_kernel_file})
+  set_tests_properties(cli.validate.save_without_gpu_creates_nothing PROPERTIES LABELS cli)
   if(KERNCAST_ENABLE_CUDA)
     kerncast_add_cli_test(NAME run.kernel_without_gpu ARGS run ${run_kernel_file} -D nx=64 -D ny=64
       EXIT 3 STDERR_CONTAINS "kerncast run needs a GPU")

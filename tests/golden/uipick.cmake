@@ -29,6 +29,12 @@ kerncast_add_cli_test(NAME uipick.gen_bad_match ARGS gen matmul_sq --match union
   STDERR_CONTAINS "unknown match condition 'union'")
 kerncast_add_cli_test(NAME uipick.gen_needs_output ARGS gen matmul_sq EXIT 2
   STDERR_CONTAINS "kerncast gen needs -o DIR")
+# -o naming a file or a device is a usage error (issue 47: it was an internal error, exit 4).
+kerncast_add_cli_test(NAME uipick.gen_output_is_a_file ARGS gen empty_kernel -o /dev/full EXIT 2
+  STDERR_CONTAINS "-o '/dev/full' exists and is not a directory")
+kerncast_add_cli_test(NAME uipick.gen_output_cannot_be_made
+  ARGS gen empty_kernel -o /proc/no/such/dir EXIT 1
+  STDERR_CONTAINS "cannot create the directory '/proc/no/such/dir' that -o names")
 kerncast_add_cli_test(NAME uipick.gen_all_skipped
   ARGS gen matmul_sq prefetch:True lsize_0:32 lsize_1:16 --list EXIT 1
   STDERR_CONTAINS "every variant was skipped" "lsize_0 == lsize_1")

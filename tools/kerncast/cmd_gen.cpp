@@ -68,7 +68,7 @@ void run_gen(const GenOptions& o) {
         throw_input_error("every variant was skipped:" + reasons);
     }
     if (!o.list) {
-        std::filesystem::create_directories(o.output_directory);
+        create_output_directory(o.output_directory, "-o");
         refuse_overwriting(generation, o.output_directory, o.force);
         for (const auto& kernel : generation.kernels)
             write_file_safely(

@@ -280,16 +280,8 @@ void run_campaign(const CLI::App& cmd, const RunCommandOptions& options) {
         uipick::shard_files(uipick::kernel_files_in(options.kernel_path), shard);
     // A campaign that fails before its first record (no GPU, a kernel that cannot be lowered)
     // leaves no records directory it made behind.
-    std::error_code error;
-    const bool existed = std::filesystem::exists(options.record_path, error);
-    std::filesystem::create_directories(options.record_path);
-    try {
-        run_shard(cmd, options, shard, files);
-    } catch (...) {
-        if (!existed && std::filesystem::is_empty(options.record_path, error))
-            std::filesystem::remove(options.record_path, error);
-        throw;
-    }
+    with_output_directory(options.record_path, "-o",
+                          [&] { run_shard(cmd, options, shard, files); });
 }
 
 // The kernel files of one shard, each lowered before the GPU is touched, then run one by one.

@@ -36,18 +36,13 @@ struct ValidateOptions {
     OutputOptions output;
 };
 
-// Runs every configuration of the sweep on the GPU; records are written to save_directory
+// Runs each launch on the GPU and appends its record; records are written to save_directory
 // when given.
-std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
-                                                 const ValidateOptions& o) {
-    const std::string& kernel_path = o.kernel_paths.front();
-    const std::vector<kernel::LaunchConfig> sweep =
-        o.sweep == "default" ? validate::default_sweep(spec) : validate::read_sweep_file(o.sweep);
-    const auto overrides = kernel::parse_parameter_defines(o.defines);
-    const codegen::SourceOrigin origin{kernel_path, sha256_file_hex(kernel_path)};
-    if (!o.save_directory.empty())
-        std::filesystem::create_directories(o.save_directory);
-    std::vector<runtime::LoadedRecord> records;
+void measure_launches(const kernel::KernelSpec& spec, const ValidateOptions& o,
+                      const std::vector<kernel::LaunchConfig>& sweep,
+                      const kernel::ParameterOverrides& overrides,
+                      const codegen::SourceOrigin& origin,
+                      std::vector<runtime::LoadedRecord>& records) {
     for (const auto& launch : sweep) {
         const kernel::BoundKernel bound =
             analysis::bind(analysis::analyze(spec, launch), overrides);
@@ -79,6 +74,24 @@ std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
                   << " ms\n";
         records.push_back(std::move(record));
     }
+}
+
+// Runs every configuration of the sweep on the GPU; a --save directory it made is removed
+// again when the first run fails.
+std::vector<runtime::LoadedRecord> measure_sweep(const kernel::KernelSpec& spec,
+                                                 const ValidateOptions& o) {
+    const std::string& kernel_path = o.kernel_paths.front();
+    const std::vector<kernel::LaunchConfig> sweep =
+        o.sweep == "default" ? validate::default_sweep(spec) : validate::read_sweep_file(o.sweep);
+    const auto overrides = kernel::parse_parameter_defines(o.defines);
+    const codegen::SourceOrigin origin{kernel_path, sha256_file_hex(kernel_path)};
+    std::vector<runtime::LoadedRecord> records;
+    if (o.save_directory.empty())
+        measure_launches(spec, o, sweep, overrides, origin, records);
+    else
+        with_output_directory(o.save_directory, "--save", [&] {
+            measure_launches(spec, o, sweep, overrides, origin, records);
+        });
     return records;
 }
 

@@ -63,6 +63,18 @@ void refuse_clobbering(const std::vector<OutputPath>& outputs,
 void write_file_safely(const std::string& path, const std::string& what,
                        const std::function<void(std::ostream&)>& write);
 
+// Makes the directory an option names (and its parents) for files a command writes there.
+// Usage error when the path exists and is not a directory; input error, with the system's
+// reason, when it cannot be made. Returns whether it was made (so that a command failing
+// before it wrote anything can remove it again).
+bool create_output_directory(const std::string& path, const std::string& option);
+
+// Runs `work` writing into the directory `option` names, made first when missing; when `work`
+// fails and the directory was made for it and is still empty, it is removed again: a command
+// that fails creates nothing.
+void with_output_directory(const std::string& path, const std::string& option,
+                           const std::function<void()>& work);
+
 // Writes `updated`, which the command derived from the machine `original` (resolve_machine_text
 // of its -m: a built-in id or a machine file), to `path` (write_file_safely) as an edit of
 // that text (machine_text_edit.hpp): only the members that changed differ from it, and the

@@ -161,6 +161,35 @@ void write_file_safely(const std::string& path, const std::string& what,
     }
 }
 
+bool create_output_directory(const std::string& path, const std::string& option) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (fs::exists(status)) {
+        if (!fs::is_directory(status))
+            throw_usage_error(option + " '" + path + "' exists and is not a directory",
+                              {"name a directory, or a path that does not exist yet"});
+        return false;
+    }
+    fs::create_directories(path, error);
+    if (error)
+        throw_input_error("cannot create the directory '" + path + "' that " + option +
+                          " names: " + error.message());
+    return true;
+}
+
+void with_output_directory(const std::string& path, const std::string& option,
+                           const std::function<void()>& work) {
+    const bool created = create_output_directory(path, option);
+    try {
+        work();
+    } catch (...) {
+        std::error_code error;
+        if (created && fs::is_empty(path, error))
+            fs::remove(path, error);
+        throw;
+    }
+}
+
 using Printer = void (*)(std::ostream&, const report::Document&);
 
 static void write_to(const std::string& path, const report::Document& doc, Printer print) {
