@@ -69,4 +69,38 @@ std::optional<Eigen::VectorXd> covariance_diagonal(const Eigen::MatrixXd& jacobi
     return diagonal;
 }
 
+ColumnSeparability column_separability(const Eigen::MatrixXd& jacobian,
+                                       const std::vector<Eigen::Index>& columns) {
+    ColumnSeparability result;
+    result.separable.assign(columns.size(), false);
+    if (columns.empty())
+        return result;
+    Eigen::MatrixXd unit(jacobian.rows(), static_cast<Eigen::Index>(columns.size()));
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+        const auto c = jacobian.col(columns[j]);
+        const double norm = c.norm();
+        unit.col(static_cast<Eigen::Index>(j)) =
+            norm > 0 ? Eigen::VectorXd(c / norm) : Eigen::VectorXd(c);
+    }
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(unit);
+    qr.setThreshold(1e-9);
+    const Eigen::Index rank = qr.rank();
+    result.rank = static_cast<int>(rank);
+    const auto& order = qr.colsPermutation().indices();
+    for (Eigen::Index k = 0; k < rank; ++k)
+        result.separable[static_cast<std::size_t>(order(k))] = true;
+    if (rank == unit.cols())
+        return result;
+    // The columns past the rank, and the ones before it that combine to them (R11^-1 R12 of the
+    // pivoted R: each dependent column's coefficients on the independent ones).
+    const Eigen::MatrixXd r = qr.matrixR().template triangularView<Eigen::Upper>();
+    const Eigen::MatrixXd coefficients = r.topLeftCorner(rank, rank)
+                                             .template triangularView<Eigen::Upper>()
+                                             .solve(r.topRightCorner(rank, unit.cols() - rank));
+    for (Eigen::Index k = 0; k < rank; ++k)
+        if (coefficients.row(k).cwiseAbs().maxCoeff() > 1e-6)
+            result.separable[static_cast<std::size_t>(order(k))] = false;
+    return result;
+}
+
 } // namespace kerncast::support

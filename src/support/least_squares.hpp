@@ -46,4 +46,17 @@ Eigen::MatrixXd dense_jacobian(ceres::Problem& problem, const std::vector<double
 std::optional<Eigen::VectorXd> covariance_diagonal(const Eigen::MatrixXd& jacobian,
                                                    double rank_threshold, double variance = 1.0);
 
+// Which of the Jacobian's columns `columns` the residuals separate: each scaled to unit length
+// (a parameter of seconds and one of picoseconds weigh alike), column-pivoted QR (threshold
+// 1e-9) orders them by how much each adds; those past the numerical rank, and those before it
+// that combine to them (a coefficient above 1e-6 in R11^-1 R12 of the pivoted R), are not
+// separable: the data fix only a combination of them. A zero column is not separable either
+// (callers usually call it undetermined first).
+struct ColumnSeparability {
+    int rank = 0;
+    std::vector<bool> separable; // one per entry of `columns`
+};
+ColumnSeparability column_separability(const Eigen::MatrixXd& jacobian,
+                                       const std::vector<Eigen::Index>& columns);
+
 } // namespace kerncast::support

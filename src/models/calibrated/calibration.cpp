@@ -163,41 +163,20 @@ Eigen::MatrixXd solve(const CostModel& model, const std::vector<CalibrationSampl
     return jacobian;
 }
 
-// The fitted parameters whose Jacobian columns (each scaled to unit length, so that a parameter
-// of seconds and one of picoseconds weigh alike) lie in the span of the others': column-pivoted
-// QR orders the columns by how much each adds, and those past the numerical rank add nothing.
-// They become not_separable, and `determined` is emptied: standard errors of the others would
-// hold only with those fixed at values the data do not choose.
+// The fitted parameters whose Jacobian columns lie in the span of the others'
+// (support::column_separability) become not_separable, and `determined` is emptied: standard
+// errors of the others would hold only with those fixed at values the data do not choose.
 void mark_not_separable(const Eigen::MatrixXd& jacobian, CalibrationResult& result,
                         std::vector<Eigen::Index>& determined) {
     if (determined.empty())
         return;
-    Eigen::MatrixXd columns(jacobian.rows(), static_cast<Eigen::Index>(determined.size()));
-    for (std::size_t j = 0; j < determined.size(); ++j) {
-        const auto c = jacobian.col(determined[j]);
-        columns.col(static_cast<Eigen::Index>(j)) = c / c.norm();
-    }
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(columns);
-    qr.setThreshold(1e-9);
-    result.jacobian_rank = static_cast<int>(qr.rank());
-    if (qr.rank() == columns.cols())
+    const support::ColumnSeparability separability =
+        support::column_separability(jacobian, determined);
+    result.jacobian_rank = separability.rank;
+    if (separability.rank == static_cast<int>(determined.size()))
         return;
-    // The columns past the rank, and the ones before it that combine to them (R11^-1 R12 of the
-    // pivoted R: each dependent column's coefficients on the independent ones).
-    const Eigen::Index rank = qr.rank();
-    const auto& order = qr.colsPermutation().indices();
-    std::vector<bool> separable(determined.size(), false);
-    for (Eigen::Index k = 0; k < rank; ++k)
-        separable[static_cast<std::size_t>(order(k))] = true;
-    const Eigen::MatrixXd r = qr.matrixR().template triangularView<Eigen::Upper>();
-    const Eigen::MatrixXd coefficients = r.topLeftCorner(rank, rank)
-                                             .template triangularView<Eigen::Upper>()
-                                             .solve(r.topRightCorner(rank, columns.cols() - rank));
-    for (Eigen::Index k = 0; k < rank; ++k)
-        if (coefficients.row(k).cwiseAbs().maxCoeff() > 1e-6)
-            separable[static_cast<std::size_t>(order(k))] = false;
     for (std::size_t j = 0; j < determined.size(); ++j)
-        if (!separable[j])
+        if (!separability.separable[j])
             result.parameters[static_cast<std::size_t>(determined[j])].status =
                 ParameterStatus::not_separable;
     determined.clear();

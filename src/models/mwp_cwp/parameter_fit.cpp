@@ -47,7 +47,82 @@ std::vector<MemoryParameters> default_starts() {
     return starts;
 }
 
+// The problem of the relative time errors over the log parameters x.
+// The fit keeps each parameter within [0.01, 10^6] cycles: a run set that pulls one towards 0
+// or infinity (a flat or falling direction) stops at a bound, and the parameter is reported
+// at_bound instead of a value the model cannot use.
+constexpr double min_parameter_cycles = 0.01;
+constexpr double max_parameter_cycles = 1e6;
+
+void add_samples(ceres::Problem& problem, const std::vector<FitSample>& samples,
+                 const MachineModel& machine, double* x, bool bounded) {
+    for (const auto& sample : samples)
+        problem.AddResidualBlock(
+            new ceres::NumericDiffCostFunction<SampleCost, ceres::CENTRAL, 1, 3>(
+                new SampleCost{&sample, &machine}),
+            nullptr, x);
+    if (!bounded)
+        return;
+    for (int i = 0; i < 3; ++i) {
+        problem.SetParameterLowerBound(x, i, std::log(min_parameter_cycles));
+        problem.SetParameterUpperBound(x, i, std::log(max_parameter_cycles));
+    }
+}
+
+bool at_bound(double cycles) {
+    return cycles <= min_parameter_cycles * (1 + 1e-9) ||
+           cycles >= max_parameter_cycles * (1 - 1e-9);
+}
+
+// Each parameter's status at the fitted values: the Jacobian in the log parameters (a
+// relative change of each) has a zero column where no run's time depends on the parameter.
+std::array<MwpParameterStatus, 3> parameter_statuses(const std::vector<FitSample>& samples,
+                                                     const MachineModel& machine,
+                                                     const MemoryParameters& fitted) {
+    double x[3] = {std::log(fitted[0]), std::log(fitted[1]), std::log(fitted[2])};
+    ceres::Problem problem;
+    add_samples(problem, samples, machine, x, false);
+    const Eigen::MatrixXd jacobian = support::dense_jacobian(problem, {x});
+    std::array<MwpParameterStatus, 3> status{};
+    std::vector<Eigen::Index> columns;
+    for (Eigen::Index i = 0; i < 3; ++i) {
+        // A central difference of a piecewise model: a column this small relative to the
+        // times is rounding, not dependence.
+        if (!(jacobian.col(i).cwiseAbs().maxCoeff() > 1e-9))
+            status[static_cast<std::size_t>(i)] = MwpParameterStatus::undetermined;
+        else if (at_bound(fitted[static_cast<std::size_t>(i)]))
+            status[static_cast<std::size_t>(i)] = MwpParameterStatus::at_bound;
+        else
+            columns.push_back(i);
+    }
+    const support::ColumnSeparability separability =
+        support::column_separability(jacobian, columns);
+    for (std::size_t j = 0; j < columns.size(); ++j)
+        if (!separability.separable[j])
+            status[static_cast<std::size_t>(columns[j])] = MwpParameterStatus::not_separable;
+    return status;
+}
+
 } // namespace
+
+const char* mwp_parameter_status_name(MwpParameterStatus status) {
+    switch (status) {
+    case MwpParameterStatus::fitted:
+        return "fitted";
+    case MwpParameterStatus::undetermined:
+        return "undetermined";
+    case MwpParameterStatus::at_bound:
+        return "at bound";
+    case MwpParameterStatus::not_separable:
+        return "not separable";
+    }
+    return "?";
+}
+
+bool MwpFit::determined() const {
+    return std::all_of(status.begin(), status.end(),
+                       [](MwpParameterStatus s) { return s == MwpParameterStatus::fitted; });
+}
 
 MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineModel& machine,
                           const MwpFitOptions& options) {
@@ -64,11 +139,7 @@ MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineMo
         // The machine must hold every other parameter: check it once with the start values.
         (void)predict_mwp_cwp(samples.front().workload, with_parameters(machine, x));
         ceres::Problem problem;
-        for (const auto& sample : samples)
-            problem.AddResidualBlock(
-                new ceres::NumericDiffCostFunction<SampleCost, ceres::CENTRAL, 1, 3>(
-                    new SampleCost{&sample, &machine}),
-                nullptr, x);
+        add_samples(problem, samples, machine, x, true);
         support::LeastSquaresOptions solver;
         solver.max_iterations = options.max_iterations;
         solver.function_tolerance = 1e-14;
@@ -88,6 +159,7 @@ MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineMo
         throw_input_error("the MWP-CWP fit found no usable solution from any start");
     const double log_fitted[3] = {std::log(fit.parameters[0]), std::log(fit.parameters[1]),
                                   std::log(fit.parameters[2])};
+    fit.status = parameter_statuses(samples, machine, fit.parameters);
     const MachineModel fitted = with_parameters(machine, log_fitted);
     std::vector<double> errors;
     for (const auto& sample : samples) {

@@ -2,6 +2,9 @@
 
 #include "kerncast/report/table_builder.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace kerncast::models::mwp_cwp {
 
 report::Document mwp_fit_view(const MwpFit& fit, const std::string& machine_id,
@@ -14,11 +17,43 @@ report::Document mwp_fit_view(const MwpFit& fit, const std::string& machine_id,
     p.columns({{"parameter", "paper"},
                "field",
                {"value", "value", "cycles", 3},
-               {"start", "start", "cycles", 1}});
-    p.row("Mem_LD", "mem_ld_cycles", fit.parameters[0], fit.start[0]);
-    p.row("Departure_del_uncoal", "departure_del_uncoal_cycles", fit.parameters[1], fit.start[1]);
-    p.row("Departure_del_coal", "departure_del_coal_cycles", fit.parameters[2], fit.start[2]);
+               {"start", "start", "cycles", 1},
+               "status"});
+    const char* names[3] = {"Mem_LD", "Departure_del_uncoal", "Departure_del_coal"};
+    const char* fields[3] = {"mem_ld_cycles", "departure_del_uncoal_cycles",
+                             "departure_del_coal_cycles"};
+    std::vector<std::string> undetermined, inseparable, bounded;
+    for (std::size_t i = 0; i < 3; ++i) {
+        p.row(names[i], fields[i], fit.parameters[i], fit.start[i],
+              mwp_parameter_status_name(fit.status[i]));
+        if (fit.status[i] == MwpParameterStatus::undetermined)
+            undetermined.push_back(names[i]);
+        if (fit.status[i] == MwpParameterStatus::not_separable)
+            inseparable.push_back(names[i]);
+        if (fit.status[i] == MwpParameterStatus::at_bound)
+            bounded.push_back(names[i]);
+    }
     doc.tables.push_back(p.build());
+    if (!undetermined.empty())
+        doc.notes.push_back(
+            "the records do not determine " + fmt::format("{}", fmt::join(undetermined, ", ")) +
+            (undetermined.size() == 1
+                 ? ": no record's time depends on it at the fitted values (its value is where "
+                   "the fit started, not a measurement)"
+                 : ": no record's time depends on them at the fitted values (their values are "
+                   "where the fit started, not measurements)") +
+            "; add runs that they limit, e.g. uncoalesced loads for Departure_del_uncoal, "
+            "memory-bound runs for Mem_LD");
+    if (!bounded.empty())
+        doc.notes.push_back("the fit stopped " + fmt::format("{}", fmt::join(bounded, ", ")) +
+                            " at a bound of the range it searches (0.01 to 10^6 cycles): the "
+                            "records pull it towards 0 or infinity, so MWP-CWP does not match "
+                            "these runs with any value of it");
+    if (!inseparable.empty())
+        doc.notes.push_back("the records fix only a combination of " +
+                            fmt::format("{}", fmt::join(inseparable, ", ")) +
+                            " (not separable): their values are one of many that fit equally "
+                            "well; add runs in which they limit the time differently");
 
     report::TableBuilder f("fit", "Fit");
     f.columns({"samples",

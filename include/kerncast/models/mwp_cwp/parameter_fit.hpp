@@ -38,8 +38,19 @@ struct FitRow {
     double predicted_s = 0; // with the fitted parameters
 };
 
+// Whether the timed runs determine a parameter (at the fitted values, by the Jacobian of the
+// relative time errors): undetermined when no run's time depends on it (e.g. no run has an
+// uncoalesced load: Departure_del_uncoal), not_separable when the runs fix only a combination
+// of it with others (support::column_separability), at_bound when the fit stopped at 0.01 or
+// 10^6 cycles (the runs pull it towards 0 or infinity: the model cannot match them with it).
+enum class MwpParameterStatus { fitted, undetermined, not_separable, at_bound };
+const char* mwp_parameter_status_name(MwpParameterStatus status);
+
 struct MwpFit {
     MemoryParameters parameters{0, 0, 0};
+    std::array<MwpParameterStatus, 3> status{MwpParameterStatus::fitted, MwpParameterStatus::fitted,
+                                             MwpParameterStatus::fitted};
+    bool determined() const;         // every parameter fitted
     MemoryParameters start{0, 0, 0}; // the start that won
     std::vector<FitRow> rows;
     double median_abs_relative_error = 0;

@@ -10,6 +10,7 @@
 #include "kerncast/runtime/measurement_records.hpp"
 
 #include <gtest/gtest.h>
+#include <map>
 
 namespace kerncast::models::mwp_cwp {
 namespace {
@@ -54,6 +55,49 @@ TEST(MwpParameterFit, DefaultStartsRecoverTheFx5600Parameters) {
     EXPECT_NEAR(fit.parameters[0], 420, 420 * 1e-4);
     EXPECT_NEAR(fit.parameters[1], 10, 10 * 1e-4);
     EXPECT_NEAR(fit.parameters[2], 4, 4 * 1e-4);
+}
+
+TEST(MwpParameterFit, EveryParameterIsDeterminedByTheFullSet) {
+    const MachineModel machine = resolve_machine("fx5600");
+    const MwpFit fit = fit_mwp_parameters(synthetic_samples(machine), machine);
+    EXPECT_TRUE(fit.determined());
+}
+
+// Without uncoalesced runs no time depends on Departure_del_uncoal (Hong & Kim eq. 8 uses it
+// only for uncoalesced loads): it is marked, not reported as fitted at its start value.
+TEST(MwpParameterFit, RecordsWithoutUncoalescedLoadsLeaveItsDelayUndetermined) {
+    const MachineModel machine = resolve_machine("fx5600");
+    std::vector<FitSample> coalesced;
+    for (auto& sample : synthetic_samples(machine))
+        if (sample.record.find("_uc") == std::string::npos)
+            coalesced.push_back(sample);
+    ASSERT_EQ(coalesced.size(), 12u);
+    const MwpFit fit = fit_mwp_parameters(coalesced, machine);
+    EXPECT_FALSE(fit.determined());
+    EXPECT_EQ(fit.status[1], MwpParameterStatus::undetermined);
+    EXPECT_EQ(fit.status[0], MwpParameterStatus::fitted);
+    EXPECT_NEAR(fit.parameters[0], 420, 420 * 1e-4);
+}
+
+// Copies of one run fix one time: at most one parameter is fitted, whatever the run. Some runs
+// leave the others flat (undetermined), some tie them (not separable), and the uncoalesced ones
+// pull a delay to 0 (at bound; the fit used to end at exp(-inf) = 0 cycles and a model error).
+TEST(MwpParameterFit, OneRepeatedRunFitsAtMostOneParameter) {
+    const MachineModel machine = resolve_machine("fx5600");
+    std::map<MwpParameterStatus, int> seen;
+    for (const auto& sample : synthetic_samples(machine)) {
+        const MwpFit fit = fit_mwp_parameters(std::vector<FitSample>(3, sample), machine);
+        EXPECT_FALSE(fit.determined()) << sample.record;
+        EXPECT_LE(std::count(fit.status.begin(), fit.status.end(), MwpParameterStatus::fitted), 1)
+            << sample.record;
+        for (const auto status : fit.status)
+            ++seen[status];
+        for (const double cycles : fit.parameters)
+            EXPECT_TRUE(cycles >= 0.01 && cycles <= 1e6) << sample.record;
+    }
+    EXPECT_GT(seen[MwpParameterStatus::undetermined], 0);
+    EXPECT_GT(seen[MwpParameterStatus::not_separable], 0);
+    EXPECT_GT(seen[MwpParameterStatus::at_bound], 0);
 }
 
 TEST(MwpParameterFit, TooFewSamplesIsAnInputError) {

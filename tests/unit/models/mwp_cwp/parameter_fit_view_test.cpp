@@ -26,5 +26,27 @@ TEST(ParameterFitView, ParametersFitAndSamples) {
     EXPECT_EQ(doc.notes[0], "skipped: b.json: no times");
 }
 
+TEST(ParameterFitView, ParametersTheRecordsDoNotDetermineAreMarkedAndNamed) {
+    MwpFit fit;
+    fit.parameters = {420, 5, 4};
+    fit.status = {MwpParameterStatus::not_separable, MwpParameterStatus::undetermined,
+                  MwpParameterStatus::not_separable};
+    const auto doc = mwp_fit_view(fit, "fx5600", {});
+    const auto& parameters = doc.table_at("parameters");
+    EXPECT_EQ(std::get<std::string>(parameters.rows[0].at(4)), "not separable");
+    EXPECT_EQ(std::get<std::string>(parameters.rows[1].at(4)), "undetermined");
+    ASSERT_EQ(doc.notes.size(), 2u);
+    EXPECT_EQ(doc.notes[0].rfind("the records do not determine Departure_del_uncoal: no "
+                                 "record's time depends on it",
+                                 0),
+              0u)
+        << doc.notes[0];
+    EXPECT_EQ(doc.notes[1].rfind("the records fix only a combination of Mem_LD, "
+                                 "Departure_del_coal (not separable)",
+                                 0),
+              0u)
+        << doc.notes[1];
+}
+
 } // namespace
 } // namespace kerncast::models::mwp_cwp
