@@ -102,5 +102,25 @@ TEST(LeastSquares, RankDeficientJacobiansHaveNoCovariance) {
     EXPECT_TRUE(covariance_diagonal(close, 1e-12).has_value());
 }
 
+// Columns a, 1e6 * a (another unit, the same direction), b and a + b among 4 rows: rank 2;
+// among the first three, a and its multiple tie and b stands apart; with a + b, all tie.
+TEST(LeastSquares, ColumnSeparabilityNamesTheColumnsTheRowsTie) {
+    Eigen::MatrixXd j(4, 4);
+    j << 1, 1e6, 0, 1, //
+        2, 2e6, 1, 3,  //
+        0, 0, 3, 3,    //
+        1, 1e6, 1, 2;
+    const ColumnSeparability three = column_separability(j, {0, 1, 2});
+    EXPECT_EQ(three.rank, 2);
+    EXPECT_EQ(three.separable, (std::vector<bool>{false, false, true}));
+    const ColumnSeparability independent = column_separability(j, {0, 2});
+    EXPECT_EQ(independent.rank, 2);
+    EXPECT_EQ(independent.separable, (std::vector<bool>{true, true}));
+    const ColumnSeparability all = column_separability(j, {0, 2, 3});
+    EXPECT_EQ(all.rank, 2);
+    EXPECT_EQ(all.separable, (std::vector<bool>{false, false, false}));
+    EXPECT_TRUE(column_separability(j, {}).separable.empty());
+}
+
 } // namespace
 } // namespace kerncast::support
