@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,27 @@ struct Footprint {
 Footprint footprint(const KernelAnalysis& analysis, const AccessInfo& access,
                     const std::vector<std::int64_t>& params, const ThreadGroup& group,
                     const std::vector<std::int64_t>& granule_bytes);
+
+// Footprints of many accesses of one analysis at one parameter point, as the free functions
+// above compute them, with one isl context: each access domain's restriction to a group is
+// computed once, and accesses alike in domain, group, byte address and granules share one
+// result (a generated kernel repeats `a[x]` in every statement). Not thread-safe.
+class FootprintSession {
+public:
+    FootprintSession(const KernelAnalysis& analysis, std::vector<std::int64_t> params);
+    ~FootprintSession();
+    FootprintSession(const FootprintSession&) = delete;
+    FootprintSession& operator=(const FootprintSession&) = delete;
+
+    ThreadGroup first_iteration_warp(const AccessInfo& access, std::int64_t warp_size,
+                                     std::int64_t warp = 0);
+    Footprint footprint(const AccessInfo& access, const ThreadGroup& group,
+                        const std::vector<std::int64_t>& granule_bytes);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // The union footprint of every access to `array` (only those in `direction` when given) for
 // `group`: what a cache shared by the group must hold (Ernst et al. 4.3, "unique memory

@@ -43,6 +43,7 @@ CountReport evaluate_counts(const KernelAnalysis& analysis, const std::vector<st
         report.operations.push_back(OperationRow{
             kernel::data_type_name(op.dtype), op.operation, granularity_name(op.granularity),
             op.count.evaluate(params), op.count.closed_form(), op.count.formula()});
+    FootprintSession session(analysis, params);
     for (const auto& access : analysis.accesses) {
         AccessRow row;
         row.statement = access.statement;
@@ -73,15 +74,14 @@ CountReport evaluate_counts(const KernelAnalysis& analysis, const std::vector<st
                     static_cast<double>(row.count_per_work_item) / static_cast<double>(elements);
             if (footprints.enabled) {
                 auto group_footprint = [&](const ThreadGroup& group) {
-                    const Footprint f =
-                        footprint(analysis, access, params, group, footprints.granule_bytes);
+                    const Footprint f = session.footprint(access, group, footprints.granule_bytes);
                     GroupFootprint g{f.accesses, f.elements, {}};
                     for (const auto& granule : f.granules)
                         g.granules.push_back(granule.count);
                     return g;
                 };
-                row.warp = group_footprint(
-                    first_iteration_warp(analysis, access, params, footprints.warp_size));
+                row.warp =
+                    group_footprint(session.first_iteration_warp(access, footprints.warp_size));
                 row.block = group_footprint(whole_block(analysis));
             }
         } else {

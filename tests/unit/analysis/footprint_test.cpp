@@ -90,3 +90,43 @@ TEST(Footprint, IndirectAccessHasNone) {
                          Error);
         }
 }
+
+// One session over many accesses returns, for each access and group, what a fresh computation
+// returns: its caches (group domains, first warps, address and granule maps, whole results)
+// never hand one access another's. The matmul's accesses differ in domain variables and
+// sequential loops; the two A loads of the stencil share a domain and differ in address.
+TEST(Footprint, ASessionGivesEachAccessWhatAFreshComputationGives) {
+    for (const char* name : {"matmul_tiled16", "star2d_r1", "hk_matmul"}) {
+        const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                                   "/examples/kernels/" + name + ".yaml");
+        const KernelAnalysis analysis = analyze(spec);
+        std::vector<std::int64_t> params; // small sizes: isl counts these sets by enumeration
+        for (const std::string& parameter : analysis.parameters)
+            for (const auto& p : spec.params)
+                if (p.name == parameter)
+                    params.push_back(std::min<std::int64_t>(p.default_value, 256));
+        ASSERT_EQ(params.size(), analysis.parameters.size()) << name;
+        FootprintSession session(analysis, params);
+        std::size_t compared = 0;
+        for (int round = 0; round < 2; ++round) // the second round reads the caches
+            for (const AccessInfo& access : analysis.accesses) {
+                if (access.indirect)
+                    continue;
+                const ThreadGroup warp = session.first_iteration_warp(access, 32, 1);
+                const ThreadGroup fresh_warp =
+                    first_iteration_warp(analysis, access, params, 32, 1);
+                EXPECT_EQ(warp.first_thread, fresh_warp.first_thread) << name;
+                EXPECT_EQ(warp.fixed_indices, fresh_warp.fixed_indices) << name << access.text;
+                for (const ThreadGroup& group : {warp, whole_block(analysis)}) {
+                    const Footprint cached = session.footprint(access, group, {32, 128});
+                    const Footprint fresh = footprint(analysis, access, params, group, {32, 128});
+                    EXPECT_EQ(cached.accesses, fresh.accesses) << name << ' ' << access.text;
+                    EXPECT_EQ(cached.element_set, fresh.element_set) << name << access.text;
+                    ASSERT_EQ(cached.granules.size(), 2u);
+                    EXPECT_EQ(cached.granules[1].set, fresh.granules[1].set) << access.text;
+                    ++compared;
+                }
+            }
+        EXPECT_GE(compared, 8u) << name;
+    }
+}
