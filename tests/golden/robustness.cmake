@@ -50,6 +50,11 @@ kerncast_add_cli_test(NAME robust.count_overflow
   ARGS count ${star3d} -D nx=3000000 -D ny=3000000 -D nz=3000000 EXIT 1
   STDERR_CONTAINS "star3d_r4.yaml: error: a count exceeds the 64-bit integer range"
                   "note: parameters: nx = 3000000, ny = 3000000, nz = 3000000")
+# An array whose element count overflows: the file, the kernel and the values given (issue 47).
+kerncast_add_cli_test(NAME robust.explore_array_overflow
+  ARGS explore ${star3d} -m a100-sxm4-40gb -D nx=3000000 -D ny=3000000 -D nz=3000000 EXIT 1
+  STDERR_CONTAINS "star3d_r4.yaml: error: kernel 'star3d_r4': the element count of array"
+                  "note: parameters: nx = 3000000, ny = 3000000, nz = 3000000")
 # Arrays larger than the machine's DRAM: no forecast for a launch that cannot be allocated (and
 # no minutes spent counting its footprints).
 kerncast_add_cli_test(NAME robust.arrays_exceed_device_memory

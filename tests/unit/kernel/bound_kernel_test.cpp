@@ -80,6 +80,9 @@ TEST(BoundKernel, AnElementCountBeyond64BitsIsAnErrorWhenAsked) {
         EXPECT_NE(e.message().find("the element count of array 'src' exceeds the 64-bit"),
                   std::string::npos)
             << e.message();
+        // The values the user gave, never an overflowed number (issue 47).
+        ASSERT_EQ(e.notes().size(), 1u);
+        EXPECT_NE(e.notes()[0].find("nx = 3000000"), std::string::npos) << e.notes()[0];
     }
     EXPECT_EQ(k.elements("w"), 1);
 }
