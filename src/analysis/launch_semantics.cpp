@@ -88,6 +88,10 @@ public:
 
     void check() {
         const kernel::KernelSpec& spec = analysis_.spec;
+        std::vector<std::vector<const AccessInfo*>> accesses_of(spec.statements.size());
+        for (const AccessInfo& access : analysis_.accesses)
+            if (access.statement >= 0 && static_cast<size_t>(access.statement) < accesses_of.size())
+                accesses_of[static_cast<size_t>(access.statement)].push_back(&access);
         for (size_t k = 0; k < spec.statements.size(); ++k) {
             const kernel::StatementSpec& statement = spec.statements[k];
             if (statement.kind != kernel::StatementKind::compute)
@@ -100,9 +104,8 @@ public:
                  {statement.parsed.target, statement.parsed.value, statement.parsed.compare})
                 if (e)
                     collect_reference_names(*e, refs);
-            for (const AccessInfo& access : analysis_.accesses) {
-                if (access.statement != static_cast<int>(k))
-                    continue;
+            for (const AccessInfo* each : accesses_of[k]) {
+                const AccessInfo& access = *each;
                 std::set<std::string> names = guard_names;
                 subscript_names_.clear();
                 if (const auto ref = refs.find(access.text); ref != refs.end()) {
