@@ -207,4 +207,16 @@ std::int64_t BoundKernel::elements(const std::string& name) const {
     return extents.elements;
 }
 
+void rethrow_naming_kernel(const BoundKernel& bound) {
+    try {
+        throw;
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::input || !e.where().file.empty() || bound.spec().file.empty())
+            throw;
+        std::vector<std::string> notes = e.notes();
+        notes.push_back("parameters: " + parameters_note(bound.named_values()));
+        throw_input_error(e.message(), SourceLocation{bound.spec().file, 0, 0, {}, {}}, notes);
+    }
+}
+
 } // namespace kerncast::kernel

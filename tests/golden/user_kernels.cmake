@@ -83,6 +83,15 @@ user_kernel_refused(address_overflow offset_overflow.yaml
   "offset_overflow.yaml:12:6: error: the byte address of 'a[i]' (array 'a') exceeds the 64-bit integer range"
   count predict)
 
+# ---- counts past 64 bits: the file and the values, by every command that counts -------------
+user_kernel_refused(domain_count_overflow domain_count_overflow.yaml
+  "domain_count_overflow.yaml: error: a count exceeds the 64-bit integer range"
+  count predict)
+kerncast_add_cli_test(NAME user_kernels.domain_count_overflow_mwp
+  ARGS mwp ${uk}/domain_count_overflow.yaml -m v100-pcie-32gb EXIT 1
+  STDERR_CONTAINS "domain_count_overflow.yaml: error: a count exceeds the 64-bit integer range"
+                  "note: parameters: nx = 1000000000, ny = 200000, nz = 4000000")
+
 # ---- isl's refusals in the user's terms, without isl's source position --------------------
 user_kernel_refused(mod_zero mod_zero_domain.yaml
   "mod_zero_domain.yaml:8:9: error: isl rejects the domain: a division or mod by a constant that is not positive"

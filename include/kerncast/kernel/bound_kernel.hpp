@@ -81,6 +81,12 @@ void check_grid_limits(const BoundKernel& bound);
 // The same for a grid computed elsewhere for this launch (the code generator's schedule).
 void check_grid_limits(const BoundKernel& bound, const Dim3& grid);
 
+// Called in a catch handler of work on `bound`: an input Error without a place (a count that
+// overflows 64 bits deep in a model) is about this kernel at these values, and is rethrown
+// naming the kernel file and, in a note, the parameter values; any other exception is
+// rethrown as it is.
+[[noreturn]] void rethrow_naming_kernel(const BoundKernel& bound);
+
 // The kernel's assumptions at `values`: an input Error naming the violated one (or the one
 // that cannot be evaluated). BoundKernel::bind calls it.
 void check_assumptions(const KernelSpec& spec, const ParameterOverrides& values);

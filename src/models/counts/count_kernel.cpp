@@ -21,18 +21,10 @@ CountReport count_kernel(const kernel::KernelSpec& spec, const kernel::LaunchCon
         // overflows 64 bits (the larger problem of such a domain) is the one named.
         kernel::check_grid_limits(bound);
         return report;
-    } catch (const Error& e) {
+    } catch (...) {
         // An error without a place (a count overflowing 64 bits) is about this kernel at
         // these parameter values: name them.
-        if (e.kind() != ErrorKind::input || !e.where().file.empty())
-            throw;
-        std::string values;
-        for (size_t k = 0; k < result.parameters.size() && k < params.size(); ++k)
-            values += (values.empty() ? "" : ", ") + result.parameters[k] + " = " +
-                      std::to_string(params[k]);
-        std::vector<std::string> notes = e.notes();
-        notes.push_back("parameters: " + values);
-        throw_input_error(e.message(), SourceLocation{spec.file, 0, 0, {}, {}}, notes);
+        kernel::rethrow_naming_kernel(bound);
     }
 }
 

@@ -2,6 +2,7 @@
 #include "kerncast/models/mwp_cwp/kernel_prediction.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 #include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
@@ -17,9 +18,11 @@ predict_kernel_mwp(const kernel::KernelSpec& spec, const kernel::LaunchConfig& l
                               volumes);
 }
 
-KernelMwpPrediction predict_kernel_mwp(const AnalysedLaunch& launch, const MachineModel& machine,
-                                       const KernelMwpOptions& options,
-                                       const VolumePrediction* volumes) {
+namespace {
+
+KernelMwpPrediction predict_bound(const AnalysedLaunch& launch, const MachineModel& machine,
+                                  const KernelMwpOptions& options,
+                                  const VolumePrediction* volumes) {
     const analysis::KernelAnalysis& analysis = launch.analysis;
     const std::vector<std::int64_t>& params = launch.params();
     const std::int64_t subgroup_size = launch.subgroup_size;
@@ -63,6 +66,18 @@ KernelMwpPrediction predict_kernel_mwp(const AnalysedLaunch& launch, const Machi
         p.model = p.cache_aware->model;
     }
     return p;
+}
+
+} // namespace
+
+KernelMwpPrediction predict_kernel_mwp(const AnalysedLaunch& launch, const MachineModel& machine,
+                                       const KernelMwpOptions& options,
+                                       const VolumePrediction* volumes) {
+    try {
+        return predict_bound(launch, machine, options, volumes);
+    } catch (...) {
+        kernel::rethrow_naming_kernel(launch.bound);
+    }
 }
 
 } // namespace kerncast::models::mwp_cwp

@@ -20,11 +20,15 @@ VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::La
     analysis::check_fold_within_domain(bound);
     kernel::check_grid_limits(bound);
     const std::vector<std::int64_t>& params = bound.values();
-    if (!registers_for_launch)
-        return predict_volumes(analysis, params, machine, options);
-    VolumeOptions with_registers = options;
-    with_registers.registers = registers_for_launch(launch);
-    return predict_volumes(analysis, params, machine, with_registers);
+    try {
+        if (!registers_for_launch)
+            return predict_volumes(analysis, params, machine, options);
+        VolumeOptions with_registers = options;
+        with_registers.registers = registers_for_launch(launch);
+        return predict_volumes(analysis, params, machine, with_registers);
+    } catch (...) {
+        kernel::rethrow_naming_kernel(bound);
+    }
 }
 
 VolumePrediction predict_launch(const AnalysedLaunch& launch, const MachineModel& machine,
@@ -32,11 +36,15 @@ VolumePrediction predict_launch(const AnalysedLaunch& launch, const MachineModel
                                 const RegistersForLaunch& registers_for_launch) {
     check_volume_machine(machine);
     check_arrays_fit_device_memory(launch.bound, machine);
-    if (!registers_for_launch)
-        return predict_volumes(launch.analysis, launch.params(), machine, options);
-    VolumeOptions with_registers = options;
-    with_registers.registers = registers_for_launch(launch.bound.launch());
-    return predict_volumes(launch.analysis, launch.params(), machine, with_registers);
+    try {
+        if (!registers_for_launch)
+            return predict_volumes(launch.analysis, launch.params(), machine, options);
+        VolumeOptions with_registers = options;
+        with_registers.registers = registers_for_launch(launch.bound.launch());
+        return predict_volumes(launch.analysis, launch.params(), machine, with_registers);
+    } catch (...) {
+        kernel::rethrow_naming_kernel(launch.bound);
+    }
 }
 
 } // namespace kerncast::models
