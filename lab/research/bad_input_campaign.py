@@ -4,7 +4,12 @@ files, machine files, workloads, cost models, sweep files and measurement record
 commands that read them, and sorts what comes back.
 
     lab/research/bad_input_campaign.py [--kerncast BIN] [--cases N] [--seed S] [--jobs J]
-                                       [--python [--pythonpath DIR]] OUT
+                                       [--python [--pythonpath DIR] | --outputs] OUT
+
+--outputs runs every writer option (--json, --md, --csv, --report, -o of codegen, calibrate,
+fit-volumes, probe, gen and run, validate --save) against every kind of target (new, existing,
+read-only, a directory, a missing parent, /dev/full, the input itself or a link to it, a dangling
+link, stdout, empty, a 300-character name, a newline, a file as parent): see output_case.
 
 Every case is one mutated file and one command, with a 10 s timeout. The right answers are exit
 0 (the mutation left a valid file), 1 (input error) or 2 (usage error); 3 only for GPU commands.
@@ -216,6 +221,138 @@ def run_case(binary, kind, source, build, seed, workdir):
             "stderr": stderr[-400:], "file": str(path), "text": mutated if outcome != "ok" else ""}
 
 
+# --outputs: the writers' targets. Each case is one command with one writer option pointing at a
+# prepared target; the inputs are copies in the case's directory. Besides the exit codes above, a
+# finding is an input changed, a failed command that left a new file or directory at its target,
+# a command that exited 0 but wrote nothing to a new target, or a read-only file replaced.
+WRITERS = [
+    # (name, arguments with {in} for the input copy and {out} for the target, input, target is a
+    #  directory)
+    ("count --json", ["count", "{in}", "--json", "{out}"], "examples/kernels/star3d_r4.yaml", False),
+    ("predict --md", ["predict", "{in}", "-m", "h100-sxm5-80gb", "--md", "{out}"],
+     "examples/kernels/star3d_r4.yaml", False),
+    ("explore --csv", ["explore", "{in}", "-m", "a100-sxm4-40gb", "--top", "3", "--csv", "{out}"],
+     "examples/kernels/star2d_r1.yaml", False),
+    ("explore --report", ["explore", "{in}", "-m", "a100-sxm4-40gb", "--report", "{out}"],
+     "examples/kernels/star2d_r1.yaml", False),
+    ("codegen -o", ["codegen", "{in}", "-o", "{out}"], "examples/kernels/star3d_r4.yaml", False),
+    ("machine show --json", ["machine", "show", "{in}", "--json", "{out}"],
+     "machines/h100-sxm5-80gb.json", False),
+    ("calibrate -o", ["calibrate", "{in}", "--records", "tests/golden/data/calibrated/records",
+                      "-m", "a100-sxm4-40gb", "-o", "{out}"],
+     "tests/golden/data/calibrated/tiled.yaml", False),
+    ("fit-volumes -o", ["fit-volumes", "{in}", "-m", "v100-pcie-32gb", "--records",
+                        "tests/golden/data/validate_star3d", "-o", "{out}"],
+     "examples/kernels/star3d_r4.yaml", False),
+    ("probe --replay -o", ["probe", "--replay", "tests/unit/probe/data/synthetic-gpu", "-o",
+                           "{out}"], None, False),
+    ("gen -o", ["gen", "empty_kernel", "ngroups:16", "-o", "{out}"], None, True),
+    ("validate --save", ["validate", "{in}", "-m", "h100-sxm5-80gb", "--save", "{out}"],
+     "examples/kernels/star2d_r1.yaml", True),
+    ("run -o", ["run", "examples/kernels/uipick", "--shard", "0/64", "-o", "{out}"], None, True),
+]
+TARGETS = ["new", "existing", "read-only", "directory", "missing parent", "/dev/full", "input",
+           "symlink to input", "dangling symlink", "stdout", "empty", "long name", "newline",
+           "file as parent"]
+
+
+def prepare_target(kind, case_dir, input_path):
+    """The target path for `kind`, made in case_dir; and whether it existed before."""
+    if kind == "new":
+        return str(case_dir / "out.txt")
+    if kind == "existing":
+        (case_dir / "out.txt").write_text("keep\n")
+        return str(case_dir / "out.txt")
+    if kind == "read-only":
+        (case_dir / "out.txt").write_text("keep\n")
+        os.chmod(case_dir / "out.txt", 0o444)
+        return str(case_dir / "out.txt")
+    if kind == "directory":
+        (case_dir / "out.d").mkdir()
+        return str(case_dir / "out.d")
+    if kind == "missing parent":
+        return str(case_dir / "no" / "such" / "out.txt")
+    if kind == "/dev/full":
+        return "/dev/full"
+    if kind == "input":
+        return str(input_path) if input_path else str(case_dir / "out.txt")
+    if kind == "symlink to input":
+        if input_path:
+            (case_dir / "link").symlink_to(input_path)
+            return str(case_dir / "link")
+        return str(case_dir / "out.txt")
+    if kind == "dangling symlink":
+        (case_dir / "link").symlink_to(case_dir / "nowhere" / "x")
+        return str(case_dir / "link")
+    if kind == "stdout":
+        return "-"
+    if kind == "empty":
+        return ""
+    if kind == "long name":
+        return str(case_dir / ("x" * 300))
+    if kind == "newline":
+        return str(case_dir / "out\nname.txt")
+    (case_dir / "plain").write_text("a file\n")  # file as parent
+    return str(case_dir / "plain" / "out.txt")
+
+
+def snapshot(directory):
+    """Every path under `directory` with its content (files) or None (directories)."""
+    state = {}
+    for path in sorted(Path(directory).rglob("*")):
+        if path.is_symlink():
+            state[str(path)] = "-> " + os.readlink(path)
+        elif path.is_file():
+            state[str(path)] = path.read_bytes()
+        else:
+            state[str(path)] = None
+    return state
+
+
+def output_case(binary, writer, target_kind, seed, workdir):
+    name, arguments, source, _ = writer
+    case_dir = Path(tempfile.mkdtemp(dir=workdir))
+    input_path = None
+    if source:
+        input_path = case_dir / Path(source).name
+        input_path.write_bytes((ROOT / source).read_bytes())
+    target = prepare_target(target_kind, case_dir, input_path)
+    before = snapshot(case_dir)
+    command = [a.replace("{in}", str(input_path)).replace("{out}", target) for a in arguments]
+    try:
+        result = subprocess.run([binary, *command], capture_output=True, timeout=30, cwd=str(ROOT))
+        code, stderr = result.returncode, result.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        code, stderr = "timeout", ""
+    after = snapshot(case_dir)
+    problems = []
+    if code == "timeout":
+        problems.append("timeout")
+    elif code < 0:
+        problems.append(f"signal {-code}")
+    elif code == 4:
+        problems.append("internal error")
+    elif code not in (0, 1, 2, 3):
+        problems.append(f"exit {code}")
+    elif FINDING_TEXT.search(stderr):
+        problems.append("internals in the message")
+    if input_path and before.get(str(input_path)) != after.get(str(input_path)):
+        problems.append("input changed")
+    created = sorted(set(after) - set(before))
+    if code != 0 and created:
+        problems.append("failed but created " + ", ".join(Path(c).name for c in created))
+    if code == 0 and target_kind == "new" and target not in after:
+        problems.append("exit 0 without writing the target")
+    if target_kind == "read-only" and before.get(target) != after.get(target):
+        problems.append("read-only file replaced")
+    if code == 0 and target_kind == "/dev/full":
+        problems.append("exit 0 writing to a full device")
+    os.system(f"chmod -R u+w '{case_dir}'")
+    return {"kind": "output", "source": target_kind, "command": name, "args": command,
+            "exit": code, "outcome": "; ".join(problems) or "ok", "seed": seed,
+            "stderr": stderr[-400:], "file": target, "text": ""}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kerncast", default=str(ROOT / "build/tools/kerncast/kerncast"))
@@ -227,6 +364,8 @@ def main():
     parser.add_argument("--pythonpath", default=str(ROOT / "build/python"))
     parser.add_argument("--interpreter", default="/usr/bin/python3",
                         help="the Python the module was built for (Debian's)")
+    parser.add_argument("--outputs", action="store_true",
+                        help="the writers' targets (every writer option x every target kind)")
     parser.add_argument("out")
     options = parser.parse_args()
     out = Path(options.out)
@@ -237,7 +376,12 @@ def main():
     tally = collections.Counter()
     with tempfile.TemporaryDirectory() as workdir, open(out / "cases.jsonl", "w") as log, \
             concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        if options.python:
+        if options.outputs:
+            pairs = [(w, t) for w in WRITERS for t in TARGETS]
+            futures = [pool.submit(output_case, options.kerncast, w, t, rng.randrange(1 << 30),
+                                   workdir) for w, t in pairs]
+            options.cases = len(futures)
+        elif options.python:
             sources = sorted((ROOT / "examples/kernels").glob("*.yaml")) + sorted(
                 (ROOT / "machines").glob("*.json")) + sorted(
                 (ROOT / "examples/workloads").glob("*.json"))

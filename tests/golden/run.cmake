@@ -79,14 +79,14 @@ kerncast_add_cli_test(NAME run.fold_without_kernel
   ARGS run ${saxpy_arguments} --fold 2 EXIT 2 STDERR_CONTAINS "kernel-file form")
 if(NOT KERNCAST_GPU_PRESENT)
   # A campaign that cannot run (no GPU, or built without CUDA: exit 3) leaves no records
-  # directory it made behind (issue 47).
+  # directory it made behind, nor the missing parents it made for it (issue 47).
   add_test(NAME cli.run.campaign_without_gpu_creates_nothing
-    COMMAND sh -c "rm -rf \"$0\"; \"$1\" run \"$2\" --shard 0/16 -o \"$0\" 2>/dev/null; test $? -eq 3 && test ! -e \"$0\""
+    COMMAND sh -c "rm -rf \"$0\"; \"$1\" run \"$2\" --shard 0/16 -o \"$0/records\" 2>/dev/null; test $? -eq 3 && test ! -e \"$0\""
             ${CMAKE_BINARY_DIR}/campaign_records_without_gpu $<TARGET_FILE:kerncast_cli>
             ${PROJECT_SOURCE_DIR}/examples/kernels/uipick)
   set_tests_properties(cli.run.campaign_without_gpu_creates_nothing PROPERTIES LABELS cli)
   add_test(NAME cli.validate.save_without_gpu_creates_nothing
-    COMMAND sh -c "rm -rf \"$0\"; \"$1\" validate \"$2\" -m h100-sxm5-80gb --save \"$0\" 2>/dev/null; test $? -eq 3 && test ! -e \"$0\""
+    COMMAND sh -c "rm -rf \"$0\"; \"$1\" validate \"$2\" -m h100-sxm5-80gb --save \"$0/no/such\" 2>/dev/null; test $? -eq 3 && test ! -e \"$0\""
             ${CMAKE_BINARY_DIR}/validate_save_without_gpu $<TARGET_FILE:kerncast_cli>
             ${PROJECT_SOURCE_DIR}/${run_kernel_file})
   set_tests_properties(cli.validate.save_without_gpu_creates_nothing PROPERTIES LABELS cli)

@@ -179,13 +179,24 @@ bool create_output_directory(const std::string& path, const std::string& option)
 
 void with_output_directory(const std::string& path, const std::string& option,
                            const std::function<void()>& work) {
+    // The outermost directory this call makes: `path` or the first of its missing parents.
+    fs::path outermost = fs::absolute(path).lexically_normal();
+    std::error_code error;
+    while (outermost.has_parent_path() && outermost.parent_path() != outermost &&
+           !fs::exists(outermost.parent_path(), error))
+        outermost = outermost.parent_path();
     const bool created = create_output_directory(path, option);
     try {
         work();
     } catch (...) {
-        std::error_code error;
-        if (created && fs::is_empty(path, error))
-            fs::remove(path, error);
+        // Each directory it made, innermost first, while empty.
+        if (created)
+            for (fs::path made = fs::absolute(path).lexically_normal();;
+                 made = made.parent_path()) {
+                if (!fs::is_empty(made, error) || !fs::remove(made, error) || made == outermost ||
+                    !made.has_parent_path())
+                    break;
+            }
         throw;
     }
 }
