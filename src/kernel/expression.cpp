@@ -26,6 +26,11 @@ static bool is_identifier_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
+bool is_identifier(std::string_view name) {
+    return !name.empty() && is_identifier_start(name.front()) &&
+           std::all_of(name.begin(), name.end(), is_identifier_char);
+}
+
 std::string describe_character(std::string_view text, size_t pos) {
     const auto lead = static_cast<unsigned char>(text[pos]);
     if (lead < 0x80)

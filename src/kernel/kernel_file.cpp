@@ -10,6 +10,7 @@
 #include "kerncast/kernel/yaml_structure.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <isl/cpp.h>
 #include <map>
@@ -229,14 +230,36 @@ KernelSpec FileParser::parse(const std::string& text) {
     return std::move(spec_);
 }
 
+// Words isl's parser reads as keywords, whatever their case (isl_stream.c): a parameter of such
+// a name would break every set kerncast writes for isl, so the file is refused at the name.
+bool is_isl_keyword(const std::string& name) {
+    static const char* const keywords[] = {
+        "exists", "and", "or",   "implies", "not",   "infty",  "infinity", "nan",  "min",
+        "max",    "rat", "true", "false",   "ceild", "floord", "mod",      "ceil", "floor"};
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return std::any_of(std::begin(keywords), std::end(keywords),
+                       [&](const char* keyword) { return lower == keyword; });
+}
+
 void FileParser::parse_params(const YAML::Node& node) {
     if (!node.IsMap())
         fail(node, "params must be a mapping name: default value");
     for (const auto& entry : node) {
         Parameter param;
         param.name = entry.first.Scalar();
+        if (!is_identifier(param.name))
+            fail(entry.first, "parameter name '" + param.name +
+                                  "' is not a name: letters, digits and _, not starting with a "
+                                  "digit");
         if (is_builtin_name(param.name))
             fail(entry.first, "'" + param.name + "' is reserved (thread/block/fold index)");
+        if (is_isl_keyword(param.name))
+            fail(entry.first, "parameter name '" + param.name +
+                                  "' is a keyword of isl, the polyhedral library kerncast counts "
+                                  "with (and, or, not, min, max, mod, floor, ceil, ... in any "
+                                  "case): rename it");
         if (entry.second.IsMap()) {
             for (const auto& field : entry.second) {
                 const std::string key = field.first.Scalar();
@@ -282,6 +305,10 @@ void FileParser::parse_arrays(const YAML::Node& node) {
         ArrayDecl array;
         array.name = entry.first.Scalar();
         array.where = at(entry.first);
+        if (!is_identifier(array.name))
+            fail(entry.first, "array name '" + array.name +
+                                  "' is not a name: letters, digits and _, not starting with a "
+                                  "digit");
         if (is_builtin_name(array.name) || spec_.find_param(array.name))
             fail(entry.first, "array name '" + array.name +
                                   "' is already a parameter or "

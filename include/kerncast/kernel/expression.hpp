@@ -35,6 +35,10 @@ private:
 // point is not); a malformed sequence as "byte 0xe2".
 std::string describe_character(std::string_view text, size_t pos);
 
+// Whether `name` is a name of the kernel language: a letter or _, then letters, digits and _
+// (what the lexer reads as one identifier token).
+bool is_identifier(std::string_view name);
+
 enum class TokenKind {
     end,
     integer,

@@ -163,6 +163,23 @@ TEST(KernelFile, MoreMistakes) {
     expect_error(with("2*a[i, j]", "sum(q, a[i, j])"), "undeclared index 'q'", 10, 20);
 }
 
+// Names that are not names of the kernel language, or that isl reads as keywords, are refused
+// at the name: they reached isl's parser later, as an internal error (issue 47 campaign).
+TEST(KernelFile, ParameterAndArrayNamesMustBeNamesIslCanRead) {
+    expect_error(with("params: {n: 64}", "params: {n: 64, col~ors: 1}"),
+                 "parameter name 'col~ors' is not a name", 2, 17);
+    expect_error(with("params: {n: 64}", "params: {n: 64, 2n: 1}"), "parameter name '2n' is not", 2,
+                 17);
+    for (const char* keyword : {"and", "MIN", "Floor", "exists", "infty", "nan", "mod"})
+        expect_error(with("params: {n: 64}", std::string("params: {n: 64, ") + keyword + ": 1}"),
+                     std::string("parameter name '") + keyword + "' is a keyword of isl", 2, 17);
+    expect_error(with("  b: {dtype: f32", "  b-c: {dtype: f32"), "array name 'b-c' is not a name",
+                 5, 3);
+    // Words isl does not reserve stay names.
+    EXPECT_NO_THROW(
+        parse_kernel_text(with("params: {n: 64}", "params: {n: 64, minimum: 1}"), "k.yaml"));
+}
+
 TEST(KernelFile, MissingFile) {
     try {
         (void)load_kernel_file("/nonexistent/kernel.yaml");
