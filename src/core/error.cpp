@@ -32,6 +32,33 @@ static std::string printable(const std::string& text) {
     return out;
 }
 
+// `text` with every byte that does not belong to a well-formed UTF-8 sequence replaced by '?'
+// (one byte each, so that a caret under a byte column stays aligned): a message quotes input
+// (a JSON parser's "last read", a source line), and a message must be valid UTF-8 for a
+// terminal and for Python, whose str cannot hold it otherwise.
+static std::string valid_utf8(std::string text) {
+    size_t k = 0;
+    while (k < text.size()) {
+        const auto lead = static_cast<unsigned char>(text[k]);
+        const size_t length = lead < 0x80           ? 1
+                              : (lead >> 5) == 0x6  ? 2
+                              : (lead >> 4) == 0xe  ? 3
+                              : (lead >> 3) == 0x1e ? 4
+                                                    : 0;
+        bool well_formed =
+            length > 0 && k + length <= text.size() && lead != 0xc0 && lead != 0xc1 && lead < 0xf5;
+        for (size_t j = 1; well_formed && j < length; ++j)
+            well_formed = (static_cast<unsigned char>(text[k + j]) >> 6) == 0x2;
+        if (!well_formed) {
+            text[k] = '?';
+            ++k;
+            continue;
+        }
+        k += length;
+    }
+    return text;
+}
+
 // "file:line:column: " (as much as is known), or "" when not from a file.
 static std::string location_prefix(const SourceLocation& where) {
     if (where.file.empty())
@@ -54,10 +81,24 @@ static std::string compose(const std::string& message, const SourceLocation& whe
     return text;
 }
 
+static SourceLocation valid_location(SourceLocation where) {
+    where.file = valid_utf8(std::move(where.file));
+    where.source_line = valid_utf8(std::move(where.source_line));
+    where.json_path = valid_utf8(std::move(where.json_path));
+    return where;
+}
+
+static std::vector<std::string> valid_notes(std::vector<std::string> notes) {
+    for (std::string& note : notes)
+        note = valid_utf8(std::move(note));
+    return notes;
+}
+
 Error::Error(ErrorKind kind, std::string message, SourceLocation where,
              std::vector<std::string> notes)
-    : std::runtime_error(compose(message, where)), kind_(kind), message_(std::move(message)),
-      where_(std::move(where)), notes_(std::move(notes)) {}
+    : std::runtime_error(compose(valid_utf8(message), valid_location(where))), kind_(kind),
+      message_(valid_utf8(std::move(message))), where_(valid_location(std::move(where))),
+      notes_(valid_notes(std::move(notes))) {}
 
 std::string Error::describe() const {
     std::ostringstream out;

@@ -127,3 +127,16 @@ def test_a_character_beyond_ascii_is_named_in_a_valid_message():
         kerncast.parse_kernel(broken, "gen.yaml")
     assert caught.value.kind == "input"
     assert "unexpected character '\u200b' (U+200B)" in caught.value.message
+
+
+def test_a_machine_file_cut_inside_a_character_raises_kerncast_error(source_dir, tmp_path):
+    # JSON's "last read" quoted a lone UTF-8 lead byte, and the module raised UnicodeDecodeError
+    # (bad-input campaign, 2026-11-29); every error's text is valid UTF-8 now.
+    text = (source_dir / "machines/fx5600.json").read_bytes()
+    cut = text.index(b"\"base_clock_mhz\"")
+    path = tmp_path / "cut.json"
+    path.write_bytes(text[:cut] + b"\xe2\n" + text[cut:])
+    with pytest.raises(kerncast.Error) as caught:
+        kerncast.Machine(str(path))
+    assert caught.value.kind == "input"
+    assert "malformed JSON" in caught.value.message

@@ -39,3 +39,21 @@ TEST(CheckedArithmetic, OverflowIsAnInputError) {
     EXPECT_THROW(checked_add(big, 1, "x"), Error);
     EXPECT_THROW(checked_add(-big, -2, "x"), Error);
 }
+
+// Input quoted in a message (a JSON parser's "last read" stopping inside a character, a source
+// line cut by a mutation) may be invalid UTF-8; the error holds valid UTF-8 everywhere, each
+// stray byte a '?' so that a caret stays aligned, and keeps well-formed characters as they are.
+TEST(Error, TextIsValidUtf8WithStrayBytesAsQuestionMarks) {
+    const std::string lone_lead = "last read: '10, \xe2'";        // a lead byte alone
+    const std::string cut = "a\xe2\x80 b";                        // a sequence cut short
+    const std::string overlong = "\xc0\xaf and \xf8\x88\x80\x80"; // never valid
+    const std::string fine = "caf\xc3\xa9 \xe2\x80\x99 \xf0\x9f\x98\x80";
+    const Error e(ErrorKind::input, lone_lead, SourceLocation{"m\xff.json", 3, 4, "", cut},
+                  {overlong, fine});
+    EXPECT_EQ(e.message(), "last read: '10, ?'");
+    EXPECT_EQ(e.where().file, "m?.json");
+    EXPECT_EQ(e.where().source_line, "a?? b");
+    EXPECT_EQ(e.notes()[0], "?? and ????");
+    EXPECT_EQ(e.notes()[1], fine);
+    EXPECT_EQ(std::string(e.what()), "m?.json:3:4: last read: '10, ?'");
+}
