@@ -424,7 +424,13 @@ struct WaveFootprints::State {
         ::isl::set domain;                           // over `variables`, parameters fixed
         ::isl::map elements;                         // variables -> element address tuple
     };
-    mutable isl::Context ctx;
+    mutable isl::Context ctx; // before the sets that live in it
+    // Parsed block restrictions by their text, and element sets by array, filter and blocks:
+    // each wave's sets are asked for more than once (granule sizes, accesses alike). At most
+    // max_cached_sets each (a sweep of waves would otherwise keep every one).
+    static constexpr std::size_t max_cached_sets = 256;
+    mutable std::map<std::string, ::isl::set> parsed_blocks;
+    mutable std::map<std::string, ::isl::set> element_sets;
     std::vector<FootprintArray> arrays;
     std::vector<Access> accesses;
     kernel::Dim3 grid{1, 1, 1};
@@ -542,16 +548,35 @@ struct WaveFootprints::State {
         }
         if (pieces.empty())
             pieces.push_back("false");
-        const ::isl::set box =
-            isl::parse_set(ctx, fmt::format("{{ [{}] : {} }}", fmt::join(access.variables, ", "),
-                                            fmt::join(pieces, " or ")));
+        // Accesses over the same variables share the set (a stencil's loads: one parse for all).
+        const std::string text = fmt::format("{{ [{}] : {} }}", fmt::join(access.variables, ", "),
+                                             fmt::join(pieces, " or "));
+        auto box = parsed_blocks.find(text);
+        if (box == parsed_blocks.end()) {
+            if (parsed_blocks.size() >= max_cached_sets)
+                parsed_blocks.clear();
+            box = parsed_blocks.emplace(text, isl::parse_set(ctx, text)).first;
+        }
         return checked("restricting an access to thread blocks",
-                       [&] { return access.domain.intersect(box); });
+                       [&] { return access.domain.intersect(box->second); });
     }
 
     // Element addresses of `array` touched by the blocks.
     ::isl::set element_set(size_t array, const std::vector<BlockBox>& blocks,
                            AccessFilter filter) const {
+        // The sector and the line granules of one wave ask for the same elements.
+        std::string key = fmt::format("{} {}", array, static_cast<int>(filter));
+        for (const auto& box : blocks)
+            key += fmt::format(" {}:{}", fmt::join(box.first, ","), fmt::join(box.end, ","));
+        if (const auto at = element_sets.find(key); at != element_sets.end())
+            return at->second;
+        if (element_sets.size() >= max_cached_sets)
+            element_sets.clear();
+        return element_sets.emplace(key, compute_element_set(array, blocks, filter)).first->second;
+    }
+
+    ::isl::set compute_element_set(size_t array, const std::vector<BlockBox>& blocks,
+                                   AccessFilter filter) const {
         std::optional<::isl::set> all;
         for (const auto& access : accesses) {
             if (access.array != array || (filter == AccessFilter::loads && access.store) ||
