@@ -1,5 +1,6 @@
 #include "kerncast/models/volumes/volume_view.hpp"
 
+#include "kerncast/models/volumes/volume_notes.hpp"
 #include "kerncast/report/table_builder.hpp"
 
 #include <cmath>
@@ -245,7 +246,7 @@ report::Document predict_view(const VolumePrediction& p, const std::string& kern
                   l1_table(p),     limiter_table(p), result_table(p)};
     if (!p.unmodelled.empty())
         doc.tables.push_back(unmodelled_table(p));
-    doc.notes = p.notes;
+    doc.notes = volume_notes(p, machine_id);
     doc.notes.push_back(
         "Bytes per point: a point is one thread and fold instance of the kernel's domain.");
     doc.charts = {volume_chart(p), limiter_chart(p)};

@@ -346,10 +346,9 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
                                          const analysis::KernelAnalysis& analysis,
                                          const std::vector<std::int64_t>& params,
                                          const VolumeMachine& m) {
+    p.assumptions.l1.miss_pass_requested = m.miss_pass_after_hits;
     if (m.l1_ways == 0) {
-        if (m.miss_pass_after_hits)
-            p.notes.push_back("shared_memory_banks.miss_pass \"after_hits\" is not applied: it "
-                              "needs the simulated L1 (memory level l1, ways).");
+        p.assumptions.l1.source = L1MissSource::capacity_fit;
         return std::nullopt;
     }
     L1Geometry geometry;
@@ -365,13 +364,8 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
     else
         programs = block_programs(analysis, params, m.layout, p.representative_block, why_not);
     if (!programs) {
-        p.notes.push_back("L1 capacity misses come from the l1_redundant_loads fit (eq. 5), not "
-                          "the simulated L1: " +
-                          why_not + "." +
-                          (m.miss_pass_after_hits
-                               ? " Nor do the loads' L1 cycles (shared_memory_banks.miss_pass): "
-                                 "the bank rule alone counts them."
-                               : ""));
+        p.assumptions.l1.source = L1MissSource::capacity_fit_instead;
+        p.assumptions.l1.simulation_refused = why_not;
         return std::nullopt;
     }
     std::optional<L1MissPasses> passes;
@@ -379,10 +373,10 @@ std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
         passes = L1MissPasses{m.layout, m.l2->latency_cycles->value};
     L1Simulation simulation =
         simulate_l1(*programs, static_cast<int>(p.resident_blocks_per_sm), geometry, passes);
-    p.notes.push_back("L1 capacity misses come from a simulation of one SM's L1 (" +
-                      std::to_string(geometry.lines) + " lines of " + std::to_string(m.line) +
-                      " B in sets of " + std::to_string(m.l1_ways) +
-                      ", LRU; docs/volume-model.md), not the l1_redundant_loads fit.");
+    p.assumptions.l1.source = L1MissSource::simulation;
+    p.assumptions.l1.lines = geometry.lines;
+    p.assumptions.l1.line_bytes = m.line;
+    p.assumptions.l1.ways = m.l1_ways;
     p.l1_simulated = true;
     return simulation;
 }
@@ -400,11 +394,7 @@ void simulated_load_cycles(VolumePrediction& p, const L1Simulation& simulation,
             global_loads += access.wavefronts_per_point;
     p.l1.miss_pass_cycles_per_point = *simulation.load_wavefronts_per_point - global_loads;
     p.l1.cycles_per_point += p.l1.miss_pass_cycles_per_point;
-    p.notes.push_back("Global loads whose lines miss L1 or are still being filled serve those "
-                      "lanes in a pass of their own (shared_memory_banks.miss_pass "
-                      "\"after_hits\"; a fill takes the L2 latency, " +
-                      std::to_string(std::lround(m.l2->latency_cycles->value)) +
-                      " cycles): their L1 cycles come from the simulated L1.");
+    p.assumptions.l1.miss_pass_fill_cycles = m.l2->latency_cycles->value;
 }
 
 double total_points(const std::vector<WaveSample>& samples) {
@@ -693,28 +683,12 @@ void unmodelled_accesses(VolumePrediction& p, const analysis::KernelAnalysis& an
     p.unmodelled_share = all > 0 ? left_out / all : 0;
 }
 
-// The assumptions that applied to this launch.
-void add_notes(VolumePrediction& p, const VolumeOptions& options, const VolumeMachine& m) {
-    for (const UnmodelledAccess& u : p.unmodelled)
-        p.notes.push_back(fmt::format("'{}' ({}, {:.3g} executions a point): {}", u.access, u.kind,
-                                      u.executions_per_point, u.left_out));
-    if (p.unmodelled_share >= large_unmodelled_share)
-        p.notes.insert(p.notes.begin(),
-                       fmt::format("Unmodelled: {:.0f} % of the kernel's global accesses are "
-                                   "outside the model (below); the forecast covers the rest only "
-                                   "and may be far from the kernel's time.",
-                                   100 * p.unmodelled_share));
-    p.notes.push_back(register_count_note(options.registers));
-    if (!*m.l2_load_fit)
-        p.notes.push_back("The machine has no capacity_fits.l2_redundant_loads: redundant L2 "
-                          "loads within a wave are assumed to hit (the paper's assumption).");
-    if (p.waves == 1)
-        p.notes.push_back("The launch fits in one wave: no reuse from earlier blocks is possible.");
-}
-
-// Capacity terms that rest on a part of their curve no measurement places (fitted curves
-// extrapolated beyond their samples, default curves in their transition): capacity_coverage.hpp.
-void add_coverage_notes(VolumePrediction& p, const MachineModel& machine) {
+// The machine's gaps the forecast filled with an assumption, and the capacity terms that rest
+// on a part of their curve no measurement places (fitted curves extrapolated beyond their
+// samples, default curves in their transition): capacity_coverage.hpp.
+void record_assumptions(VolumePrediction& p, const MachineModel& machine, const VolumeMachine& m) {
+    p.assumptions.l2_redundant_loads_assumed_hit = !*m.l2_load_fit;
+    p.assumptions.machine_sms = m.sms;
     const struct {
         std::string_view metric;
         const VolumeDecomposition& decomposition;
@@ -722,88 +696,61 @@ void add_coverage_notes(VolumePrediction& p, const MachineModel& machine) {
     } metrics[] = {{"L2->L1 load", p.decompositions.l2_load, p.l2_load_bytes},
                    {"DRAM load", p.decompositions.dram_load, p.dram_load_bytes},
                    {"DRAM store", p.decompositions.dram_store, p.dram_store_bytes}};
-    for (const auto& m : metrics)
-        for (const auto& term : uncovered_capacity_terms(m.decomposition, m.total, machine))
-            p.notes.push_back(uncovered_capacity_note(m.metric, term, machine.identity.id));
+    for (const auto& metric : metrics)
+        for (auto& term : uncovered_capacity_terms(metric.decomposition, metric.total, machine))
+            p.assumptions.uncovered.push_back({std::string(metric.metric), std::move(term)});
+    p.assumptions.block_launch_rate_unknown = !machine.compute.block_launches_per_cycle;
 }
 
-// The DRAM load bytes an SM's threads keep in flight (LimiterInputs), and the words of
-// predict's note that say how: resident threads x the fraction of them still running (a
-// block's slots free when its last warp ends, block_retirement.hpp) x points a thread x the
-// fraction of the thread's loads its registers let it issue before the first use
-// (load_window.hpp) x DRAM load bytes a point.
-struct LoadsInFlight {
-    double bytes_per_sm = 0;
-    std::string how;
-};
-
-LoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprints& footprints,
-                                   const MachineModel& machine, const VolumeStagePlan& plan,
-                                   int warp_size) {
+// The DRAM load bytes an SM's threads keep in flight (LimiterInputs), factor by factor:
+// resident threads x the fraction of them still running (a block's slots free when its last
+// warp ends, block_retirement.hpp) x points a thread x the fraction of the thread's loads its
+// registers let it issue before the first use (load_window.hpp) x DRAM load bytes a point.
+DramLoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprints& footprints,
+                                       const MachineModel& machine, const VolumeStagePlan& plan,
+                                       int warp_size) {
+    DramLoadsInFlight f;
     const int threads_per_block = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
-    const double resident_threads =
+    f.resident_threads =
         static_cast<double>(p.resident_blocks_per_sm) * static_cast<double>(threads_per_block);
-    const int warps_per_block = (threads_per_block + warp_size - 1) / warp_size;
-    const Known<double>& cv = machine.compute.warp_duration_cv;
-    const double busy =
-        plan.block_retirement ? busy_warp_slot_fraction(warps_per_block, cv->value) : 1.0;
-    const double points_per_thread =
+    f.warps_per_block = (threads_per_block + warp_size - 1) / warp_size;
+    if (plan.block_retirement) {
+        f.warp_duration_cv = machine.compute.warp_duration_cv->value;
+        f.running_fraction = busy_warp_slot_fraction(f.warps_per_block, *f.warp_duration_cv);
+    }
+    f.points_per_thread =
         static_cast<double>(p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2]);
 
     // Global loads a thread executes: each access's fold instances (register reuse removed)
     // times its executions a point (below 1 under a guard). A load in a sequential loop runs
     // many times while most of its executions hit in L1 or L2 and leave the window quickly, so
     // the window's share of them says little about the DRAM loads in flight: no window there.
-    double loads_per_thread = 0;
     bool in_loop = false;
     for (const L1AccessCost& access : p.l1.accesses)
         if (access.direction == analysis::Direction::load &&
             access.space == kernel::MemorySpace::global) {
-            loads_per_thread += access.instructions_per_thread * access.executions_per_point;
+            f.loads_per_thread += access.instructions_per_thread * access.executions_per_point;
             in_loop = in_loop || access.executions_per_point > 1 + 1e-9;
         }
-    int value_bytes = 4; // the largest loaded element, at least one register
-    for (const FootprintArray& array : footprints.arrays())
+    for (const FootprintArray& array : footprints.arrays()) // the largest loaded element
         if (array.loaded)
-            value_bytes = std::max(value_bytes, array.element_bytes);
-    const int registers_per_value = (value_bytes + 3) / 4;
-    const Known<int>& reserved = machine.compute.load_window_reserved_registers;
-    const std::optional<int> window =
-        in_loop || !plan.load_window
-            ? std::nullopt
-            : load_window(p.registers.per_thread, reserved->value, registers_per_value);
-    const double window_fraction =
-        window ? loads_in_flight_fraction(loads_per_thread, *window) : 1.0;
-
-    LoadsInFlight result;
-    result.bytes_per_sm =
-        resident_threads * busy * points_per_thread * window_fraction * p.dram_load_bytes;
-    const std::string running =
-        plan.block_retirement
-            ? fmt::format("{:.3f} of them running (a block's {} warps end apart, durations "
-                          "varying by {:.1f} %, and its slots free when the last ends: "
-                          "compute.warp_duration_cv)",
-                          busy, warps_per_block, 100 * cv->value)
-            : std::string("all of them running (the machine gives no compute.warp_duration_cv)");
-    const std::string at_once =
-        window
-            ? fmt::format("{:.3f} of the {:.0f} loads a thread at once (its {} registers hold "
-                          "a window of {} {}-byte values: ({} - {}) / {})",
-                          window_fraction, loads_per_thread, p.registers.per_thread, *window,
-                          value_bytes, p.registers.per_thread, reserved->value, registers_per_value)
-        : in_loop ? std::string("all the loads a thread at once (its loads run in a "
-                                "sequential loop: no window)")
-        : !plan.load_window
-            ? std::string("all the loads a thread at once (the machine gives no "
-                          "compute.load_window_reserved_registers: no window)")
-            : std::string("all the loads a thread at once (registers unknown: no "
-                          "window; --registers N|auto or registers_per_thread in the "
-                          "kernel file)");
-    result.how =
-        fmt::format("{:.0f} resident threads an SM x {} x {:.0f} point(s) x {} x {:.2f} "
-                    "B of DRAM loads a point",
-                    resident_threads, running, points_per_thread, at_once, p.dram_load_bytes);
-    return result;
+            f.value_bytes = std::max(f.value_bytes, array.element_bytes);
+    f.registers_per_value = (f.value_bytes + 3) / 4;
+    f.registers_per_thread = p.registers.per_thread;
+    f.no_window = in_loop             ? NoLoadWindow::sequential_loop
+                  : !plan.load_window ? NoLoadWindow::no_reserve
+                                      : NoLoadWindow::none;
+    if (f.no_window == NoLoadWindow::none) {
+        f.reserved_registers = machine.compute.load_window_reserved_registers->value;
+        f.window = load_window(p.registers.per_thread, f.reserved_registers, f.registers_per_value);
+        if (!f.window)
+            f.no_window = NoLoadWindow::registers_unknown;
+    }
+    f.window_fraction = f.window ? loads_in_flight_fraction(f.loads_per_thread, *f.window) : 1.0;
+    f.dram_load_bytes_per_point = p.dram_load_bytes;
+    f.bytes_per_sm = f.resident_threads * f.running_fraction * f.points_per_thread *
+                     f.window_fraction * p.dram_load_bytes;
+    return f;
 }
 
 } // namespace
@@ -860,8 +807,7 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
         simulated_hit_rate(p);
     floating_point_work(p, analysis, params, machine, m.layout.warp_size);
     unmodelled_accesses(p, analysis, params);
-    add_notes(p, options, m);
-    add_coverage_notes(p, machine);
+    record_assumptions(p, machine, m);
 
     LimiterInputs inputs;
     inputs.dram_bytes_per_point = p.dram_load_bytes + p.dram_store_bytes;
@@ -871,54 +817,20 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.l1_cycles_per_point = p.l1.cycles_per_point;
     inputs.fp_cycles_per_point = p.fp_cycles_per_point;
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
-    const LoadsInFlight in_flight =
+    p.assumptions.dram_in_flight =
         dram_loads_in_flight(p, footprints, machine, m.plan, m.layout.warp_size);
-    inputs.dram_loads_in_flight_bytes_per_sm = in_flight.bytes_per_sm;
+    inputs.dram_loads_in_flight_bytes_per_sm = p.assumptions.dram_in_flight.bytes_per_sm;
     const LimiterMachine limiter_rates = with_busy_sms(limiter_machine(machine), p.busy_sms);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);
-    if (p.under_filled)
-        p.notes.push_back(fmt::format(
-            "The grid's {} blocks fill less than one wave ({} blocks per SM x {} SMs): the "
-            "busiest SM holds {}, so the L1, FP and in-flight limiters count {:.1f} busy SMs. "
-            "The DRAM and L2 limiters still divide by the whole GPU's bandwidth, which so few "
-            "SMs may not reach: the throughput is an upper bound.",
-            p.blocks, p.occupancy.active_blocks_per_sm, m.sms, p.resident_blocks_per_sm,
-            p.busy_sms));
-    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0)
-        p.notes.push_back(fmt::format(
-            "DRAM in flight: {} = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the "
-            "latency under that load (interpolated in the dram level's "
-            "bandwidth_by_loads_in_flight).",
-            in_flight.how, in_flight.bytes_per_sm / 1024,
-            p.limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9));
     // Which bandwidth the DRAM and L2 limiters divided by, where the level measured mixes.
-    struct MixNote {
-        const char* limiter;
-        const char* level;
-        const char* bytes;
-        bool measured;
-        double bandwidth, store_fraction, alone;
-    };
-    for (const MixNote& n :
-         {MixNote{"DRAM", "dram", "DRAM bytes",
-                  !limiter_rates.dram_bandwidth_by_store_fraction.empty(),
-                  p.limiter.dram_bandwidth_bytes_per_s, p.limiter.dram_store_fraction,
-                  limiter_rates.dram_bandwidth_bytes_per_s},
-          MixNote{"L2", "l2", "L2 <-> L1 bytes",
-                  !limiter_rates.l2_bandwidth_by_store_fraction.empty(),
-                  p.limiter.l2_bandwidth_bytes_per_s, p.limiter.l2_store_fraction,
-                  limiter_rates.l2_bandwidth_bytes_per_s}})
-        if (n.measured)
-            p.notes.push_back(fmt::format(
-                "{} bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its {} are stores), "
-                "interpolated in the {} level's mixed_bandwidth_by_store_fraction "
-                "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
-                n.limiter, n.bandwidth / 1e9, n.store_fraction, n.bytes, n.level, n.alone / 1e9));
-    if (!machine.compute.block_launches_per_cycle)
-        p.notes.push_back(
-            "The machine gives no block launch rate (compute.block_launches_per_cycle, "
-            "docs/machine-format.md): starting the thread blocks is assumed never "
-            "to limit.");
+    if (!limiter_rates.dram_bandwidth_by_store_fraction.empty())
+        p.assumptions.mixed_bandwidths.push_back(
+            {"DRAM", "dram", "DRAM bytes", p.limiter.dram_bandwidth_bytes_per_s,
+             p.limiter.dram_store_fraction, limiter_rates.dram_bandwidth_bytes_per_s});
+    if (!limiter_rates.l2_bandwidth_by_store_fraction.empty())
+        p.assumptions.mixed_bandwidths.push_back(
+            {"L2", "l2", "L2 <-> L1 bytes", p.limiter.l2_bandwidth_bytes_per_s,
+             p.limiter.l2_store_fraction, limiter_rates.l2_bandwidth_bytes_per_s});
     return p;
 }
 

@@ -10,6 +10,7 @@
 #include "kerncast/models/volumes/capacity_terms.hpp"
 #include "kerncast/models/volumes/l1_wavefronts.hpp"
 #include "kerncast/models/volumes/limiter.hpp"
+#include "kerncast/models/volumes/volume_assumptions.hpp"
 #include "kerncast/models/volumes/wave_footprint.hpp"
 
 #include <array>
@@ -124,7 +125,9 @@ struct VolumePrediction {
     std::vector<UnmodelledAccess> unmodelled;
     // The unmodelled accesses' share of the kernel's global access executions (0..1).
     double unmodelled_share = 0;
-    std::vector<std::string> notes; // assumptions that applied to this launch
+    // What the forecast assumed where the machine or the kernel left a choice; the view says
+    // it in words (volume_notes).
+    VolumeAssumptions assumptions;
 };
 
 // Checks, without a kernel, that `machine` has every value the volume and limiter models need:

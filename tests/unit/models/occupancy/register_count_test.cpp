@@ -6,6 +6,7 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
 #include "kerncast/models/volumes/explore.hpp"
+#include "kerncast/models/volumes/volume_notes.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
 #include <gtest/gtest.h>
@@ -125,8 +126,9 @@ TEST(RegisterCount, LimitsTheOccupancyOfTheVolumeModel) {
         EXPECT_EQ(p.occupancy.active_blocks_per_sm, c.blocks_per_sm) << c.registers.per_thread;
         EXPECT_EQ(p.occupancy.binding_limit, c.limit) << c.registers.per_thread;
         EXPECT_EQ(p.wave_blocks, c.blocks_per_sm * sms);
-        EXPECT_NE(std::find(p.notes.begin(), p.notes.end(), register_count_note(c.registers)),
-                  p.notes.end());
+        const std::vector<std::string> notes = volume_notes(p, "a100-sxm4-40gb");
+        EXPECT_NE(std::find(notes.begin(), notes.end(), register_count_note(c.registers)),
+                  notes.end());
     }
 }
 

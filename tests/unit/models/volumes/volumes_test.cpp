@@ -7,6 +7,7 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/models/volumes/block_retirement.hpp"
 #include "kerncast/models/volumes/limiter.hpp"
+#include "kerncast/models/volumes/volume_notes.hpp"
 #include "kerncast/models/volumes/volumes.hpp"
 
 #include <algorithm>
@@ -19,6 +20,12 @@ using namespace kerncast;
 using namespace kerncast::models;
 
 namespace {
+
+// Whether one of the forecast's notes, in the view's words, satisfies `predicate`.
+bool any_note(const VolumePrediction& p, const std::function<bool(const std::string&)>& predicate) {
+    const std::vector<std::string> notes = volume_notes(p, "machine");
+    return std::any_of(notes.begin(), notes.end(), predicate);
+}
 
 const kernel::KernelSpec& example(const std::string& name) {
     static std::map<std::string, kernel::KernelSpec> specs;
@@ -234,12 +241,9 @@ TEST(VolumesWaves, AGridSmallerThanOneWaveCountsItsBusySms) {
                 p.l1.cycles_per_point / (whole.sm_cycles_per_s * 24 / 108), 1e-18);
     EXPECT_NEAR(p.limiter.fp_seconds_per_point,
                 p.fp_cycles_per_point / (whole.sm_cycles_per_s * 24 / 108), 1e-18);
-    EXPECT_NE(std::find_if(p.notes.begin(), p.notes.end(),
-                           [](const std::string& note) {
-                               return note.rfind("The grid's 24 blocks fill less than one wave",
-                                                 0) == 0;
-                           }),
-              p.notes.end());
+    EXPECT_TRUE(any_note(p, [](const std::string& note) {
+        return note.rfind("The grid's 24 blocks fill less than one wave", 0) == 0;
+    }));
     // 160x20x24 points: grid 5x5x6 = 150 blocks of 512 threads, under the full wave of 4 a
     // SM x 108 = 432. The busiest SM holds 2, the work is that of 150 / 2 = 75 busy SMs.
     const VolumePrediction some =
@@ -449,7 +453,7 @@ TEST(VolumesLimiter, DramLimitIsTheBandwidthOfTheKernelsOwnMix) {
     EXPECT_NEAR(expected_gbs, 2817.5, 5.0);
     EXPECT_DOUBLE_EQ(p.limiter.dram_bandwidth_bytes_per_s, expected_gbs * 1e9);
     EXPECT_DOUBLE_EQ(p.limiter.dram_seconds_per_point, dram_bytes / (expected_gbs * 1e9));
-    EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
+    EXPECT_TRUE(any_note(p, [](const std::string& note) {
         return note.find("mixed_bandwidth_by_store_fraction") != std::string::npos;
     }));
     // Without measured mixes: the sustained bandwidth whatever the mix, and no note.
@@ -459,7 +463,7 @@ TEST(VolumesLimiter, DramLimitIsTheBandwidthOfTheKernelsOwnMix) {
     const VolumePrediction q = predict("box2d_r1", launch, {}, without);
     EXPECT_DOUBLE_EQ(q.limiter.dram_bandwidth_bytes_per_s, 3115.4e9);
     EXPECT_DOUBLE_EQ(q.limiter.dram_seconds_per_point, dram_bytes / 3115.4e9);
-    EXPECT_TRUE(std::none_of(q.notes.begin(), q.notes.end(), [](const std::string& note) {
+    EXPECT_TRUE(!any_note(q, [](const std::string& note) {
         return note.find("mixed_bandwidth_by_store_fraction") != std::string::npos;
     }));
 }
@@ -487,10 +491,10 @@ TEST(VolumesLimiter, L2LimitIsTheBandwidthOfTheKernelsOwnMix) {
     EXPECT_NEAR(p.limiter.l2_seconds_per_point, l2_bytes / (expected_gbs * 1e9), 1e-24);
     EXPECT_DOUBLE_EQ(before.limiter.l2_bandwidth_bytes_per_s, 6415e9);
     EXPECT_DOUBLE_EQ(before.limiter.l2_seconds_per_point, l2_bytes / 6415e9);
-    EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
+    EXPECT_TRUE(any_note(p, [](const std::string& note) {
         return note.find("l2 level's mixed_bandwidth_by_store_fraction") != std::string::npos;
     }));
-    EXPECT_TRUE(std::none_of(before.notes.begin(), before.notes.end(), [](const std::string& note) {
+    EXPECT_TRUE(!any_note(before, [](const std::string& note) {
         return note.find("l2 level's mixed_bandwidth_by_store_fraction") != std::string::npos;
     }));
     // The DRAM limit is the DRAM's own mix, as before.
@@ -519,7 +523,7 @@ TEST(VolumesLimiter, InFlightLimitCountsTheResidentThreadsLoads) {
                 (p.dram_load_bytes + p.dram_store_bytes) /
                     p.limiter.dram_in_flight_bandwidth_bytes_per_s,
                 1e-24);
-    EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
+    EXPECT_TRUE(any_note(p, [](const std::string& note) {
         return note.find("KiB of loads in flight an SM") != std::string::npos &&
                note.find("all of them running") != std::string::npos;
     }));
@@ -562,7 +566,7 @@ TEST(VolumesLimiter, InFlightLimitCountsOnlyTheWarpsStillRunning) {
     expect_in_flight(one_warp, one_warp.occupancy.active_blocks_per_sm * 32.0, 1.0);
     EXPECT_GT(small.limiter.dram_in_flight_bandwidth_bytes_per_s,
               1.02 * large.limiter.dram_in_flight_bandwidth_bytes_per_s);
-    EXPECT_TRUE(std::any_of(large.notes.begin(), large.notes.end(), [](const std::string& note) {
+    EXPECT_TRUE(any_note(large, [](const std::string& note) {
         return note.find("x 0.783 of them running (a block's 32 warps end apart") !=
                std::string::npos;
     }));
@@ -586,7 +590,7 @@ TEST(VolumesLimiter, InFlightLimitCountsTheLoadsTheRegistersHold) {
     EXPECT_EQ(r3.occupancy.active_blocks_per_sm, 2);
     EXPECT_NEAR(r3.limiter.dram_in_flight_bandwidth_bytes_per_s, in_flight_rate(r3, 11.0 / 49),
                 1e-6 * r3.limiter.dram_in_flight_bandwidth_bytes_per_s);
-    EXPECT_TRUE(std::any_of(r3.notes.begin(), r3.notes.end(), [](const std::string& note) {
+    EXPECT_TRUE(any_note(r3, [](const std::string& note) {
         return note.find("x 0.224 of the 49 loads a thread at once (its 30 registers hold a "
                          "window of 11 8-byte values: (30 - 8) / 2)") != std::string::npos;
     }));
@@ -603,7 +607,7 @@ TEST(VolumesLimiter, InFlightLimitCountsTheLoadsTheRegistersHold) {
     // most of their executions hit and leave it quickly.
     const VolumePrediction loop =
         predict("colnorm_matvec", {{128, 1, 1}, {1, 1, 1}}, {}, h200, thirty);
-    EXPECT_TRUE(std::any_of(loop.notes.begin(), loop.notes.end(), [](const std::string& note) {
+    EXPECT_TRUE(any_note(loop, [](const std::string& note) {
         return note.find("x all the loads a thread at once (its loads run in a sequential loop: "
                          "no window)") != std::string::npos;
     }));
@@ -780,7 +784,7 @@ TEST(VolumesPublishedV100, KernelsWithoutAStaticRequestOrderKeepTheFit) {
         capacity_hit_rate(*resolve_machine("v100-pcie-32gb").capacity_fits.l1_redundant_loads,
                           p.l1_oversubscription));
     bool noted = false;
-    for (const auto& note : p.notes)
+    for (const auto& note : volume_notes(p, "a100-sxm4-40gb"))
         noted = noted || note.find("sequential loop") != std::string::npos;
     EXPECT_TRUE(noted);
 }

@@ -1,0 +1,139 @@
+// The words of a volume forecast's notes (volume_notes.hpp).
+#include "kerncast/models/volumes/volume_notes.hpp"
+
+#include "kerncast/models/occupancy/register_count.hpp"
+#include "kerncast/models/volumes/capacity_coverage.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace kerncast::models {
+
+namespace {
+
+// Where the L1 capacity misses and the loads' L1 cycles came from.
+void l1_notes(const L1MissAssumption& l1, std::vector<std::string>& notes) {
+    switch (l1.source) {
+    case L1MissSource::capacity_fit:
+        if (l1.miss_pass_requested)
+            notes.push_back("shared_memory_banks.miss_pass \"after_hits\" is not applied: it "
+                            "needs the simulated L1 (memory level l1, ways).");
+        break;
+    case L1MissSource::capacity_fit_instead:
+        notes.push_back("L1 capacity misses come from the l1_redundant_loads fit (eq. 5), not "
+                        "the simulated L1: " +
+                        l1.simulation_refused + "." +
+                        (l1.miss_pass_requested
+                             ? " Nor do the loads' L1 cycles (shared_memory_banks.miss_pass): "
+                               "the bank rule alone counts them."
+                             : ""));
+        break;
+    case L1MissSource::simulation:
+        notes.push_back(fmt::format("L1 capacity misses come from a simulation of one SM's L1 ({} "
+                                    "lines of {} B in sets of {}, LRU; docs/volume-model.md), not "
+                                    "the l1_redundant_loads fit.",
+                                    l1.lines, l1.line_bytes, l1.ways));
+        break;
+    }
+    if (l1.miss_pass_fill_cycles)
+        notes.push_back(fmt::format(
+            "Global loads whose lines miss L1 or are still being filled serve those lanes in a "
+            "pass of their own (shared_memory_banks.miss_pass \"after_hits\"; a fill takes the L2 "
+            "latency, {} cycles): their L1 cycles come from the simulated L1.",
+            std::lround(*l1.miss_pass_fill_cycles)));
+}
+
+// "{threads} resident threads an SM x {running} x {points} point(s) x {at once} x {bytes} B of
+// DRAM loads a point".
+std::string in_flight_factors(const DramLoadsInFlight& f) {
+    const std::string running =
+        f.warp_duration_cv
+            ? fmt::format("{:.3f} of them running (a block's {} warps end apart, durations "
+                          "varying by {:.1f} %, and its slots free when the last ends: "
+                          "compute.warp_duration_cv)",
+                          f.running_fraction, f.warps_per_block, 100 * *f.warp_duration_cv)
+            : std::string("all of them running (the machine gives no compute.warp_duration_cv)");
+    std::string at_once;
+    switch (f.no_window) {
+    case NoLoadWindow::none:
+        at_once = fmt::format("{:.3f} of the {:.0f} loads a thread at once (its {} registers hold "
+                              "a window of {} {}-byte values: ({} - {}) / {})",
+                              f.window_fraction, f.loads_per_thread, f.registers_per_thread,
+                              f.window.value_or(0), f.value_bytes, f.registers_per_thread,
+                              f.reserved_registers, f.registers_per_value);
+        break;
+    case NoLoadWindow::sequential_loop:
+        at_once = "all the loads a thread at once (its loads run in a sequential loop: no window)";
+        break;
+    case NoLoadWindow::no_reserve:
+        at_once = "all the loads a thread at once (the machine gives no "
+                  "compute.load_window_reserved_registers: no window)";
+        break;
+    case NoLoadWindow::registers_unknown:
+        at_once = "all the loads a thread at once (registers unknown: no window; --registers "
+                  "N|auto or registers_per_thread in the kernel file)";
+        break;
+    }
+    return fmt::format("{:.0f} resident threads an SM x {} x {:.0f} point(s) x {} x {:.2f} B of "
+                       "DRAM loads a point",
+                       f.resident_threads, running, f.points_per_thread, at_once,
+                       f.dram_load_bytes_per_point);
+}
+
+// The limiters' side: an under-filled grid, the loads in flight, mixed bandwidths, block starts.
+void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
+    const VolumeAssumptions& a = p.assumptions;
+    if (p.under_filled)
+        notes.push_back(fmt::format(
+            "The grid's {} blocks fill less than one wave ({} blocks per SM x {} SMs): the "
+            "busiest SM holds {}, so the L1, FP and in-flight limiters count {:.1f} busy SMs. "
+            "The DRAM and L2 limiters still divide by the whole GPU's bandwidth, which so few "
+            "SMs may not reach: the throughput is an upper bound.",
+            p.blocks, p.occupancy.active_blocks_per_sm, a.machine_sms, p.resident_blocks_per_sm,
+            p.busy_sms));
+    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0)
+        notes.push_back(fmt::format(
+            "DRAM in flight: {} = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the "
+            "latency under that load (interpolated in the dram level's "
+            "bandwidth_by_loads_in_flight).",
+            in_flight_factors(a.dram_in_flight), a.dram_in_flight.bytes_per_sm / 1024,
+            p.limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9));
+    for (const MixedBandwidthUse& n : a.mixed_bandwidths)
+        notes.push_back(fmt::format(
+            "{} bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its {} are stores), "
+            "interpolated in the {} level's mixed_bandwidth_by_store_fraction "
+            "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
+            n.limiter, n.bandwidth_bytes_per_s / 1e9, n.store_fraction, n.bytes, n.level,
+            n.loads_alone_bytes_per_s / 1e9));
+    if (a.block_launch_rate_unknown)
+        notes.push_back("The machine gives no block launch rate (compute.block_launches_per_cycle, "
+                        "docs/machine-format.md): starting the thread blocks is assumed never "
+                        "to limit.");
+}
+
+} // namespace
+
+std::vector<std::string> volume_notes(const VolumePrediction& p, const std::string& machine_id) {
+    std::vector<std::string> notes;
+    if (p.unmodelled_share >= large_unmodelled_share)
+        notes.push_back(fmt::format("Unmodelled: {:.0f} % of the kernel's global accesses are "
+                                    "outside the model (below); the forecast covers the rest only "
+                                    "and may be far from the kernel's time.",
+                                    100 * p.unmodelled_share));
+    l1_notes(p.assumptions.l1, notes);
+    for (const UnmodelledAccess& u : p.unmodelled)
+        notes.push_back(fmt::format("'{}' ({}, {:.3g} executions a point): {}", u.access, u.kind,
+                                    u.executions_per_point, u.left_out));
+    notes.push_back(register_count_note(p.registers));
+    if (p.assumptions.l2_redundant_loads_assumed_hit)
+        notes.push_back("The machine has no capacity_fits.l2_redundant_loads: redundant L2 "
+                        "loads within a wave are assumed to hit (the paper's assumption).");
+    if (p.waves == 1)
+        notes.push_back("The launch fits in one wave: no reuse from earlier blocks is possible.");
+    for (const UncoveredMetricTerm& u : p.assumptions.uncovered)
+        notes.push_back(uncovered_capacity_note(u.metric, u.term, machine_id));
+    limiter_notes(p, notes);
+    return notes;
+}
+
+} // namespace kerncast::models

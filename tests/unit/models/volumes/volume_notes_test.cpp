@@ -1,0 +1,109 @@
+// The words of a volume forecast's notes: each assumption the model records is said once, in the
+// order predict prints them, and a forecast with no assumption says only its register count.
+#include "kerncast/models/volumes/volume_notes.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast::models;
+
+namespace {
+
+VolumePrediction plain() {
+    VolumePrediction p;
+    p.waves = 3;
+    p.registers.source = RegisterSource::command_line;
+    p.registers.per_thread = 32;
+    return p;
+}
+
+} // namespace
+
+TEST(VolumeNotes, NoAssumptionLeavesOnlyTheRegisterCount) {
+    EXPECT_EQ(volume_notes(plain(), "m"),
+              std::vector<std::string>{"Registers per thread: 32 (command line)."});
+}
+
+TEST(VolumeNotes, EachAssumptionInPredictsOrder) {
+    VolumePrediction p = plain();
+    p.waves = 1;
+    p.unmodelled_share = 0.5;
+    p.unmodelled.push_back({"hist[b]", "global atomic", 1, 8, "its updates' serialization"});
+    p.assumptions.l1.source = L1MissSource::simulation;
+    p.assumptions.l1.lines = 1920;
+    p.assumptions.l1.line_bytes = 128;
+    p.assumptions.l1.ways = 4;
+    p.assumptions.l1.miss_pass_fill_cycles = 262.4;
+    p.assumptions.l2_redundant_loads_assumed_hit = true;
+    p.assumptions.block_launch_rate_unknown = true;
+    p.assumptions.mixed_bandwidths.push_back({"DRAM", "dram", "DRAM bytes", 3.0e12, 0.25, 3.3e12});
+    const std::vector<std::string> notes = volume_notes(p, "m");
+    ASSERT_EQ(notes.size(), 9u);
+    EXPECT_EQ(notes[0].rfind("Unmodelled: 50 % of the kernel's global accesses", 0), 0u);
+    EXPECT_EQ(notes[1], "L1 capacity misses come from a simulation of one SM's L1 (1920 lines of "
+                        "128 B in sets of 4, LRU; docs/volume-model.md), not the "
+                        "l1_redundant_loads fit.");
+    EXPECT_NE(notes[2].find("a fill takes the L2 latency, 262 cycles"), std::string::npos);
+    EXPECT_EQ(notes[3], "'hist[b]' (global atomic, 1 executions a point): its updates' "
+                        "serialization");
+    EXPECT_EQ(notes[4], "Registers per thread: 32 (command line).");
+    EXPECT_EQ(notes[5].rfind("The machine has no capacity_fits.l2_redundant_loads", 0), 0u);
+    EXPECT_EQ(notes[6], "The launch fits in one wave: no reuse from earlier blocks is possible.");
+    EXPECT_EQ(notes[7], "DRAM bandwidth 3000 GB/s for this kernel's mix (0.25 of its DRAM bytes "
+                        "are stores), interpolated in the dram level's "
+                        "mixed_bandwidth_by_store_fraction (sustained_bandwidth_gbs, loads "
+                        "alone, is 3300 GB/s).");
+    EXPECT_EQ(notes[8].rfind("The machine gives no block launch rate", 0), 0u);
+}
+
+TEST(VolumeNotes, TheL1FitSaysWhyTheSimulationDidNotRun) {
+    VolumePrediction p = plain();
+    p.assumptions.l1.source = L1MissSource::capacity_fit_instead;
+    p.assumptions.l1.simulation_refused = "the kernel's program order is data-dependent";
+    p.assumptions.l1.miss_pass_requested = true;
+    EXPECT_EQ(volume_notes(p, "m")[0],
+              "L1 capacity misses come from the l1_redundant_loads fit (eq. 5), not the "
+              "simulated L1: the kernel's program order is data-dependent. Nor do the loads' L1 "
+              "cycles (shared_memory_banks.miss_pass): the bank rule alone counts them.");
+    p.assumptions.l1.source = L1MissSource::capacity_fit; // a machine without L1 ways
+    EXPECT_EQ(volume_notes(p, "m")[0], "shared_memory_banks.miss_pass \"after_hits\" is not "
+                                       "applied: it needs the simulated L1 (memory level l1, "
+                                       "ways).");
+    p.assumptions.l1.miss_pass_requested = false;
+    EXPECT_EQ(volume_notes(p, "m").size(), 1u);
+}
+
+// The loads in flight an SM keeps, factor by factor, only when the in-flight limiter ran.
+TEST(VolumeNotes, LoadsInFlightAreSaidFactorByFactor) {
+    VolumePrediction p = plain();
+    DramLoadsInFlight& f = p.assumptions.dram_in_flight;
+    f.resident_threads = 2048;
+    f.warp_duration_cv = 0.05;
+    f.running_fraction = 0.9;
+    f.warps_per_block = 8;
+    f.points_per_thread = 2;
+    f.window = 6;
+    f.window_fraction = 0.5;
+    f.loads_per_thread = 12;
+    f.registers_per_thread = 40;
+    f.reserved_registers = 8;
+    f.value_bytes = 8;
+    f.registers_per_value = 2;
+    f.dram_load_bytes_per_point = 16;
+    f.bytes_per_sm = 2048 * 0.9 * 2 * 0.5 * 16;
+    EXPECT_EQ(volume_notes(p, "m").size(), 1u); // the limiter did not run
+    p.limiter.dram_in_flight_bandwidth_bytes_per_s = 2.5e12;
+    EXPECT_EQ(volume_notes(p, "m")[1],
+              "DRAM in flight: 2048 resident threads an SM x 0.900 of them running (a block's 8 "
+              "warps end apart, durations varying by 5.0 %, and its slots free when the last "
+              "ends: compute.warp_duration_cv) x 2 point(s) x 0.500 of the 12 loads a thread at "
+              "once (its 40 registers hold a window of 6 8-byte values: (40 - 8) / 2) x 16.00 B "
+              "of DRAM loads a point = 28.8 KiB of loads in flight an SM reach 2500 GB/s at the "
+              "latency under that load (interpolated in the dram level's "
+              "bandwidth_by_loads_in_flight).");
+    f.warp_duration_cv.reset();
+    f.no_window = NoLoadWindow::sequential_loop;
+    const std::string loop = volume_notes(p, "m")[1];
+    EXPECT_NE(loop.find("all of them running (the machine gives no compute.warp_duration_cv)"),
+              std::string::npos);
+    EXPECT_NE(loop.find("(its loads run in a sequential loop: no window)"), std::string::npos);
+}
