@@ -31,15 +31,40 @@ double relative_error(double predicted, double measured) {
     return (predicted - measured) / measured;
 }
 
-std::vector<double> average_ranks(std::span<const double> values) {
+namespace {
+
+// The order of predictions: by value, then by tie-break where given.
+struct PredictedOrder {
+    std::span<const double> values;
+    std::span<const double> tie_breaks; // empty or as long as values
+
+    PredictedOrder(std::span<const double> v, std::span<const double> t)
+        : values(v), tie_breaks(t) {
+        KERNCAST_CHECK(t.empty() || t.size() == v.size(), "one tie-break for every prediction");
+    }
+    bool before(std::size_t a, std::size_t b) const {
+        if (values[a] != values[b])
+            return values[a] < values[b];
+        return !tie_breaks.empty() && tie_breaks[a] < tie_breaks[b];
+    }
+    bool same(std::size_t a, std::size_t b) const {
+        return values[a] == values[b] && (tie_breaks.empty() || tie_breaks[a] == tie_breaks[b]);
+    }
+};
+
+} // namespace
+
+std::vector<double> average_ranks(std::span<const double> values,
+                                  std::span<const double> tie_breaks) {
+    const PredictedOrder by(values, tie_breaks);
     std::vector<std::size_t> order(values.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+                     [&](std::size_t a, std::size_t b) { return by.before(a, b); });
     std::vector<double> ranks(values.size());
     for (std::size_t begin = 0; begin < order.size();) {
         std::size_t end = begin + 1;
-        while (end < order.size() && values[order[end]] == values[order[begin]])
+        while (end < order.size() && by.same(order[end], order[begin]))
             ++end;
         // Positions begin..end-1 (0-based) hold ranks begin+1..end; their average:
         const double rank = 0.5 * static_cast<double>(begin + 1 + end);
@@ -51,11 +76,12 @@ std::vector<double> average_ranks(std::span<const double> values) {
 }
 
 std::optional<double> spearman_rank_correlation(std::span<const double> x,
-                                                std::span<const double> y) {
+                                                std::span<const double> y,
+                                                std::span<const double> x_tie_breaks) {
     KERNCAST_CHECK(x.size() == y.size(), "rank correlation of series of different lengths");
     if (x.size() < 2)
         return std::nullopt;
-    const std::vector<double> rx = average_ranks(x);
+    const std::vector<double> rx = average_ranks(x, x_tie_breaks);
     const std::vector<double> ry = average_ranks(y);
     const double n = static_cast<double>(x.size());
     const double mean_rank = (n + 1) / 2; // the same for both sides, ties or not
@@ -71,14 +97,18 @@ std::optional<double> spearman_rank_correlation(std::span<const double> x,
 }
 
 PredictedBestPick predicted_best_pick(std::span<const double> predicted_times,
-                                      std::span<const double> measured_times) {
+                                      std::span<const double> measured_times,
+                                      std::span<const double> tie_breaks) {
     KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
                    "predicted-best fraction needs equally many predictions and measurements");
-    const double best_prediction =
-        *std::min_element(predicted_times.begin(), predicted_times.end());
+    const PredictedOrder by(predicted_times, tie_breaks);
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < predicted_times.size(); ++i)
+        if (by.before(i, best))
+            best = i;
     PredictedBestPick pick;
     for (std::size_t i = 0; i < predicted_times.size(); ++i)
-        if (predicted_times[i] == best_prediction) {
+        if (by.same(i, best)) {
             if (pick.tied == 0 || measured_times[i] > measured_times[pick.index])
                 pick.index = i;
             ++pick.tied;
@@ -87,9 +117,10 @@ PredictedBestPick predicted_best_pick(std::span<const double> predicted_times,
 }
 
 double predicted_best_fraction(std::span<const double> predicted_times,
-                               std::span<const double> measured_times) {
+                               std::span<const double> measured_times,
+                               std::span<const double> tie_breaks) {
     const double measured_of_pick =
-        measured_times[predicted_best_pick(predicted_times, measured_times).index];
+        measured_times[predicted_best_pick(predicted_times, measured_times, tie_breaks).index];
     const double best_measured = *std::min_element(measured_times.begin(), measured_times.end());
     KERNCAST_CHECK(best_measured > 0, "measured times must be positive");
     return best_measured / measured_of_pick;
@@ -137,17 +168,19 @@ NearBest near_best(std::span<const double> predicted_times,
 }
 
 MeasuredToNearBest measured_to_near_best(std::span<const double> predicted_times,
-                                         std::span<const double> measured_times, double fraction) {
+                                         std::span<const double> measured_times, double fraction,
+                                         std::span<const double> tie_breaks) {
     KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
                    "equally many predictions and measurements");
+    const PredictedOrder by(predicted_times, tie_breaks);
     const double best = *std::min_element(measured_times.begin(), measured_times.end());
     const auto near = [&](std::size_t i) { return measured_times[i] <= best * (1 + fraction); };
     std::vector<std::size_t> order(predicted_times.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    // By predicted time; among equal predictions the near-best ones last.
+    // By predicted time (and tie-break); among equal predictions the near-best ones last.
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        if (predicted_times[a] != predicted_times[b])
-            return predicted_times[a] < predicted_times[b];
+        if (!by.same(a, b))
+            return by.before(a, b);
         return !near(a) && near(b);
     });
     MeasuredToNearBest result;
@@ -163,7 +196,8 @@ MeasuredToNearBest measured_to_near_best(std::span<const double> predicted_times
 }
 
 ValidationStatistics validation_statistics(std::span<const double> predicted_times,
-                                           std::span<const double> measured_times) {
+                                           std::span<const double> measured_times,
+                                           std::span<const double> tie_breaks) {
     KERNCAST_CHECK(predicted_times.size() == measured_times.size() && !predicted_times.empty(),
                    "validation needs equally many predictions and measurements");
     std::vector<double> errors;
@@ -174,10 +208,12 @@ ValidationStatistics validation_statistics(std::span<const double> predicted_tim
     stats.configurations = predicted_times.size();
     stats.median_abs_relative_error = summary.median;
     stats.p90_abs_relative_error = summary.p90;
-    stats.spearman = spearman_rank_correlation(predicted_times, measured_times);
-    stats.predicted_best_fraction = predicted_best_fraction(predicted_times, measured_times);
+    stats.spearman = spearman_rank_correlation(predicted_times, measured_times, tie_breaks);
+    stats.predicted_best_fraction =
+        predicted_best_fraction(predicted_times, measured_times, tie_breaks);
     stats.near_best = near_best(predicted_times, measured_times);
-    stats.to_near_best = measured_to_near_best(predicted_times, measured_times);
+    stats.to_near_best = measured_to_near_best(predicted_times, measured_times,
+                                               autotuning_near_best_fraction, tie_breaks);
     return stats;
 }
 

@@ -56,23 +56,29 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
         const auto& members = entry.second;     // structured bindings
         if (members.size() < 2)
             continue;
-        std::vector<double> predicted, measured, predicted_time, measured_time;
+        std::vector<double> measured, predicted_time, measured_time, tie_break;
         for (const auto* row : members) {
-            predicted.push_back(*row->predicted_flops_per_s);
             measured.push_back(*row->measured_flops_per_s);
-            // Per unit of work, 1 / throughput orders like a time.
+            // Per unit of work, 1 / throughput orders like a time; so does the tie-break over
+            // the work (the time's share of it: tie_break_s / time_s).
             predicted_time.push_back(1 / *row->predicted_flops_per_s);
             measured_time.push_back(1 / *row->measured_flops_per_s);
+            tie_break.push_back(row->predicted_time_s > 0
+                                    ? row->predicted_tie_break_s / row->predicted_time_s /
+                                          *row->predicted_flops_per_s
+                                    : 0.0);
         }
         ThroughputRanking ranking;
         ranking.group = group;
         ranking.configurations = members.size();
-        ranking.spearman = runtime::spearman_rank_correlation(predicted, measured);
+        // Ranks of times ascending correlate as those of throughputs descending.
+        ranking.spearman =
+            runtime::spearman_rank_correlation(predicted_time, measured_time, tie_break);
         ranking.predicted_best_fraction =
-            runtime::predicted_best_fraction(predicted_time, measured_time);
+            runtime::predicted_best_fraction(predicted_time, measured_time, tie_break);
         // The label names the configuration the fraction counts, and how many tie with it.
         const runtime::PredictedBestPick pick =
-            runtime::predicted_best_pick(predicted_time, measured_time);
+            runtime::predicted_best_pick(predicted_time, measured_time, tie_break);
         ranking.predicted_best = members[pick.index]->configuration;
         if (pick.tied > 1)
             ranking.predicted_best += fmt::format(" (slowest of {} tied)", pick.tied);
@@ -89,7 +95,8 @@ std::vector<ThroughputRanking> throughput_rankings(const std::vector<ValidationR
 // The timed rows (in the order their times were collected) behind the time figures.
 std::vector<TimeExtreme> time_extremes(const std::vector<ValidationRow>& rows,
                                        std::span<const double> predicted,
-                                       std::span<const double> measured) {
+                                       std::span<const double> measured,
+                                       std::span<const double> tie_breaks) {
     std::vector<const ValidationRow*> timed;
     for (const auto& row : rows)
         if (row.measured_time_s)
@@ -102,7 +109,8 @@ std::vector<TimeExtreme> time_extremes(const std::vector<ValidationRow>& rows,
                            measured[k],       runtime::relative_error(predicted[k], measured[k])};
     };
     std::vector<TimeExtreme> out;
-    const runtime::PredictedBestPick pick = runtime::predicted_best_pick(predicted, measured);
+    const runtime::PredictedBestPick pick =
+        runtime::predicted_best_pick(predicted, measured, tie_breaks);
     out.push_back(extreme(pick.tied > 1
                               ? fmt::format("predicted best (slowest of {} tied)", pick.tied)
                               : std::string("predicted best"),
@@ -129,7 +137,7 @@ ValidationReport validate_predictions(const std::vector<runtime::LoadedRecord>& 
                                       const PredictionSource& predict) {
     ValidationReport report;
     std::map<std::string, std::vector<double>> counter_errors, peer_errors;
-    std::vector<double> predicted_times, measured_times;
+    std::vector<double> predicted_times, measured_times, tie_breaks;
     for (const auto& record : records) {
         const runtime::Measurement& m = record.measurement;
         std::optional<models::Prediction> prediction;
@@ -152,6 +160,7 @@ ValidationReport validate_predictions(const std::vector<runtime::LoadedRecord>& 
         row.published = m.published();
         row.group = ranking_group(m);
         row.predicted_time_s = prediction->time_s;
+        row.predicted_tie_break_s = prediction->tie_break_s;
         if (m.has_times())
             row.measured_time_s = m.results.median_s;
         if (prediction->flops && prediction->time_s > 0)
@@ -178,6 +187,7 @@ ValidationReport validate_predictions(const std::vector<runtime::LoadedRecord>& 
         }
         if (row.measured_time_s) {
             predicted_times.push_back(row.predicted_time_s);
+            tie_breaks.push_back(row.predicted_tie_break_s);
             measured_times.push_back(*row.measured_time_s);
         }
         if (row.published)
@@ -185,8 +195,10 @@ ValidationReport validate_predictions(const std::vector<runtime::LoadedRecord>& 
         report.rows.push_back(std::move(row));
     }
     if (!predicted_times.empty()) {
-        report.time_statistics = runtime::validation_statistics(predicted_times, measured_times);
-        report.time_extremes = time_extremes(report.rows, predicted_times, measured_times);
+        report.time_statistics =
+            runtime::validation_statistics(predicted_times, measured_times, tie_breaks);
+        report.time_extremes =
+            time_extremes(report.rows, predicted_times, measured_times, tie_breaks);
     }
     for (const auto& [metric, errors] : counter_errors) {
         CounterAccuracy accuracy;

@@ -29,6 +29,7 @@ struct ValidateOptions {
     std::string sweep = "default";
     std::string records_directory;
     std::string save_directory;
+    std::string tie_break = "next-limit";
     std::vector<std::string> defines;
     std::string mwp_variant; // empty: the volume model predicts
     runtime::TimingOptions timing;
@@ -131,6 +132,8 @@ void run_validate(const ValidateOptions& o) {
     const validate::ValidationReport report =
         validate::validate_predictions(records, [&](const runtime::KernelRecord& record) {
             auto prediction = predict(record);
+            if (prediction && o.tie_break == "none")
+                prediction->tie_break_s = 0; // equal forecasts tie
             progress->update(++predicted, records.size());
             return prediction;
         });
@@ -175,6 +178,11 @@ void setup_validate(CLI::App& app) {
                     "Predict with MWP-CWP (Hong & Kim 2009), classic or cache-aware, instead of "
                     "the volume model: times and throughputs only, no counters")
         ->type_name("classic|cache-aware");
+    cmd->add_option("--tie-break", options->tie_break,
+                    "How the rankings order configurations of equal predicted time: by the "
+                    "next-largest limit (default), or none (they tie; docs/accuracy.md)")
+        ->type_name("next-limit|none")
+        ->check(CLI::IsMember({"next-limit", "none"}));
     add_output_options(*cmd, options->output);
     cmd->callback([options, repeat, warmup, l2_flush] {
         options->timing_given = repeat->count() + warmup->count() + l2_flush->count() > 0;

@@ -29,14 +29,21 @@ TimeSummary summarize_times(std::span<const double> times_s);
 // (predicted - measured) / measured; measured must be > 0. Positive: over-prediction.
 double relative_error(double predicted, double measured);
 
+// Predicted times may come with tie-breaks: a second key (the volume model's next-largest
+// limit, models::LimiterResult) that orders configurations of equal predicted time, the one
+// with the smaller tie-break first. Empty: none; configurations of equal time tie.
+
 // 1-based ranks in ascending order; tied values share the average of the ranks they span
-// (e.g. {10, 20, 20, 30} -> {1, 2.5, 2.5, 4}).
-std::vector<double> average_ranks(std::span<const double> values);
+// (e.g. {10, 20, 20, 30} -> {1, 2.5, 2.5, 4}). With tie_breaks, equal values are ordered by
+// them and tie only when both are equal.
+std::vector<double> average_ranks(std::span<const double> values,
+                                  std::span<const double> tie_breaks = {});
 
 // Spearman's rank correlation with ties: Pearson's correlation of the average ranks.
 // Empty when it is undefined (fewer than two values, or all values of one side equal).
 std::optional<double> spearman_rank_correlation(std::span<const double> x,
-                                                std::span<const double> y);
+                                                std::span<const double> y,
+                                                std::span<const double> x_tie_breaks = {});
 
 // How good is the configuration the model would pick? The measured performance (1 / time) of
 // the configuration with the smallest predicted time, as a fraction of the best measured
@@ -44,16 +51,19 @@ std::optional<double> spearman_rank_correlation(std::span<const double> x,
 // fastest. When several configurations tie for the smallest prediction, the slowest of them
 // (measured) counts, so the result does not depend on the order of configurations.
 double predicted_best_fraction(std::span<const double> predicted_times,
-                               std::span<const double> measured_times);
+                               std::span<const double> measured_times,
+                               std::span<const double> tie_breaks = {});
 
 // The configuration predicted_best_fraction counts: of those with the smallest predicted time,
-// the slowest measured (the first of equals); `tied` is how many share that prediction.
+// the slowest measured (the first of equals); `tied` is how many share that prediction (and
+// its tie-break).
 struct PredictedBestPick {
     std::size_t index = 0;
     std::size_t tied = 0;
 };
 PredictedBestPick predicted_best_pick(std::span<const double> predicted_times,
-                                      std::span<const double> measured_times);
+                                      std::span<const double> measured_times,
+                                      std::span<const double> tie_breaks = {});
 
 // Summary of |relative error| over a set of predictions (model fits and validation share it).
 struct AbsErrorSummary {
@@ -93,7 +103,8 @@ struct MeasuredToNearBest {
 inline constexpr double autotuning_near_best_fraction = 0.05;
 MeasuredToNearBest measured_to_near_best(std::span<const double> predicted_times,
                                          std::span<const double> measured_times,
-                                         double fraction = autotuning_near_best_fraction);
+                                         double fraction = autotuning_near_best_fraction,
+                                         std::span<const double> tie_breaks = {});
 
 struct ValidationStatistics {
     std::size_t configurations = 0;
@@ -105,8 +116,10 @@ struct ValidationStatistics {
     MeasuredToNearBest to_near_best; // within autotuning_near_best_fraction
 };
 
-// predicted and measured times (seconds, > 0) of the same configurations, same order.
+// predicted and measured times (seconds, > 0) of the same configurations, same order; the
+// rankings (Spearman, predicted best, to near best) use the predictions' tie-breaks if given.
 ValidationStatistics validation_statistics(std::span<const double> predicted_times,
-                                           std::span<const double> measured_times);
+                                           std::span<const double> measured_times,
+                                           std::span<const double> tie_breaks = {});
 
 } // namespace kerncast::runtime

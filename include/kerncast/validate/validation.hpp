@@ -38,6 +38,7 @@ struct ValidationRow {
     // The ranking group: the kernel, and for published records the notebook and cell.
     std::string group;
     double predicted_time_s = 0;
+    double predicted_tie_break_s = 0;            // models::Prediction::tie_break_s
     std::optional<double> measured_time_s;       // the record's median; absent: no times recorded
     std::optional<double> predicted_flops_per_s; // models::Prediction::flops / time_s
     std::optional<double> measured_flops_per_s;  // a "flop/s" entry of results.throughput

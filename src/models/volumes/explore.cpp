@@ -70,21 +70,25 @@ void predict_rows(std::vector<ExploreRow>& rows, const ExploreOptions& options,
 // Within one kernel and parameter set the points per launch are the same for every launch, so
 // this is the order of throughput (Ernst et al. 2023, sec. 5.8); across a search space's
 // variants and parameters, time is what an autotuner compares.
+// Ranked by predicted time per launch; of equal times, the smaller next-largest limit first
+// (LimiterResult::next_seconds_per_launch: the limits overlap imperfectly).
 void rank_rows(std::vector<ExploreRow>& rows) {
-    std::stable_sort(rows.begin(), rows.end(), [](const ExploreRow& a, const ExploreRow& b) {
+    const auto key = [](const ExploreRow& row) {
+        return std::pair{row.prediction->limiter.seconds_per_launch,
+                         row.prediction->limiter.next_seconds_per_launch};
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const ExploreRow& a, const ExploreRow& b) {
         if (a.prediction.has_value() != b.prediction.has_value())
             return a.prediction.has_value();
         if (!a.prediction)
             return false;
-        return a.prediction->limiter.seconds_per_launch < b.prediction->limiter.seconds_per_launch;
+        return key(a) < key(b);
     });
-    // Ties: a run of equal predicted times shares the rank of its first row (validate treats
-    // equal predictions alike: runtime/statistics.hpp, predicted_best_pick).
+    // Ties: a run of equal predicted times and next limits shares the rank of its first row
+    // (validate treats equal predictions alike: runtime/statistics.hpp, predicted_best_pick).
     for (std::size_t first = 0; first < rows.size() && rows[first].prediction;) {
-        const double seconds = rows[first].prediction->limiter.seconds_per_launch;
         std::size_t end = first;
-        while (end < rows.size() && rows[end].prediction &&
-               rows[end].prediction->limiter.seconds_per_launch == seconds)
+        while (end < rows.size() && rows[end].prediction && key(rows[end]) == key(rows[first]))
             ++end;
         for (std::size_t i = first; i < end; ++i) {
             rows[i].rank = first + 1;

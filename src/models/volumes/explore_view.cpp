@@ -61,8 +61,9 @@ std::vector<std::string> tie_notes(const ExploreResult& result, std::size_t top)
             continue;
         notes.push_back(fmt::format(
             "Rank {} is shared by {} configurations ({:.2f} Gpoints/s, {} binds): the model "
-            "predicts the same throughput for them and cannot order them; they are listed in "
-            "the order they were enumerated (docs/volume-model.md, Ties).",
+            "predicts the same throughput and the same next-largest limit for them and cannot "
+            "order them; they are listed in the order they were enumerated "
+            "(docs/volume-model.md, Ties).",
             row.rank, row.tied, row.prediction->limiter.points_per_second / 1e9,
             limiter_name(row.prediction->limiter.binding)));
     }
@@ -104,12 +105,18 @@ std::optional<std::string> near_best_note(const ExploreResult& result) {
     for (const std::string& limiter : limiter_order)
         limiters += fmt::format("{}{} binds for {}", limiters.empty() ? "" : ", ", limiter,
                                 by_limiter[limiter]);
-    return fmt::format(
-        "The {} best configurations are predicted within {:.2g} % of each other ({:.2f} to "
-        "{:.2f} Gpoints/s; {}): closer than the model's accuracy separates them (its time "
-        "errors on measured GPUs: docs/accuracy.md). Time the leading ones (`kerncast run`) "
-        "before choosing (docs/volume-model.md, Ties).",
-        near, (highest - lowest) / highest * 100, lowest / 1e9, highest / 1e9, limiters);
+    const std::string advice =
+        "closer than the model's accuracy separates them (its time errors on measured GPUs: "
+        "docs/accuracy.md). Time the leading ones (`kerncast run`) before choosing "
+        "(docs/volume-model.md, Ties).";
+    if (lowest == highest)
+        return fmt::format("The {} best configurations are predicted at the same throughput "
+                           "({:.2f} Gpoints/s; {}) and ranked by their next-largest limit: {}",
+                           near, highest / 1e9, limiters, advice);
+    return fmt::format("The {} best configurations are predicted within {:.2g} % of each other "
+                       "({:.2f} to {:.2f} Gpoints/s; {}): {}",
+                       near, (highest - lowest) / highest * 100, lowest / 1e9, highest / 1e9,
+                       limiters, advice);
 }
 
 std::string configuration_label(const ExploreRow& row) {

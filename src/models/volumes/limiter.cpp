@@ -212,11 +212,15 @@ LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachin
           std::pair{Limiter::launch, r.launch_seconds_per_point},
           std::pair{Limiter::dram_in_flight, r.dram_in_flight_seconds_per_point}})
         if (seconds > r.seconds_per_point) {
+            r.next_seconds_per_point = r.seconds_per_point;
             r.binding = limiter;
             r.seconds_per_point = seconds;
+        } else {
+            r.next_seconds_per_point = std::max(r.next_seconds_per_point, seconds);
         }
     r.points_per_second = r.seconds_per_point > 0 ? 1.0 / r.seconds_per_point : 0.0;
     r.seconds_per_launch = r.seconds_per_point * static_cast<double>(points_per_launch);
+    r.next_seconds_per_launch = r.next_seconds_per_point * static_cast<double>(points_per_launch);
     return r;
 }
 

@@ -8,6 +8,7 @@ Prediction to_prediction(const VolumePrediction& volumes, std::optional<double> 
     Prediction prediction;
     prediction.model = "volumes";
     prediction.time_s = volumes.limiter.seconds_per_launch;
+    prediction.tie_break_s = volumes.limiter.next_seconds_per_launch;
     prediction.limiter = limiter_name(volumes.limiter.binding);
     prediction.counters["dram__bytes_read.sum"] = volumes.dram_load_bytes * points;
     prediction.counters["dram__bytes_write.sum"] = volumes.dram_store_bytes * points;

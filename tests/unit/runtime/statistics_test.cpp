@@ -224,4 +224,47 @@ TEST(RuntimeStatistics, MeasuredToNearBestCountsInPredictedOrderWithTiesNearBest
               3u);
 }
 
+// Tie-breaks order equal predictions; only predictions equal in both keys still tie. The
+// oracle: a tie-break is a second key, so ranking (time, tie-break) pairs equals ranking by
+// time + tie-break * epsilon for an epsilon below every gap between distinct times.
+TEST(RuntimeStatistics, TieBreaksOrderEqualPredictions) {
+    const std::vector<double> time{1, 2, 1, 1, 3}, tie_break{5, 0, 4, 5, 0};
+    EXPECT_EQ(average_ranks(time, tie_break), (std::vector<double>{2.5, 4, 1, 2.5, 5}));
+    EXPECT_EQ(average_ranks(time), (std::vector<double>{2, 4, 2, 2, 5}));
+    // The pick: the smallest (time, tie-break); of the two equal in both, the slower measured.
+    const std::vector<double> measured{7, 1, 9, 8, 2};
+    const PredictedBestPick pick = predicted_best_pick(time, measured, tie_break);
+    EXPECT_EQ(pick.index, 2u);
+    EXPECT_EQ(pick.tied, 1u);
+    const PredictedBestPick without = predicted_best_pick(time, measured);
+    EXPECT_EQ(without.index, 2u); // the slowest of the three tied at 1
+    EXPECT_EQ(without.tied, 3u);
+    EXPECT_EQ(predicted_best_pick(time, std::vector<double>{7, 1, 6, 8, 2}, tie_break).index,
+              2u); // configuration 2 is first by its tie-break even when faster measured
+    EXPECT_DOUBLE_EQ(predicted_best_fraction(time, measured, tie_break), 1.0 / 9.0);
+    // Measured in order of (time, tie-break): 2 (9), then 0 and 3 tied (near-best last).
+    const std::vector<double> near_measured{1, 50, 9, 20, 30};
+    EXPECT_EQ(measured_to_near_best(time, near_measured, 0.05, tie_break).in_predicted_order, 3u);
+    EXPECT_EQ(measured_to_near_best(time, near_measured, 0.05).in_predicted_order, 3u);
+
+    std::mt19937 generator(7);
+    std::uniform_int_distribution<int> small(0, 4);
+    for (int trial = 0; trial < 200; ++trial) {
+        const std::size_t n = 2 + trial % 20;
+        std::vector<double> t(n), b(n), folded(n), y(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            t[i] = small(generator);
+            b[i] = small(generator);
+            folded[i] = t[i] + b[i] * 1e-3; // gaps between distinct times are at least 1
+            y[i] = small(generator);
+        }
+        EXPECT_EQ(average_ranks(t, b), average_ranks(folded)) << trial;
+        const auto with = spearman_rank_correlation(t, y, b);
+        const auto oracle = spearman_rank_correlation(folded, y);
+        ASSERT_EQ(with.has_value(), oracle.has_value());
+        if (with)
+            EXPECT_NEAR(*with, *oracle, 1e-12) << trial;
+    }
+}
+
 } // namespace kerncast::runtime

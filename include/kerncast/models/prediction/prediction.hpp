@@ -19,6 +19,9 @@ struct Prediction {
     // Which model predicted: "volumes", "mwp-cwp classic", "mwp-cwp cache-aware", "calibrated".
     std::string model;
     double time_s = 0; // per launch
+    // What orders launches of equal time_s, the smaller first (the volume model's next-largest
+    // limit per launch, LimiterResult); 0 when the model has none.
+    double tie_break_s = 0;
     // What bounds the time, as the model names it: the volume model's binding limiter ("DRAM",
     // "L2", "L1", "FP"), MWP-CWP's execution case ("case (23)", Hong & Kim 2009 eq. 22-24).
     // Absent when the model names none (a calibrated cost model).

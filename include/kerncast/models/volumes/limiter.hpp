@@ -120,6 +120,11 @@ struct LimiterResult {
     double seconds_per_point = 0; // the largest of the six
     double points_per_second = 0;
     double seconds_per_launch = 0;
+    // The second-largest limit: the limits overlap imperfectly, so of launches that bind at
+    // one limit equally, the one whose next limit is smaller runs faster; rankings use it to
+    // order equal forecasts (issue 46; docs/volume-model.md, "Limiters").
+    double next_seconds_per_point = 0;
+    double next_seconds_per_launch = 0;
 };
 
 LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachine& machine,

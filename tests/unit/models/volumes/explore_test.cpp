@@ -45,28 +45,35 @@ TEST(Explore, RanksByThroughputAndReportsSkippedConfigurations) {
 }
 
 // The V100 2D box r3: every 1024-thread shape at least 16 wide takes two wavefronts per warp
-// load, so the L1 limiter ties them (docs/accuracy.md); 16x2 is bound by block launches.
-TEST(Explore, TiedPredictionsShareTheRankOfTheFirst) {
+// load, so the L1 limiter ties them (docs/accuracy.md); the next-largest limit, DRAM, orders
+// them (issue 46): 128x8 20.04 ps a point, 64x16 20.10, 256x4 20.10 (a little more). 16x2 is
+// bound by block launches.
+TEST(Explore, EqualForecastsAreOrderedByTheNextLimit) {
     const auto spec = kernel::load_kernel_file(
         std::string(KERNCAST_SOURCE_DIR) + "/data/published/v100-warpspeed/kernels/box2d_r3.yaml");
     ExploreOptions options;
-    options.blocks = {{16, 2, 1}, {128, 8, 1}, {256, 4, 1}, {64, 16, 1}, {2048, 1, 1}};
+    options.blocks = {{16, 2, 1}, {256, 4, 1}, {128, 8, 1}, {64, 16, 1}, {2048, 1, 1}};
     options.folds = {{{1, 1, 1}, std::nullopt}};
     options.jobs = 1;
     const ExploreResult result = explore(spec, {}, resolve_machine("v100-pcie-32gb"), options);
     ASSERT_EQ(result.rows.size(), 5u);
-    for (std::size_t k = 0; k < 3; ++k) {
+    const kernel::Dim3 order[] = {{128, 8, 1}, {64, 16, 1}, {256, 4, 1}, {16, 2, 1}};
+    for (std::size_t k = 0; k < 4; ++k) {
         ASSERT_TRUE(result.rows[k].prediction);
-        EXPECT_EQ(result.rows[k].rank, 1u);
-        EXPECT_EQ(result.rows[k].tied, 3u);
-        EXPECT_EQ(result.rows[k].prediction->limiter.binding, Limiter::l1);
+        EXPECT_EQ(result.rows[k].launch.block, order[k]) << k;
+        EXPECT_EQ(result.rows[k].rank, k + 1);
+        EXPECT_EQ(result.rows[k].tied, 1u);
     }
-    // Sweep order within the tie.
-    EXPECT_EQ(result.rows[0].launch.block, (kernel::Dim3{128, 8, 1}));
-    EXPECT_EQ(result.rows[2].launch.block, (kernel::Dim3{64, 16, 1}));
-    EXPECT_EQ(result.rows[3].launch.block, (kernel::Dim3{16, 2, 1}));
-    EXPECT_EQ(result.rows[3].rank, 4u);
-    EXPECT_EQ(result.rows[3].tied, 1u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const LimiterResult& limiter = result.rows[k].prediction->limiter;
+        EXPECT_EQ(limiter.binding, Limiter::l1);
+        EXPECT_EQ(limiter.seconds_per_launch,
+                  result.rows[0].prediction->limiter.seconds_per_launch);
+        EXPECT_EQ(limiter.next_seconds_per_point, limiter.dram_seconds_per_point);
+        if (k > 0)
+            EXPECT_LT(result.rows[k - 1].prediction->limiter.next_seconds_per_launch,
+                      limiter.next_seconds_per_launch);
+    }
     EXPECT_FALSE(result.rows[4].prediction);
     EXPECT_EQ(result.rows[4].rank, 0u);
 }

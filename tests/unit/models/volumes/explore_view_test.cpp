@@ -179,9 +179,10 @@ TEST(ExploreView, TiedRowsShareARankAndANoteSaysSo) {
     EXPECT_EQ(std::get<std::int64_t>(ranking.rows[1][0]), 2);
     EXPECT_EQ(std::get<std::int64_t>(ranking.rows[2][0]), 2);
     const std::string expected = "Rank 2 is shared by 3 configurations (2.00 Gpoints/s, L1 "
-                                 "binds): the model predicts the same throughput for them and "
-                                 "cannot order them; they are listed in the order they were "
-                                 "enumerated (docs/volume-model.md, Ties).";
+                                 "binds): the model predicts the same throughput and the same "
+                                 "next-largest limit for them and cannot order them; they are "
+                                 "listed in the order they were enumerated "
+                                 "(docs/volume-model.md, Ties).";
     EXPECT_EQ(std::count(doc.notes.begin(), doc.notes.end(), expected), 1);
     EXPECT_EQ(doc.notes.size(), 4u); // the best, predicted count, registers, the tie
 
