@@ -72,6 +72,12 @@ std::vector<int> nvrtc_supported_architectures() {
     return architectures;
 }
 
+std::string nvrtc_version() {
+    int major = 0, minor = 0;
+    KERNCAST_NVRTC(nvrtcVersion(&major, &minor));
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
 namespace {
 
 // The cubin target of the GPU, or PTX for the newest older virtual architecture when the

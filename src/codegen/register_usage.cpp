@@ -7,9 +7,15 @@
 #include "kerncast/sha256.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
+#include <functional>
 #include <regex>
 #include <sstream>
+#include <thread>
+#include <unistd.h>
 
 namespace kerncast::codegen {
 
@@ -110,21 +116,93 @@ int register_count_sm(const MachineModel& machine) {
         {"this NVRTC supports compute capabilities " + supported_list(supported), give_the_count});
 }
 
+std::optional<std::string> default_register_cache_directory() {
+    if (const char* own = std::getenv("KERNCAST_CACHE_DIR"))
+        return *own ? std::optional<std::string>(std::string(own) + "/ptxas") : std::nullopt;
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/kerncast/ptxas";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::string(home) + "/.cache/kerncast/ptxas";
+    return std::nullopt;
+}
+
+namespace {
+
+// Bump when what a count depends on changes outside the key (the NVRTC options of
+// compile_cuda_source or of the count, the line format): older files are then never read.
+constexpr int register_cache_format = 1;
+
+// "<registers> <stack frame> <spill stores> <spill loads> <target>", one line.
+std::string cache_line(const models::RegisterCount& count) {
+    return fmt::format("{} {} {} {} {}\n", count.per_thread, count.stack_frame_bytes,
+                       count.spill_store_bytes, count.spill_load_bytes, count.target);
+}
+
+std::optional<models::RegisterCount> read_cache_file(const std::filesystem::path& path) {
+    std::ifstream file(path);
+    models::RegisterCount count;
+    std::string extra;
+    if (!(file >> count.per_thread >> count.stack_frame_bytes >> count.spill_store_bytes >>
+          count.spill_load_bytes >> count.target) ||
+        (file >> extra) || count.per_thread <= 0 || count.per_thread > 255 ||
+        count.stack_frame_bytes < 0 || count.spill_store_bytes < 0 || count.spill_load_bytes < 0 ||
+        count.target.rfind("sm_", 0) != 0)
+        return std::nullopt;
+    count.source = models::RegisterSource::ptxas;
+    return count;
+}
+
+// Written under a temporary name and renamed, so that a reader never sees half a line; any
+// failure leaves the cache without the entry.
+void write_cache_file(const std::filesystem::path& path, const models::RegisterCount& count) {
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    const std::filesystem::path temporary =
+        path.string() + ".tmp" + std::to_string(::getpid()) + "-" +
+        std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+    {
+        std::ofstream file(temporary);
+        if (!(file << cache_line(count)))
+            return;
+    }
+    std::filesystem::rename(temporary, path, error);
+    if (error)
+        std::filesystem::remove(temporary, error);
+}
+
+} // namespace
+
 RegisterCounter::RegisterCounter(kernel::KernelSpec spec,
                                  std::vector<std::pair<std::string, std::int64_t>> overrides,
-                                 const MachineModel& machine)
-    : spec_(std::move(spec)), overrides_(std::move(overrides)), sm_(register_count_sm(machine)) {}
+                                 const MachineModel& machine,
+                                 std::optional<std::string> cache_directory)
+    : spec_(std::move(spec)), overrides_(std::move(overrides)), sm_(register_count_sm(machine)),
+      cache_directory_(std::move(cache_directory)), nvrtc_version_(runtime::nvrtc_version()) {}
 
 models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch) {
     // No SourceOrigin: the header comment then names no file, so the source (and its hash)
     // depends only on what the compiler sees.
     const GeneratedKernel generated = generate_cuda(lower_kernel(spec_, launch, overrides_));
-    const std::string key = sha256_hex(generated.cuda_source) + "/sm_" + std::to_string(sm_);
+    const std::string sha = sha256_hex(generated.cuda_source);
+    const std::string key = sha + "/sm_" + std::to_string(sm_);
     {
         std::lock_guard lock(mutex_);
         if (const auto cached = cache_.find(key); cached != cache_.end()) {
             ++cache_hits_;
             return cached->second;
+        }
+    }
+    std::optional<std::filesystem::path> file;
+    if (cache_directory_) {
+        file = std::filesystem::path(*cache_directory_) / fmt::format("{}-sm_{}-nvrtc_{}-v{}.txt",
+                                                                      sha, sm_, nvrtc_version_,
+                                                                      register_cache_format);
+        if (const auto stored = read_cache_file(*file)) {
+            std::lock_guard lock(mutex_);
+            ++cache_hits_;
+            ++disk_hits_;
+            cache_.emplace(key, *stored);
+            return *stored;
         }
     }
     // Compiled outside the lock: explore's workers compile different launches in parallel.
@@ -150,6 +228,8 @@ models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch)
     count.stack_frame_bytes = usage->stack_frame_bytes;
     count.spill_store_bytes = usage->spill_store_bytes;
     count.spill_load_bytes = usage->spill_load_bytes;
+    if (file)
+        write_cache_file(*file, count);
     std::lock_guard lock(mutex_);
     ++compilations_;
     cache_.emplace(key, count);
@@ -159,6 +239,11 @@ models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch)
 std::size_t RegisterCounter::compilations() const {
     std::lock_guard lock(mutex_);
     return compilations_;
+}
+
+std::size_t RegisterCounter::disk_hits() const {
+    std::lock_guard lock(mutex_);
+    return disk_hits_;
 }
 
 std::size_t RegisterCounter::cache_hits() const {

@@ -21,6 +21,10 @@ std::vector<int> nvrtc_supported_architectures() {
     return {};
 }
 
+std::string nvrtc_version() {
+    return "";
+}
+
 TimedRun time_kernel(const TimingRequest&) {
     throw Error(ErrorKind::unavailable, without_cuda);
 }

@@ -41,15 +41,25 @@ std::optional<PtxasUsage> parse_ptxas_usage(const std::string& log,
 // NVRTC supports (CUDA 13: 7.5), or saying that kerncast was built without CUDA.
 int register_count_sm(const MachineModel& machine);
 
+// Where ptxas's counts are kept between runs: $KERNCAST_CACHE_DIR/ptxas when that is set (set
+// and empty: no cache), else $XDG_CACHE_HOME/kerncast/ptxas, else ~/.cache/kerncast/ptxas;
+// nullopt when none applies. One small file per generated source, SM and NVRTC version
+// (docs/volume-model.md, "Registers per thread").
+std::optional<std::string> default_register_cache_directory();
+
 // Counts the registers of a kernel's generated code, one compilation per distinct generated
-// source and SM (cached by SHA-256 of the source: repeated launches cost nothing). Safe to call
-// from several threads at once (kerncast explore's workers).
+// source and SM (cached by SHA-256 of the source: repeated launches cost nothing). With a
+// cache directory, counts also persist there, keyed by the source's SHA-256, the SM and the
+// NVRTC version, so a later run compiles nothing it compiled before; a directory that cannot be
+// written, or a file that cannot be read back, only costs the compilation. Safe to call from
+// several threads at once (kerncast explore's workers) and several processes.
 class RegisterCounter {
 public:
     // Checks up front that the machine's SM can be compiled for (register_count_sm).
     RegisterCounter(kernel::KernelSpec spec,
                     std::vector<std::pair<std::string, std::int64_t>> overrides,
-                    const MachineModel& machine);
+                    const MachineModel& machine,
+                    std::optional<std::string> cache_directory = std::nullopt);
 
     // Source ptxas, target "sm_<sm>". Input Errors: a launch the generator cannot express, a
     // compile error (with NVRTC's log).
@@ -57,7 +67,8 @@ public:
 
     int sm() const { return sm_; }
     std::size_t compilations() const; // NVRTC runs so far
-    std::size_t cache_hits() const;   // counts served from the cache
+    std::size_t cache_hits() const;   // counts served from the cache (memory or directory)
+    std::size_t disk_hits() const;    // of them, read from the cache directory
 
 private:
     kernel::KernelSpec spec_;
@@ -67,6 +78,9 @@ private:
     std::map<std::string, models::RegisterCount> cache_; // sha256(source) + "/sm_<sm>"
     std::size_t compilations_ = 0;
     std::size_t cache_hits_ = 0;
+    std::size_t disk_hits_ = 0;
+    std::optional<std::string> cache_directory_;
+    std::string nvrtc_version_;
 };
 
 } // namespace kerncast::codegen

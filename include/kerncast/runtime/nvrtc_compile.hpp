@@ -46,4 +46,7 @@ std::optional<std::string> cuda_include_directory();
 // The SM versions (e.g. 75, 80, ..., 120) this NVRTC can generate code for; empty without CUDA.
 std::vector<int> nvrtc_supported_architectures();
 
+// This NVRTC's version, "major.minor" (e.g. "12.8"); "" without CUDA.
+std::string nvrtc_version();
+
 } // namespace kerncast::runtime

@@ -12,7 +12,8 @@ namespace kerncast::models {
 
 namespace {
 
-// ptxas's counter, made when first needed (or at once); one for every launch asked.
+// ptxas's counter, made when first needed (or at once); one for every launch asked. Its
+// counts persist in the default cache directory between runs.
 class SharedCounter {
 public:
     SharedCounter(kernel::KernelSpec spec,
@@ -22,7 +23,8 @@ public:
     codegen::RegisterCounter& get() {
         std::lock_guard lock(mutex_);
         if (!counter_)
-            counter_ = std::make_unique<codegen::RegisterCounter>(spec_, overrides_, machine_);
+            counter_ = std::make_unique<codegen::RegisterCounter>(
+                spec_, overrides_, machine_, codegen::default_register_cache_directory());
         return *counter_;
     }
 

@@ -5,7 +5,10 @@
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/machine/catalogue.hpp"
+#include "kerncast/runtime/nvrtc_compile.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <thread>
 
@@ -146,6 +149,52 @@ TEST(RegisterUsageNvrtc, CachesBySourceAndIsThreadSafe) {
     // same launch, but every launch is compiled at least once.
     EXPECT_EQ(shared.compilations() + shared.cache_hits(), 8u);
     EXPECT_GE(shared.compilations(), 3u);
+}
+
+// A cache directory keeps counts between counters (runs): a second counter compiles nothing
+// it finds there, and gets what the compilation gave; a damaged entry is compiled again and
+// rewritten; a directory that cannot be made only costs the compilations.
+TEST(RegisterUsageNvrtc, CountsPersistInTheCacheDirectory) {
+    const std::filesystem::path directory =
+        std::filesystem::temp_directory_path() / "kerncast_register_cache_test";
+    std::filesystem::remove_all(directory);
+    const kernel::KernelSpec spec = example("star3d_r4");
+    const kernel::LaunchConfig a{{32, 4, 4}, {1, 1, 2}}, b{{64, 2, 8}, {1, 1, 1}};
+    RegisterCounter first(spec, {}, a100(), directory.string());
+    const models::RegisterCount counted = first.count(a);
+    (void)first.count(b);
+    EXPECT_EQ(first.compilations(), 2u);
+    EXPECT_EQ(first.disk_hits(), 0u);
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory))
+        files.push_back(entry.path());
+    ASSERT_EQ(files.size(), 2u);
+    EXPECT_NE(files[0].filename().string().find("-sm_80-nvrtc_" + runtime::nvrtc_version()),
+              std::string::npos)
+        << files[0];
+
+    RegisterCounter second(spec, {}, a100(), directory.string());
+    const models::RegisterCount read = second.count(a);
+    EXPECT_EQ(second.compilations(), 0u);
+    EXPECT_EQ(second.disk_hits(), 1u);
+    EXPECT_EQ(read.per_thread, counted.per_thread);
+    EXPECT_EQ(read.target, counted.target);
+    EXPECT_EQ(read.spill_store_bytes, counted.spill_store_bytes);
+    EXPECT_EQ(read.source, models::RegisterSource::ptxas);
+
+    for (const auto& file : files) // damaged entries: read as absent
+        std::ofstream(file) << "not a count\n";
+    RegisterCounter third(spec, {}, a100(), directory.string());
+    EXPECT_EQ(third.count(a).per_thread, counted.per_thread);
+    EXPECT_EQ(third.compilations(), 1u);
+    RegisterCounter fourth(spec, {}, a100(), directory.string());
+    (void)fourth.count(a);
+    EXPECT_EQ(fourth.disk_hits(), 1u); // rewritten by the third
+
+    RegisterCounter unwritable(spec, {}, a100(), "/proc/kerncast/no/such/cache");
+    EXPECT_EQ(unwritable.count(a).per_thread, counted.per_thread);
+    EXPECT_EQ(unwritable.compilations(), 1u);
+    std::filesystem::remove_all(directory);
 }
 
 TEST(RegisterUsageNvrtc, MachinesThisNvrtcCannotCompileFor) {

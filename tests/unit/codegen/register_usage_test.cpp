@@ -5,7 +5,9 @@
 #include "kerncast/machine/catalogue.hpp"
 #include "kerncast/runtime/nvrtc_compile.hpp"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
+#include <optional>
 
 using namespace kerncast;
 using namespace kerncast::codegen;
@@ -88,6 +90,32 @@ TEST(RegisterUsage, OlderFormatAndMissingRegisterLine) {
                                    "ptxas info    : Compiling entry function 'j' for 'sm_80'\n"
                                    "ptxas info    : Used 12 registers\n",
                                    "k"));
+}
+
+// The cache directory: KERNCAST_CACHE_DIR (empty: none), else XDG_CACHE_HOME, else HOME.
+TEST(RegisterUsage, TheDefaultCacheDirectoryFollowsTheEnvironment) {
+    const auto saved = [](const char* name) -> std::optional<std::string> {
+        const char* value = std::getenv(name);
+        return value ? std::optional<std::string>(value) : std::nullopt;
+    };
+    const auto own = saved("KERNCAST_CACHE_DIR"), xdg = saved("XDG_CACHE_HOME"),
+               home = saved("HOME");
+    ::setenv("KERNCAST_CACHE_DIR", "/c", 1);
+    ::setenv("XDG_CACHE_HOME", "/x", 1);
+    ::setenv("HOME", "/h", 1);
+    EXPECT_EQ(default_register_cache_directory(), "/c/ptxas");
+    ::setenv("KERNCAST_CACHE_DIR", "", 1);
+    EXPECT_EQ(default_register_cache_directory(), std::nullopt);
+    ::unsetenv("KERNCAST_CACHE_DIR");
+    EXPECT_EQ(default_register_cache_directory(), "/x/kerncast/ptxas");
+    ::unsetenv("XDG_CACHE_HOME");
+    EXPECT_EQ(default_register_cache_directory(), "/h/.cache/kerncast/ptxas");
+    ::unsetenv("HOME");
+    EXPECT_EQ(default_register_cache_directory(), std::nullopt);
+    for (const auto& [name, value] : {std::pair{"KERNCAST_CACHE_DIR", own},
+                                      std::pair{"XDG_CACHE_HOME", xdg}, std::pair{"HOME", home}})
+        if (value)
+            ::setenv(name, value->c_str(), 1);
 }
 
 TEST(RegisterUsage, WithoutCudaCountingIsUnavailable) {
