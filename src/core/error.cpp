@@ -49,6 +49,13 @@ static std::string valid_utf8(std::string text) {
             length > 0 && k + length <= text.size() && lead != 0xc0 && lead != 0xc1 && lead < 0xf5;
         for (size_t j = 1; well_formed && j < length; ++j)
             well_formed = (static_cast<unsigned char>(text[k + j]) >> 6) == 0x2;
+        if (well_formed && length > 2) {
+            // No overlong forms, no UTF-16 surrogates (U+D800..DFFF), nothing past U+10FFFF
+            // (Unicode 15, Table 3-7): these lead bytes bound the second one.
+            const auto second = static_cast<unsigned char>(text[k + 1]);
+            well_formed = !(lead == 0xe0 && second < 0xa0) && !(lead == 0xed && second > 0x9f) &&
+                          !(lead == 0xf0 && second < 0x90) && !(lead == 0xf4 && second > 0x8f);
+        }
         if (!well_formed) {
             text[k] = '?';
             ++k;

@@ -56,4 +56,7 @@ TEST(Error, TextIsValidUtf8WithStrayBytesAsQuestionMarks) {
     EXPECT_EQ(e.notes()[0], "?? and ????");
     EXPECT_EQ(e.notes()[1], fine);
     EXPECT_EQ(std::string(e.what()), "m?.json:3:4: last read: '10, ?'");
+    // Sequences of valid shape that UTF-8 forbids: an overlong '/', a surrogate, beyond U+10FFFF.
+    const Error forbidden(ErrorKind::input, "\xe0\x80\xaf \xed\xa0\x80 \xf4\x90\x80\x80 ok");
+    EXPECT_EQ(forbidden.message(), "??? ??? ???? ok");
 }
