@@ -14,6 +14,32 @@ class ProvenanceChecks : public MachineChecks {
 public:
     using MachineChecks::MachineChecks;
 
+    // Values a fit or calibration wrote: errors are not negative, digests are SHA-256 digits, and
+    // the date and kerncast version say when and by what.
+    void non_negative(const std::string& path, const char* key, double value) const {
+        if (!std::isfinite(value) || value < 0)
+            fail(child_pointer(path, key), "must not be negative, got " + number(value));
+    }
+
+    void sha256_digits(const std::string& path, const char* key, const std::string& value) const {
+        static const std::regex sha_pattern("^[0-9a-f]{64}$");
+        if (!std::regex_match(value, sha_pattern))
+            fail(child_pointer(path, key),
+                 "expected 64 lower-case hexadecimal digits, got \"" + value + "\"");
+    }
+
+    void written_by(const std::string& path, const std::string& date,
+                    const std::string& kerncast_version) const {
+        static const std::regex date_pattern(
+            R"(^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$)");
+        if (!std::regex_match(date, date_pattern))
+            fail(child_pointer(path, "date"),
+                 "expected an ISO 8601 UTC date such as \"2026-11-24T21:00:00Z\", got \"" + date +
+                     "\"");
+        if (kerncast_version.empty())
+            fail(child_pointer(path, "kerncast_version"), "expected the kerncast version");
+    }
+
     void identity() const {
         static const std::regex id_pattern("^[a-z0-9][a-z0-9._+-]*$");
         const auto& id = m_.identity;
@@ -72,27 +98,13 @@ public:
         if (c.records < 1)
             fail(child_pointer(path, "records"),
                  "must be at least 1, got " + std::to_string(c.records));
-        auto non_negative = [&](const char* key, double value) {
-            if (!std::isfinite(value) || value < 0)
-                fail(child_pointer(path, key), "must not be negative, got " + number(value));
-        };
-        non_negative("residual_norm", c.residual_norm);
-        non_negative("geometric_mean_abs_relative_error", c.geometric_mean_abs_relative_error);
-        non_negative("max_abs_relative_error", c.max_abs_relative_error);
-        static const std::regex sha_pattern("^[0-9a-f]{64}$");
-        for (const auto& [key, value] : {std::pair{"model_sha256", &c.model_sha256},
-                                         std::pair{"records_sha256", &c.records_sha256}})
-            if (!std::regex_match(*value, sha_pattern))
-                fail(child_pointer(path, key),
-                     "expected 64 lower-case hexadecimal digits, got \"" + *value + "\"");
-        static const std::regex date_pattern(
-            R"(^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$)");
-        if (!std::regex_match(c.date, date_pattern))
-            fail(child_pointer(path, "date"),
-                 "expected an ISO 8601 UTC date such as \"2026-11-24T21:00:00Z\", got \"" + c.date +
-                     "\"");
-        if (c.kerncast_version.empty())
-            fail(child_pointer(path, "kerncast_version"), "expected the kerncast version");
+        non_negative(path, "residual_norm", c.residual_norm);
+        non_negative(path, "geometric_mean_abs_relative_error",
+                     c.geometric_mean_abs_relative_error);
+        non_negative(path, "max_abs_relative_error", c.max_abs_relative_error);
+        sha256_digits(path, "model_sha256", c.model_sha256);
+        sha256_digits(path, "records_sha256", c.records_sha256);
+        written_by(path, c.date, c.kerncast_version);
     }
 
     void fit_provenance(const FitProvenance& f, const std::string& path) const {
@@ -120,28 +132,16 @@ public:
         if (f.samples < 1)
             fail(child_pointer(path, "samples"),
                  "must be at least 1, got " + std::to_string(f.samples));
-        auto error = [&](const char* key, double value) {
-            if (!std::isfinite(value) || value < 0)
-                fail(child_pointer(path, key), "must not be negative, got " + number(value));
-        };
-        error("median_abs_relative_error", f.median_abs_relative_error);
-        error("p90_abs_relative_error", f.p90_abs_relative_error);
+        non_negative(path, "median_abs_relative_error", f.median_abs_relative_error);
+        non_negative(path, "p90_abs_relative_error", f.p90_abs_relative_error);
         if (f.held_out_median_abs_relative_error)
-            error("held_out_median_abs_relative_error", *f.held_out_median_abs_relative_error);
+            non_negative(path, "held_out_median_abs_relative_error",
+                         *f.held_out_median_abs_relative_error);
         if (f.held_out_p90_abs_relative_error)
-            error("held_out_p90_abs_relative_error", *f.held_out_p90_abs_relative_error);
-        static const std::regex sha_pattern("^[0-9a-f]{64}$");
-        if (!std::regex_match(f.records_sha256, sha_pattern))
-            fail(child_pointer(path, "records_sha256"),
-                 "expected 64 lower-case hexadecimal digits, got \"" + f.records_sha256 + "\"");
-        static const std::regex date_pattern(
-            R"(^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$)");
-        if (!std::regex_match(f.date, date_pattern))
-            fail(child_pointer(path, "date"),
-                 "expected an ISO 8601 UTC date such as \"2026-11-24T21:00:00Z\", got \"" + f.date +
-                     "\"");
-        if (f.kerncast_version.empty())
-            fail(child_pointer(path, "kerncast_version"), "expected the kerncast version");
+            non_negative(path, "held_out_p90_abs_relative_error",
+                         *f.held_out_p90_abs_relative_error);
+        sha256_digits(path, "records_sha256", f.records_sha256);
+        written_by(path, f.date, f.kerncast_version);
         for (const auto& [name, range] : f.oversubscription_ranges) {
             const std::string at =
                 child_pointer(child_pointer(path, "oversubscription_ranges"), name);
