@@ -160,13 +160,14 @@ void write_cache_file(const std::filesystem::path& path, const models::RegisterC
     const std::filesystem::path temporary =
         path.string() + ".tmp" + std::to_string(::getpid()) + "-" +
         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+    bool written = false;
     {
         std::ofstream file(temporary);
-        if (!(file << cache_line(count)))
-            return;
+        written = static_cast<bool>(file << cache_line(count) << std::flush);
     }
-    std::filesystem::rename(temporary, path, error);
-    if (error)
+    if (written)
+        std::filesystem::rename(temporary, path, error);
+    if (!written || error)
         std::filesystem::remove(temporary, error);
 }
 
