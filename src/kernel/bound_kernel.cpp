@@ -4,9 +4,11 @@
 #include "kerncast/checked_arithmetic.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 
+#include <array>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <isl/cpp.h>
+#include <map>
 
 namespace kerncast::kernel {
 
@@ -71,25 +73,63 @@ index_range(const ::isl::set& domain, const std::vector<std::string>& indices,
     }
 }
 
-Dim3 covering_grid(const KernelSpec& spec, const LaunchConfig& launch,
-                   const ParameterOverrides& values) {
-    Dim3 grid{1, 1, 1};
+// The range of the index each axis maps (threads: or blocks:) over the domain at `values`:
+// nullopt for an axis that maps none, an empty optional range for an unbounded or empty one.
+struct AxisRange {
+    bool mapped = false;
+    std::optional<std::pair<std::int64_t, std::int64_t>> range;
+};
+using AxisRanges = std::array<AxisRange, axis_count>;
+
+AxisRanges compute_axis_ranges(const KernelSpec& spec, const ParameterOverrides& values) {
+    AxisRanges ranges{};
     isl::Context context; // sets ISL_ON_ERROR_CONTINUE, as the C++ binding needs
     const auto domain = fixed_domain(::isl::ctx(context.get()), spec, values);
     if (!domain)
-        return grid;
+        return ranges;
     for (size_t a = 0; a < static_cast<size_t>(axis_count); ++a) {
         const std::string& global = spec.threads.global[a];
-        const std::string& block = spec.threads.block[a];
-        const std::string& index = !global.empty() ? global : block;
+        const std::string& index = !global.empty() ? global : spec.threads.block[a];
         if (index.empty())
             continue;
-        const auto range = index_range(*domain, spec.indices, index);
+        ranges[a].mapped = true;
+        ranges[a].range = index_range(*domain, spec.indices, index);
+    }
+    return ranges;
+}
+
+// The ranges do not depend on the launch: explore binds one kernel at one set of values for
+// every configuration, so each thread keeps the last few (isl's lexmin and lexmax of the
+// domain were a tenth of a sweep's time).
+const AxisRanges& axis_ranges(const KernelSpec& spec, const ParameterOverrides& values) {
+    thread_local std::map<std::string, AxisRanges> cache;
+    std::string key = spec.domain;
+    for (size_t a = 0; a < static_cast<size_t>(axis_count); ++a)
+        key += "|" + spec.threads.global[a] + "|" + spec.threads.block[a];
+    for (const auto& index : spec.indices)
+        key += "|" + index;
+    for (const auto& [name, value] : values)
+        key += "|" + name + "=" + std::to_string(value);
+    if (const auto at = cache.find(key); at != cache.end())
+        return at->second;
+    if (cache.size() >= 64)
+        cache.clear();
+    return cache.emplace(key, compute_axis_ranges(spec, values)).first->second;
+}
+
+Dim3 covering_grid(const KernelSpec& spec, const LaunchConfig& launch,
+                   const ParameterOverrides& values) {
+    Dim3 grid{1, 1, 1};
+    const AxisRanges& ranges = axis_ranges(spec, values);
+    for (size_t a = 0; a < static_cast<size_t>(axis_count); ++a) {
+        if (!ranges[a].mapped)
+            continue;
+        const auto& range = ranges[a].range;
         if (!range) {
             grid[a] = 0;
             continue;
         }
-        if (!global.empty()) {
+        if (!spec.threads.global[a].empty()) {
             const std::int64_t per_block = launch.block[a] * launch.fold[a];
             grid[a] = (range->second - range->first + per_block) / per_block;
         } else {
