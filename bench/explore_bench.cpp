@@ -22,9 +22,9 @@ BENCHMARK(BM_Analyze)->Unit(benchmark::kMillisecond);
 
 void BM_PredictVolumes(benchmark::State& state) {
     const auto analysis = analysis::analyze(bench::star3d_r4(), {{32, 4, 4}, {1, 1, 2}});
-    const auto params = analysis::bind(analysis).values();
+    const auto bound = analysis::bind(analysis);
     for (auto _ : state)
-        benchmark::DoNotOptimize(models::predict_volumes(analysis, params, bench::a100_40gb()));
+        benchmark::DoNotOptimize(models::predict_volumes(analysis, bound, bench::a100_40gb()));
 }
 BENCHMARK(BM_PredictVolumes)->Unit(benchmark::kMillisecond);
 
@@ -32,9 +32,9 @@ BENCHMARK(BM_PredictVolumes)->Unit(benchmark::kMillisecond);
 void BM_PredictFoldedStar(benchmark::State& state) {
     const kernel::Dim3 block = state.range(0) ? kernel::Dim3{1, 16, 64} : kernel::Dim3{16, 4, 16};
     const auto analysis = analysis::analyze(bench::star3d_r2(), {block, {1, 1, 4}});
-    const auto params = analysis::bind(analysis).values();
+    const auto bound = analysis::bind(analysis);
     for (auto _ : state)
-        benchmark::DoNotOptimize(models::predict_volumes(analysis, params, bench::v100_sxm2()));
+        benchmark::DoNotOptimize(models::predict_volumes(analysis, bound, bench::v100_sxm2()));
 }
 BENCHMARK(BM_PredictFoldedStar)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 

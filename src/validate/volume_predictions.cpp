@@ -22,8 +22,7 @@ predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machi
         analysis::bind(analysis, record_parameter_overrides(spec, record));
     analysis::check_fold_within_domain(bound);
     kernel::check_grid_limits(bound);
-    const std::vector<std::int64_t>& params = bound.values();
-    return models::predict_volumes(analysis, params, machine, options);
+    return models::predict_volumes(analysis, bound, machine, options);
 }
 
 double l2_sector_bytes(const MachineModel& machine) {

@@ -59,7 +59,7 @@ KernelMwpPrediction predict_bound(const AnalysedLaunch& launch, const MachineMod
         if (!volumes) {
             VolumeOptions volume_options;
             volume_options.registers = options.registers;
-            predicted = predict_volumes(analysis, params, machine, volume_options);
+            predicted = predict_volumes(analysis, launch.bound, machine, volume_options);
             volumes = &*predicted;
         }
         p.cache_aware = predict_cache_aware(p.derived, *volumes, machine, options.model);

@@ -19,13 +19,12 @@ VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::La
     const kernel::BoundKernel bound = analysis::bind(analysis, overrides);
     analysis::check_fold_within_domain(bound);
     kernel::check_grid_limits(bound);
-    const std::vector<std::int64_t>& params = bound.values();
     try {
         if (!registers_for_launch)
-            return predict_volumes(analysis, params, machine, options);
+            return predict_volumes(analysis, bound, machine, options);
         VolumeOptions with_registers = options;
         with_registers.registers = registers_for_launch(launch);
-        return predict_volumes(analysis, params, machine, with_registers);
+        return predict_volumes(analysis, bound, machine, with_registers);
     } catch (...) {
         kernel::rethrow_naming_kernel(bound);
     }
@@ -38,10 +37,10 @@ VolumePrediction predict_launch(const AnalysedLaunch& launch, const MachineModel
     check_arrays_fit_device_memory(launch.bound, machine);
     try {
         if (!registers_for_launch)
-            return predict_volumes(launch.analysis, launch.params(), machine, options);
+            return predict_volumes(launch.analysis, launch.bound, machine, options);
         VolumeOptions with_registers = options;
         with_registers.registers = registers_for_launch(launch.bound.launch());
-        return predict_volumes(launch.analysis, launch.params(), machine, with_registers);
+        return predict_volumes(launch.analysis, launch.bound, machine, with_registers);
     } catch (...) {
         kernel::rethrow_naming_kernel(launch.bound);
     }

@@ -769,8 +769,11 @@ void check_volume_machine(const MachineModel& machine) {
 }
 
 VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
-                                 const std::vector<std::int64_t>& params,
-                                 const MachineModel& machine, const VolumeOptions& options) {
+                                 const kernel::BoundKernel& bound, const MachineModel& machine,
+                                 const VolumeOptions& options) {
+    KERNCAST_CHECK(bound.launch() == analysis.launch && bound.spec().name == analysis.spec.name,
+                   "the bound kernel is not the analysis' launch");
+    const std::vector<std::int64_t>& params = bound.values();
     check_volume_machine(machine);
     const VolumeMachine m = volume_machine(machine);
     VolumePrediction p;

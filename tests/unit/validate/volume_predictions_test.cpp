@@ -28,8 +28,8 @@ TEST(VolumePredictions, PredictionIsTheVolumeModelAtTheRecordedConfiguration) {
     // The same numbers straight from the model.
     kernel::LaunchConfig launch{{64, 4, 1}, {1, 1, 2}};
     const auto analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::bind(analysis, {{"nx", 328}, {"ny", 200}, {"nz", 136}}).values();
-    const auto volumes = models::predict_volumes(analysis, params, machine);
+    const auto bound = analysis::bind(analysis, {{"nx", 328}, {"ny", 200}, {"nz", 136}});
+    const auto volumes = models::predict_volumes(analysis, bound, machine);
     const double points = 320.0 * 192 * 128; // the interior, 4 cells off every face
     EXPECT_EQ(volumes.points, 320 * 192 * 128);
     EXPECT_DOUBLE_EQ(prediction->time_s, volumes.limiter.seconds_per_launch);
@@ -64,10 +64,10 @@ TEST(VolumePredictions, AllUnitL2SectorsFlopsAndRegistersFromTheRecord) {
 
     kernel::LaunchConfig launch{{32, 4, 8}, {1, 1, 1}};
     const auto analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::bind(analysis, {}).values();
+    const auto bound = analysis::bind(analysis, {});
     models::VolumeOptions options;
     options.registers.per_thread = 64;
-    const auto volumes = models::predict_volumes(analysis, params, machine, options);
+    const auto volumes = models::predict_volumes(analysis, bound, machine, options);
     EXPECT_EQ(volumes.points, 596 * 596 * 508);
     EXPECT_DOUBLE_EQ(with_record_registers->time_s, volumes.limiter.seconds_per_launch);
     EXPECT_DOUBLE_EQ(with_record_registers->counters.at("dram__bytes_read.sum"),
@@ -78,7 +78,7 @@ TEST(VolumePredictions, AllUnitL2SectorsFlopsAndRegistersFromTheRecord) {
     // 64 registers x 1024 threads fill one V100 SM's 64 K registers: one block per SM, where
     // 32 registers allow two, so a smaller wave.
     options.registers.per_thread = 32;
-    const auto thirty_two = models::predict_volumes(analysis, params, machine, options);
+    const auto thirty_two = models::predict_volumes(analysis, bound, machine, options);
     EXPECT_LT(volumes.wave_blocks, thirty_two.wave_blocks);
     EXPECT_DOUBLE_EQ(with_file_registers->time_s, thirty_two.limiter.seconds_per_launch);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/occupancy/occupancy.hpp"
 #include "kerncast/models/occupancy/register_count.hpp"
@@ -137,10 +138,11 @@ struct VolumePrediction {
 // predict_volumes runs it first; explore runs it once before its sweep.
 void check_volume_machine(const MachineModel& machine);
 
-// `analysis` fixes the launch (block, fold); `params` are its parameter values. Input Errors
-// name what the machine lacks (banks, capacity fits, bandwidths) or why the launch cannot run.
+// `analysis` fixes the launch (block, fold); `bound` is that analysis bound to its parameter
+// values (analysis::bind). Input Errors name what the machine lacks (banks, capacity fits,
+// bandwidths) or why the launch cannot run.
 VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
-                                 const std::vector<std::int64_t>& params,
-                                 const MachineModel& machine, const VolumeOptions& options = {});
+                                 const kernel::BoundKernel& bound, const MachineModel& machine,
+                                 const VolumeOptions& options = {});
 
 } // namespace kerncast::models

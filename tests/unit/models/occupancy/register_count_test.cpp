@@ -106,7 +106,7 @@ TEST(RegisterCount, NotesSayWhereTheCountCameFrom) {
 TEST(RegisterCount, LimitsTheOccupancyOfTheVolumeModel) {
     const MachineModel a100 = resolve_machine("a100-sxm4-40gb");
     const auto analysis = analysis::analyze(star3d(), {{32, 4, 4}, {1, 1, 2}});
-    const auto params = analysis::bind(analysis).values();
+    const auto bound = analysis::bind(analysis);
     const std::int64_t sms = a100.compute.sm_count->value;
     struct Case {
         RegisterCount registers;
@@ -120,7 +120,7 @@ TEST(RegisterCount, LimitsTheOccupancyOfTheVolumeModel) {
           Case{{128, RegisterSource::ptxas, "sm_80"}, 1, OccupancyLimit::registers}}) {
         VolumeOptions options;
         options.registers = c.registers;
-        const VolumePrediction p = predict_volumes(analysis, params, a100, options);
+        const VolumePrediction p = predict_volumes(analysis, bound, a100, options);
         EXPECT_EQ(p.registers.per_thread, c.registers.per_thread);
         EXPECT_EQ(p.registers.source, c.registers.source);
         EXPECT_EQ(p.occupancy.active_blocks_per_sm, c.blocks_per_sm) << c.registers.per_thread;

@@ -14,7 +14,7 @@ std::vector<ModelTime> times(const std::string& machine_id, VolumePrediction* li
                                                "/examples/kernels/star2d_r1.yaml");
     const MachineModel machine = resolve_machine(machine_id);
     const AnalysedLaunch launch = analyse_launch(spec, spec.launch, {}, machine);
-    const auto volumes = predict_volumes(launch.analysis, launch.params(), machine);
+    const auto volumes = predict_volumes(launch.analysis, launch.bound, machine);
     if (limiter)
         *limiter = volumes;
     return model_times(launch, machine, volumes);

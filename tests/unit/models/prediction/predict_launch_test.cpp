@@ -25,7 +25,7 @@ TEST(PredictLaunch, EqualsTheAnalysisThenPredictVolumes) {
     const std::vector<std::pair<std::string, std::int64_t>> overrides{{"nz", 256}};
     const auto analysis = analysis::analyze(spec, launch);
     const VolumePrediction expected =
-        predict_volumes(analysis, analysis::bind(analysis, overrides).values(), machine);
+        predict_volumes(analysis, analysis::bind(analysis, overrides), machine);
     const VolumePrediction got = predict_launch(spec, launch, overrides, machine);
     EXPECT_EQ(got.points, expected.points);
     EXPECT_EQ(got.blocks, expected.blocks);

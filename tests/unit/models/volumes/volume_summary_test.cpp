@@ -64,8 +64,7 @@ TEST(VolumeSummary, OfAPredictedLaunch) {
                                                "/examples/kernels/star2d_r1.yaml");
     const MachineModel machine = resolve_machine("v100-pcie-32gb");
     const auto analysis = analysis::analyze(spec, spec.launch);
-    const VolumePrediction volumes =
-        predict_volumes(analysis, analysis::bind(analysis).values(), machine);
+    const VolumePrediction volumes = predict_volumes(analysis, analysis::bind(analysis), machine);
     const Prediction p = to_prediction(volumes, 32.0);
     const auto points = static_cast<double>(volumes.points);
     EXPECT_EQ(p.time_s, volumes.limiter.seconds_per_launch);

@@ -15,8 +15,8 @@ TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/star3d_r4.yaml");
     const auto analysis = analysis::analyze(spec);
-    const auto p = predict_volumes(analysis, analysis::bind(analysis).values(),
-                                   resolve_machine("a100-sxm4-40gb"));
+    const auto p =
+        predict_volumes(analysis, analysis::bind(analysis), resolve_machine("a100-sxm4-40gb"));
     const report::Document doc = predict_view(p, spec.name, "a100-sxm4-40gb");
     EXPECT_EQ(doc.schema, "kerncast.predict/1");
     const auto& volumes = doc.table_at("volumes");
@@ -54,8 +54,8 @@ TEST(VolumeView, TheLaunchLimiterIsDrawnWhereTheMachineGivesItsRate) {
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/star3d_r4.yaml");
     const auto analysis = analysis::analyze(spec);
-    const auto p = predict_volumes(analysis, analysis::bind(analysis).values(),
-                                   resolve_machine("v100-pcie-32gb"));
+    const auto p =
+        predict_volumes(analysis, analysis::bind(analysis), resolve_machine("v100-pcie-32gb"));
     const report::Document doc = predict_view(p, spec.name, "v100-pcie-32gb");
     const auto& launch = doc.table_at("limiters").rows.back();
     EXPECT_DOUBLE_EQ(std::get<double>(launch[3]), p.limiter.launch_seconds_per_point * 1e12);

@@ -47,8 +47,7 @@ VolumePrediction predict(const std::string& kernel, kernel::LaunchConfig launch,
                          const std::vector<std::pair<std::string, std::int64_t>>& overrides = {},
                          const MachineModel& machine = a100(), VolumeOptions options = {}) {
     const auto analysis = analysis::analyze(example(kernel), launch);
-    return predict_volumes(analysis, analysis::bind(analysis, overrides).values(), machine,
-                           options);
+    return predict_volumes(analysis, analysis::bind(analysis, overrides), machine, options);
 }
 
 const ArrayVolumes& array(const VolumePrediction& p, const std::string& name) {
@@ -618,7 +617,7 @@ TEST(Volumes, MissingCapacityFitsAreAnInputError) {
     machine.capacity_fits.z_layer_overlap.reset();
     const auto analysis = analysis::analyze(example("star3d_r4"));
     try {
-        predict_volumes(analysis, analysis::bind(analysis).values(), machine);
+        predict_volumes(analysis, analysis::bind(analysis), machine);
         FAIL();
     } catch (const Error& error) {
         EXPECT_EQ(error.kind(), ErrorKind::input);
@@ -642,13 +641,13 @@ TEST(VolumeMachine, EveryBuiltInWithCachesPredicts) {
         {"8800gt", "machine '8800gt' has no L1 or L2 cache"},
         {"gtx280", "machine 'gtx280' has no L1 or L2 cache"}};
     const auto analysis = analysis::analyze(example("star3d_r4"));
-    const auto params = analysis::bind(analysis).values();
+    const auto bound = analysis::bind(analysis);
     for (const auto& id : builtin_machine_ids()) {
         SCOPED_TRACE(id);
         const MachineModel machine = builtin_machine(id);
         if (const auto at = l2_capacity_bytes.find(id); at != l2_capacity_bytes.end()) {
             EXPECT_NO_THROW(check_volume_machine(machine));
-            const VolumePrediction p = predict_volumes(analysis, params, machine);
+            const VolumePrediction p = predict_volumes(analysis, bound, machine);
             EXPECT_EQ(p.l2_capacity_bytes, static_cast<double>(at->second));
             EXPECT_GT(p.limiter.points_per_second, 0);
             continue;
@@ -676,12 +675,13 @@ TEST(VolumeMachine, MissingL2BandwidthIsNamedBeforeAnyVolumeIsComputed) {
     // tests/unit/machine/data/no_l2_bandwidth.json: the H100 PCIe with its L2 bandwidth removed.
     const MachineModel machine = resolve_machine(std::string(KERNCAST_SOURCE_DIR) +
                                                  "/tests/unit/machine/data/no_l2_bandwidth.json");
-    for (const auto& run : std::vector<std::function<void()>>{
-             [&] { check_volume_machine(machine); },
-             [&] {
-                 const auto a = analysis::analyze(example("star3d_r4"));
-                 predict_volumes(a, analysis::bind(a).values(), machine);
-             }}) {
+    for (const auto& run :
+         std::vector<std::function<void()>>{[&] { check_volume_machine(machine); },
+                                            [&] {
+                                                const auto a =
+                                                    analysis::analyze(example("star3d_r4"));
+                                                predict_volumes(a, analysis::bind(a), machine);
+                                            }}) {
         try {
             run();
             ADD_FAILURE() << "expected an input error";
@@ -702,8 +702,7 @@ TEST(Volumes, EveryExampleKernelPredicts) {
          {"star3d_r4", "star2d_r1", "box2d_r1", "box2d_r2", "box2d_r3", "lbm_d3q15_pull",
           "matmul_naive", "matmul_tiled16", "hk_matmul", "fd5pt_16", "fd5pt_18"}) {
         const auto analysis = analysis::analyze(example(name));
-        const VolumePrediction p =
-            predict_volumes(analysis, analysis::bind(analysis).values(), a100());
+        const VolumePrediction p = predict_volumes(analysis, analysis::bind(analysis), a100());
         EXPECT_GT(p.limiter.points_per_second, 0) << name;
         EXPECT_GT(p.dram_load_bytes + p.dram_store_bytes, 0) << name;
         EXPECT_GT(p.l1.cycles_per_point, 0) << name;
@@ -729,7 +728,7 @@ predict_published(const std::string& kernel, kernel::LaunchConfig launch, int re
     VolumeOptions options;
     options.registers.per_thread = registers;
     options.registers.source = RegisterSource::command_line;
-    return predict_volumes(analysis, analysis::bind(analysis).values(), machine, options);
+    return predict_volumes(analysis, analysis::bind(analysis), machine, options);
 }
 
 TEST(VolumesPublishedV100, WideBoxStencilsAndDeepBlocks) {
@@ -776,8 +775,8 @@ TEST(VolumesPublishedV100, KernelsWithoutAStaticRequestOrderKeepTheFit) {
     const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
                                                "/examples/kernels/matmul_naive.yaml");
     const auto analysis = analysis::analyze(spec, spec.launch);
-    const VolumePrediction p = predict_volumes(analysis, analysis::bind(analysis).values(),
-                                               resolve_machine("v100-pcie-32gb"));
+    const VolumePrediction p =
+        predict_volumes(analysis, analysis::bind(analysis), resolve_machine("v100-pcie-32gb"));
     EXPECT_FALSE(p.l1_simulated);
     EXPECT_DOUBLE_EQ(
         p.l1_hit_rate,
