@@ -220,10 +220,12 @@ void count_accesses(const KernelAnalysis& a, const std::vector<std::int64_t>& pa
 
 } // namespace
 
-DerivedWorkload derive_workload(const KernelAnalysis& a, const std::vector<std::int64_t>& params,
+DerivedWorkload derive_workload(const KernelAnalysis& a, const kernel::BoundKernel& bound,
                                 const MachineModel& machine, const DeriveOptions& options) {
     KERNCAST_CHECK(a.options.count_index_arithmetic,
                    "derive_workload needs an analysis that counts index arithmetic");
+    KERNCAST_CHECK(bound.launch() == a.launch, "the bound kernel is not the analysis' launch");
+    const std::vector<std::int64_t>& params = bound.values();
     if (!machine.compute.warp_size)
         throw_input_error(fmt::format("machine '{}' lacks compute.warp_size, which the MWP-CWP "
                                       "workload needs",

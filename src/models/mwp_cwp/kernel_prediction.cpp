@@ -30,7 +30,7 @@ KernelMwpPrediction predict_bound(const AnalysedLaunch& launch, const MachineMod
     KernelMwpPrediction p;
     p.kernel = launch.bound.spec().name;
     p.variant = options.variant;
-    p.derived = derive_workload(analysis, params, machine, {options.registers});
+    p.derived = derive_workload(analysis, launch.bound, machine, {options.registers});
     // Flops as the volume model counts them (add, mul, div, special functions; Ernst et al.
     // sec. 4.1), so that throughputs of the two models divide the same work.
     for (const auto& op : analysis.operations) {

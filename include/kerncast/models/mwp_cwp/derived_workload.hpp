@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/mwp_cwp/coalescing.hpp"
 #include "kerncast/models/mwp_cwp/workload.hpp"
@@ -77,11 +78,11 @@ struct DeriveOptions {
     RegisterCount registers; // per_thread 0: registers do not limit occupancy
 };
 
-// `analysis` must count index arithmetic (CountOptions::count_index_arithmetic); `params` are
-// its parameter values. The machine gives the warp size and the coalescing rule (compute
-// capability). Input Errors for a machine without them.
+// `analysis` must count index arithmetic (CountOptions::count_index_arithmetic); `bound` is it
+// bound to its parameter values (analysis::bind). The machine gives the warp size and the
+// coalescing rule (compute capability). Input Errors for a machine without them.
 DerivedWorkload derive_workload(const analysis::KernelAnalysis& analysis,
-                                const std::vector<std::int64_t>& params,
-                                const MachineModel& machine, const DeriveOptions& options = {});
+                                const kernel::BoundKernel& bound, const MachineModel& machine,
+                                const DeriveOptions& options = {});
 
 } // namespace kerncast::models::mwp_cwp
