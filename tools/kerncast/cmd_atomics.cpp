@@ -193,7 +193,7 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const kernel::LaunchConfig launch = launch_of(spec, o.launch);
     const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const auto params = analysis::bind(analysis, parameter_overrides(o.launch)).values();
+    const kernel::BoundKernel bound = analysis::bind(analysis, parameter_overrides(o.launch));
     ma::ForecastOptions options;
     options.distribution = *distribution;
     options.operation = o.operation;
@@ -207,7 +207,7 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
             auto defines = parameter_overrides(o.launch);
             std::erase_if(defines, [&](const auto& define) { return define.first == name; });
             defines.emplace_back(name, value);
-            const auto swept = analysis::bind(analysis, defines).values();
+            const kernel::BoundKernel swept = analysis::bind(analysis, defines);
             ma::SweepForecast entry{value, ma::forecast_atomics(analysis, swept, machine, options),
                                     std::nullopt};
             entry.utilization = utilization_if_table(machine, entry.forecast.input);
@@ -217,7 +217,7 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
              o.output);
         return;
     }
-    const ma::AtomicForecast f = ma::forecast_atomics(analysis, params, machine, options);
+    const ma::AtomicForecast f = ma::forecast_atomics(analysis, bound, machine, options);
     emit(ma::forecast_view(f, utilization_if_table(machine, f.input), machine_label(machine),
                            table_note(machine)),
          o.output);

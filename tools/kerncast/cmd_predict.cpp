@@ -49,9 +49,8 @@ void run_model_predict(const PredictOptions& o) {
     const kernel::BoundKernel bound = analysis::bind(analysis, parameter_overrides(o.launch));
     analysis::check_fold_within_domain(bound);
     kernel::check_grid_limits(bound);
-    const std::vector<std::int64_t>& params = bound.values();
     emit(models::calibrated::model_prediction_view(
-             models::calibrated::predict_with_model(model, analysis, params, machine)),
+             models::calibrated::predict_with_model(model, analysis, bound, machine)),
          o.output);
 }
 

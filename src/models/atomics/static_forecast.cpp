@@ -373,8 +373,11 @@ std::optional<InputDistribution> parse_distribution(const std::string& name) {
 }
 
 AtomicForecast forecast_atomics(const analysis::KernelAnalysis& analysis,
-                                const std::vector<std::int64_t>& params,
-                                const MachineModel& machine, const ForecastOptions& options) {
+                                const kernel::BoundKernel& bound, const MachineModel& machine,
+                                const ForecastOptions& options) {
+    KERNCAST_CHECK(bound.launch() == analysis.launch,
+                   "the bound kernel is not the analysis' launch");
+    const std::vector<std::int64_t>& params = bound.values();
     const auto& spec = analysis.spec;
     AtomicForecast f;
     f.kernel = spec.name;

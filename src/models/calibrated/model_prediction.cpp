@@ -7,8 +7,10 @@
 namespace kerncast::models::calibrated {
 
 ModelPrediction predict_with_model(const CostModel& model, const analysis::KernelAnalysis& analysis,
-                                   const std::vector<std::int64_t>& params,
-                                   const MachineModel& machine) {
+                                   const kernel::BoundKernel& bound, const MachineModel& machine) {
+    KERNCAST_CHECK(bound.launch() == analysis.launch,
+                   "the bound kernel is not the analysis' launch");
+    const std::vector<std::int64_t>& params = bound.values();
     const MachineParameters values = calibrated_parameters(machine, model);
     const std::vector<double> features = kernel_features(model, analysis, params);
     ModelPrediction out;

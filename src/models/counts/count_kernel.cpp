@@ -16,7 +16,7 @@ CountReport count_kernel(const kernel::KernelSpec& spec, const kernel::LaunchCon
     check_fold_within_domain(bound);
     const std::vector<std::int64_t>& params = bound.values();
     try {
-        CountReport report = evaluate_counts(result, params, footprints);
+        CountReport report = evaluate_counts(result, bound, footprints);
         // A grid CUDA cannot launch is refused after the counts, so that a count that
         // overflows 64 bits (the larger problem of such a domain) is the one named.
         kernel::check_grid_limits(bound);

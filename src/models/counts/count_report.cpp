@@ -23,8 +23,11 @@ static std::string address_text(const ByteAddress& address) {
     return text;
 }
 
-CountReport evaluate_counts(const KernelAnalysis& analysis, const std::vector<std::int64_t>& params,
+CountReport evaluate_counts(const KernelAnalysis& analysis, const kernel::BoundKernel& bound,
                             const FootprintOptions& footprints) {
+    KERNCAST_CHECK(bound.launch() == analysis.launch,
+                   "the bound kernel is not the analysis' launch");
+    const std::vector<std::int64_t>& params = bound.values();
     CountReport report;
     report.kernel = analysis.spec.name;
     report.file = analysis.spec.file;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/atomics/utilization.hpp"
 #include "kerncast/models/occupancy/occupancy.hpp"
@@ -69,8 +70,9 @@ struct AtomicForecast {
 
 // Throws input Errors for kernels without shared-memory atomics, addresses it cannot evaluate,
 // and machines without what occupancy and banks need.
+// `bound` is `analysis` bound to its parameter values (analysis::bind).
 AtomicForecast forecast_atomics(const analysis::KernelAnalysis& analysis,
-                                const std::vector<std::int64_t>& params,
-                                const MachineModel& machine, const ForecastOptions& options);
+                                const kernel::BoundKernel& bound, const MachineModel& machine,
+                                const ForecastOptions& options);
 
 } // namespace kerncast::models::atomics

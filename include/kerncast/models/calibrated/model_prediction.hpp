@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/models/calibrated/calibrated_machine.hpp"
 #include "kerncast/models/calibrated/cost_model.hpp"
 #include "kerncast/models/prediction/prediction.hpp"
@@ -30,9 +31,9 @@ struct ModelPrediction {
     double predicted = 0;                // the output: seconds for f_time
 };
 
+// `bound` is `analysis` bound to its parameter values (analysis::bind).
 ModelPrediction predict_with_model(const CostModel& model, const analysis::KernelAnalysis& analysis,
-                                   const std::vector<std::int64_t>& params,
-                                   const MachineModel& machine);
+                                   const kernel::BoundKernel& bound, const MachineModel& machine);
 
 // The shared models::Prediction: model "calibrated", time_s = the predicted output (a time
 // feature: f_time, f_time_min or f_time_mean, in seconds), no limiter, counters or flops; a

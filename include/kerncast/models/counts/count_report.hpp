@@ -4,6 +4,7 @@
 
 #include "kerncast/analysis/footprint.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 
 #include <array>
 #include <cstdint>
@@ -103,8 +104,8 @@ struct CountReport {
     std::vector<std::int64_t> granule_bytes;
 };
 
+// `bound` is `analysis` bound to its parameter values (analysis::bind).
 CountReport evaluate_counts(const analysis::KernelAnalysis& analysis,
-                            const std::vector<std::int64_t>& params,
-                            const FootprintOptions& footprints);
+                            const kernel::BoundKernel& bound, const FootprintOptions& footprints);
 
 } // namespace kerncast::models::counts

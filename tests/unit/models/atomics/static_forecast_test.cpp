@@ -23,7 +23,7 @@ AtomicForecast forecast(const std::string& kernel, InputDistribution distributio
     const auto analysis = analysis::analyze(spec, launch);
     ForecastOptions options;
     options.distribution = distribution;
-    return forecast_atomics(analysis, analysis::bind(analysis, defines).values(),
+    return forecast_atomics(analysis, analysis::bind(analysis, defines),
                             builtin_machine("h100-sxm5-80gb"), options);
 }
 

@@ -17,7 +17,7 @@ TEST(ModelPrediction, TiledMatmulWithMachineParameters) {
     const auto spec = kernel::load_kernel_file(root + "/examples/kernels/matmul_tiled16.yaml");
     const auto analysis = analysis::analyze(spec);
     const std::int64_t n = 1024, m = 256, l = 128;
-    const auto params = analysis::bind(analysis, {{"n", n}}).values();
+    const auto bound = analysis::bind(analysis, {{"n", n}});
     const CostModel model =
         make_cost_model("tiled", "f_time",
                         "p_launch * f_sync_kernel_launch + p_madd * f_op_float32_madd + p_store * "
@@ -26,7 +26,7 @@ TEST(ModelPrediction, TiledMatmulWithMachineParameters) {
     machine.calibrated_costs["tiled.p_launch"] = {8e-6, "test"};
     machine.calibrated_costs["tiled.p_madd"] = {3e-12, "test"};
     machine.calibrated_costs["tiled.p_store"] = {4e-11, "test"};
-    const ModelPrediction p = predict_with_model(model, analysis, params, machine);
+    const ModelPrediction p = predict_with_model(model, analysis, bound, machine);
     // madd per sub-group: n l m / 32; stores of c per work-item: n l.
     const double madds = static_cast<double>(n * l * m / 32), stores = static_cast<double>(n * l);
     ASSERT_EQ(p.features.size(), 3u);

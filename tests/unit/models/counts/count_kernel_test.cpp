@@ -23,8 +23,8 @@ TEST(CountKernel, EqualsTheAnalysisThenEvaluateCounts) {
     FootprintOptions footprints;
     footprints.enabled = false; // the counts are the point here, and footprints take seconds
     const KernelAnalysis analysis = analyze(spec, launch);
-    const CountReport expected = evaluate_counts(
-        analysis, kerncast::analysis::bind(analysis, {{"nx", 64}}).values(), footprints);
+    const CountReport expected =
+        evaluate_counts(analysis, kerncast::analysis::bind(analysis, {{"nx", 64}}), footprints);
     const CountReport got = count_kernel(spec, launch, {{"nx", 64}}, {}, footprints);
     ASSERT_EQ(got.operations.size(), expected.operations.size());
     for (size_t k = 0; k < got.operations.size(); ++k)

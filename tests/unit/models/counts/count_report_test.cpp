@@ -43,8 +43,7 @@ AddCounts count_add(std::int64_t n, bool footprints_enabled = true) {
     const kernel::KernelSpec spec = kernel::parse_kernel_text(add_text, "add.yaml");
     const KernelAnalysis analysis = analyze(spec);
     FootprintOptions footprints{{32, 128}, 32, footprints_enabled};
-    return {evaluate_counts(analysis, kerncast::analysis::bind(analysis, {{"n", n}}).values(),
-                            footprints)};
+    return {evaluate_counts(analysis, kerncast::analysis::bind(analysis, {{"n", n}}), footprints)};
 }
 
 } // namespace

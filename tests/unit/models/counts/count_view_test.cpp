@@ -21,8 +21,7 @@ TEST(CountView, MatmulTiled16) {
     const KernelAnalysis analysis = analyze(spec);
     FootprintOptions footprints;
     footprints.granule_bytes = {32, 128};
-    const CountReport r =
-        evaluate_counts(analysis, kerncast::analysis::bind(analysis).values(), footprints);
+    const CountReport r = evaluate_counts(analysis, kerncast::analysis::bind(analysis), footprints);
     EXPECT_EQ(r.thread_blocks, 256);
     EXPECT_EQ(r.kernel_launches, 1);
     ASSERT_EQ(r.barriers.size(), 2u);
@@ -69,7 +68,7 @@ TEST(CountView, IndirectAccessesHaveNoStrides) {
     const auto spec =
         kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/histogram.yaml");
     const KernelAnalysis analysis = analyze(spec);
-    const CountReport r = evaluate_counts(analysis, kerncast::analysis::bind(analysis).values(),
+    const CountReport r = evaluate_counts(analysis, kerncast::analysis::bind(analysis),
                                           FootprintOptions{{32}, 32, true});
     const report::Document doc = count_view(r);
     const report::Table& accesses = doc.table_at("accesses");
