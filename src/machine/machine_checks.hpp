@@ -108,6 +108,17 @@ protected:
         }
     }
 
+    // `small` of the object at `path` must not exceed its `large`:
+    // "<small_key> (value) exceeds <large_key> (value)", at the small one.
+    template <class T>
+    void not_above(const std::string& path, const Known<T>& small, const char* small_key,
+                   const Known<T>& large, const char* large_key) const {
+        if (small && large && small->value > large->value)
+            fail(child_pointer(path, small_key), std::string(small_key) + " (" +
+                                                     number(small->value) + ") exceeds " +
+                                                     large_key + " (" + number(large->value) + ")");
+    }
+
     template <class Section, std::size_t N>
     void section(const Section& data, const std::string& path,
                  const std::array<mf::Field<Section>, N>& list) const {

@@ -37,42 +37,27 @@ public:
                                                ") must equal max_warps_per_sm x warp_size (" +
                                                std::to_string(c.max_warps_per_sm->value) + " x " +
                                                std::to_string(c.warp_size->value) + ")");
-        if (c.max_threads_per_block && c.max_threads_per_sm &&
-            c.max_threads_per_block->value > c.max_threads_per_sm->value)
-            fail(at("max_threads_per_block"),
-                 "max_threads_per_block (" + std::to_string(c.max_threads_per_block->value) +
-                     ") exceeds max_threads_per_sm (" +
-                     std::to_string(c.max_threads_per_sm->value) + ")");
+        not_above(p, c.max_threads_per_block, "max_threads_per_block", c.max_threads_per_sm,
+                  "max_threads_per_sm");
         if (c.max_threads_per_block && c.warp_size &&
             c.max_threads_per_block->value % c.warp_size->value != 0)
             fail(at("max_threads_per_block"), "max_threads_per_block (" +
                                                   std::to_string(c.max_threads_per_block->value) +
                                                   ") must be a multiple of warp_size (" +
                                                   std::to_string(c.warp_size->value) + ")");
-        if (c.base_clock_mhz && c.boost_clock_mhz &&
-            c.base_clock_mhz->value > c.boost_clock_mhz->value)
-            fail(at("base_clock_mhz"), "base_clock_mhz (" + number(c.base_clock_mhz->value) +
-                                           ") exceeds boost_clock_mhz (" +
-                                           number(c.boost_clock_mhz->value) + ")");
-        auto not_above = [&](const Known<int>& small, const char* small_key,
-                             const Known<int>& large, const char* large_key) {
-            if (small && large && small->value > large->value)
-                fail(at(small_key), std::string(small_key) + " (" + std::to_string(small->value) +
-                                        ") exceeds " + large_key + " (" +
-                                        std::to_string(large->value) + ")");
-        };
-        not_above(c.shared_memory_per_block_bytes, "shared_memory_per_block_bytes",
+        not_above(p, c.base_clock_mhz, "base_clock_mhz", c.boost_clock_mhz, "boost_clock_mhz");
+        not_above(p, c.shared_memory_per_block_bytes, "shared_memory_per_block_bytes",
                   c.shared_memory_per_block_optin_bytes, "shared_memory_per_block_optin_bytes");
-        not_above(c.shared_memory_per_block_bytes, "shared_memory_per_block_bytes",
+        not_above(p, c.shared_memory_per_block_bytes, "shared_memory_per_block_bytes",
                   c.shared_memory_per_sm_bytes, "shared_memory_per_sm_bytes");
-        not_above(c.shared_memory_per_block_optin_bytes, "shared_memory_per_block_optin_bytes",
+        not_above(p, c.shared_memory_per_block_optin_bytes, "shared_memory_per_block_optin_bytes",
                   c.shared_memory_per_sm_bytes, "shared_memory_per_sm_bytes");
-        not_above(c.max_registers_per_thread, "max_registers_per_thread", c.registers_per_sm,
+        not_above(p, c.max_registers_per_thread, "max_registers_per_thread", c.registers_per_sm,
                   "registers_per_sm");
-        not_above(c.max_registers_per_block, "max_registers_per_block", c.registers_per_sm,
+        not_above(p, c.max_registers_per_block, "max_registers_per_block", c.registers_per_sm,
                   "registers_per_sm");
-        not_above(c.warp_allocation_granularity, "warp_allocation_granularity", c.max_warps_per_sm,
-                  "max_warps_per_sm");
+        not_above(p, c.warp_allocation_granularity, "warp_allocation_granularity",
+                  c.max_warps_per_sm, "max_warps_per_sm");
         if (c.reserved_shared_memory_per_block_bytes && c.shared_memory_per_sm_bytes &&
             c.reserved_shared_memory_per_block_bytes->value >= c.shared_memory_per_sm_bytes->value)
             fail(at("reserved_shared_memory_per_block_bytes"),

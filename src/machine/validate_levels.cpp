@@ -59,24 +59,14 @@ public:
                 fail(child_pointer(level_path, "ways"),
                      "ways (" + std::to_string(level.ways->value) +
                          ") must divide the lines of the level (size_bytes / line_bytes)");
-            if (level.size_bytes && level.effective_size_bytes &&
-                level.effective_size_bytes->value > level.size_bytes->value)
-                fail(child_pointer(level_path, "effective_size_bytes"),
-                     "effective_size_bytes (" + std::to_string(level.effective_size_bytes->value) +
-                         ") exceeds size_bytes (" + std::to_string(level.size_bytes->value) + ")");
-            auto not_above = [&](const Known<double>& small, const char* small_key,
-                                 const Known<double>& large, const char* large_key) {
-                if (small && large && small->value > large->value)
-                    fail(child_pointer(level_path, small_key),
-                         std::string(small_key) + " (" + number(small->value) + ") exceeds " +
-                             large_key + " (" + number(large->value) + ")");
-            };
-            not_above(level.sustained_bandwidth_gbs, "sustained_bandwidth_gbs",
+            not_above(level_path, level.effective_size_bytes, "effective_size_bytes",
+                      level.size_bytes, "size_bytes");
+            not_above(level_path, level.sustained_bandwidth_gbs, "sustained_bandwidth_gbs",
                       level.peak_bandwidth_gbs, "peak_bandwidth_gbs");
-            not_above(level.store_bandwidth_gbs, "store_bandwidth_gbs", level.peak_bandwidth_gbs,
-                      "peak_bandwidth_gbs");
-            not_above(level.latency_near_cycles, "latency_near_cycles", level.latency_far_cycles,
-                      "latency_far_cycles");
+            not_above(level_path, level.store_bandwidth_gbs, "store_bandwidth_gbs",
+                      level.peak_bandwidth_gbs, "peak_bandwidth_gbs");
+            not_above(level_path, level.latency_near_cycles, "latency_near_cycles",
+                      level.latency_far_cycles, "latency_far_cycles");
             if (level.effective_size_by_carveout)
                 carveout_sizes(level, child_pointer(level_path, "effective_size_by_carveout"));
             if (level.mixed_bandwidth_by_store_fraction)
