@@ -21,14 +21,6 @@ std::string values_text(const ParameterOverrides& values) {
     return fmt::format("{}", fmt::join(items, ", "));
 }
 
-// "nx = 4096, ny = 4096": the values as a note lists them (count's overflow note does too).
-std::string parameters_note(const ParameterOverrides& values) {
-    std::vector<std::string> items;
-    for (const auto& [name, value] : values)
-        items.push_back(name + " = " + std::to_string(value));
-    return fmt::format("{}", fmt::join(items, ", "));
-}
-
 // The domain at fixed parameter values, in the C++ binding; nullopt when isl rejects the
 // text (it was rejected with its position when the file was read).
 std::optional<::isl::set> fixed_domain(::isl::ctx ctx, const KernelSpec& spec,
@@ -245,6 +237,13 @@ std::int64_t BoundKernel::elements(const std::string& name) const {
                           SourceLocation{spec_.file, 0, 0, {}, {}},
                           {"parameters: " + parameters_note(named_)});
     return extents.elements;
+}
+
+std::string parameters_note(const ParameterOverrides& values) {
+    std::vector<std::string> items;
+    for (const auto& [name, value] : values)
+        items.push_back(name + " = " + std::to_string(value));
+    return fmt::format("{}", fmt::join(items, ", "));
 }
 
 void rethrow_naming_kernel(const BoundKernel& bound) {

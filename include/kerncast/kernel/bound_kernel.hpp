@@ -87,6 +87,9 @@ void check_grid_limits(const BoundKernel& bound, const Dim3& grid);
 // rethrown as it is.
 [[noreturn]] void rethrow_naming_kernel(const BoundKernel& bound);
 
+// "nx = 4096, ny = 4096": parameter values as the notes of errors list them.
+std::string parameters_note(const ParameterOverrides& values);
+
 // The kernel's assumptions at `values`: an input Error naming the violated one (or the one
 // that cannot be evaluated). BoundKernel::bind calls it.
 void check_assumptions(const KernelSpec& spec, const ParameterOverrides& values);

@@ -14,7 +14,6 @@ CountReport count_kernel(const kernel::KernelSpec& spec, const kernel::LaunchCon
     const KernelAnalysis result = analyze(spec, launch, options);
     const kernel::BoundKernel bound = bind(result, overrides);
     check_fold_within_domain(bound);
-    const std::vector<std::int64_t>& params = bound.values();
     try {
         CountReport report = evaluate_counts(result, bound, footprints);
         // A grid CUDA cannot launch is refused after the counts, so that a count that

@@ -36,9 +36,7 @@ void check_arrays_fit_device_memory(const kernel::BoundKernel& bound, const Mach
     std::string arrays;
     for (const auto& [bytes, name] : largest)
         arrays += fmt::format("{}{} {:.4g} GB", arrays.empty() ? "" : ", ", name, bytes / 1e9);
-    std::string values;
-    for (const auto& [name, value] : bound.named_values())
-        values += (values.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    const std::string values = kernel::parameters_note(bound.named_values());
     throw_input_error(
         fmt::format("the kernel's arrays need {:.4g} GB, more than the {:.4g} GB of device memory "
                     "of machine '{}': a launch that cannot be allocated is not forecast",
