@@ -19,7 +19,7 @@ std::vector<ModelTime> model_times(const AnalysedLaunch& launch, const MachineMo
         try {
             mwp_cwp::KernelMwpOptions options;
             options.variant = variant;
-            options.registers = volumes.registers;
+            options.registers = volumes.placement.registers;
             time.prediction = mwp_cwp::to_prediction(
                 mwp_cwp::predict_kernel_mwp(launch, machine, options, &volumes));
             time.detail = *time.prediction->limiter;

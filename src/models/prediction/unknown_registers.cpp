@@ -13,7 +13,7 @@ unknown_registers_warning(const kernel::KernelSpec& spec, const kernel::LaunchCo
                           const MachineModel& machine, const VolumeOptions& options,
                           const VolumePrediction& prediction, const std::string& subject,
                           const AnalysedLaunch* analysed) {
-    if (prediction.registers.source != RegisterSource::unknown ||
+    if (prediction.placement.registers.source != RegisterSource::unknown ||
         prediction.limiter.binding != Limiter::dram_in_flight)
         return std::nullopt;
     const std::string what =
@@ -34,8 +34,8 @@ unknown_registers_warning(const kernel::KernelSpec& spec, const kernel::LaunchCo
         return fmt::format("{}. With ptxas's count for kerncast's generated code ({} registers, "
                            "--registers auto) {} is forecast at {:.2f} instead of {:.2f} "
                            "Gpoints/s ({:+.0f} %); {}.",
-                           what, counted.registers.per_thread, subject, after / 1e9, before / 1e9,
-                           before > 0 ? 100 * (after / before - 1) : 0.0, how);
+                           what, counted.placement.registers.per_thread, subject, after / 1e9,
+                           before / 1e9, before > 0 ? 100 * (after / before - 1) : 0.0, how);
     } catch (const Error& error) { // no NVRTC, or code the generator cannot write
         return fmt::format("{}; the effect cannot be sized here ({}): {}.", what, error.message(),
                            how);

@@ -24,7 +24,7 @@ std::string registers_note(const ExploreResult& result) {
     for (const auto& row : result.rows) {
         if (!row.prediction)
             continue;
-        const RegisterCount& count = row.prediction->registers;
+        const RegisterCount& count = row.prediction->placement.registers;
         if (!first) {
             first = &*row.prediction;
             fewest = most = count.per_thread;
@@ -36,7 +36,7 @@ std::string registers_note(const ExploreResult& result) {
     }
     if (!first)
         return "No configuration was predicted.";
-    const RegisterCount& count = first->registers;
+    const RegisterCount& count = first->placement.registers;
     if (count.source != RegisterSource::ptxas)
         return register_count_note(count);
     const std::string range =
@@ -210,7 +210,7 @@ std::string binding_quantity(const VolumePrediction& p) {
     case Limiter::l1:
         return fmt::format("{:.3f} L1 cycles", p.l1.cycles_per_point);
     case Limiter::fp:
-        return fmt::format("{:.3f} floating-point issue cycles", p.fp_cycles_per_point);
+        return fmt::format("{:.3f} floating-point issue cycles", p.fp.cycles_per_point);
     case Limiter::launch:
         return fmt::format("{:.2g} block launches",
                            static_cast<double>(p.blocks) / static_cast<double>(p.points));
@@ -325,12 +325,14 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
             continue;
         ++shown;
         const VolumePrediction& p = *row.prediction;
-        t.row(row.rank, case_cells(result, row), format_triple(row.launch.block),
-              kernel::fold_text(row.launch), p.limiter.points_per_second / 1e9,
-              p.limiter.seconds_per_launch * 1e6, limiter_name(p.limiter.binding),
-              p.dram_load_bytes, p.dram_store_bytes, p.l2_load_bytes, p.l2_store_bytes,
-              p.l1.cycles_per_point, p.occupancy.active_blocks_per_sm,
-              report::cell_if(p.registers.per_thread > 0, p.registers.per_thread), report::blank);
+        t.row(
+            row.rank, case_cells(result, row), format_triple(row.launch.block),
+            kernel::fold_text(row.launch), p.limiter.points_per_second / 1e9,
+            p.limiter.seconds_per_launch * 1e6, limiter_name(p.limiter.binding), p.dram_load_bytes,
+            p.dram_store_bytes, p.l2_load_bytes, p.l2_store_bytes, p.l1.cycles_per_point,
+            p.placement.occupancy.active_blocks_per_sm,
+            report::cell_if(p.placement.registers.per_thread > 0, p.placement.registers.per_thread),
+            report::blank);
     }
     doc.tables.push_back(t.build());
     if (const auto note = best_note(result))

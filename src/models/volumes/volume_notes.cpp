@@ -83,14 +83,14 @@ std::string in_flight_factors(const DramLoadsInFlight& f) {
 // The limiters' side: an under-filled grid, the loads in flight, mixed bandwidths, block starts.
 void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
     const VolumeAssumptions& a = p.assumptions;
-    if (p.under_filled)
+    if (p.placement.under_filled)
         notes.push_back(fmt::format(
             "The grid's {} blocks fill less than one wave ({} blocks per SM x {} SMs): the "
             "busiest SM holds {}, so the L1, FP and in-flight limiters count {:.1f} busy SMs. "
             "The DRAM and L2 limiters still divide by the whole GPU's bandwidth, which so few "
             "SMs may not reach: the throughput is an upper bound.",
-            p.blocks, p.occupancy.active_blocks_per_sm, a.machine_sms, p.resident_blocks_per_sm,
-            p.busy_sms));
+            p.blocks, p.placement.occupancy.active_blocks_per_sm, a.machine_sms,
+            p.placement.resident_blocks_per_sm, p.placement.busy_sms));
     if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0)
         notes.push_back(fmt::format(
             "DRAM in flight: {} = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the "
@@ -124,11 +124,11 @@ std::vector<std::string> volume_notes(const VolumePrediction& p, const std::stri
     for (const UnmodelledAccess& u : p.unmodelled)
         notes.push_back(fmt::format("'{}' ({}, {:.3g} executions a point): {}", u.access, u.kind,
                                     u.executions_per_point, u.left_out));
-    notes.push_back(register_count_note(p.registers));
+    notes.push_back(register_count_note(p.placement.registers));
     if (p.assumptions.l2_redundant_loads_assumed_hit)
         notes.push_back("The machine has no capacity_fits.l2_redundant_loads: redundant L2 "
                         "loads within a wave are assumed to hit (the paper's assumption).");
-    if (p.waves == 1)
+    if (p.placement.waves == 1)
         notes.push_back("The launch fits in one wave: no reuse from earlier blocks is possible.");
     for (const UncoveredMetricTerm& u : p.assumptions.uncovered)
         notes.push_back(uncovered_capacity_note(u.metric, u.term, machine_id));

@@ -29,7 +29,7 @@ Prediction to_prediction(const VolumePrediction& volumes, std::optional<double> 
         prediction.counters["lts__t_sectors_op_read.sum"] = read_sectors;
         prediction.counters["lts__t_sectors_op_write.sum"] = write_sectors;
     }
-    prediction.flops = volumes.flops_per_point * points;
+    prediction.flops = volumes.fp.flops_per_point * points;
     return prediction;
 }
 

@@ -28,7 +28,7 @@ report::Table launch_table(const VolumePrediction& p) {
     t.row("fold", kernel::fold_text(p.launch));
     t.row("grid_blocks", format_triple(p.grid));
     t.row("points", p.points);
-    const RegisterCount& registers = p.registers;
+    const RegisterCount& registers = p.placement.registers;
     t.row("registers_per_thread", report::cell_if(registers.per_thread > 0, registers.per_thread));
     t.row("registers_source", register_source_name(registers.source));
     if (registers.source == RegisterSource::ptxas) {
@@ -37,18 +37,18 @@ report::Table launch_table(const VolumePrediction& p) {
         t.row("spill_store_bytes", registers.spill_store_bytes);
         t.row("spill_load_bytes", registers.spill_load_bytes);
     }
-    t.row("blocks_per_sm", p.occupancy.active_blocks_per_sm);
-    t.row("occupancy_limit", to_string(p.occupancy.binding_limit));
-    if (p.under_filled) { // a grid smaller than one wave: how the blocks spread
-        t.row("resident_blocks_per_sm", p.resident_blocks_per_sm);
-        t.row("busy_sms", std::round(p.busy_sms * 10) / 10);
+    t.row("blocks_per_sm", p.placement.occupancy.active_blocks_per_sm);
+    t.row("occupancy_limit", to_string(p.placement.occupancy.binding_limit));
+    if (p.placement.under_filled) { // a grid smaller than one wave: how the blocks spread
+        t.row("resident_blocks_per_sm", p.placement.resident_blocks_per_sm);
+        t.row("busy_sms", std::round(p.placement.busy_sms * 10) / 10);
     }
-    t.row("wave_blocks", p.wave_blocks);
-    t.row("waves", p.waves);
-    t.row("sampled_waves", p.sampled_waves);
-    t.row("wave_first_block", p.wave_first_block);
-    t.row("wave_points", p.wave_points);
-    t.row("representative_block", format_triple(p.representative_block));
+    t.row("wave_blocks", p.placement.wave_blocks);
+    t.row("waves", p.placement.waves);
+    t.row("sampled_waves", p.wave.sampled_waves);
+    t.row("wave_first_block", p.wave.first_block);
+    t.row("wave_points", p.wave.points);
+    t.row("representative_block", format_triple(p.representative.origin));
     return t.build();
 }
 
@@ -106,14 +106,16 @@ report::Table capacity_table(const VolumePrediction& p) {
                {"hit_rate", "hit rate", "", 3},
                {"overlap", "overlap per point", "B", 2}});
     constexpr double mib = 1024.0 * 1024.0;
-    t.row("L1: resident blocks", p.resident_blocks_per_sm, p.l1_allocated_bytes / mib,
-          p.l1_capacity_bytes / mib, p.l1_oversubscription, p.l1_hit_rate, report::blank);
-    t.row("L2: wave (stores)", p.wave_blocks, p.wave_allocated_bytes / mib,
-          p.l2_capacity_bytes / mib, p.wave_oversubscription, p.store_hit_rate, report::blank);
+    t.row("L1: resident blocks", p.placement.resident_blocks_per_sm,
+          p.l1_capacity.allocated_bytes / mib, p.l1_capacity.capacity_bytes / mib,
+          p.l1_capacity.oversubscription, p.l1_capacity.hit_rate, report::blank);
+    t.row("L2: wave (stores)", p.placement.wave_blocks, p.wave.allocated_bytes / mib,
+          p.wave.l2_capacity_bytes / mib, p.wave.oversubscription, p.wave.store_hit_rate,
+          report::blank);
     for (size_t d = 0; d < 3; ++d) {
-        const LayerSet& layer = p.layers[d];
+        const LayerSet& layer = p.wave.layers[d];
         t.row(fmt::format("L2: {}-layer set", axis_label(d)), layer.blocks,
-              layer.allocated_bytes / mib, p.l2_capacity_bytes / mib, layer.oversubscription,
+              layer.allocated_bytes / mib, p.wave.l2_capacity_bytes / mib, layer.oversubscription,
               layer.hit_rate, layer.overlap_bytes_per_point);
     }
     return t.build();
@@ -151,7 +153,7 @@ report::Table limiter_table(const VolumePrediction& p) {
     row(Limiter::dram, p.dram_load_bytes + p.dram_store_bytes, "B", l.dram_seconds_per_point);
     row(Limiter::l2, p.l2_load_bytes + p.l2_store_bytes, "B", l.l2_seconds_per_point);
     row(Limiter::l1, p.l1.cycles_per_point, "cycles", l.l1_seconds_per_point);
-    row(Limiter::fp, p.fp_cycles_per_point, "cycles", l.fp_seconds_per_point);
+    row(Limiter::fp, p.fp.cycles_per_point, "cycles", l.fp_seconds_per_point);
     const double blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
     if (l.launch_seconds_per_point > 0)
         row(Limiter::launch, blocks_per_point, "blocks", l.launch_seconds_per_point);
@@ -170,7 +172,7 @@ report::Table result_table(const VolumePrediction& p) {
                {"time", "time per launch", "ms", 4},
                {"flops_per_point", "flops per point", "", 2}});
     t.row(limiter_name(p.limiter.binding), p.limiter.points_per_second / 1e9,
-          p.limiter.seconds_per_launch * 1e3, p.flops_per_point);
+          p.limiter.seconds_per_launch * 1e3, p.fp.flops_per_point);
     return t.build();
 }
 

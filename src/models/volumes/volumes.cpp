@@ -89,20 +89,22 @@ struct WaveSample {
 // are more than `count` of them, the ones whose starting phase in the period is nearest to
 // `count` evenly spaced phases stand for it. Evenly spaced wave numbers would alias with the
 // period (e.g. every other plane starting at the same row).
-std::vector<std::int64_t> sampled_wave_numbers(const VolumePrediction& p, int count) {
+std::vector<std::int64_t> sampled_wave_numbers(const kernel::Dim3& grid,
+                                               const WavePlacement& placement, int count) {
     const std::int64_t wanted = std::max(1, count);
+    const std::int64_t wave_blocks = placement.wave_blocks, wave_count = placement.waves;
     std::vector<std::int64_t> waves;
-    if (p.waves <= wanted) {
-        for (std::int64_t k = 0; k < p.waves; ++k)
+    if (wave_count <= wanted) {
+        for (std::int64_t k = 0; k < wave_count; ++k)
             waves.push_back(k);
         return waves;
     }
-    const std::int64_t period = p.grid[2] > 1 ? p.grid[0] * p.grid[1] : p.grid[0];
-    const std::int64_t per_period = (period + p.wave_blocks - 1) / p.wave_blocks + 1;
+    const std::int64_t period = grid[2] > 1 ? grid[0] * grid[1] : grid[0];
+    const std::int64_t per_period = (period + wave_blocks - 1) / wave_blocks + 1;
     // Whole waves of the middle of the launch, away from the first and the last one.
     const std::int64_t first = std::clamp<std::int64_t>(
-        p.waves / 2 - per_period / 2, 1, std::max<std::int64_t>(1, p.waves - 1 - per_period));
-    const std::int64_t last = std::min(p.waves - 1, first + per_period); // exclusive
+        wave_count / 2 - per_period / 2, 1, std::max<std::int64_t>(1, wave_count - 1 - per_period));
+    const std::int64_t last = std::min(wave_count - 1, first + per_period); // exclusive
     if (last - first <= wanted) {
         for (std::int64_t k = first; k < last; ++k)
             waves.push_back(k);
@@ -110,8 +112,8 @@ std::vector<std::int64_t> sampled_wave_numbers(const VolumePrediction& p, int co
     }
     // From wave `first` on, the start phase (k * wave_blocks) mod period grows by wave_blocks
     // a wave and wraps once within [first, last): the wave nearest to a phase is arithmetic.
-    const double wave = static_cast<double>(p.wave_blocks);
-    const double base = static_cast<double>((first * p.wave_blocks) % period);
+    const double wave = static_cast<double>(wave_blocks);
+    const double base = static_cast<double>((first * wave_blocks) % period);
     for (std::int64_t i = 0; i < wanted; ++i) {
         const double target = (static_cast<double>(i) + 0.5) * static_cast<double>(period) /
                               static_cast<double>(wanted);
@@ -132,11 +134,12 @@ std::vector<WaveSample> sample_waves(const WaveFootprints& footprints,
                                      std::int64_t l2_sector, int count) {
     const auto& arrays = footprints.arrays();
     const std::array<std::int64_t, 3> distance{1, p.grid[0], p.grid[0] * p.grid[1]};
+    const std::int64_t wave_blocks = p.placement.wave_blocks;
     std::vector<WaveSample> result;
-    for (const std::int64_t wave : sampled_wave_numbers(p, count)) {
+    for (const std::int64_t wave : sampled_wave_numbers(p.grid, p.placement, count)) {
         WaveSample sample;
-        sample.first_block = wave * p.wave_blocks;
-        const std::int64_t end = std::min(p.blocks, sample.first_block + p.wave_blocks);
+        sample.first_block = wave * wave_blocks;
+        const std::int64_t end = std::min(p.blocks, sample.first_block + wave_blocks);
         const std::vector<BlockBox> boxes = block_boxes(sample.first_block, end, p.grid);
         sample.points = footprints.points(boxes);
         if (sample.points <= 0)
@@ -278,123 +281,137 @@ std::int64_t shared_memory_bytes(const analysis::KernelAnalysis& analysis,
 }
 
 // L1 wavefronts (sec. 4.2).
-void predict_l1(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
-                const std::vector<std::int64_t>& params, const VolumeMachine& m) {
+L1Estimate predict_l1(const analysis::KernelAnalysis& analysis,
+                      const std::vector<std::int64_t>& params, std::int64_t points,
+                      const VolumeMachine& m) {
     std::vector<double> executions;
     for (const auto& access : analysis.accesses)
         executions.push_back(static_cast<double>(access.count_per_work_item.evaluate(params)) /
-                             static_cast<double>(p.points));
-    p.l1 = estimate_l1(analysis, params, m.layout, executions);
+                             static_cast<double>(points));
+    return estimate_l1(analysis, params, m.layout, executions);
 }
 
 // Occupancy -> the wave (sec. 4.4).
-void place_waves(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
-                 std::int64_t shared_bytes, const MachineModel& machine,
-                 const VolumeOptions& options, const VolumeMachine& m) {
+WavePlacement place_waves(const analysis::KernelAnalysis& analysis, std::int64_t blocks,
+                          std::int64_t shared_bytes, const MachineModel& machine,
+                          const VolumeOptions& options, const VolumeMachine& m) {
+    WavePlacement w;
     LaunchResources resources;
     resources.threads_per_block = static_cast<int>(analysis.threads_per_block);
-    p.registers = options.registers;
+    w.registers = options.registers;
     resources.registers_per_thread = options.registers.per_thread;
     resources.shared_memory_per_block_bytes = static_cast<int>(shared_bytes);
-    p.occupancy = compute_occupancy(resources, machine);
-    const std::int64_t full_wave = std::int64_t{p.occupancy.active_blocks_per_sm} * m.sms;
-    p.wave_blocks = std::min<std::int64_t>(p.blocks, full_wave);
-    p.waves = (p.blocks + p.wave_blocks - 1) / p.wave_blocks;
-    p.under_filled = p.blocks < full_wave;
-    p.resident_blocks_per_sm = p.under_filled ? (p.blocks + m.sms - 1) / m.sms
-                                              : std::int64_t{p.occupancy.active_blocks_per_sm};
-    p.busy_sms = p.under_filled
-                     ? static_cast<double>(p.blocks) / static_cast<double>(p.resident_blocks_per_sm)
+    w.occupancy = compute_occupancy(resources, machine);
+    const std::int64_t full_wave = std::int64_t{w.occupancy.active_blocks_per_sm} * m.sms;
+    w.wave_blocks = std::min<std::int64_t>(blocks, full_wave);
+    w.waves = (blocks + w.wave_blocks - 1) / w.wave_blocks;
+    w.under_filled = blocks < full_wave;
+    w.resident_blocks_per_sm = w.under_filled ? (blocks + m.sms - 1) / m.sms
+                                              : std::int64_t{w.occupancy.active_blocks_per_sm};
+    w.busy_sms = w.under_filled
+                     ? static_cast<double>(blocks) / static_cast<double>(w.resident_blocks_per_sm)
                      : static_cast<double>(m.sms);
+    return w;
+}
+
+// The representative block as a box of block indices.
+std::vector<BlockBox> block_of(const RepresentativeBlock& r) {
+    return {BlockBox{r.origin, {r.origin[0] + 1, r.origin[1] + 1, r.origin[2] + 1}}};
 }
 
 // One representative block in the middle of the grid (sec. 4.3).
-std::vector<BlockBox> representative_block(VolumePrediction& p, const WaveFootprints& footprints) {
-    p.representative_block = {p.grid[0] / 2, p.grid[1] / 2, p.grid[2] / 2};
-    std::vector<BlockBox> block{
-        BlockBox{p.representative_block,
-                 {p.representative_block[0] + 1, p.representative_block[1] + 1,
-                  p.representative_block[2] + 1}}};
-    p.block_points = footprints.points(block);
-    if (p.block_points <= 0)
+RepresentativeBlock representative_block(const kernel::Dim3& grid,
+                                         const WaveFootprints& footprints) {
+    RepresentativeBlock r;
+    r.origin = {grid[0] / 2, grid[1] / 2, grid[2] / 2};
+    r.points = footprints.points(block_of(r));
+    if (r.points <= 0)
         throw_input_error("the representative block has no points inside the domain");
-    return block;
+    return r;
 }
 
 // L1 capacity (eq. 4 for L1): 128 B lines of every resident block against the L1 left over by
 // shared memory.
-void l1_capacity(VolumePrediction& p, const WaveFootprints& footprints,
-                 const std::vector<BlockBox>& block, std::int64_t shared_bytes,
-                 const VolumeMachine& m) {
+L1Capacity l1_capacity(const WaveFootprints& footprints, const std::vector<BlockBox>& block,
+                       std::int64_t resident_blocks_per_sm, std::int64_t shared_bytes,
+                       const VolumeMachine& m) {
     const auto& arrays = footprints.arrays();
     double block_line_bytes = 0;
     for (size_t a = 0; a < arrays.size(); ++a)
         block_line_bytes +=
             static_cast<double>(footprints.count(a, block, m.line, AccessFilter::all) * m.line);
-    p.l1_capacity_bytes =
+    L1Capacity c;
+    c.capacity_bytes =
         static_cast<double>(m.l1->size_bytes->value) -
-        static_cast<double>(p.resident_blocks_per_sm) * static_cast<double>(shared_bytes);
-    p.l1_allocated_bytes = block_line_bytes * static_cast<double>(p.resident_blocks_per_sm);
-    p.l1_oversubscription =
-        p.l1_capacity_bytes > 0 ? p.l1_allocated_bytes / p.l1_capacity_bytes : 1e9;
-    p.l1_hit_rate = capacity_hit_rate(*m.l1_fit, p.l1_oversubscription);
+        static_cast<double>(resident_blocks_per_sm) * static_cast<double>(shared_bytes);
+    c.allocated_bytes = block_line_bytes * static_cast<double>(resident_blocks_per_sm);
+    c.oversubscription = c.capacity_bytes > 0 ? c.allocated_bytes / c.capacity_bytes : 1e9;
+    c.hit_rate = capacity_hit_rate(*m.l1_fit, c.oversubscription);
+    return c;
 }
+
+// The simulated L1 stage's result: the simulation when it ran, and where the misses come from.
+struct L1SimulationStage {
+    std::optional<L1Simulation> simulation;
+    L1MissAssumption assumption;
+};
 
 // The simulated L1 (l1_simulation.hpp) when the machine gives the L1's associativity and the
 // kernel's program order is static; else the capacity fit stays, and a note says why.
-std::optional<L1Simulation> simulated_l1(VolumePrediction& p,
-                                         const analysis::KernelAnalysis& analysis,
-                                         const std::vector<std::int64_t>& params,
-                                         const VolumeMachine& m) {
-    p.assumptions.l1.miss_pass_requested = m.miss_pass_after_hits;
+L1SimulationStage simulated_l1(const analysis::KernelAnalysis& analysis,
+                               const std::vector<std::int64_t>& params, const VolumePrediction& p,
+                               const VolumeMachine& m) {
+    L1SimulationStage stage;
+    L1MissAssumption& assumption = stage.assumption;
+    assumption.miss_pass_requested = m.miss_pass_after_hits;
     if (m.l1_ways == 0) {
-        p.assumptions.l1.source = L1MissSource::capacity_fit;
-        return std::nullopt;
+        assumption.source = L1MissSource::capacity_fit;
+        return stage;
     }
     L1Geometry geometry;
     geometry.ways = m.l1_ways;
     geometry.line_bytes = m.line;
     geometry.sector_bytes = m.sector;
     geometry.lines =
-        static_cast<std::int64_t>(p.l1_capacity_bytes) / m.line / m.l1_ways * m.l1_ways;
+        static_cast<std::int64_t>(p.l1_capacity.capacity_bytes) / m.line / m.l1_ways * m.l1_ways;
     std::string why_not;
     std::optional<BlockPrograms> programs;
     if (geometry.lines < geometry.ways)
         why_not = "shared memory leaves less than one set of L1 lines";
     else
-        programs = block_programs(analysis, params, m.layout, p.representative_block, why_not);
+        programs = block_programs(analysis, params, m.layout, p.representative.origin, why_not);
     if (!programs) {
-        p.assumptions.l1.source = L1MissSource::capacity_fit_instead;
-        p.assumptions.l1.simulation_refused = why_not;
-        return std::nullopt;
+        assumption.source = L1MissSource::capacity_fit_instead;
+        assumption.simulation_refused = why_not;
+        return stage;
     }
     std::optional<L1MissPasses> passes;
     if (m.plan.miss_pass)
         passes = L1MissPasses{m.layout, m.l2->latency_cycles->value};
-    L1Simulation simulation =
-        simulate_l1(*programs, static_cast<int>(p.resident_blocks_per_sm), geometry, passes);
-    p.assumptions.l1.source = L1MissSource::simulation;
-    p.assumptions.l1.lines = geometry.lines;
-    p.assumptions.l1.line_bytes = m.line;
-    p.assumptions.l1.ways = m.l1_ways;
-    p.l1_simulated = true;
-    return simulation;
+    stage.simulation = simulate_l1(*programs, static_cast<int>(p.placement.resident_blocks_per_sm),
+                                   geometry, passes);
+    assumption.source = L1MissSource::simulation;
+    assumption.lines = geometry.lines;
+    assumption.line_bytes = m.line;
+    assumption.ways = m.l1_ways;
+    return stage;
 }
 
-// With the miss pass, the global loads' L1 cycles are the simulated L1's (the bank rule per
-// pass) instead of estimate_l1's bank rule over all lanes; the difference is its own term.
-void simulated_load_cycles(VolumePrediction& p, const L1Simulation& simulation,
-                           const VolumeMachine& m) {
+// The miss pass stage: the global loads' L1 cycles are the simulated L1's (the bank rule per
+// pass) instead of estimate_l1's bank rule over all lanes; the difference is its own term of
+// the L1 estimate.
+void add_miss_pass_cycles(L1Estimate& l1, L1MissAssumption& assumption,
+                          const L1Simulation& simulation, const VolumeMachine& m) {
     if (!simulation.load_wavefronts_per_point)
         return;
     double global_loads = 0;
-    for (const auto& access : p.l1.accesses)
+    for (const auto& access : l1.accesses)
         if (access.space == kernel::MemorySpace::global &&
             access.direction == analysis::Direction::load)
             global_loads += access.wavefronts_per_point;
-    p.l1.miss_pass_cycles_per_point = *simulation.load_wavefronts_per_point - global_loads;
-    p.l1.cycles_per_point += p.l1.miss_pass_cycles_per_point;
-    p.assumptions.l1.miss_pass_fill_cycles = m.l2->latency_cycles->value;
+    l1.miss_pass_cycles_per_point = *simulation.load_wavefronts_per_point - global_loads;
+    l1.cycles_per_point += l1.miss_pass_cycles_per_point;
+    assumption.miss_pass_fill_cycles = m.l2->latency_cycles->value;
 }
 
 double total_points(const std::vector<WaveSample>& samples) {
@@ -406,19 +423,21 @@ double total_points(const std::vector<WaveSample>& samples) {
 
 // L2 capacity and the waves (sec. 4.4, 4.4.1, 4.4.2): averages over the sampled waves,
 // weighted by their points.
-void average_waves(VolumePrediction& p, const std::vector<WaveSample>& samples,
-                   const VolumeMachine& m) {
-    p.sampled_waves = static_cast<std::int64_t>(samples.size());
+WaveAverages average_waves(const std::vector<WaveSample>& samples, const VolumeMachine& m) {
+    WaveAverages w;
+    w.l2_capacity_bytes = static_cast<double>(
+        m.l2->effective_size_bytes ? m.l2->effective_size_bytes->value : m.l2->size_bytes->value);
+    w.sampled_waves = static_cast<std::int64_t>(samples.size());
     const WaveSample& middle = samples[samples.size() / 2];
-    p.wave_first_block = middle.first_block;
-    p.wave_points = middle.points;
+    w.first_block = middle.first_block;
+    w.points = middle.points;
     const double sampled_points = total_points(samples);
     std::array<double, 3> layer_hit_bytes{0, 0, 0};
     for (const auto& sample : samples) {
         const double weight = static_cast<double>(sample.points) / sampled_points;
-        p.wave_allocated_bytes += weight * sample.allocated_bytes;
+        w.allocated_bytes += weight * sample.allocated_bytes;
         for (size_t d = 0; d < 3; ++d) {
-            LayerSet& layer = p.layers[d];
+            LayerSet& layer = w.layers[d];
             const WaveSample::Layer& s = sample.layers[d];
             layer.blocks += s.blocks; // divided below: the mean over samples
             layer.allocated_bytes += weight * s.allocated_bytes;
@@ -427,26 +446,28 @@ void average_waves(VolumePrediction& p, const std::vector<WaveSample>& samples,
                 overlap += bytes;
             layer.overlap_bytes_per_point += overlap / sampled_points;
             layer_hit_bytes[d] +=
-                capacity_hit_rate(m.layer_fit(d), s.allocated_bytes / p.l2_capacity_bytes) *
+                capacity_hit_rate(m.layer_fit(d), s.allocated_bytes / w.l2_capacity_bytes) *
                 overlap / sampled_points;
         }
     }
-    p.wave_oversubscription = p.wave_allocated_bytes / p.l2_capacity_bytes;
-    p.store_hit_rate = capacity_hit_rate(*m.store_fit, p.wave_oversubscription);
+    w.oversubscription = w.allocated_bytes / w.l2_capacity_bytes;
+    w.store_hit_rate = capacity_hit_rate(*m.store_fit, w.oversubscription);
     for (size_t d = 0; d < 3; ++d) {
-        LayerSet& layer = p.layers[d];
+        LayerSet& layer = w.layers[d];
         layer.blocks /= static_cast<std::int64_t>(samples.size());
         layer.first_block = middle.first_block - layer.blocks;
-        layer.oversubscription = layer.allocated_bytes / p.l2_capacity_bytes;
+        layer.oversubscription = layer.allocated_bytes / w.l2_capacity_bytes;
         layer.hit_rate = layer.overlap_bytes_per_point > 0
                              ? layer_hit_bytes[d] / layer.overlap_bytes_per_point
                              : capacity_hit_rate(m.layer_fit(d), layer.oversubscription);
     }
+    return w;
 }
 
-// What the per-array volumes read: the footprints, the representative block, the sampled
-// waves and the machine.
+// What the per-array volumes read: the earlier stages' results, the footprints, the
+// representative block, the sampled waves and the machine.
 struct ArrayContext {
+    const VolumePrediction& p;
     const WaveFootprints& footprints;
     const std::vector<BlockBox>& block;
     const std::vector<WaveSample>& samples;
@@ -465,8 +486,9 @@ double simulated_l1_extra_bytes(const L1Simulation& simulation, const std::strin
 }
 
 // Load volumes of array `a` at L2 and DRAM.
-void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayContext& c) {
-    auto& decomposition = p.decompositions;
+void load_volumes(MemoryVolumes& out, ArrayVolumes& v, size_t a, const ArrayContext& c) {
+    auto& decomposition = out.decompositions;
+    const VolumePrediction& p = c.p;
     const VolumeMachine& m = c.m;
     // L2 -> L1 (sec. 4.3, eq. 5). The redundant volume that can miss is what the warps request
     // beyond the block's unique sectors, counting the sectors one warp requests again itself
@@ -486,10 +508,10 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
         decomposition.l2_load.base_bytes_per_point +=
             v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
     } else {
-        v.l2_load_capacity_bytes = (1.0 - p.l1_hit_rate) * redundant;
+        v.l2_load_capacity_bytes = (1.0 - p.l1_capacity.hit_rate) * redundant;
         decomposition.l2_load.base_bytes_per_point += v.l2_load_compulsory_bytes;
-        decomposition.l2_load.terms.push_back(
-            one_level_term(CapacityFitKind::l1_redundant_loads, p.l1_oversubscription, redundant));
+        decomposition.l2_load.terms.push_back(one_level_term(
+            CapacityFitKind::l1_redundant_loads, p.l1_capacity.oversubscription, redundant));
     }
     v.l2_load_bytes = v.l2_load_compulsory_bytes + v.l2_load_capacity_bytes;
     // DRAM -> L2: each sampled wave's unique sectors minus what its layer sets left in L2
@@ -502,7 +524,8 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
             const double overlap = sample.layers[d].overlap_bytes[a] / c.sampled_points;
             if (overlap == 0)
                 continue;
-            const double oversubscription = sample.layers[d].allocated_bytes / p.l2_capacity_bytes;
+            const double oversubscription =
+                sample.layers[d].allocated_bytes / p.wave.l2_capacity_bytes;
             const double hit = capacity_hit_rate(m.layer_fit(d), oversubscription) * overlap;
             v.dram_layer_hit_bytes[d] += hit;
             load -= hit;
@@ -520,28 +543,30 @@ void load_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCon
     // sectors beyond the wave's, and the L1 capacity misses (those miss in L2 only if they
     // missed in L1 first).
     if (*m.l2_load_fit) {
-        const double miss = 1.0 - capacity_hit_rate(**m.l2_load_fit, p.wave_oversubscription);
+        const double wave_oversubscription = p.wave.oversubscription;
+        const double miss = 1.0 - capacity_hit_rate(**m.l2_load_fit, wave_oversubscription);
         const double shared = std::max(0.0, v.l2_load_compulsory_bytes - v.dram_load_wave_bytes);
         v.dram_l2_capacity_bytes = miss * (shared + v.l2_load_capacity_bytes);
         load += v.dram_l2_capacity_bytes;
         if (shared > 0)
-            decomposition.dram_load.terms.push_back(one_level_term(
-                CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, shared));
+            decomposition.dram_load.terms.push_back(
+                one_level_term(CapacityFitKind::l2_redundant_loads, wave_oversubscription, shared));
         if (c.l1_simulation && v.l2_load_capacity_bytes > 0)
             decomposition.dram_load.terms.push_back(
-                one_level_term(CapacityFitKind::l2_redundant_loads, p.wave_oversubscription,
+                one_level_term(CapacityFitKind::l2_redundant_loads, wave_oversubscription,
                                v.l2_load_capacity_bytes));
         else if (!c.l1_simulation && redundant > 0)
             decomposition.dram_load.terms.push_back(
-                {CapacityFitKind::l2_redundant_loads, p.wave_oversubscription, redundant,
-                 CapacityFitKind::l1_redundant_loads, p.l1_oversubscription});
+                {CapacityFitKind::l2_redundant_loads, wave_oversubscription, redundant,
+                 CapacityFitKind::l1_redundant_loads, p.l1_capacity.oversubscription});
     }
     v.dram_load_bytes = load;
 }
 
 // Store volumes of array `a` at L2 and DRAM.
-void store_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayContext& c) {
-    auto& decomposition = p.decompositions;
+void store_volumes(MemoryVolumes& out, ArrayVolumes& v, size_t a, const ArrayContext& c) {
+    auto& decomposition = out.decompositions;
+    const WaveAverages& wave = c.p.wave;
     decomposition.l2_store.base_bytes_per_point += v.l2_store_bytes;
     for (const auto& sample : c.samples)
         v.dram_store_bytes += sample.arrays[a].store_bytes / c.sampled_points;
@@ -554,22 +579,23 @@ void store_volumes(VolumePrediction& p, ArrayVolumes& v, size_t a, const ArrayCo
         static_cast<double>(c.footprints.partial_store_granules(a, c.block, c.m.l2_sector) *
                             c.m.l2_sector) /
         c.block_points;
-    v.dram_partial_store_bytes = (1.0 - p.store_hit_rate) * partial;
+    v.dram_partial_store_bytes = (1.0 - wave.store_hit_rate) * partial;
     v.dram_load_bytes += v.dram_partial_store_bytes;
     v.dram_store_bytes += v.dram_partial_store_bytes;
     if (partial > 0) {
         decomposition.dram_load.terms.push_back(
-            one_level_term(CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial));
+            one_level_term(CapacityFitKind::l2_redundant_stores, wave.oversubscription, partial));
         decomposition.dram_store.terms.push_back(
-            one_level_term(CapacityFitKind::l2_redundant_stores, p.wave_oversubscription, partial));
+            one_level_term(CapacityFitKind::l2_redundant_stores, wave.oversubscription, partial));
     }
 }
 
 // Volumes per array and their totals (sec. 4.3, 4.4).
-void array_volumes(VolumePrediction& p, const ArrayContext& c) {
+MemoryVolumes array_volumes(const ArrayContext& c) {
+    MemoryVolumes out;
     const auto& arrays = c.footprints.arrays();
     std::vector<double> request_bytes(arrays.size(), 0.0), store_bytes(arrays.size(), 0.0);
-    for (const auto& cost : p.l1.accesses)
+    for (const auto& cost : c.p.l1.accesses)
         for (size_t a = 0; a < arrays.size(); ++a)
             if (arrays[a].name == cost.array)
                 (cost.direction == analysis::Direction::load ? request_bytes : store_bytes)[a] +=
@@ -579,27 +605,29 @@ void array_volumes(VolumePrediction& p, const ArrayContext& c) {
         v.array = arrays[a].name;
         if (arrays[a].loaded) {
             v.l1_load_request_bytes = request_bytes[a];
-            load_volumes(p, v, a, c);
+            load_volumes(out, v, a, c);
         }
         if (arrays[a].stored) {
             v.l2_store_bytes = store_bytes[a];
-            store_volumes(p, v, a, c);
+            store_volumes(out, v, a, c);
         }
-        p.l2_load_bytes += v.l2_load_bytes;
-        p.l2_store_bytes += v.l2_store_bytes;
-        p.dram_load_bytes += v.dram_load_bytes;
-        p.dram_store_bytes += v.dram_store_bytes;
-        p.arrays.push_back(std::move(v));
+        out.l2_load_bytes += v.l2_load_bytes;
+        out.l2_store_bytes += v.l2_store_bytes;
+        out.dram_load_bytes += v.dram_load_bytes;
+        out.dram_store_bytes += v.dram_store_bytes;
+        out.arrays.push_back(std::move(v));
     }
+    return out;
 }
 
 // Floating-point work (sec. 4.1): fused multiply-adds issue once. Issue cycles count every lane
 // of the sub-groups that execute an operation (idle lanes of a partly filled warp take the slot
 // too); flops count the work-items that execute it (useful work).
-void floating_point_work(VolumePrediction& p, const analysis::KernelAnalysis& analysis,
-                         const std::vector<std::int64_t>& params, const MachineModel& machine,
-                         int warp) {
-    const double total_points = static_cast<double>(p.points);
+FloatingPointWork floating_point_work(const analysis::KernelAnalysis& analysis,
+                                      const std::vector<std::int64_t>& params, std::int64_t points,
+                                      const MachineModel& machine, int warp) {
+    FloatingPointWork work;
+    const double total_points = static_cast<double>(points);
     for (const auto& op : analysis.operations) {
         if (!kernel::is_floating(op.dtype))
             continue;
@@ -612,35 +640,36 @@ void floating_point_work(VolumePrediction& p, const analysis::KernelAnalysis& an
         const double useful = static_cast<double>(op.work_items.evaluate(params)) / total_points;
         const std::string dtype = kernel::data_type_name(op.dtype);
         if (op.operation == "add" || op.operation == "mul") {
-            p.flops_per_point += useful;
+            work.flops_per_point += useful;
             const double rate = issue_rate(machine, op.operation, dtype);
             if (rate > 0)
-                p.fp_cycles_per_point += count / rate;
+                work.cycles_per_point += count / rate;
         } else if (op.operation == "madd") {
             const double rate = issue_rate(machine, "fma", dtype);
             const double add = issue_rate(machine, "add", dtype),
                          mul = issue_rate(machine, "mul", dtype);
             if (rate > 0 && add > 0 && mul > 0)
-                p.fp_cycles_per_point += count / rate - count / add - count / mul;
+                work.cycles_per_point += count / rate - count / add - count / mul;
         } else if (op.operation == "div" || op.operation.rfind("func:", 0) == 0) {
-            p.flops_per_point += useful;
+            work.flops_per_point += useful;
             const double rate = issue_rate(machine, "special", dtype);
             if (rate > 0)
-                p.fp_cycles_per_point += count / rate;
+                work.cycles_per_point += count / rate;
         }
     }
-    p.fp_cycles_per_point = std::max(0.0, p.fp_cycles_per_point);
+    work.cycles_per_point = std::max(0.0, work.cycles_per_point);
+    return work;
 }
 
 // The simulated L1's hit rate on what the warps request beyond the block's first touches
 // (the fit's hit rate applies to the warp-unique part of it only).
-void simulated_hit_rate(VolumePrediction& p) {
+double simulated_hit_rate(const MemoryVolumes& volumes) {
     double beyond = 0, missed = 0;
-    for (const auto& v : p.arrays) {
+    for (const auto& v : volumes.arrays) {
         beyond += std::max(0.0, v.l1_load_request_bytes - v.l2_load_compulsory_bytes);
         missed += v.l2_load_capacity_bytes;
     }
-    p.l1_hit_rate = beyond > 0 ? std::clamp(1.0 - missed / beyond, 0.0, 1.0) : 1.0;
+    return beyond > 0 ? std::clamp(1.0 - missed / beyond, 0.0, 1.0) : 1.0;
 }
 
 // Global accesses the model leaves out (UnmodelledAccess), and their share of the kernel's global
@@ -711,8 +740,8 @@ DramLoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFoot
                                        int warp_size) {
     DramLoadsInFlight f;
     const int threads_per_block = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
-    f.resident_threads =
-        static_cast<double>(p.resident_blocks_per_sm) * static_cast<double>(threads_per_block);
+    f.resident_threads = static_cast<double>(p.placement.resident_blocks_per_sm) *
+                         static_cast<double>(threads_per_block);
     f.warps_per_block = (threads_per_block + warp_size - 1) / warp_size;
     if (plan.block_retirement) {
         f.warp_duration_cv = machine.compute.warp_duration_cv->value;
@@ -736,13 +765,14 @@ DramLoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFoot
         if (array.loaded)
             f.value_bytes = std::max(f.value_bytes, array.element_bytes);
     f.registers_per_value = (f.value_bytes + 3) / 4;
-    f.registers_per_thread = p.registers.per_thread;
+    const int registers_per_thread = p.placement.registers.per_thread;
+    f.registers_per_thread = registers_per_thread;
     f.no_window = in_loop             ? NoLoadWindow::sequential_loop
                   : !plan.load_window ? NoLoadWindow::no_reserve
                                       : NoLoadWindow::none;
     if (f.no_window == NoLoadWindow::none) {
         f.reserved_registers = machine.compute.load_window_reserved_registers->value;
-        f.window = load_window(p.registers.per_thread, f.reserved_registers, f.registers_per_value);
+        f.window = load_window(registers_per_thread, f.reserved_registers, f.registers_per_value);
         if (!f.window)
             f.no_window = NoLoadWindow::registers_unknown;
     }
@@ -787,28 +817,36 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     if (p.points <= 0)
         throw_input_error("the kernel's domain is empty at these parameters: nothing to predict");
 
-    predict_l1(p, analysis, params, m);
+    // The stages, in the order of volume_stages.hpp's plan; each returns its typed result.
+    p.l1 = predict_l1(analysis, params, p.points, m);
     const std::int64_t shared_bytes = shared_memory_bytes(analysis, params);
-    place_waves(p, analysis, shared_bytes, machine, options, m);
-    const std::vector<BlockBox> block = representative_block(p, footprints);
-    l1_capacity(p, footprints, block, shared_bytes, m);
-    const std::optional<L1Simulation> l1_simulation = simulated_l1(p, analysis, params, m);
-    if (l1_simulation)
-        simulated_load_cycles(p, *l1_simulation, m);
+    p.placement = place_waves(analysis, p.blocks, shared_bytes, machine, options, m);
+    p.representative = representative_block(p.grid, footprints);
+    const std::vector<BlockBox> block = block_of(p.representative);
+    p.l1_capacity =
+        l1_capacity(footprints, block, p.placement.resident_blocks_per_sm, shared_bytes, m);
+    L1SimulationStage l1_stage = simulated_l1(analysis, params, p, m);
+    p.assumptions.l1 = l1_stage.assumption;
+    p.l1_capacity.simulated = l1_stage.simulation.has_value();
+    if (l1_stage.simulation)
+        add_miss_pass_cycles(p.l1, p.assumptions.l1, *l1_stage.simulation, m);
 
-    p.l2_capacity_bytes = static_cast<double>(
-        m.l2->effective_size_bytes ? m.l2->effective_size_bytes->value : m.l2->size_bytes->value);
     const std::vector<WaveSample> samples =
         sample_waves(footprints, analysis, p, m.l2_line, m.l2_sector, options.sampled_waves);
-    average_waves(p, samples, m);
+    p.wave = average_waves(samples, m);
 
-    const ArrayContext context{
-        footprints,   block, samples, m, static_cast<double>(p.block_points), total_points(samples),
-        l1_simulation};
-    array_volumes(p, context);
-    if (l1_simulation)
-        simulated_hit_rate(p);
-    floating_point_work(p, analysis, params, machine, m.layout.warp_size);
+    const ArrayContext context{p,
+                               footprints,
+                               block,
+                               samples,
+                               m,
+                               static_cast<double>(p.representative.points),
+                               total_points(samples),
+                               l1_stage.simulation};
+    static_cast<MemoryVolumes&>(p) = array_volumes(context);
+    if (l1_stage.simulation)
+        p.l1_capacity.hit_rate = simulated_hit_rate(p);
+    p.fp = floating_point_work(analysis, params, p.points, machine, m.layout.warp_size);
     unmodelled_accesses(p, analysis, params);
     record_assumptions(p, machine, m);
 
@@ -818,12 +856,13 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.l2_bytes_per_point = p.l2_load_bytes + p.l2_store_bytes;
     inputs.l2_store_bytes_per_point = p.l2_store_bytes;
     inputs.l1_cycles_per_point = p.l1.cycles_per_point;
-    inputs.fp_cycles_per_point = p.fp_cycles_per_point;
+    inputs.fp_cycles_per_point = p.fp.cycles_per_point;
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
     p.assumptions.dram_in_flight =
         dram_loads_in_flight(p, footprints, machine, m.plan, m.layout.warp_size);
     inputs.dram_loads_in_flight_bytes_per_sm = p.assumptions.dram_in_flight.bytes_per_sm;
-    const LimiterMachine limiter_rates = with_busy_sms(limiter_machine(machine), p.busy_sms);
+    const LimiterMachine limiter_rates =
+        with_busy_sms(limiter_machine(machine), p.placement.busy_sms);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);
     // Which bandwidth the DRAM and L2 limiters divided by, where the level measured mixes.
     if (!limiter_rates.dram_bandwidth_by_store_fraction.empty())

@@ -74,12 +74,12 @@ TEST(VolumePredictions, AllUnitL2SectorsFlopsAndRegistersFromTheRecord) {
                      volumes.dram_load_bytes * static_cast<double>(volumes.points));
     // 13 additions and one multiplication per point.
     EXPECT_DOUBLE_EQ(*with_record_registers->flops,
-                     volumes.flops_per_point * static_cast<double>(volumes.points));
+                     volumes.fp.flops_per_point * static_cast<double>(volumes.points));
     // 64 registers x 1024 threads fill one V100 SM's 64 K registers: one block per SM, where
     // 32 registers allow two, so a smaller wave.
     options.registers.per_thread = 32;
     const auto thirty_two = models::predict_volumes(analysis, bound, machine, options);
-    EXPECT_LT(volumes.wave_blocks, thirty_two.wave_blocks);
+    EXPECT_LT(volumes.placement.wave_blocks, thirty_two.placement.wave_blocks);
     EXPECT_DOUBLE_EQ(with_file_registers->time_s, thirty_two.limiter.seconds_per_launch);
 }
 

@@ -73,45 +73,66 @@ struct UnmodelledAccess {
 // executions says so in its first note: most of its memory traffic is then outside the model.
 inline constexpr double large_unmodelled_share = 0.25;
 
-struct VolumePrediction {
-    kernel::LaunchConfig launch;
-    kernel::Dim3 grid{1, 1, 1};
-    std::int64_t blocks = 0;
-    std::int64_t points = 0;
+// The volume model is a pipeline of stages (docs/volume-model.md; volume_stages.hpp says which
+// run on a machine). Each stage's typed result below; VolumePrediction holds them in the order
+// predict_volumes computes them.
+
+// Stage "waves", placement (sec. 4.4): the occupancy places blocks on the SMs. Blocks the
+// busiest SM holds at once, and the SMs' share of the work (blocks over that): the occupancy's
+// blocks per SM on every SM, unless the grid has fewer blocks than one full wave, when the
+// block scheduler spreads them over the SMs (under_filled): ceil(blocks / SMs) per SM, and the
+// L1, FP and in-flight limiters count only blocks / that many SMs.
+struct WavePlacement {
     RegisterCount registers; // what the occupancy calculation used (VolumeOptions::registers)
     OccupancyResult occupancy;
     std::int64_t wave_blocks = 0; // resident at once: blocks per SM x SMs
-    // Blocks the busiest SM holds at once, and the SMs' share of the work (blocks over that):
-    // the occupancy's blocks per SM on every SM, unless the grid has fewer blocks than one full
-    // wave, when the block scheduler spreads them over the SMs (under_filled): ceil(blocks /
-    // SMs) per SM, and the L1, FP and in-flight limiters count only blocks / that many SMs.
     std::int64_t resident_blocks_per_sm = 0;
     double busy_sms = 0;
     bool under_filled = false;
     std::int64_t waves = 0;
-    std::int64_t sampled_waves = 0;    // waves the DRAM volumes average over
-    std::int64_t wave_first_block = 0; // the middle one of the sampled waves
-    std::int64_t wave_points = 0;
-    kernel::Dim3 representative_block{0, 0, 0};
-    std::int64_t block_points = 0;
+};
 
-    L1Estimate l1;
-    double l1_capacity_bytes = 0;  // L1 size minus the shared memory of resident blocks
-    double l1_allocated_bytes = 0; // 128 B lines of the resident blocks
-    double l1_oversubscription = 0;
-    double l1_hit_rate = 0; // the fit's at l1_oversubscription, or the simulated L1's
+// Stage "representative block" (sec. 4.3): the block in the middle of the grid that the L1
+// stages and the L2 -> L1 volumes look at.
+struct RepresentativeBlock {
+    kernel::Dim3 origin{0, 0, 0}; // block index
+    std::int64_t points = 0;
+};
+
+// Stages "l1_capacity_fit" / "l1_simulation" (sec. 4.3, eq. 4 for L1): the resident blocks'
+// lines against the L1 that shared memory leaves.
+struct L1Capacity {
+    double capacity_bytes = 0;  // L1 size minus the shared memory of resident blocks
+    double allocated_bytes = 0; // 128 B lines of the resident blocks
+    double oversubscription = 0;
+    double hit_rate = 0; // the fit's at oversubscription, or the simulated L1's
     // True when L1 misses come from the simulated L1 (l1_simulation.hpp) rather than the
     // l1_redundant_loads fit.
-    bool l1_simulated = false;
-    double l2_capacity_bytes = 0; // effective L2 (near partition on A100/H100, sec. 3)
-    double wave_allocated_bytes = 0;
-    double wave_oversubscription = 0;
+    bool simulated = false;
+};
+
+// Stages "waves" and "layer_sets" (sec. 4.4, 4.4.1): the sampled waves against the L2,
+// averaged weighted by their points.
+struct WaveAverages {
+    double l2_capacity_bytes = 0;   // effective L2 (near partition on A100/H100, sec. 3)
+    std::int64_t sampled_waves = 0; // waves the DRAM volumes average over
+    std::int64_t first_block = 0;   // of the middle one of the sampled waves
+    std::int64_t points = 0;        // of that wave
+    double allocated_bytes = 0;
+    double oversubscription = 0;
     double store_hit_rate = 0;
     std::array<LayerSet, 3> layers; // x, y, z
-    std::vector<ArrayVolumes> arrays;
+};
 
+// Stage "flops_limit"'s input (sec. 4.1): useful flops and issue cycles a point.
+struct FloatingPointWork {
     double flops_per_point = 0;
-    double fp_cycles_per_point = 0;
+    double cycles_per_point = 0;
+};
+
+// The per-array volumes stage (sec. 4.3-4.5): bytes per point at each level.
+struct MemoryVolumes {
+    std::vector<ArrayVolumes> arrays;
     // Totals over arrays, bytes per point.
     double l2_load_bytes = 0;
     double l2_store_bytes = 0;
@@ -122,10 +143,25 @@ struct VolumePrediction {
     struct Decompositions {
         VolumeDecomposition l2_load, l2_store, dram_load, dram_store;
     } decompositions;
-    LimiterResult limiter;
+};
+
+// A forecast: the memory volumes (its base) and the results of the stages that led to them.
+struct VolumePrediction : MemoryVolumes {
+    kernel::LaunchConfig launch;
+    kernel::Dim3 grid{1, 1, 1};
+    std::int64_t blocks = 0;
+    std::int64_t points = 0;
+
+    L1Estimate l1;
+    WavePlacement placement;
+    RepresentativeBlock representative;
+    L1Capacity l1_capacity;
+    WaveAverages wave;
+    FloatingPointWork fp;
     std::vector<UnmodelledAccess> unmodelled;
     // The unmodelled accesses' share of the kernel's global access executions (0..1).
     double unmodelled_share = 0;
+    LimiterResult limiter;
     // What the forecast assumed where the machine or the kernel left a choice; the view says
     // it in words (volume_notes).
     VolumeAssumptions assumptions;

@@ -121,11 +121,12 @@ TEST(RegisterCount, LimitsTheOccupancyOfTheVolumeModel) {
         VolumeOptions options;
         options.registers = c.registers;
         const VolumePrediction p = predict_volumes(analysis, bound, a100, options);
-        EXPECT_EQ(p.registers.per_thread, c.registers.per_thread);
-        EXPECT_EQ(p.registers.source, c.registers.source);
-        EXPECT_EQ(p.occupancy.active_blocks_per_sm, c.blocks_per_sm) << c.registers.per_thread;
-        EXPECT_EQ(p.occupancy.binding_limit, c.limit) << c.registers.per_thread;
-        EXPECT_EQ(p.wave_blocks, c.blocks_per_sm * sms);
+        EXPECT_EQ(p.placement.registers.per_thread, c.registers.per_thread);
+        EXPECT_EQ(p.placement.registers.source, c.registers.source);
+        EXPECT_EQ(p.placement.occupancy.active_blocks_per_sm, c.blocks_per_sm)
+            << c.registers.per_thread;
+        EXPECT_EQ(p.placement.occupancy.binding_limit, c.limit) << c.registers.per_thread;
+        EXPECT_EQ(p.placement.wave_blocks, c.blocks_per_sm * sms);
         const std::vector<std::string> notes = volume_notes(p, "a100-sxm4-40gb");
         EXPECT_NE(std::find(notes.begin(), notes.end(), register_count_note(c.registers)),
                   notes.end());
@@ -151,9 +152,10 @@ TEST(RegisterCount, ExploreAsksForEachLaunch) {
     for (std::size_t k = 0; k < 2; ++k) {
         const ExploreRow& row = result.rows[k];
         ASSERT_TRUE(row.prediction) << row.skipped;
-        EXPECT_EQ(row.prediction->registers.source, RegisterSource::ptxas);
-        EXPECT_EQ(row.prediction->registers.per_thread, 64 + row.launch.block[2]);
-        EXPECT_EQ(row.prediction->occupancy.active_blocks_per_sm, 1); // 68 or 72 registers
+        EXPECT_EQ(row.prediction->placement.registers.source, RegisterSource::ptxas);
+        EXPECT_EQ(row.prediction->placement.registers.per_thread, 64 + row.launch.block[2]);
+        EXPECT_EQ(row.prediction->placement.occupancy.active_blocks_per_sm,
+                  1); // 68 or 72 registers
     }
     EXPECT_FALSE(result.rows[2].prediction);
     EXPECT_EQ(result.rows[2].skipped, "no count for 64x4x4");

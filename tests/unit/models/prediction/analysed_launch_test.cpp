@@ -47,8 +47,8 @@ TEST(AnalysedLaunch, TheVolumeModelForecastsWhatItForecastsFromTheFile) {
             EXPECT_EQ(once.dram_load_bytes, from_file.dram_load_bytes) << name;
             EXPECT_EQ(once.l2_load_bytes, from_file.l2_load_bytes) << name;
             EXPECT_EQ(once.l1.cycles_per_point, from_file.l1.cycles_per_point) << name;
-            EXPECT_EQ(once.fp_cycles_per_point, from_file.fp_cycles_per_point) << name;
-            EXPECT_EQ(once.flops_per_point, from_file.flops_per_point) << name;
+            EXPECT_EQ(once.fp.cycles_per_point, from_file.fp.cycles_per_point) << name;
+            EXPECT_EQ(once.fp.flops_per_point, from_file.fp.flops_per_point) << name;
             EXPECT_EQ(once.limiter.points_per_second, from_file.limiter.points_per_second) << name;
             EXPECT_EQ(volume_notes(once, machine_id), volume_notes(from_file, machine_id)) << name;
         }

@@ -56,8 +56,8 @@ TEST(PredictLaunch, AsksForRegistersOnlyForAValidLaunch) {
     const VolumePrediction got =
         predict_launch(spec, {{32, 4, 4}, {1, 1, 2}}, {}, machine, {}, registers);
     EXPECT_EQ(asked, 1);
-    EXPECT_EQ(got.registers.per_thread, 128);
-    EXPECT_EQ(got.registers.source, RegisterSource::ptxas);
+    EXPECT_EQ(got.placement.registers.per_thread, 128);
+    EXPECT_EQ(got.placement.registers.source, RegisterSource::ptxas);
     // 128 registers x 512 threads = 64 Ki registers: one block per SM of the A100.
-    EXPECT_EQ(got.occupancy.active_blocks_per_sm, 1);
+    EXPECT_EQ(got.placement.occupancy.active_blocks_per_sm, 1);
 }

@@ -60,7 +60,7 @@ TEST(UnknownRegisters, TheWarningNamesTheEffectOfPtxassCount) {
     const std::string figures = fmt::format(
         "({} registers, --registers auto) this launch is forecast at {:.2f} instead of {:.2f} "
         "Gpoints/s",
-        counted.registers.per_thread, counted.limiter.points_per_second / 1e9,
+        counted.placement.registers.per_thread, counted.limiter.points_per_second / 1e9,
         unknown.limiter.points_per_second / 1e9);
     EXPECT_NE(warning->find(figures), std::string::npos) << *warning;
     EXPECT_LT(counted.limiter.points_per_second, unknown.limiter.points_per_second);

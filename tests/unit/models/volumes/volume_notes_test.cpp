@@ -10,9 +10,9 @@ namespace {
 
 VolumePrediction plain() {
     VolumePrediction p;
-    p.waves = 3;
-    p.registers.source = RegisterSource::command_line;
-    p.registers.per_thread = 32;
+    p.placement.waves = 3;
+    p.placement.registers.source = RegisterSource::command_line;
+    p.placement.registers.per_thread = 32;
     return p;
 }
 
@@ -25,7 +25,7 @@ TEST(VolumeNotes, NoAssumptionLeavesOnlyTheRegisterCount) {
 
 TEST(VolumeNotes, EachAssumptionInPredictsOrder) {
     VolumePrediction p = plain();
-    p.waves = 1;
+    p.placement.waves = 1;
     p.unmodelled_share = 0.5;
     p.unmodelled.push_back({"hist[b]", "global atomic", 1, 8, "its updates' serialization"});
     p.assumptions.l1.source = L1MissSource::simulation;

@@ -21,7 +21,7 @@ VolumePrediction volumes_of_1000_points() {
     volumes.l1.cycles_per_point = 0.875;
     volumes.l1.load_request_bytes_per_point = 112;
     volumes.l1.sector_bytes = 32;
-    volumes.flops_per_point = 2;
+    volumes.fp.flops_per_point = 2;
     volumes.limiter.binding = Limiter::l2;
     volumes.limiter.seconds_per_launch = 1.5e-3;
     return volumes;
@@ -82,7 +82,7 @@ TEST(VolumeSummary, OfAPredictedLaunch) {
     EXPECT_EQ(volumes.l1.sector_bytes, 32);
     EXPECT_EQ(p.counters.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
               volumes.l1.load_request_bytes_per_point * points / 32);
-    EXPECT_EQ(*p.flops, volumes.flops_per_point * points);
+    EXPECT_EQ(*p.flops, volumes.fp.flops_per_point * points);
     EXPECT_GT(p.counters.at("dram__bytes_read.sum"), 0);
 }
 

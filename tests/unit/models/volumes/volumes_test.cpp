@@ -79,9 +79,9 @@ TEST(VolumesGolden, WaveDepthWithoutZReuseSection57) {
         const std::int64_t nz = 8 + 4 * d;
         const VolumePrediction p =
             predict("star3d_r4", {{32, 1, d}, {1, 1, 1}}, {{"nx", nx}, {"ny", ny}, {"nz", nz}});
-        ASSERT_EQ(p.wave_blocks, wave) << d;
+        ASSERT_EQ(p.placement.wave_blocks, wave) << d;
         ASSERT_EQ(p.grid[0] * p.grid[1], wave) << d;
-        ASSERT_EQ(p.wave_first_block % wave, 0) << d;
+        ASSERT_EQ(p.wave.first_block % wave, 0) << d;
         const double rows = static_cast<double>(ny - 8);
         const double sectors_per_row = nx / 4.0, inner_sectors_per_row = nx / 4.0 - 2;
         const double sectors = d * (rows * sectors_per_row + 8 * inner_sectors_per_row) +
@@ -105,8 +105,8 @@ TEST(VolumesGolden, MinimumOfEightBytesPerUpdateAtFullReuse) {
     // (8 of 192 in x and y) and the few z-layer misses of the fit (sec. 5.6: "around 9 B").
     const VolumePrediction p =
         predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}}, {{"nx", 200}, {"ny", 200}, {"nz", 1024}});
-    EXPECT_LT(p.layers[2].oversubscription, 0.5);
-    EXPECT_GT(p.layers[2].hit_rate, 0.95);
+    EXPECT_LT(p.wave.layers[2].oversubscription, 0.5);
+    EXPECT_GT(p.wave.layers[2].hit_rate, 0.95);
     EXPECT_GE(array(p, "src").dram_load_bytes, 8.0);
     EXPECT_LT(array(p, "src").dram_load_bytes, 9.25);
     EXPECT_DOUBLE_EQ(array(p, "dst").dram_store_bytes, 8.0);
@@ -200,11 +200,11 @@ TEST(VolumesWaves, AverageOverThePlanePeriodNotTheMiddleWave) {
     const kernel::LaunchConfig launch{{16, 4, 16}, {1, 1, 1}};
     const VolumePrediction exact = predict("star3d_r4", launch, {}, v100, every_wave_of_a_period);
     const VolumePrediction estimate = predict("star3d_r4", launch, {}, v100, sampled);
-    ASSERT_EQ(exact.wave_blocks, 160);
+    ASSERT_EQ(exact.placement.wave_blocks, 160);
     ASSERT_EQ(exact.grid[0] * exact.grid[1], 40 * 126);
     // The exact period average takes every wave of one plane period (32 of them here).
-    EXPECT_GE(exact.sampled_waves, 32);
-    EXPECT_LT(estimate.sampled_waves, exact.sampled_waves);
+    EXPECT_GE(exact.wave.sampled_waves, 32);
+    EXPECT_LT(estimate.wave.sampled_waves, exact.wave.sampled_waves);
     EXPECT_NEAR(estimate.dram_load_bytes, exact.dram_load_bytes, 0.02 * exact.dram_load_bytes);
     // Full y reuse inside a plane: a wave is 160 blocks x 16 planes deep, so the src volume
     // is about 8 B x (16 + 8) / 16 (z halo of range 4, no z reuse at this plane size) plus
@@ -220,8 +220,8 @@ TEST(VolumesWaves, EveryWaveWhenTheLaunchHasFewOnes) {
     // 200x200x16: a handful of waves; all of them are averaged, the first one included.
     const VolumePrediction p =
         predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}}, {{"nx", 200}, {"ny", 200}, {"nz", 16}});
-    ASSERT_LE(p.waves, VolumeOptions{}.sampled_waves);
-    EXPECT_EQ(p.sampled_waves, p.waves);
+    ASSERT_LE(p.placement.waves, VolumeOptions{}.sampled_waves);
+    EXPECT_EQ(p.wave.sampled_waves, p.placement.waves);
 }
 
 TEST(VolumesWaves, AGridSmallerThanOneWaveCountsItsBusySms) {
@@ -232,14 +232,14 @@ TEST(VolumesWaves, AGridSmallerThanOneWaveCountsItsBusySms) {
         {"nx", 48}, {"ny", 20}, {"nz", 24}};
     const VolumePrediction p = predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}}, small);
     EXPECT_EQ(p.blocks, 24);
-    EXPECT_TRUE(p.under_filled);
-    EXPECT_EQ(p.resident_blocks_per_sm, 1);
-    EXPECT_DOUBLE_EQ(p.busy_sms, 24.0);
+    EXPECT_TRUE(p.placement.under_filled);
+    EXPECT_EQ(p.placement.resident_blocks_per_sm, 1);
+    EXPECT_DOUBLE_EQ(p.placement.busy_sms, 24.0);
     const LimiterMachine whole = limiter_machine(a100());
     EXPECT_NEAR(p.limiter.l1_seconds_per_point,
                 p.l1.cycles_per_point / (whole.sm_cycles_per_s * 24 / 108), 1e-18);
     EXPECT_NEAR(p.limiter.fp_seconds_per_point,
-                p.fp_cycles_per_point / (whole.sm_cycles_per_s * 24 / 108), 1e-18);
+                p.fp.cycles_per_point / (whole.sm_cycles_per_s * 24 / 108), 1e-18);
     EXPECT_TRUE(any_note(p, [](const std::string& note) {
         return note.rfind("The grid's 24 blocks fill less than one wave", 0) == 0;
     }));
@@ -248,23 +248,23 @@ TEST(VolumesWaves, AGridSmallerThanOneWaveCountsItsBusySms) {
     const VolumePrediction some =
         predict("star3d_r4", {{32, 4, 4}, {1, 1, 1}}, {{"nx", 168}, {"ny", 28}, {"nz", 32}});
     EXPECT_EQ(some.blocks, 150);
-    EXPECT_TRUE(some.under_filled);
-    EXPECT_EQ(some.resident_blocks_per_sm, 2);
-    EXPECT_DOUBLE_EQ(some.busy_sms, 75.0);
+    EXPECT_TRUE(some.placement.under_filled);
+    EXPECT_EQ(some.placement.resident_blocks_per_sm, 2);
+    EXPECT_DOUBLE_EQ(some.placement.busy_sms, 75.0);
     // A full launch is not under-filled: every SM, the occupancy's blocks.
     const VolumePrediction full = predict("star3d_r4", {{32, 4, 4}, {1, 1, 2}});
-    EXPECT_FALSE(full.under_filled);
-    EXPECT_EQ(full.resident_blocks_per_sm, full.occupancy.active_blocks_per_sm);
-    EXPECT_DOUBLE_EQ(full.busy_sms, 108.0);
+    EXPECT_FALSE(full.placement.under_filled);
+    EXPECT_EQ(full.placement.resident_blocks_per_sm, full.placement.occupancy.active_blocks_per_sm);
+    EXPECT_DOUBLE_EQ(full.placement.busy_sms, 108.0);
 }
 
 TEST(VolumesLayers, TwoDimensionalKernelsHaveNoZLayer) {
     // Issue 10: a 2D kernel printed a negative z-layer overlap.
     for (const char* kernel : {"box2d_r1", "box2d_r2", "star2d_r1"}) {
         const VolumePrediction p = predict(kernel, example(kernel).launch);
-        EXPECT_EQ(p.layers[2].blocks, 0) << kernel;
-        EXPECT_EQ(p.layers[2].overlap_bytes_per_point, 0.0) << kernel;
-        for (const auto& layer : p.layers)
+        EXPECT_EQ(p.wave.layers[2].blocks, 0) << kernel;
+        EXPECT_EQ(p.wave.layers[2].overlap_bytes_per_point, 0.0) << kernel;
+        for (const auto& layer : p.wave.layers)
             EXPECT_GE(layer.overlap_bytes_per_point, 0.0) << kernel;
         for (const auto& v : p.arrays)
             EXPECT_EQ(v.dram_layer_hit_bytes[2], 0.0) << kernel;
@@ -287,16 +287,16 @@ TEST(VolumesLayers, TheLayerSetDoesNotGrowWithTheWave) {
         {"nx", 520}, {"ny", 520}, {"nz", 520}};
     const VolumePrediction wide = predict("star3d_r4", launch, grid, h100, many);
     const VolumePrediction narrow = predict("star3d_r4", launch, grid, h100, few);
-    ASSERT_GE(wide.wave_blocks, 3 * narrow.wave_blocks);
+    ASSERT_GE(wide.placement.wave_blocks, 3 * narrow.placement.wave_blocks);
     const std::int64_t plane_of_blocks = wide.grid[0] * wide.grid[1];
-    ASSERT_EQ(wide.layers[2].blocks, plane_of_blocks);
-    ASSERT_EQ(narrow.layers[2].blocks, plane_of_blocks);
-    EXPECT_NEAR(wide.layers[2].allocated_bytes, narrow.layers[2].allocated_bytes,
-                0.03 * narrow.layers[2].allocated_bytes);
+    ASSERT_EQ(wide.wave.layers[2].blocks, plane_of_blocks);
+    ASSERT_EQ(narrow.wave.layers[2].blocks, plane_of_blocks);
+    EXPECT_NEAR(wide.wave.layers[2].allocated_bytes, narrow.wave.layers[2].allocated_bytes,
+                0.03 * narrow.wave.layers[2].allocated_bytes);
     // One plane of 32x8x1 blocks folded 4 times in z, by hand: 4 planes of dst (the 512 x 512
     // interior) and 4 + 8 halo planes of src (all 520 x 520), in doubles.
     const double slab_bytes = (4 * 512.0 * 512.0 + 12 * 520.0 * 520.0) * 8.0;
-    EXPECT_NEAR(wide.layers[2].allocated_bytes, slab_bytes, 0.03 * slab_bytes);
+    EXPECT_NEAR(wide.wave.layers[2].allocated_bytes, slab_bytes, 0.03 * slab_bytes);
 }
 
 // Issue 10, cause 3: a sector a block writes only partly (x = 2 blocks of f64: 16 B of each
@@ -306,7 +306,7 @@ TEST(VolumesPartialStores, EvictedPartialSectorsAreReadAndWrittenTwice) {
     const VolumePrediction p = predict("star3d_r4", {{2, 4, 128}, {1, 1, 1}});
     const ArrayVolumes& dst = array(p, "dst");
     // Every store sector of the block is half written: 16 B per point of partial sectors.
-    const double miss = 1.0 - p.store_hit_rate;
+    const double miss = 1.0 - p.wave.store_hit_rate;
     ASSERT_GT(miss, 0.0);
     EXPECT_NEAR(dst.dram_partial_store_bytes, miss * 16.0, 1e-9);
     EXPECT_NEAR(dst.dram_store_bytes, 8.0 + dst.dram_partial_store_bytes, 1e-9);
@@ -360,9 +360,10 @@ TEST(VolumesL1, AStridedFoldKeepsTheWarpsLoadsCoalesced) {
 // elements 7489..7520, 3 lines: 12 lines of 128 B per block (9 without the stores).
 TEST(VolumesL1, StoresAllocateL1Lines) {
     const VolumePrediction p = predict("box2d_r1", {{32, 1, 1}, {1, 1, 1}});
-    ASSERT_EQ(p.occupancy.active_blocks_per_sm, 32);
-    EXPECT_DOUBLE_EQ(p.l1_allocated_bytes, 32.0 * 12 * 128);
-    EXPECT_DOUBLE_EQ(p.l1_oversubscription, p.l1_allocated_bytes / p.l1_capacity_bytes);
+    ASSERT_EQ(p.placement.occupancy.active_blocks_per_sm, 32);
+    EXPECT_DOUBLE_EQ(p.l1_capacity.allocated_bytes, 32.0 * 12 * 128);
+    EXPECT_DOUBLE_EQ(p.l1_capacity.oversubscription,
+                     p.l1_capacity.allocated_bytes / p.l1_capacity.capacity_bytes);
 }
 
 // The decompositions reproduce the totals, and re-evaluating them under other fits equals
@@ -509,7 +510,7 @@ TEST(VolumesLimiter, InFlightLimitCountsTheResidentThreadsLoads) {
     MachineModel h200 = resolve_machine("h200-sxm-141gb");
     h200.compute.warp_duration_cv.reset();
     const VolumePrediction p = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, h200);
-    EXPECT_EQ(p.occupancy.active_blocks_per_sm, 2);
+    EXPECT_EQ(p.placement.occupancy.active_blocks_per_sm, 2);
     const double in_flight = 2048 * p.dram_load_bytes;
     EXPECT_NEAR(p.dram_load_bytes, 8.0, 0.05);
     EXPECT_NEAR(p.limiter.dram_store_fraction, 0.5, 0.005);
@@ -558,11 +559,11 @@ TEST(VolumesLimiter, InFlightLimitCountsOnlyTheWarpsStillRunning) {
     const VolumePrediction large = predict("box2d_r1", {{128, 8, 1}, {1, 1, 1}}, {}, h200);
     const VolumePrediction small = predict("box2d_r1", {{64, 4, 1}, {1, 1, 1}}, {}, h200);
     const VolumePrediction one_warp = predict("box2d_r1", {{32, 1, 1}, {1, 1, 1}}, {}, h200);
-    EXPECT_EQ(large.occupancy.active_blocks_per_sm, 2);
-    EXPECT_EQ(small.occupancy.active_blocks_per_sm, 8);
+    EXPECT_EQ(large.placement.occupancy.active_blocks_per_sm, 2);
+    EXPECT_EQ(small.placement.occupancy.active_blocks_per_sm, 8);
     expect_in_flight(large, 2048, 0.782880);
     expect_in_flight(small, 2048, 0.839798);
-    expect_in_flight(one_warp, one_warp.occupancy.active_blocks_per_sm * 32.0, 1.0);
+    expect_in_flight(one_warp, one_warp.placement.occupancy.active_blocks_per_sm * 32.0, 1.0);
     EXPECT_GT(small.limiter.dram_in_flight_bandwidth_bytes_per_s,
               1.02 * large.limiter.dram_in_flight_bandwidth_bytes_per_s);
     EXPECT_TRUE(any_note(large, [](const std::string& note) {
@@ -586,7 +587,7 @@ TEST(VolumesLimiter, InFlightLimitCountsTheLoadsTheRegistersHold) {
                                           p.limiter.dram_store_fraction);
     };
     const VolumePrediction r3 = predict("box2d_r3", {{128, 8, 1}, {1, 1, 1}}, {}, h200, thirty);
-    EXPECT_EQ(r3.occupancy.active_blocks_per_sm, 2);
+    EXPECT_EQ(r3.placement.occupancy.active_blocks_per_sm, 2);
     EXPECT_NEAR(r3.limiter.dram_in_flight_bandwidth_bytes_per_s, in_flight_rate(r3, 11.0 / 49),
                 1e-6 * r3.limiter.dram_in_flight_bandwidth_bytes_per_s);
     EXPECT_TRUE(any_note(r3, [](const std::string& note) {
@@ -648,7 +649,7 @@ TEST(VolumeMachine, EveryBuiltInWithCachesPredicts) {
         if (const auto at = l2_capacity_bytes.find(id); at != l2_capacity_bytes.end()) {
             EXPECT_NO_THROW(check_volume_machine(machine));
             const VolumePrediction p = predict_volumes(analysis, bound, machine);
-            EXPECT_EQ(p.l2_capacity_bytes, static_cast<double>(at->second));
+            EXPECT_EQ(p.wave.l2_capacity_bytes, static_cast<double>(at->second));
             EXPECT_GT(p.limiter.points_per_second, 0);
             continue;
         }
@@ -737,8 +738,8 @@ TEST(VolumesPublishedV100, WideBoxStencilsAndDeepBlocks) {
     // nothing beyond the compulsory sectors, though the resident blocks allocate 1.07 L1s.
     const double box_norm = (15000.0 - 18) * (15000.0 - 18) / (15000.0 * 15000.0);
     const VolumePrediction box = predict_published("box2d_r9", {{32, 8, 1}, {1, 1, 1}}, 0);
-    EXPECT_TRUE(box.l1_simulated);
-    EXPECT_GT(box.l1_oversubscription, 1.0);
+    EXPECT_TRUE(box.l1_capacity.simulated);
+    EXPECT_GT(box.l1_capacity.oversubscription, 1.0);
     EXPECT_DOUBLE_EQ(box.arrays[0].l2_load_capacity_bytes, 0.0);
     EXPECT_DOUBLE_EQ(box.l2_load_bytes, box.arrays[0].l2_load_compulsory_bytes);
     EXPECT_NEAR(box.l2_load_bytes * box_norm, 45.146, 0.01 * 45.146);
@@ -765,7 +766,7 @@ TEST(VolumesPublishedV100, ASetAssociativeL1MissesOtherwiseThanAFullyAssociative
     const VolumePrediction sets = predict_published("star3d_r2", {{16, 8, 8}, {1, 1, 4}}, 31);
     const VolumePrediction full =
         predict_published("star3d_r2", {{16, 8, 8}, {1, 1, 4}}, 31, fully_associative);
-    ASSERT_TRUE(sets.l1_simulated && full.l1_simulated);
+    ASSERT_TRUE(sets.l1_capacity.simulated && full.l1_capacity.simulated);
     EXPECT_DOUBLE_EQ(sets.arrays[0].l2_load_compulsory_bytes, 17.0);
     EXPECT_NEAR(sets.l2_load_bytes, 25.23, 0.05 * 25.23);
     EXPECT_GT(full.l2_load_bytes, 1.10 * 25.23);
@@ -777,11 +778,11 @@ TEST(VolumesPublishedV100, KernelsWithoutAStaticRequestOrderKeepTheFit) {
     const auto analysis = analysis::analyze(spec, spec.launch);
     const VolumePrediction p =
         predict_volumes(analysis, analysis::bind(analysis), resolve_machine("v100-pcie-32gb"));
-    EXPECT_FALSE(p.l1_simulated);
+    EXPECT_FALSE(p.l1_capacity.simulated);
     EXPECT_DOUBLE_EQ(
-        p.l1_hit_rate,
+        p.l1_capacity.hit_rate,
         capacity_hit_rate(*resolve_machine("v100-pcie-32gb").capacity_fits.l1_redundant_loads,
-                          p.l1_oversubscription));
+                          p.l1_capacity.oversubscription));
     bool noted = false;
     for (const auto& note : volume_notes(p, "a100-sxm4-40gb"))
         noted = noted || note.find("sequential loop") != std::string::npos;
@@ -802,7 +803,7 @@ TEST(VolumesPublishedV100, SmallBlocksAreLimitedByStartingThem) {
         EXPECT_DOUBLE_EQ(p.limiter.seconds_per_launch,
                          static_cast<double>(p.blocks) / blocks_per_s);
         const double measured_gflops = block[0] * block[1] == 32 ? 184 : 366;
-        const double gflops = p.flops_per_point * p.limiter.points_per_second / 1e9;
+        const double gflops = p.fp.flops_per_point * p.limiter.points_per_second / 1e9;
         EXPECT_NEAR(gflops, measured_gflops, 0.10 * measured_gflops);
     }
     EXPECT_NE(predict_published("box2d_r1", {{128, 1, 1}, {1, 1, 1}}, 0).limiter.binding,
@@ -816,11 +817,11 @@ TEST(VolumesPublishedV100, SmallBlocksAreLimitedByStartingThem) {
 TEST(VolumesFlops, UsefulWorkPerPointIdleLanesOnlyIssue) {
     const VolumePrediction wide = predict_published("box2d_r3", {{1024, 1, 1}, {1, 1, 1}}, 0);
     const VolumePrediction fitted = predict_published("box2d_r3", {{64, 8, 1}, {1, 1, 1}}, 0);
-    EXPECT_DOUBLE_EQ(wide.flops_per_point, 49.0);
-    EXPECT_DOUBLE_EQ(fitted.flops_per_point, 49.0);
+    EXPECT_DOUBLE_EQ(wide.fp.flops_per_point, 49.0);
+    EXPECT_DOUBLE_EQ(fitted.fp.flops_per_point, 49.0);
     // The idle lanes issue: more of them in the wide block, never fewer cycles than the
     // useful work needs.
-    EXPECT_GT(wide.fp_cycles_per_point, fitted.fp_cycles_per_point);
+    EXPECT_GT(wide.fp.cycles_per_point, fitted.fp.cycles_per_point);
 }
 
 } // namespace
