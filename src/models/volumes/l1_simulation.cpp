@@ -37,12 +37,20 @@ struct LineKey {
     bool operator==(const LineKey&) const = default;
 };
 
+// The hash of a line: of its block copy and array first, then of the line; the simulation
+// keeps the first part per block copy and array, so that a look-up hashes once.
+std::uint64_t copy_array_hash(std::int64_t copy, std::int64_t array) {
+    return splitmix64_hash(static_cast<std::uint64_t>(copy) * 64 +
+                           static_cast<std::uint64_t>(array));
+}
+
+size_t line_hash(std::uint64_t copy_array, std::int64_t line) {
+    return static_cast<size_t>(splitmix64_hash(static_cast<std::uint64_t>(line) ^ copy_array));
+}
+
 struct LineKeyHash {
     size_t operator()(const LineKey& k) const {
-        return static_cast<size_t>(
-            splitmix64_hash(static_cast<std::uint64_t>(k.line) ^
-                            splitmix64_hash(static_cast<std::uint64_t>(k.copy) * 64 +
-                                            static_cast<std::uint64_t>(k.array))));
+        return line_hash(copy_array_hash(k.copy, k.array), k.line);
     }
 };
 
@@ -60,10 +68,10 @@ public:
         double last_miss_cycle = 0; // when the line last missed (now, if it misses now)
     };
     // The sectors of `sector_bits` that were not valid in L1 (misses); they are filled, the
-    // line allocated when absent. `now`: the SM's clock; `fetch`: the missing sectors come
-    // from L2 (a load), so the line's last miss is now (a store writes them instead).
-    Access access(const LineKey& key, unsigned sector_bits, double now, bool fetch) {
-        const size_t hash = LineKeyHash{}(key);
+    // line allocated when absent. `hash`: LineKeyHash of `key`. `now`: the SM's clock;
+    // `fetch`: the missing sectors come from L2 (a load), so the line's last miss is now (a
+    // store writes them instead).
+    Access access(const LineKey& key, size_t hash, unsigned sector_bits, double now, bool fetch) {
         const size_t set = hash % sets_;
         List& list = lists_[set];
         if (const size_t s = find(set, hash, key); s != none) {
@@ -222,6 +230,10 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
                     for (std::int64_t w = 0; w < warps; ++w) {
                         WarpRequest request{o.array, store, {}, {}, o.bytes};
                         const std::int64_t end = std::min(threads, (w + 1) * layout.warp_size);
+                        request.lane_addresses.reserve(
+                            static_cast<size_t>(end - w * layout.warp_size));
+                        request.sectors.reserve(2 *
+                                                static_cast<size_t>(end - w * layout.warp_size));
                         for (std::int64_t t = w * layout.warp_size; t < end; ++t) {
                             const std::int64_t a = lane_address(o.axes, block, t, constant);
                             request.lane_addresses.push_back(a);
@@ -331,12 +343,19 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     struct Slot {
         std::int64_t copy = 0;
         int generation = 0;
-        size_t next = 0;        // every warp's next request (lockstep)
-        std::int64_t delay = 0; // steps before the first block starts
+        size_t next = 0;                         // every warp's next request (lockstep)
+        std::int64_t delay = 0;                  // steps before the first block starts
+        std::vector<std::uint64_t> array_hashes; // copy_array_hash of each array
+        void start(std::int64_t block_copy) {
+            copy = block_copy;
+            for (size_t a = 0; a < array_hashes.size(); ++a)
+                array_hashes[a] = copy_array_hash(copy, static_cast<std::int64_t>(a));
+        }
     };
     std::vector<Slot> slots(static_cast<size_t>(blocks_per_sm));
     for (size_t j = 0; j < slots.size(); ++j) {
-        slots[j].copy = static_cast<std::int64_t>(j);
+        slots[j].array_hashes.resize(block.arrays.size());
+        slots[j].start(static_cast<std::int64_t>(j));
         slots[j].delay = static_cast<std::int64_t>(length * j / slots.size());
     }
     std::int64_t next_copy = blocks_per_sm;
@@ -371,7 +390,9 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                 for (size_t i = 0; i < request.lines.size(); ++i) {
                     const auto [line, sector_bits] = request.lines[i];
                     const auto access =
-                        l1.access({slot.copy, array, line}, sector_bits, now, !store);
+                        l1.access({slot.copy, array, line},
+                                  line_hash(slot.array_hashes[static_cast<size_t>(array)], line),
+                                  sector_bits, now, !store);
                     if (!store && measured(slot))
                         misses[static_cast<size_t>(array)] += std::popcount(access.missing);
                     // In flight: missing now, or filled less than the fill latency ago.
@@ -403,7 +424,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
             if (measured(slot))
                 measured_points += block.points;
             slot.next = 0;
-            slot.copy = next_copy++;
+            slot.start(next_copy++);
             ++slot.generation;
         }
     }

@@ -96,6 +96,13 @@ std::int64_t group_wavefronts(std::vector<std::int64_t>& units, const BankGeomet
     std::sort(units.begin(), units.end());
     units.erase(std::unique(units.begin(), units.end()), units.end());
     std::int64_t wavefronts = 0;
+    // The bank of a unit, the remainder in 0 .. unit_banks - 1 (a mask for a power of two).
+    const bool power_of_two = (g.unit_banks & (g.unit_banks - 1)) == 0;
+    const auto bank = [&](std::int64_t unit) {
+        return static_cast<size_t>(power_of_two
+                                       ? unit & (g.unit_banks - 1)
+                                       : ((unit % g.unit_banks) + g.unit_banks) % g.unit_banks);
+    };
     size_t start = 0;
     while (start < units.size()) {
         size_t stop = start;
@@ -103,15 +110,22 @@ std::int64_t group_wavefronts(std::vector<std::int64_t>& units, const BankGeomet
             ++stop;
         std::fill(per_bank.begin(), per_bank.end(), 0);
         std::int64_t most = 0;
-        for (size_t k = start; k < stop; ++k) {
-            auto& n = per_bank[static_cast<size_t>(((units[k] % g.unit_banks) + g.unit_banks) %
-                                                   g.unit_banks)];
-            most = std::max(most, ++n);
-        }
+        for (size_t k = start; k < stop; ++k)
+            most = std::max(most, ++per_bank[bank(units[k])]);
         wavefronts += most;
         start = stop;
     }
     return wavefronts;
+}
+
+// Scratch vectors of the bank rule, one set per thread: the rule runs for every warp request
+// of the simulated L1, and allocating them each time was a tenth of a forecast.
+struct BankScratch {
+    std::vector<std::int64_t> sectors, units, late_units, per_bank;
+};
+BankScratch& bank_scratch() {
+    thread_local BankScratch scratch;
+    return scratch;
 }
 
 } // namespace
@@ -122,7 +136,9 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
     WarpInstructionCost cost;
     if (lane_addresses.empty())
         return cost;
-    std::vector<std::int64_t> sectors;
+    BankScratch& scratch = bank_scratch();
+    std::vector<std::int64_t>& sectors = scratch.sectors;
+    sectors.clear();
     for (const std::int64_t a : lane_addresses) {
         sectors.push_back(support::floor_div<std::int64_t>(a, layout.sector_bytes));
         sectors.push_back(
@@ -131,8 +147,9 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
     std::sort(sectors.begin(), sectors.end());
     cost.sectors = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
 
-    std::vector<std::int64_t> units;
-    std::vector<std::int64_t> per_bank(static_cast<size_t>(g.unit_banks));
+    std::vector<std::int64_t>& units = scratch.units;
+    std::vector<std::int64_t>& per_bank = scratch.per_bank;
+    per_bank.resize(static_cast<size_t>(g.unit_banks));
     const auto group_lanes = static_cast<size_t>(g.group_lanes);
     for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
         units.clear();
@@ -149,17 +166,19 @@ std::int64_t two_pass_wavefronts(std::span<const std::int64_t> lane_addresses,
     KERNCAST_CHECK(late.size() == lane_addresses.size(), "one pass flag per lane");
     const BankGeometry g = bank_geometry(access_bytes, layout);
     std::int64_t wavefronts = 0;
-    std::array<std::vector<std::int64_t>, 2> pass;
-    std::vector<std::int64_t> per_bank(static_cast<size_t>(g.unit_banks));
+    BankScratch& scratch = bank_scratch();
+    std::array<std::vector<std::int64_t>*, 2> pass{&scratch.units, &scratch.late_units};
+    std::vector<std::int64_t>& per_bank = scratch.per_bank;
+    per_bank.resize(static_cast<size_t>(g.unit_banks));
     const auto group_lanes = static_cast<size_t>(g.group_lanes);
     for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
-        pass[0].clear();
-        pass[1].clear();
+        pass[0]->clear();
+        pass[1]->clear();
         for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k)
-            pass[late[k] ? 1 : 0].push_back(
+            pass[late[k] ? 1 : 0]->push_back(
                 support::floor_div<std::int64_t>(lane_addresses[k], g.unit));
-        for (auto& units : pass)
-            wavefronts += group_wavefronts(units, g, per_bank);
+        for (auto* units : pass)
+            wavefronts += group_wavefronts(*units, g, per_bank);
     }
     return wavefronts;
 }
