@@ -103,4 +103,35 @@ ColumnSeparability column_separability(const Eigen::MatrixXd& jacobian,
     return result;
 }
 
+ParameterStatuses parameter_statuses(const Eigen::MatrixXd& jacobian,
+                                     const std::vector<bool>& on_bound, double zero_tolerance) {
+    const auto columns = static_cast<std::size_t>(jacobian.cols());
+    ParameterStatuses out;
+    out.status.assign(columns, ParameterStatus::fitted);
+    std::vector<Eigen::Index> remaining;
+    for (Eigen::Index i = 0; i < jacobian.cols(); ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const double largest = jacobian.rows() > 0 ? jacobian.col(i).cwiseAbs().maxCoeff() : 0.0;
+        if (!(largest > zero_tolerance))
+            out.status[k] = ParameterStatus::undetermined;
+        else if (k < on_bound.size() && on_bound[k])
+            out.status[k] = ParameterStatus::at_bound;
+        else
+            remaining.push_back(i);
+    }
+    if (remaining.empty())
+        return out;
+    const ColumnSeparability separability = column_separability(jacobian, remaining);
+    out.rank = separability.rank;
+    for (std::size_t j = 0; j < remaining.size(); ++j) {
+        if (separability.separable[j]) {
+            out.fitted.push_back(remaining[j]);
+        } else {
+            out.status[static_cast<std::size_t>(remaining[j])] = ParameterStatus::not_separable;
+            out.any_not_separable = true;
+        }
+    }
+    return out;
+}
+
 } // namespace kerncast::support

@@ -5,6 +5,8 @@
 // starts, bounds and statuses. Ceres and Eigen stay out of public headers.
 #pragma once
 
+#include "kerncast/support/parameter_status.hpp"
+
 #include <Eigen/Dense>
 #include <ceres/problem.h>
 #include <optional>
@@ -58,5 +60,19 @@ struct ColumnSeparability {
 };
 ColumnSeparability column_separability(const Eigen::MatrixXd& jacobian,
                                        const std::vector<Eigen::Index>& columns);
+
+// Each parameter's status at a fit's solution, from the Jacobian there (one column a
+// parameter): undetermined where the column's largest magnitude is at most zero_tolerance (0
+// for exact derivatives; a central difference of a piecewise model leaves rounding), else
+// at_bound where on_bound says so, else not_separable where column_separability does not
+// separate it from the other remaining columns, else fitted.
+struct ParameterStatuses {
+    std::vector<ParameterStatus> status; // one per column
+    std::vector<Eigen::Index> fitted;    // the columns whose status is fitted
+    bool any_not_separable = false;
+    int rank = 0; // numerical rank of the columns neither undetermined nor at a bound
+};
+ParameterStatuses parameter_statuses(const Eigen::MatrixXd& jacobian,
+                                     const std::vector<bool>& on_bound, double zero_tolerance = 0);
 
 } // namespace kerncast::support

@@ -163,40 +163,7 @@ Eigen::MatrixXd solve(const CostModel& model, const std::vector<CalibrationSampl
     return jacobian;
 }
 
-// The fitted parameters whose Jacobian columns lie in the span of the others'
-// (support::column_separability) become not_separable, and `determined` is emptied: standard
-// errors of the others would hold only with those fixed at values the data do not choose.
-void mark_not_separable(const Eigen::MatrixXd& jacobian, CalibrationResult& result,
-                        std::vector<Eigen::Index>& determined) {
-    if (determined.empty())
-        return;
-    const support::ColumnSeparability separability =
-        support::column_separability(jacobian, determined);
-    result.jacobian_rank = separability.rank;
-    if (separability.rank == static_cast<int>(determined.size()))
-        return;
-    for (std::size_t j = 0; j < determined.size(); ++j)
-        if (!separability.separable[j])
-            result.parameters[static_cast<std::size_t>(determined[j])].status =
-                ParameterStatus::not_separable;
-    determined.clear();
-}
-
 } // namespace
-
-const char* parameter_status_name(ParameterStatus status) {
-    switch (status) {
-    case ParameterStatus::fitted:
-        return "fitted";
-    case ParameterStatus::at_bound:
-        return "at bound";
-    case ParameterStatus::undetermined:
-        return "undetermined";
-    case ParameterStatus::not_separable:
-        return "not separable";
-    }
-    return "?";
-}
 
 ErrorStatistics error_statistics(const std::vector<double>& relative_errors) {
     const runtime::AbsErrorSummary summary = runtime::summarize_abs_errors(relative_errors);
@@ -290,19 +257,22 @@ CalibrationResult calibrate(const CostModel& model, const std::vector<Calibratio
             jacobian = std::move(trial_jacobian);
             have_best = true;
         }
-        std::vector<Eigen::Index> determined;
+        std::vector<bool> on_bound;
         for (int i = 0; i < m; ++i) {
             auto& p = result.parameters[static_cast<std::size_t>(i)];
             p.value = values[static_cast<std::size_t>(i)];
-            const bool on_bound = (p.min && p.value <= *p.min) || (p.max && p.value >= *p.max);
-            if (jacobian.col(i).norm() == 0)
-                p.status = ParameterStatus::undetermined;
-            else if (on_bound)
-                p.status = ParameterStatus::at_bound;
-            if (p.status == ParameterStatus::fitted)
-                determined.push_back(i);
+            on_bound.push_back((p.min && p.value <= *p.min) || (p.max && p.value >= *p.max));
         }
-        mark_not_separable(jacobian, result, determined);
+        const support::ParameterStatuses statuses = support::parameter_statuses(jacobian, on_bound);
+        for (int i = 0; i < m; ++i)
+            result.parameters[static_cast<std::size_t>(i)].status =
+                statuses.status[static_cast<std::size_t>(i)];
+        result.jacobian_rank = statuses.rank;
+        // Standard errors of the fitted ones would hold only with the inseparable ones fixed at
+        // values the data do not choose: none then.
+        std::vector<Eigen::Index> determined;
+        if (!statuses.any_not_separable)
+            determined = statuses.fitted;
         const auto n = static_cast<double>(samples.size());
         const auto free = static_cast<double>(determined.size());
         if (n > free && !determined.empty()) {

@@ -76,52 +76,25 @@ bool at_bound(double cycles) {
 
 // Each parameter's status at the fitted values: the Jacobian in the log parameters (a
 // relative change of each) has a zero column where no run's time depends on the parameter.
-std::array<MwpParameterStatus, 3> parameter_statuses(const std::vector<FitSample>& samples,
-                                                     const MachineModel& machine,
-                                                     const MemoryParameters& fitted) {
+std::array<ParameterStatus, 3> parameter_statuses(const std::vector<FitSample>& samples,
+                                                  const MachineModel& machine,
+                                                  const MemoryParameters& fitted) {
     double x[3] = {std::log(fitted[0]), std::log(fitted[1]), std::log(fitted[2])};
     ceres::Problem problem;
     add_samples(problem, samples, machine, x, false);
     const Eigen::MatrixXd jacobian = support::dense_jacobian(problem, {x});
-    std::array<MwpParameterStatus, 3> status{};
-    std::vector<Eigen::Index> columns;
-    for (Eigen::Index i = 0; i < 3; ++i) {
-        // A central difference of a piecewise model: a column this small relative to the
-        // times is rounding, not dependence.
-        if (!(jacobian.col(i).cwiseAbs().maxCoeff() > 1e-9))
-            status[static_cast<std::size_t>(i)] = MwpParameterStatus::undetermined;
-        else if (at_bound(fitted[static_cast<std::size_t>(i)]))
-            status[static_cast<std::size_t>(i)] = MwpParameterStatus::at_bound;
-        else
-            columns.push_back(i);
-    }
-    const support::ColumnSeparability separability =
-        support::column_separability(jacobian, columns);
-    for (std::size_t j = 0; j < columns.size(); ++j)
-        if (!separability.separable[j])
-            status[static_cast<std::size_t>(columns[j])] = MwpParameterStatus::not_separable;
-    return status;
+    // A central difference of a piecewise model: a column this small relative to the times is
+    // rounding, not dependence.
+    const support::ParameterStatuses statuses = support::parameter_statuses(
+        jacobian, {at_bound(fitted[0]), at_bound(fitted[1]), at_bound(fitted[2])}, 1e-9);
+    return {statuses.status[0], statuses.status[1], statuses.status[2]};
 }
 
 } // namespace
 
-const char* mwp_parameter_status_name(MwpParameterStatus status) {
-    switch (status) {
-    case MwpParameterStatus::fitted:
-        return "fitted";
-    case MwpParameterStatus::undetermined:
-        return "undetermined";
-    case MwpParameterStatus::at_bound:
-        return "at bound";
-    case MwpParameterStatus::not_separable:
-        return "not separable";
-    }
-    return "?";
-}
-
 bool MwpFit::determined() const {
     return std::all_of(status.begin(), status.end(),
-                       [](MwpParameterStatus s) { return s == MwpParameterStatus::fitted; });
+                       [](ParameterStatus s) { return s == ParameterStatus::fitted; });
 }
 
 MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineModel& machine,

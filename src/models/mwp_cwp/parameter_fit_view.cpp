@@ -25,12 +25,12 @@ report::Document mwp_fit_view(const MwpFit& fit, const std::string& machine_id,
     std::vector<std::string> undetermined, inseparable, bounded;
     for (std::size_t i = 0; i < 3; ++i) {
         p.row(names[i], fields[i], fit.parameters[i], fit.start[i],
-              mwp_parameter_status_name(fit.status[i]));
-        if (fit.status[i] == MwpParameterStatus::undetermined)
+              parameter_status_name(fit.status[i]));
+        if (fit.status[i] == ParameterStatus::undetermined)
             undetermined.push_back(names[i]);
-        if (fit.status[i] == MwpParameterStatus::not_separable)
+        if (fit.status[i] == ParameterStatus::not_separable)
             inseparable.push_back(names[i]);
-        if (fit.status[i] == MwpParameterStatus::at_bound)
+        if (fit.status[i] == ParameterStatus::at_bound)
             bounded.push_back(names[i]);
     }
     doc.tables.push_back(p.build());

@@ -122,5 +122,33 @@ TEST(LeastSquares, ColumnSeparabilityNamesTheColumnsTheRowsTie) {
     EXPECT_TRUE(column_separability(j, {}).separable.empty());
 }
 
+// Five columns: zero (no row depends on it), one below the tolerance, one the fit left on a
+// bound, a and 1e6 * a (they tie), b (separate). Each gets its status; the rank is that of the
+// three left after the undetermined and the bounded one.
+TEST(LeastSquares, ParameterStatusesFromTheJacobian) {
+    Eigen::MatrixXd j(4, 6);
+    j << 0, 1e-12, 5, 1, 1e6, 0, //
+        0, 0, 1, 2, 2e6, 1,      //
+        0, -1e-12, 2, 0, 0, 3,   //
+        0, 0, 7, 1, 1e6, 1;
+    const std::vector<bool> on_bound{false, false, true, false, false, false};
+    const ParameterStatuses exact = parameter_statuses(j, on_bound);
+    EXPECT_EQ(exact.status, (std::vector<ParameterStatus>{
+                                ParameterStatus::undetermined, ParameterStatus::fitted,
+                                ParameterStatus::at_bound, ParameterStatus::not_separable,
+                                ParameterStatus::not_separable, ParameterStatus::fitted}));
+    EXPECT_EQ(exact.fitted, (std::vector<Eigen::Index>{1, 5}));
+    EXPECT_TRUE(exact.any_not_separable);
+    EXPECT_EQ(exact.rank, 3); // columns 1, 3 (= 4) and 5
+    // A tolerance above the rounding-sized column makes it undetermined too.
+    const ParameterStatuses tolerant = parameter_statuses(j, on_bound, 1e-9);
+    EXPECT_EQ(tolerant.status[1], ParameterStatus::undetermined);
+    EXPECT_EQ(tolerant.rank, 2);
+    // Without the tied pair everything left is fitted.
+    const ParameterStatuses separate = parameter_statuses(j.leftCols(3), {false, false, false});
+    EXPECT_FALSE(separate.any_not_separable);
+    EXPECT_EQ(separate.fitted, (std::vector<Eigen::Index>{1, 2}));
+}
+
 } // namespace
 } // namespace kerncast::support

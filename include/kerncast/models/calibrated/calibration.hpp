@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kerncast/models/calibrated/cost_model.hpp"
+#include "kerncast/support/parameter_status.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -35,16 +36,10 @@ struct CalibrationOptions {
     bool multi_start = true;
 };
 
-enum class ParameterStatus {
-    fitted,       // determined by the measurements
-    at_bound,     // ended on its min or max
-    undetermined, // no measurement depends on it (a zero Jacobian column): left at its start
-    // The measurements fix only a combination of it with other parameters (its Jacobian column
-    // lies in the span of theirs at the solution: fewer records than parameters, or features
-    // that move together), so its value is one of many that fit as well.
-    not_separable,
-};
-const char* parameter_status_name(ParameterStatus status); // "fitted", "at bound", ...
+// Whether the measurements determine a parameter (support/parameter_status.hpp; mwp-fit
+// reports the same statuses).
+using support::parameter_status_name;
+using support::ParameterStatus;
 
 struct CalibratedParameter {
     std::string name;

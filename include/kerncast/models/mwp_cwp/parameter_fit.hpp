@@ -7,6 +7,7 @@
 
 #include "kerncast/machine/machine_model.hpp"
 #include "kerncast/models/mwp_cwp/workload.hpp"
+#include "kerncast/support/parameter_status.hpp"
 
 #include <array>
 #include <string>
@@ -43,13 +44,13 @@ struct FitRow {
 // uncoalesced load: Departure_del_uncoal), not_separable when the runs fix only a combination
 // of it with others (support::column_separability), at_bound when the fit stopped at 0.01 or
 // 10^6 cycles (the runs pull it towards 0 or infinity: the model cannot match them with it).
-enum class MwpParameterStatus { fitted, undetermined, not_separable, at_bound };
-const char* mwp_parameter_status_name(MwpParameterStatus status);
+using support::parameter_status_name;
+using support::ParameterStatus;
 
 struct MwpFit {
     MemoryParameters parameters{0, 0, 0};
-    std::array<MwpParameterStatus, 3> status{MwpParameterStatus::fitted, MwpParameterStatus::fitted,
-                                             MwpParameterStatus::fitted};
+    std::array<ParameterStatus, 3> status{ParameterStatus::fitted, ParameterStatus::fitted,
+                                          ParameterStatus::fitted};
     bool determined() const;         // every parameter fitted
     MemoryParameters start{0, 0, 0}; // the start that won
     std::vector<FitRow> rows;

@@ -74,8 +74,8 @@ TEST(MwpParameterFit, RecordsWithoutUncoalescedLoadsLeaveItsDelayUndetermined) {
     ASSERT_EQ(coalesced.size(), 12u);
     const MwpFit fit = fit_mwp_parameters(coalesced, machine);
     EXPECT_FALSE(fit.determined());
-    EXPECT_EQ(fit.status[1], MwpParameterStatus::undetermined);
-    EXPECT_EQ(fit.status[0], MwpParameterStatus::fitted);
+    EXPECT_EQ(fit.status[1], ParameterStatus::undetermined);
+    EXPECT_EQ(fit.status[0], ParameterStatus::fitted);
     EXPECT_NEAR(fit.parameters[0], 420, 420 * 1e-4);
 }
 
@@ -84,20 +84,20 @@ TEST(MwpParameterFit, RecordsWithoutUncoalescedLoadsLeaveItsDelayUndetermined) {
 // pull a delay to 0 (at bound; the fit used to end at exp(-inf) = 0 cycles and a model error).
 TEST(MwpParameterFit, OneRepeatedRunFitsAtMostOneParameter) {
     const MachineModel machine = resolve_machine("fx5600");
-    std::map<MwpParameterStatus, int> seen;
+    std::map<ParameterStatus, int> seen;
     for (const auto& sample : synthetic_samples(machine)) {
         const MwpFit fit = fit_mwp_parameters(std::vector<FitSample>(3, sample), machine);
         EXPECT_FALSE(fit.determined()) << sample.record;
-        EXPECT_LE(std::count(fit.status.begin(), fit.status.end(), MwpParameterStatus::fitted), 1)
+        EXPECT_LE(std::count(fit.status.begin(), fit.status.end(), ParameterStatus::fitted), 1)
             << sample.record;
         for (const auto status : fit.status)
             ++seen[status];
         for (const double cycles : fit.parameters)
             EXPECT_TRUE(cycles >= 0.01 && cycles <= 1e6) << sample.record;
     }
-    EXPECT_GT(seen[MwpParameterStatus::undetermined], 0);
-    EXPECT_GT(seen[MwpParameterStatus::not_separable], 0);
-    EXPECT_GT(seen[MwpParameterStatus::at_bound], 0);
+    EXPECT_GT(seen[ParameterStatus::undetermined], 0);
+    EXPECT_GT(seen[ParameterStatus::not_separable], 0);
+    EXPECT_GT(seen[ParameterStatus::at_bound], 0);
 }
 
 TEST(MwpParameterFit, TooFewSamplesIsAnInputError) {

@@ -29,8 +29,8 @@ TEST(ParameterFitView, ParametersFitAndSamples) {
 TEST(ParameterFitView, ParametersTheRecordsDoNotDetermineAreMarkedAndNamed) {
     MwpFit fit;
     fit.parameters = {420, 5, 4};
-    fit.status = {MwpParameterStatus::not_separable, MwpParameterStatus::undetermined,
-                  MwpParameterStatus::not_separable};
+    fit.status = {ParameterStatus::not_separable, ParameterStatus::undetermined,
+                  ParameterStatus::not_separable};
     const auto doc = mwp_fit_view(fit, "fx5600", {});
     const auto& parameters = doc.table_at("parameters");
     EXPECT_EQ(std::get<std::string>(parameters.rows[0].at(4)), "not separable");
