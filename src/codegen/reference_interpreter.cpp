@@ -4,6 +4,7 @@
 #include "expression_types.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
+#include "kerncast/kernel/comparison.hpp"
 #include "kerncast/kernel/expression_evaluator.hpp"
 #include "kerncast/runtime/deterministic_init.hpp"
 #include "kerncast/runtime/half.hpp"
@@ -304,6 +305,8 @@ private:
     }
 
     double binary(const Expr& e, double a, double b) {
+        if (kernel::is_comparison(e.op))
+            return kernel::compare(e.op, a, b);
         const bool integer = type_of(schedule_, e).is_integer();
         switch (e.op) {
         case BinaryOp::add:
@@ -330,18 +333,6 @@ private:
                     nonnegative_mod(static_cast<std::int64_t>(a), static_cast<std::int64_t>(b)));
             }
             return std::fmod(a, b);
-        case BinaryOp::less:
-            return a < b;
-        case BinaryOp::less_equal:
-            return a <= b;
-        case BinaryOp::greater:
-            return a > b;
-        case BinaryOp::greater_equal:
-            return a >= b;
-        case BinaryOp::equal:
-            return a == b;
-        case BinaryOp::not_equal:
-            return a != b;
         default:
             break;
         }

@@ -1,6 +1,7 @@
 #include "kerncast/kernel/expression.hpp"
 
 #include "kerncast/kernel/builtin_functions.hpp"
+#include "kerncast/kernel/comparison.hpp"
 #include "kerncast/kernel/expression_evaluator.hpp"
 #include "kerncast/support/integer.hpp"
 
@@ -804,6 +805,8 @@ struct FloatingSemantics {
     bool truth(double a) { return a != 0.0; }
     double boolean(bool b) { return b ? 1.0 : 0.0; }
     double binary(const Expr& e, double a, double b) {
+        if (is_comparison(e.op))
+            return compare(e.op, a, b);
         switch (e.op) {
         case BinaryOp::add:
             return a + b;
@@ -815,18 +818,6 @@ struct FloatingSemantics {
             return a / b;
         case BinaryOp::mod:
             return std::fmod(a, b);
-        case BinaryOp::less:
-            return a < b;
-        case BinaryOp::less_equal:
-            return a <= b;
-        case BinaryOp::greater:
-            return a > b;
-        case BinaryOp::greater_equal:
-            return a >= b;
-        case BinaryOp::equal:
-            return a == b;
-        case BinaryOp::not_equal:
-            return a != b;
         default: // && and || are the core's
             return 0.0;
         }
@@ -878,6 +869,8 @@ struct IntegerSemantics {
     bool truth(std::int64_t a) { return a != 0; }
     std::int64_t boolean(bool b) { return b ? 1 : 0; }
     std::int64_t binary(const Expr& e, std::int64_t a, std::int64_t b) {
+        if (is_comparison(e.op))
+            return compare(e.op, a, b);
         std::int64_t result = 0;
         switch (e.op) {
         case BinaryOp::add:
@@ -895,18 +888,6 @@ struct IntegerSemantics {
                        : a == std::numeric_limits<std::int64_t>::min() ? overflow(e)
                                                                        : -a;
             return e.op == BinaryOp::div ? support::floor_div(a, b) : support::floor_mod(a, b);
-        case BinaryOp::less:
-            return a < b;
-        case BinaryOp::less_equal:
-            return a <= b;
-        case BinaryOp::greater:
-            return a > b;
-        case BinaryOp::greater_equal:
-            return a >= b;
-        case BinaryOp::equal:
-            return a == b;
-        case BinaryOp::not_equal:
-            return a != b;
         default: // && and || are the core's
             return 0;
         }
