@@ -32,7 +32,7 @@ mwp_fit_samples(const std::vector<runtime::LoadedRecord>& records,
             if (!p)
                 continue;
             samples.push_back({record.path, runtime::configuration_label(m.kernel),
-                               p->derived.workload, m.results.median_s});
+                               p->derived.workload, m.results.median_s, m.kernel.name});
             found = true;
             break;
         }

@@ -20,6 +20,11 @@ kerncast_add_cli_test(NAME predict.model_parse_error
        -m ${cal_data}/truth.json
   EXIT 1 STDERR_CONTAINS "bad_feature.yaml:6:27: error: expression: unknown memory-access field 'globl'"
                          "did you mean f_mem_access_global_float32_load?")
+# One kernel cannot be cross-validated by kernel: a note says so.
+kerncast_add_cli_test(NAME calibrate.cross_validate_one_kernel
+  ARGS calibrate ${cal_data}/tiled.yaml --records ${cal_data}/records -m a100-sxm4-40gb
+       --cross-validate
+  STDOUT_CONTAINS "no cross-validation: it needs records of at least two kernels")
 # Calibration from the records: the parameters come back within 3 % of truth.json's (the
 # exact digits depend on the floating-point platform, so only stable parts are compared).
 kerncast_add_cli_test(NAME calibrate.tiled

@@ -83,6 +83,14 @@ kerncast_add_cli_test(NAME mwp_h100_from_probe
 kerncast_add_cli_test(NAME mwp_fit_synthetic
   ARGS mwp-fit --records tests/golden/data/mwp_fit_synthetic -m fx5600
   STDOUT ${mwp_expected}/mwp_fit_synthetic.txt)
+# Cross-validation by kernel: the sorted kernels alternate so that one half holds only the
+# coalesced micro-benchmarks; fitted there, Departure_del_uncoal stays at its start (5 cycles,
+# undetermined) and the uncoalesced runs come out 50 % off, while the other half carries.
+kerncast_add_cli_test(NAME mwp_fit_cross_validate
+  ARGS mwp-fit --records tests/golden/data/mwp_fit_synthetic -m fx5600 --cross-validate
+  STDOUT_CONTAINS "runs whose kernels the fit did not see (two halves by kernel)"
+                  "420.0                  5.00                4.00       21          0.5000       0.5000"
+                  "420.0                 10.00                4.00       21          0.0000       0.0000")
 kerncast_add_cli_test(NAME mwp_fit_no_records EXIT 1
   ARGS mwp-fit --records does-not-exist -m fx5600
   STDERR_CONTAINS "does-not-exist")

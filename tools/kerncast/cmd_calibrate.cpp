@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 namespace kerncast::cli {
 
@@ -33,6 +34,7 @@ struct CalibrateOptions {
     bool absolute = false;
     bool non_negative = false;
     bool write_undetermined = false;
+    bool cross_validate = false;
     OutputOptions output;
 };
 
@@ -70,6 +72,10 @@ void run_calibrate(const CalibrateOptions& o) {
     options.non_negative = o.non_negative;
     options.max_iterations = o.replay.max_iterations;
     const cal::CalibrationResult result = cal::calibrate(model, samples.samples, options);
+    std::optional<cal::CalibrationCrossValidation> validation;
+    if (o.cross_validate)
+        validation = cal::cross_validate_calibration(model, samples.samples, options);
+    const cal::CalibrationCrossValidation* shown = validation ? &*validation : nullptr;
 
     std::vector<std::string> notes = samples.notes;
     // Parameters the measurements did not fix are not written as calibrated values.
@@ -80,7 +86,7 @@ void run_calibrate(const CalibrateOptions& o) {
             unfixed += (unfixed.empty() ? "" : ", ") + p.name + " (" +
                        cal::parameter_status_name(p.status) + ")";
     if (!o.output_path.empty() && !unfixed.empty() && !o.write_undetermined) {
-        emit(cal::calibration_view(model, samples.samples, result, notes), o.output);
+        emit(cal::calibration_view(model, samples.samples, result, notes, shown), o.output);
         throw_input_error("'" + o.output_path + "' was not written: the " +
                               std::to_string(samples.samples.size()) +
                               " records do not determine " + unfixed + " (the notes above say why)",
@@ -111,7 +117,7 @@ void run_calibrate(const CalibrateOptions& o) {
                         model.name + ".<parameter> under the source '" + written_key + "'");
         notes.push_back(layout_note);
     }
-    emit(cal::calibration_view(model, samples.samples, result, notes), o.output);
+    emit(cal::calibration_view(model, samples.samples, result, notes, shown), o.output);
 }
 
 void setup_calibrate(CLI::App& app) {
@@ -132,6 +138,9 @@ void setup_calibrate(CLI::App& app) {
                   "Minimise absolute errors g - t instead of relative ones (g - t) / t");
     cmd->add_flag("--non-negative", options->non_negative,
                   "Keep every parameter without its own min at >= 0 (costs)");
+    cmd->add_flag("--cross-validate", options->cross_validate,
+                  "Also calibrate on each half of the kernels and report the other half's "
+                  "errors (two halves by kernel)");
     add_max_iterations_option(*cmd, options->replay.max_iterations);
     add_output_options(*cmd, options->output);
     cmd->callback([options] {

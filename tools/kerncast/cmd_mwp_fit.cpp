@@ -9,6 +9,7 @@
 #include "kerncast/validate/record_kernel_files.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace kerncast::cli {
 namespace {
@@ -17,6 +18,7 @@ struct MwpFitCommandOptions {
     std::vector<std::string> kernel_paths; // empty: the files the records name
     std::string records_directory;
     std::string machine;
+    bool cross_validate = false;
     OutputOptions output;
 };
 
@@ -34,8 +36,12 @@ void run_mwp_fit(const MwpFitCommandOptions& o) {
         records, specs, machine, skipped,
         [&progress](std::size_t done, std::size_t total) { progress->update(done, total); });
     progress->finish();
-    emit(models::mwp_cwp::mwp_fit_view(models::mwp_cwp::fit_mwp_parameters(samples, machine),
-                                       machine.identity.id, skipped),
+    const models::mwp_cwp::MwpFit fit = models::mwp_cwp::fit_mwp_parameters(samples, machine);
+    std::optional<models::mwp_cwp::MwpCrossValidation> validation;
+    if (o.cross_validate)
+        validation = models::mwp_cwp::cross_validate_mwp_fit(samples, machine);
+    emit(models::mwp_cwp::mwp_fit_view(fit, machine.identity.id, skipped,
+                                       validation ? &*validation : nullptr),
          o.output);
 }
 
@@ -52,6 +58,9 @@ void setup_mwp_fit(CLI::App& app) {
     cmd->add_option("-m,--machine", options->machine, "Built-in machine id or machine file")
         ->required()
         ->type_name("MACHINE");
+    cmd->add_flag("--cross-validate", options->cross_validate,
+                  "Also fit each half of the kernels and report the other half's errors (two "
+                  "halves by kernel)");
     add_output_options(*cmd, options->output);
     cmd->callback([options] {
         options->output.inputs = options->kernel_paths;

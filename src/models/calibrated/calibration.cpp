@@ -4,6 +4,7 @@
 #include "../../support/least_squares.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/statistics.hpp"
+#include "kerncast/support/cross_validation.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -312,6 +313,48 @@ CalibrationResult calibrate(const CostModel& model, const std::vector<Calibratio
         result.kernels.push_back(s);
     }
     return result;
+}
+
+CalibrationCrossValidation cross_validate_calibration(const CostModel& model,
+                                                      const std::vector<CalibrationSample>& samples,
+                                                      const CalibrationOptions& options) {
+    CalibrationCrossValidation validation;
+    std::vector<std::string> kernels;
+    for (const auto& sample : samples)
+        kernels.push_back(sample.kernel);
+    const support::TwoFoldSplit split = support::split_by_group(kernels);
+    if (!split.usable())
+        return validation;
+    std::vector<std::vector<double>> fitted;
+    const std::vector<std::optional<double>> errors = support::held_out_errors(
+        split,
+        [&](const std::vector<std::size_t>& training) {
+            std::vector<CalibrationSample> half;
+            for (const std::size_t i : training)
+                half.push_back(samples[i]);
+            fitted.push_back(calibrate(model, half, options).values());
+            return fitted.back();
+        },
+        [&](const std::vector<double>& values, std::size_t i) {
+            return runtime::relative_error(model.evaluate(values, samples[i].features),
+                                           samples[i].measured);
+        });
+    for (std::size_t trained_on = 0; trained_on < 2; ++trained_on) {
+        CalibrationFold fold;
+        fold.train_kernels = split.groups[trained_on];
+        fold.test_kernels = split.groups[1 - trained_on];
+        fold.values = fitted[trained_on];
+        std::vector<double> test;
+        for (const std::size_t i : split.samples[1 - trained_on])
+            test.push_back(*errors[i]);
+        fold.test = error_statistics(test);
+        validation.folds.push_back(std::move(fold));
+    }
+    std::vector<double> all;
+    for (const auto& error : errors)
+        all.push_back(*error);
+    validation.held_out = error_statistics(all);
+    return validation;
 }
 
 } // namespace kerncast::models::calibrated

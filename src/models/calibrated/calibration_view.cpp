@@ -41,6 +41,30 @@ report::Table errors_table(const CalibrationResult& result) {
     return t.build();
 }
 
+std::string kernel_list(const std::vector<std::string>& kernels) {
+    std::string out;
+    for (const auto& kernel : kernels)
+        out += (out.empty() ? "" : ", ") + kernel;
+    return out;
+}
+
+// calibrate --cross-validate: each half's calibration judged on the other half's kernels.
+report::Table cross_validation_table(const CalibrationCrossValidation& validation) {
+    TableBuilder t("cross_validation",
+                   "|relative error| of records whose kernels the calibration did not see "
+                   "(two halves by kernel)");
+    t.columns({"calibrated_on", "predicted", "samples"});
+    t.columns_in_unit("", 4,
+                      {{"geometric_mean", "geo. mean"}, {"median", "median"}, {"max", "max"}});
+    for (const auto& fold : validation.folds)
+        t.row(kernel_list(fold.train_kernels), kernel_list(fold.test_kernels), fold.test.samples,
+              statistics_cells(fold.test));
+    if (validation.held_out)
+        t.row("the other half", "all", validation.held_out->samples,
+              statistics_cells(*validation.held_out));
+    return t.build();
+}
+
 report::Table solver_table(const CalibrationResult& result) {
     TableBuilder t("solver", "Least squares (Stevens & Klöckner sec. 7.2)");
     t.columns({"quantity", "value"});
@@ -107,12 +131,15 @@ std::vector<report::Chart> calibration_charts(const CostModel& model,
 report::Document calibration_view(const CostModel& model,
                                   const std::vector<CalibrationSample>& samples,
                                   const CalibrationResult& result,
-                                  const std::vector<std::string>& notes) {
+                                  const std::vector<std::string>& notes,
+                                  const CalibrationCrossValidation* cross_validation) {
     report::Document doc;
     doc.schema = "kerncast.calibrate/1";
     doc.title = "Calibration of model " + model.name + " (" + model.output.name + ")";
     doc.tables.push_back(parameters_table(result));
     doc.tables.push_back(errors_table(result));
+    if (cross_validation && cross_validation->held_out)
+        doc.tables.push_back(cross_validation_table(*cross_validation));
     doc.tables.push_back(solver_table(result));
     doc.tables.push_back(samples_table(model, samples, result));
     doc.notes.push_back("relative error = (predicted - measured) / measured; geometric mean of "
@@ -140,6 +167,8 @@ report::Document calibration_view(const CostModel& model,
     if (!result.converged)
         doc.notes.push_back("the solver did not converge (" + result.termination +
                             "): " + result.message);
+    if (cross_validation && !cross_validation->held_out)
+        doc.notes.push_back("no cross-validation: it needs records of at least two kernels");
     for (const auto& note : notes)
         doc.notes.push_back(note);
     doc.charts = calibration_charts(model, samples, result);

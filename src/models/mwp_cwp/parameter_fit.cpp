@@ -6,6 +6,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/models/mwp_cwp/mwp_cwp.hpp"
 #include "kerncast/runtime/statistics.hpp"
+#include "kerncast/support/cross_validation.hpp"
 
 #include <algorithm>
 #include <ceres/ceres.h>
@@ -144,6 +145,64 @@ MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineMo
     fit.median_abs_relative_error = summary.median;
     fit.max_abs_relative_error = summary.max;
     return fit;
+}
+
+MwpCrossValidation cross_validate_mwp_fit(const std::vector<FitSample>& samples,
+                                          const MachineModel& machine,
+                                          const MwpFitOptions& options) {
+    MwpCrossValidation validation;
+    std::vector<std::string> kernels;
+    for (const auto& sample : samples)
+        kernels.push_back(sample.kernel);
+    const support::TwoFoldSplit split = support::split_by_group(kernels);
+    if (!split.usable()) {
+        validation.not_run = "it needs runs of at least two kernels";
+        return validation;
+    }
+    if (split.samples[0].size() < 3 || split.samples[1].size() < 3) {
+        validation.not_run = "each half of the kernels needs at least three runs for the three "
+                             "parameters";
+        return validation;
+    }
+    std::vector<MwpFit> fits;
+    const std::vector<std::optional<double>> errors = support::held_out_errors(
+        split,
+        [&](const std::vector<std::size_t>& training) {
+            std::vector<FitSample> half;
+            for (const std::size_t i : training)
+                half.push_back(samples[i]);
+            fits.push_back(fit_mwp_parameters(half, machine, options));
+            const MemoryParameters& p = fits.back().parameters;
+            const double log_parameters[3] = {std::log(p[0]), std::log(p[1]), std::log(p[2])};
+            return with_parameters(machine, log_parameters);
+        },
+        [&](const MachineModel& fitted, std::size_t i) {
+            return runtime::relative_error(
+                predict_mwp_cwp(samples[i].workload, fitted).time_seconds, samples[i].measured_s);
+        });
+    for (std::size_t trained_on = 0; trained_on < 2; ++trained_on) {
+        MwpFold fold;
+        fold.train_kernels = split.groups[trained_on];
+        fold.test_kernels = split.groups[1 - trained_on];
+        fold.parameters = fits[trained_on].parameters;
+        fold.status = fits[trained_on].status;
+        std::vector<double> test;
+        for (const std::size_t i : split.samples[1 - trained_on])
+            test.push_back(*errors[i]);
+        const runtime::AbsErrorSummary summary = runtime::summarize_abs_errors(test);
+        fold.test_samples = test.size();
+        fold.median_abs_relative_error = summary.median;
+        fold.max_abs_relative_error = summary.max;
+        validation.folds.push_back(std::move(fold));
+    }
+    std::vector<double> all;
+    for (const auto& error : errors)
+        all.push_back(*error);
+    const runtime::AbsErrorSummary summary = runtime::summarize_abs_errors(all);
+    validation.samples = all.size();
+    validation.median_abs_relative_error = summary.median;
+    validation.max_abs_relative_error = summary.max;
+    return validation;
 }
 
 } // namespace kerncast::models::mwp_cwp

@@ -7,8 +7,36 @@
 
 namespace kerncast::models::mwp_cwp {
 
+namespace {
+
+// mwp-fit --cross-validate: each half's parameters judged on the other half's kernels.
+report::Table cross_validation_table(const MwpCrossValidation& validation) {
+    report::TableBuilder t("cross_validation",
+                           "|relative error| of runs whose kernels the fit did not see (two "
+                           "halves by kernel)");
+    t.columns({"fitted_on",
+               "predicted",
+               {"mem_ld", "Mem_LD", "cycles", 1},
+               {"departure_del_uncoal", "Dep. uncoal", "cycles", 2},
+               {"departure_del_coal", "Dep. coal", "cycles", 2},
+               "samples",
+               {"median_abs_relative_error", "median |error|", "", 4},
+               {"max_abs_relative_error", "max |error|", "", 4}});
+    for (const auto& fold : validation.folds)
+        t.row(fmt::format("{}", fmt::join(fold.train_kernels, ", ")),
+              fmt::format("{}", fmt::join(fold.test_kernels, ", ")), fold.parameters[0],
+              fold.parameters[1], fold.parameters[2], fold.test_samples,
+              fold.median_abs_relative_error, fold.max_abs_relative_error);
+    t.row("the other half", "all", report::blank, report::blank, report::blank, validation.samples,
+          validation.median_abs_relative_error, validation.max_abs_relative_error);
+    return t.build();
+}
+
+} // namespace
+
 report::Document mwp_fit_view(const MwpFit& fit, const std::string& machine_id,
-                              const std::vector<std::string>& skipped) {
+                              const std::vector<std::string>& skipped,
+                              const MwpCrossValidation* cross_validation) {
     report::Document doc;
     doc.schema = "kerncast.mwp-fit/1";
     doc.title =
@@ -78,6 +106,10 @@ report::Document mwp_fit_view(const MwpFit& fit, const std::string& machine_id,
     doc.tables.push_back(s.build());
     for (const auto& record : skipped)
         doc.notes.push_back("skipped: " + record);
+    if (cross_validation && cross_validation->folds.empty())
+        doc.notes.push_back("no cross-validation: " + cross_validation->not_run);
+    else if (cross_validation)
+        doc.tables.push_back(cross_validation_table(*cross_validation));
     return doc;
 }
 

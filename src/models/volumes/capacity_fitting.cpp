@@ -5,6 +5,7 @@
 #include "../../support/least_squares.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/statistics.hpp"
+#include "kerncast/support/cross_validation.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -614,18 +615,19 @@ CapacityFitResult fit_capacity_curves(const std::vector<VolumeSample>& samples,
     return s.result;
 }
 
-std::array<std::vector<std::size_t>, 2> split_by_group(const std::vector<VolumeSample>& samples) {
-    std::set<std::string> groups;
+namespace {
+
+std::vector<std::string> sample_groups(const std::vector<VolumeSample>& samples) {
+    std::vector<std::string> groups;
     for (const auto& sample : samples)
-        groups.insert(sample.group);
-    std::map<std::string, int> half_of;
-    int position = 0;
-    for (const auto& group : groups)
-        half_of[group] = position++ % 2;
-    std::array<std::vector<std::size_t>, 2> halves;
-    for (std::size_t i = 0; i < samples.size(); ++i)
-        halves[static_cast<std::size_t>(half_of.at(samples[i].group))].push_back(i);
-    return halves;
+        groups.push_back(sample.group);
+    return groups;
+}
+
+} // namespace
+
+std::array<std::vector<std::size_t>, 2> split_by_group(const std::vector<VolumeSample>& samples) {
+    return support::split_by_group(sample_groups(samples)).samples;
 }
 
 CrossValidation cross_validate_capacity_fits(const std::vector<VolumeSample>& samples,
@@ -633,26 +635,20 @@ CrossValidation cross_validate_capacity_fits(const std::vector<VolumeSample>& sa
                                              const std::string& machine_id,
                                              const CapacityFitOptions& options) {
     CrossValidation validation;
-    const auto halves = split_by_group(samples);
-    if (halves[0].empty() || halves[1].empty())
+    const support::TwoFoldSplit split = support::split_by_group(sample_groups(samples));
+    if (!split.usable())
         return validation;
     validation.held_out_residuals.assign(samples.size(), std::nullopt);
-    auto groups_of = [&](const std::vector<std::size_t>& indices) {
-        std::set<std::string> groups;
-        for (auto i : indices)
-            groups.insert(samples[i].group);
-        return std::vector<std::string>(groups.begin(), groups.end());
-    };
     for (int trained_on = 0; trained_on < 2; ++trained_on) {
-        const auto& train = halves[static_cast<std::size_t>(trained_on)];
-        const auto& test = halves[static_cast<std::size_t>(1 - trained_on)];
+        const auto& train = split.samples[static_cast<std::size_t>(trained_on)];
+        const auto& test = split.samples[static_cast<std::size_t>(1 - trained_on)];
         std::vector<VolumeSample> train_samples;
         for (auto i : train)
             train_samples.push_back(samples[i]);
         CrossValidationFold fold;
         fold.trained_on = trained_on;
-        fold.train_groups = groups_of(train);
-        fold.test_groups = groups_of(test);
+        fold.train_groups = split.groups[static_cast<std::size_t>(trained_on)];
+        fold.test_groups = split.groups[static_cast<std::size_t>(1 - trained_on)];
         fold.fit = fit_capacity_curves(train_samples, start, machine_id, options);
         fold.train = fold.fit.after;
         std::vector<double> before;

@@ -97,4 +97,23 @@ struct CalibrationResult {
 CalibrationResult calibrate(const CostModel& model, const std::vector<CalibrationSample>& samples,
                             const CalibrationOptions& options = {});
 
+// Two-fold cross-validation by kernel (support/cross_validation.hpp, the split fit-volumes
+// uses): the kernels in sorted order alternately into two halves; the parameters calibrated on
+// one half predict the other half's records. Whether the model carries to kernels it was not
+// calibrated on (Stevens & Klöckner sec. 8 calibrate on measurement kernels and predict
+// applications); the errors are relative whatever the fit minimised.
+struct CalibrationFold {
+    std::vector<std::string> train_kernels, test_kernels;
+    std::vector<double> values; // calibrated on the training half, model.parameters order
+    ErrorStatistics test;       // |relative error| of the held-out half under them
+};
+struct CalibrationCrossValidation {
+    std::vector<CalibrationFold> folds; // two, or none with fewer than two kernels
+    // Every record predicted by the half that did not hold it (absent without folds).
+    std::optional<ErrorStatistics> held_out;
+};
+CalibrationCrossValidation cross_validate_calibration(const CostModel& model,
+                                                      const std::vector<CalibrationSample>& samples,
+                                                      const CalibrationOptions& options = {});
+
 } // namespace kerncast::models::calibrated

@@ -14,7 +14,8 @@ namespace kerncast::models::calibrated {
 report::Document calibration_view(const CostModel& model,
                                   const std::vector<CalibrationSample>& samples,
                                   const CalibrationResult& result,
-                                  const std::vector<std::string>& notes);
+                                  const std::vector<std::string>& notes,
+                                  const CalibrationCrossValidation* cross_validation = nullptr);
 
 report::Document model_prediction_view(const ModelPrediction& prediction);
 

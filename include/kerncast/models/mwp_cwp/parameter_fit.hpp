@@ -21,6 +21,7 @@ struct FitSample {
     std::string configuration; // "block=128x1x1 ..."
     Workload workload;
     double measured_s = 0; // the record's median
+    std::string kernel;    // the kernel's name: cross-validation keeps a kernel in one half
 };
 
 // Mem_LD, Departure_del_uncoal, Departure_del_coal in cycles.
@@ -65,5 +66,28 @@ struct MwpFit {
 // needs besides the three fitted values (Issue_cycles, clocks, bandwidth, occupancy limits).
 MwpFit fit_mwp_parameters(const std::vector<FitSample>& samples, const MachineModel& machine,
                           const MwpFitOptions& options = {});
+
+// Two-fold cross-validation by kernel (support/cross_validation.hpp, as fit-volumes and
+// calibrate split): the parameters fitted on one half's kernels predict the other half's runs.
+struct MwpFold {
+    std::vector<std::string> train_kernels, test_kernels;
+    MemoryParameters parameters{0, 0, 0}; // fitted on the training half
+    std::array<ParameterStatus, 3> status{ParameterStatus::fitted, ParameterStatus::fitted,
+                                          ParameterStatus::fitted};
+    std::size_t test_samples = 0;
+    double median_abs_relative_error = 0; // of the held-out half's times under them
+    double max_abs_relative_error = 0;
+};
+struct MwpCrossValidation {
+    std::vector<MwpFold> folds; // two, or none (not_run says why)
+    std::string not_run;
+    // Every run predicted by the half that did not hold it.
+    std::size_t samples = 0;
+    double median_abs_relative_error = 0;
+    double max_abs_relative_error = 0;
+};
+MwpCrossValidation cross_validate_mwp_fit(const std::vector<FitSample>& samples,
+                                          const MachineModel& machine,
+                                          const MwpFitOptions& options = {});
 
 } // namespace kerncast::models::mwp_cwp

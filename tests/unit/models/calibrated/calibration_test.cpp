@@ -248,3 +248,50 @@ TEST(Calibration, FromMeasurementRecords) {
             << result.parameters[i].name;
     fs::remove_all(directory);
 }
+
+// Cross-validation by kernel: the synthetic records' kernels kernel0..2 split into {kernel0,
+// kernel2} and {kernel1}; each fold's errors are those of calibrating on its half by hand. An
+// exact model carries over (errors at rounding); a model that leaves out a cost the other half
+// pays does not.
+TEST(Calibration, CrossValidationPredictsEachHalfFromTheOther) {
+    const CostModel model = linear_model();
+    auto samples = synthetic::synthetic_samples(model, linear_ranges, linear_truth, 60, 0.0);
+    const CalibrationCrossValidation exact = cross_validate_calibration(model, samples);
+    ASSERT_EQ(exact.folds.size(), 2u);
+    EXPECT_EQ(exact.folds[0].train_kernels, (std::vector<std::string>{"kernel0", "kernel2"}));
+    EXPECT_EQ(exact.folds[0].test_kernels, (std::vector<std::string>{"kernel1"}));
+    ASSERT_TRUE(exact.held_out);
+    EXPECT_EQ(exact.held_out->samples, samples.size());
+    EXPECT_LT(exact.held_out->max_abs_relative_error, 1e-8);
+
+    // kernel1's records pay 30 % more than the model says: the half without kernel1 predicts
+    // them 1/1.3 - 1 = -23 % off; the other half, calibrated on kernel1 alone, is off the
+    // other way on kernel0 and kernel2.
+    for (auto& sample : samples)
+        if (sample.kernel == "kernel1")
+            sample.measured *= 1.3;
+    const CalibrationCrossValidation shifted = cross_validate_calibration(model, samples);
+    std::vector<CalibrationSample> half0;
+    for (const auto& sample : samples)
+        if (sample.kernel != "kernel1")
+            half0.push_back(sample);
+    const std::vector<double> values = calibrate(model, half0).values();
+    std::vector<double> by_hand;
+    for (const auto& sample : samples)
+        if (sample.kernel == "kernel1")
+            by_hand.push_back(
+                runtime::relative_error(model.evaluate(values, sample.features), sample.measured));
+    const ErrorStatistics expected = error_statistics(by_hand);
+    EXPECT_DOUBLE_EQ(shifted.folds[0].test.median_abs_relative_error,
+                     expected.median_abs_relative_error);
+    EXPECT_NEAR(shifted.folds[0].test.median_abs_relative_error, 1 - 1 / 1.3, 1e-6);
+    EXPECT_NEAR(shifted.folds[1].test.median_abs_relative_error, 0.3, 1e-6);
+
+    std::vector<CalibrationSample> one_kernel;
+    for (const auto& sample : samples)
+        if (sample.kernel == "kernel0")
+            one_kernel.push_back(sample);
+    const CalibrationCrossValidation none = cross_validate_calibration(model, one_kernel);
+    EXPECT_TRUE(none.folds.empty());
+    EXPECT_FALSE(none.held_out);
+}

@@ -109,3 +109,44 @@ TEST(MwpParameterFit, TooFewSamplesIsAnInputError) {
 
 } // namespace
 } // namespace kerncast::models::mwp_cwp
+
+namespace kerncast::models::mwp_cwp {
+namespace {
+
+// Cross-validation by kernel: the seven kernels alternate into {hk_matmul, mb2_c, mb5_c,
+// mb7_uc} and {mb1, mb2_uc, mb5_uc}; each fold's parameters and held-out errors are those of
+// fitting its half by hand. Without kernel names there is one group and no cross-validation.
+TEST(MwpParameterFit, CrossValidationFitsEachHalfOfTheKernels) {
+    const MachineModel machine = resolve_machine("gtx280");
+    std::vector<FitSample> samples = synthetic_samples(machine);
+    const MwpCrossValidation unnamed = cross_validate_mwp_fit(samples, machine);
+    EXPECT_TRUE(unnamed.folds.empty());
+    EXPECT_NE(unnamed.not_run.find("two kernels"), std::string::npos);
+    for (auto& sample : samples)
+        sample.kernel = sample.record;
+    const MwpCrossValidation validation = cross_validate_mwp_fit(samples, machine);
+    ASSERT_EQ(validation.folds.size(), 2u);
+    EXPECT_EQ(validation.folds[0].train_kernels,
+              (std::vector<std::string>{"hk_matmul", "hk_micro_mb2_c", "hk_micro_mb5_c",
+                                        "hk_micro_mb7_uc"}));
+    EXPECT_EQ(validation.folds[0].test_kernels,
+              (std::vector<std::string>{"hk_micro_mb1", "hk_micro_mb2_uc", "hk_micro_mb5_uc"}));
+    EXPECT_EQ(validation.samples, samples.size());
+
+    std::vector<FitSample> half0;
+    for (const auto& sample : samples)
+        if (sample.kernel == "hk_matmul" || sample.kernel == "hk_micro_mb2_c" ||
+            sample.kernel == "hk_micro_mb5_c" || sample.kernel == "hk_micro_mb7_uc")
+            half0.push_back(sample);
+    const MwpFit by_hand = fit_mwp_parameters(half0, machine);
+    EXPECT_EQ(validation.folds[0].parameters, by_hand.parameters);
+    EXPECT_EQ(validation.folds[0].test_samples, samples.size() - half0.size());
+    // The data are exact: where a half determines every parameter, it predicts the other
+    // half's runs to rounding.
+    if (by_hand.determined())
+        EXPECT_LT(validation.folds[0].max_abs_relative_error, 1e-5);
+    EXPECT_GE(validation.max_abs_relative_error, validation.folds[0].max_abs_relative_error);
+}
+
+} // namespace
+} // namespace kerncast::models::mwp_cwp
