@@ -84,6 +84,16 @@ if(NOT KERNCAST_GPU_PRESENT)
     STDERR_CONTAINS "error:")
 endif()
 
+# --run measures kerncast run's hash-filled image (uniform-like): --input solid with it is
+# refused rather than reported as a solid image; counters carry their own input.
+kerncast_add_cli_test(NAME atomics_run_solid_refused EXIT 2
+  ARGS atomics examples/kernels/histogram.yaml -m h100-sxm5-80gb --run --input solid
+  STDERR_CONTAINS "--run measures the image kerncast run writes" "--input uniform")
+kerncast_add_cli_test(NAME atomics_input_with_counters EXIT 2
+  ARGS atomics --ncu-csv tests/unit/models/atomics/data/ncu_atomics.csv -m a100-sxm4-40gb
+       --input uniform
+  STDERR_CONTAINS "--input belongs to KERNEL")
+
 # --sweep: one forecast per value of a parameter (golden table), and its usage errors.
 kerncast_add_cli_test(NAME atomics_sweep
   ARGS atomics examples/kernels/histogram.yaml -m tests/unit/models/atomics/data/hand-table-machine.json

@@ -44,6 +44,7 @@ struct AtomicsCommandOptions {
     LaunchOptions launch;
     std::string sweep; // NAME=V1,V2,...: one forecast per value
     std::string input = "solid";
+    bool input_given = false; // --input on the command line (not its default)
     std::string operation;
     std::optional<double> kernel_cycles;
     int registers = 0;
@@ -162,7 +163,11 @@ void run_on_gpu(const AtomicsCommandOptions& o, const MachineModel& machine) {
     std::cerr << child.output;
     const runtime::Measurement m = runtime::load_measurement_file(record);
     std::filesystem::remove(record);
-    from_measurement(m, o.kernel_path + " (profiled with ncu)", o, machine);
+    from_measurement(m,
+                     o.kernel_path +
+                         " (profiled with ncu; its input is kerncast run's deterministic hash, "
+                         "uniform-like)",
+                     o, machine);
 }
 
 // --sweep NAME=V1,V2,...: the parameter and its values (integers, at least one).
@@ -305,6 +310,15 @@ void atomics_command(const AtomicsCommandOptions& o) {
                           "--replay RAW, --measure-table");
     if (o.run && o.kernel_path.empty())
         throw_usage_error("--run needs KERNEL");
+    if (o.input_given && o.kernel_path.empty())
+        throw_usage_error("--input belongs to KERNEL (the static forecast): counters carry the "
+                          "input they were measured on");
+    // kerncast run fills a kernel file's arrays with its deterministic hash, each byte
+    // uniform-like: what --run measures is the uniform image, whatever the forecast assumes.
+    if (o.run && o.input_given && o.input != "uniform")
+        throw_usage_error("--run measures the image kerncast run writes, its deterministic hash "
+                          "(each byte uniform-like), which is --input uniform; a solid image "
+                          "needs a fill kerncast run cannot write yet (docs/atomics.md)");
     if (!o.sweep.empty() && (o.kernel_path.empty() || o.run))
         throw_usage_error("--sweep belongs to the static forecast (KERNEL without --run)");
     if (!o.operation.empty() && o.operation != "add" && o.operation != "popc_inc")
@@ -395,13 +409,14 @@ void setup_atomics(CLI::App& app) {
         ->type_name("N");
     cmd->add_option("--device", o->device, "CUDA device ordinal (default 0)")->type_name("N");
     add_output_options(*cmd, o->output);
-    cmd->callback([o] {
+    cmd->callback([cmd, o] {
         o->output.inputs = {o->kernel_path, o->machine, o->ncu_csv_path, o->measurement_path,
                             o->replay_path};
         std::vector<OutputPath> outputs = output_paths(o->output);
         outputs.push_back({"--raw", o->raw_path});
         outputs.push_back({"-o", o->machine_out_path});
         refuse_clobbering(outputs, o->output.inputs);
+        o->input_given = cmd->count("--input") > 0;
         atomics_command(*o);
     });
 }
