@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <unordered_map>
 
 namespace kerncast::analysis {
 
@@ -69,10 +70,50 @@ private:
     mutable std::mutex mutex_;
 };
 
+namespace {
+
+// The point counts made so far, by set text and parameter list: explore analyses every launch
+// afresh, and about half of a sweep's sets recur in other launches (star3d_r4's 168: 451 sets,
+// 237 distinct), each a parse and a closed-form derivation. A PointCount never changes once
+// made, so every analysis may share it. Bounded: emptied when it reaches max_entries.
+class PointCountCache {
+public:
+    std::shared_ptr<const PointCount> get(const std::string& text,
+                                          const std::vector<std::string>& parameters) {
+        std::string key = text;
+        for (const auto& name : parameters)
+            key += '\0' + name;
+        {
+            std::lock_guard lock(mutex_);
+            if (const auto found = counts_.find(key); found != counts_.end())
+                return found->second;
+        }
+        // Made outside the lock (explore's workers count different sets in parallel); a
+        // parse error throws before anything is kept.
+        auto count = std::make_shared<const PointCount>(text, parameters);
+        std::lock_guard lock(mutex_);
+        if (counts_.size() >= max_entries)
+            counts_.clear();
+        return counts_.emplace(std::move(key), std::move(count)).first->second;
+    }
+
+private:
+    static constexpr std::size_t max_entries = 50000;
+    std::mutex mutex_;
+    std::unordered_map<std::string, std::shared_ptr<const PointCount>> counts_;
+};
+
+PointCountCache& point_counts() {
+    static PointCountCache cache;
+    return cache;
+}
+
+} // namespace
+
 SymbolicCount SymbolicCount::of_set(const std::string& isl_set_text,
                                     const std::vector<std::string>& parameters) {
     SymbolicCount count;
-    count.terms_.push_back(Term{1, std::make_shared<const PointCount>(isl_set_text, parameters)});
+    count.terms_.push_back(Term{1, point_counts().get(isl_set_text, parameters)});
     return count;
 }
 

@@ -238,6 +238,11 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
             for (auto at = warp_sectors.begin(); at != warp_sectors.end();)
                 at = at->first.first == access.array ? warp_sectors.erase(at) : std::next(at);
         }
+        // Each thread's address less the fold instance's constant: lane_address(axes, block, t,
+        // constant) = constant + offset[t].
+        std::vector<std::int64_t> thread_offset(static_cast<size_t>(threads));
+        for (std::int64_t t = 0; t < threads; ++t)
+            thread_offset[static_cast<size_t>(t)] = lane_address(axes, block, t, 0);
         std::vector<std::int64_t> lanes;
         for (std::int64_t fz = 0; fz < fold[2]; ++fz)
             for (std::int64_t fy = 0; fy < fold[1]; ++fy)
@@ -255,7 +260,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         auto& per_warp = warp_sectors[{access.array, cost.executions_per_point}];
                         per_warp.resize(static_cast<size_t>(warps));
                         for (std::int64_t t = 0; t < threads; ++t) {
-                            const std::int64_t a = lane_address(axes, block, t, constant);
+                            const std::int64_t a = constant + thread_offset[static_cast<size_t>(t)];
                             auto& mine = per_warp[static_cast<size_t>(t / layout.warp_size)];
                             // Neighbouring lanes mostly share a sector: a repeat of the last
                             // one is left out here rather than by the sort below.
@@ -278,7 +283,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         lanes.clear();
                         for (std::int64_t t = first;
                              t < std::min(threads, first + layout.warp_size); ++t) {
-                            lanes.push_back(lane_address(axes, block, t, constant));
+                            lanes.push_back(constant + thread_offset[static_cast<size_t>(t)]);
                         }
                         const WarpInstructionCost warp =
                             warp_instruction_cost(lanes, bytes, layout);
