@@ -118,8 +118,8 @@ struct WaveAverages {
     std::int64_t sampled_waves = 0; // waves the DRAM volumes average over
     std::int64_t first_block = 0;   // of the middle one of the sampled waves
     std::int64_t points = 0;        // of that wave
-    double allocated_bytes = 0;
-    double oversubscription = 0;
+    double allocated_bytes = 0;     // 128 B lines of a wave, all arrays
+    double oversubscription = 0;    // allocated over the L2 capacity (eq. 4)
     double store_hit_rate = 0;
     std::array<LayerSet, 3> layers; // x, y, z
 };
