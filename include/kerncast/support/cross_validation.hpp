@@ -23,22 +23,32 @@ struct TwoFoldSplit {
 // (2nd, 4th, ...); `group_of_sample` names each sample's group.
 TwoFoldSplit split_by_group(const std::vector<std::string>& group_of_sample);
 
-// Each sample's relative error under the fit on the half that does not hold it: `fit(training
-// indices)` returns whatever `error(fitted, i)` needs to give sample i's relative error.
-// nullopt for every sample when the split is not usable.
+// The relative errors of the samples under the fit on the half that does not hold them.
+struct HeldOutErrors {
+    std::vector<std::optional<double>> by_sample; // nullopt: the split was not usable
+    // tested[h]: the errors of the other half's samples under half h's fit, in split order.
+    std::array<std::vector<double>, 2> tested;
+    std::vector<double> all; // every sample's, in sample order (empty: not usable)
+};
+
+// `fit(training indices)` returns whatever `error(fitted, i)` needs to give sample i's relative
+// error; each half is fitted once.
 template <class Fit, class Error>
-std::vector<std::optional<double>> held_out_errors(const TwoFoldSplit& split, Fit&& fit,
-                                                   Error&& error) {
-    const std::size_t samples = split.samples[0].size() + split.samples[1].size();
-    std::vector<std::optional<double>> errors(samples);
+HeldOutErrors held_out_errors(const TwoFoldSplit& split, Fit&& fit, Error&& error) {
+    HeldOutErrors out;
+    out.by_sample.resize(split.samples[0].size() + split.samples[1].size());
     if (!split.usable())
-        return errors;
+        return out;
     for (std::size_t trained_on = 0; trained_on < 2; ++trained_on) {
         const auto fitted = fit(split.samples[trained_on]);
-        for (const std::size_t i : split.samples[1 - trained_on])
-            errors[i] = error(fitted, i);
+        for (const std::size_t i : split.samples[1 - trained_on]) {
+            out.by_sample[i] = error(fitted, i);
+            out.tested[trained_on].push_back(*out.by_sample[i]);
+        }
     }
-    return errors;
+    for (const auto& e : out.by_sample)
+        out.all.push_back(*e);
+    return out;
 }
 
 } // namespace kerncast::support

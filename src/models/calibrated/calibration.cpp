@@ -326,7 +326,7 @@ CalibrationCrossValidation cross_validate_calibration(const CostModel& model,
     if (!split.usable())
         return validation;
     std::vector<std::vector<double>> fitted;
-    const std::vector<std::optional<double>> errors = support::held_out_errors(
+    const support::HeldOutErrors errors = support::held_out_errors(
         split,
         [&](const std::vector<std::size_t>& training) {
             std::vector<CalibrationSample> half;
@@ -344,16 +344,10 @@ CalibrationCrossValidation cross_validate_calibration(const CostModel& model,
         fold.train_kernels = split.groups[trained_on];
         fold.test_kernels = split.groups[1 - trained_on];
         fold.values = fitted[trained_on];
-        std::vector<double> test;
-        for (const std::size_t i : split.samples[1 - trained_on])
-            test.push_back(*errors[i]);
-        fold.test = error_statistics(test);
+        fold.test = error_statistics(errors.tested[trained_on]);
         validation.folds.push_back(std::move(fold));
     }
-    std::vector<double> all;
-    for (const auto& error : errors)
-        all.push_back(*error);
-    validation.held_out = error_statistics(all);
+    validation.held_out = error_statistics(errors.all);
     return validation;
 }
 

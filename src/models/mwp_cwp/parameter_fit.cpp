@@ -165,7 +165,7 @@ MwpCrossValidation cross_validate_mwp_fit(const std::vector<FitSample>& samples,
         return validation;
     }
     std::vector<MwpFit> fits;
-    const std::vector<std::optional<double>> errors = support::held_out_errors(
+    const support::HeldOutErrors errors = support::held_out_errors(
         split,
         [&](const std::vector<std::size_t>& training) {
             std::vector<FitSample> half;
@@ -186,20 +186,15 @@ MwpCrossValidation cross_validate_mwp_fit(const std::vector<FitSample>& samples,
         fold.test_kernels = split.groups[1 - trained_on];
         fold.parameters = fits[trained_on].parameters;
         fold.status = fits[trained_on].status;
-        std::vector<double> test;
-        for (const std::size_t i : split.samples[1 - trained_on])
-            test.push_back(*errors[i]);
+        const std::vector<double>& test = errors.tested[trained_on];
         const runtime::AbsErrorSummary summary = runtime::summarize_abs_errors(test);
         fold.test_samples = test.size();
         fold.median_abs_relative_error = summary.median;
         fold.max_abs_relative_error = summary.max;
         validation.folds.push_back(std::move(fold));
     }
-    std::vector<double> all;
-    for (const auto& error : errors)
-        all.push_back(*error);
-    const runtime::AbsErrorSummary summary = runtime::summarize_abs_errors(all);
-    validation.samples = all.size();
+    const runtime::AbsErrorSummary summary = runtime::summarize_abs_errors(errors.all);
+    validation.samples = errors.all.size();
     validation.median_abs_relative_error = summary.median;
     validation.max_abs_relative_error = summary.max;
     return validation;

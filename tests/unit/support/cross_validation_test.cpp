@@ -41,16 +41,21 @@ TEST(CrossValidation, HeldOutErrorsComeFromTheOtherHalfsFit) {
         [&](double mean, std::size_t i) { return (mean - values[i]) / values[i]; });
     ASSERT_EQ(trained.size(), 2u);
     EXPECT_EQ(trained[0], (std::vector<std::size_t>{0, 2}));
-    ASSERT_EQ(errors.size(), 4u);
-    EXPECT_DOUBLE_EQ(*errors[0], (6.0 - 1) / 1); // half 1's mean: (4 + 8) / 2
-    EXPECT_DOUBLE_EQ(*errors[1], (2.0 - 4) / 4); // half 0's mean: (1 + 3) / 2
-    EXPECT_DOUBLE_EQ(*errors[2], (6.0 - 3) / 3);
-    EXPECT_DOUBLE_EQ(*errors[3], (2.0 - 8) / 8);
+    ASSERT_EQ(errors.by_sample.size(), 4u);
+    EXPECT_DOUBLE_EQ(*errors.by_sample[0], (6.0 - 1) / 1); // half 1's mean: (4 + 8) / 2
+    EXPECT_DOUBLE_EQ(*errors.by_sample[1], (2.0 - 4) / 4); // half 0's mean: (1 + 3) / 2
+    EXPECT_DOUBLE_EQ(*errors.by_sample[2], (6.0 - 3) / 3);
+    EXPECT_DOUBLE_EQ(*errors.by_sample[3], (2.0 - 8) / 8);
+    // Half 0's fit tested on half 1's samples (1, 3), and the other way round; all in order.
+    EXPECT_EQ(errors.tested[0], (std::vector<double>{(2.0 - 4) / 4, (2.0 - 8) / 8}));
+    EXPECT_EQ(errors.tested[1], (std::vector<double>{(6.0 - 1) / 1, (6.0 - 3) / 3}));
+    EXPECT_EQ(errors.all, (std::vector<double>{5.0, -0.5, 1.0, -0.75}));
     const auto none = held_out_errors(
         split_by_group({"a", "a"}), [](const std::vector<std::size_t>&) { return 0.0; },
         [](double, std::size_t) { return 0.0; });
-    EXPECT_EQ(none.size(), 2u);
-    EXPECT_FALSE(none[0] || none[1]);
+    EXPECT_EQ(none.by_sample.size(), 2u);
+    EXPECT_FALSE(none.by_sample[0] || none.by_sample[1]);
+    EXPECT_TRUE(none.all.empty());
 }
 
 } // namespace
