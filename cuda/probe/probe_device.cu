@@ -4,6 +4,7 @@
 #include "../cuda_raii.hpp"
 #include "bandwidth_kernels.cuh"
 #include "chase_kernels.cuh"
+#include "issue_rate_kernel.cuh"
 #include "kerncast/error.hpp"
 #include "kerncast/probe/probe_device.hpp"
 #include "kerncast/probe/runner.hpp"
@@ -221,6 +222,17 @@ public:
                 <<<1, threads>>>(buffer_.get(), first_element, span.get(), sink_.get());
         KERNCAST_CUDA_LAUNCHED("departure");
         return static_cast<double>(span.download_first());
+    }
+
+    IssueTiming issue_rate(int threads, int iterations) override {
+        DeviceBuffer<unsigned long long> cycles(1);
+        // Multiplier and addend keep the FP32 chains bounded and normal; the mask and the step
+        // are odd bit patterns.
+        device::issue_rate<<<1, threads>>>(iterations, 0.999f, 0.001f, 0x5bd1e995u, 0x9e3779b9u,
+                                           cycles.get(), sink_.get());
+        KERNCAST_CUDA_LAUNCHED("issue_rate");
+        return {static_cast<double>(cycles.download_first()),
+                device::issue_rate_instructions_per_iteration};
     }
 
     Spin spin(long long cycles) override {

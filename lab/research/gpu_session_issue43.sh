@@ -9,7 +9,8 @@
 #      and 18x18) are timed and each is predicted by its model from that file: the per-variant
 #      error against the paper's geometric means (4.3 % matmul, 7.5 % DG, 6.7 % FD) is
 #      computed offline from the records and predictions.
-#   2. hk_micro: Hong & Kim's micro-benchmarks (hk_micro_*, Table 4) at 32, 128 and 512
+#   2. hk_micro: `kerncast probe --only mwp` (Mem_LD, departure delays, Issue_cycles), then
+#      Hong & Kim's micro-benchmarks (hk_micro_*, Table 4) at 32, 128 and 512
 #      threads a block and hk_matmul at three widths, timed; `mwp-fit --cross-validate`; MWP-CWP
 #      classic and cache-aware against the times (`validate --mwp-model`), and the same for the
 #      application-like kernels (hk_blackscholes, hk_linear, hk_sepia, hk_mat_naive,
@@ -77,6 +78,10 @@ if want hk_micro; then
   phase hk_micro
   H=$W/hk
   mkdir -p $H/micro $H/apps
+  # MWP-CWP's probed parameters first: Mem_LD, the departure delays and Issue_cycles.
+  timeout $(cap 60) $K probe --only mwp --raw $H/probe_mwp -o $H/probe_mwp.machine.json \
+    --json $H/probe_mwp.json > $H/probe_mwp.txt 2>&1
+  echo "probe --only mwp rc=$?"; grep -E "issue_cycles|departure|mem_ld" $H/probe_mwp.txt
   for kernel in examples/kernels/hk_micro_*.yaml; do
     name=$(basename $kernel .yaml)
     for block in 32 128 512; do

@@ -31,7 +31,8 @@ const std::vector<BenchmarkKind>& benchmark_kinds() {
               benchmarks::tag_line_kinds, benchmarks::latency_kinds, benchmarks::caching_kinds,
               benchmarks::sharing_kinds, benchmarks::bandwidth_kinds,
               benchmarks::loaded_latency_kinds, benchmarks::l2_partition_kinds,
-              benchmarks::tlb_kinds, benchmarks::departure_kinds, benchmarks::block_launch_kinds}) {
+              benchmarks::tlb_kinds, benchmarks::departure_kinds, benchmarks::issue_rate_kinds,
+              benchmarks::block_launch_kinds}) {
             const auto registered = family();
             all.insert(all.end(), registered.begin(), registered.end());
         }

@@ -106,6 +106,7 @@ public:
         measured(m_.mwp_cwp.mem_ld_cycles, "", "mem_ld_cycles");
         measured(m_.mwp_cwp.departure_del_coal_cycles, "", "departure_del_coal_cycles");
         measured(m_.mwp_cwp.departure_del_uncoal_cycles, "", "departure_del_uncoal_cycles");
+        measured(m_.mwp_cwp.issue_cycles, "", "issue_cycles");
         // Drop levels the probe knows nothing about.
         std::erase_if(m_.memory, [](const MemoryLevel& l) { return empty(l); });
         std::erase_if(m_.special_memories, [](const MemoryLevel& l) { return empty(l); });

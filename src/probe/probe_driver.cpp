@@ -79,8 +79,10 @@ ProbeRecord run_probe_on(ProbeDevice& device, const ProbeOptions& options) {
     }
     if (wanted("sharing"))
         record_sharing_group(session);
-    if (wanted("mwp"))
+    if (wanted("mwp")) {
         record_departures(session); // before anything writes the cold region
+        record_issue_rate(session);
+    }
     if (wanted("l2"))
         record_l2_group(session);
     if (wanted("dram") || wanted("mwp"))

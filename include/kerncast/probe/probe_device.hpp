@@ -165,6 +165,14 @@ public:
     // Cycles from the first load issued to the last completed, `threads` threads loading
     // fresh lines from first_element on (one line per thread when not coalesced).
     virtual double departure(bool coalesced, std::size_t first_element, int threads) = 0;
+    // SM cycles of one block of `threads` threads each running `iterations` iterations of the
+    // issue-rate loop (docs/probe.md, "Issue cycles"), and the instructions one iteration
+    // executes in each thread.
+    struct IssueTiming {
+        double cycles = 0;
+        int instructions_per_iteration = 0;
+    };
+    virtual IssueTiming issue_rate(int threads, int iterations) = 0;
     // clock64 cycles and cudaEvent milliseconds of one thread spinning `cycles` cycles.
     struct Spin {
         double cycles = 0;

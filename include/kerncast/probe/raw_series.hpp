@@ -40,6 +40,8 @@ struct RawSeries {
 //   count_per_sm "reference" and one "thread T" series per thread   -> instances per SM
 //   bandwidth    milliseconds per launch, per (blocks, threads)     -> sustained GB/s
 //   departure    cycles for W warps issuing together, per W (blocks) -> departure delay
+//   issue_rate   cycles of one block of W warps, per W and iteration count (label
+//                "iterations N x I instructions") -> Issue_cycles
 //   l2_partition cycles per L2 hit seen from each SM ("sm N")       -> near/far latency
 //   clock        clock64 cycles (values[0]) over event milliseconds (values[1]) -> SM MHz
 //   tlb          fine-grained times of a chase with one load per stride_bytes over a

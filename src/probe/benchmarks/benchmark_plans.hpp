@@ -43,6 +43,8 @@ void record_sharing(ProbeSession& session, const std::string& a, ProbeLoad a_loa
 void record_count_per_sm(ProbeSession& session);
 // departure_benchmark.cpp
 void record_departures(ProbeSession& session);
+// issue_rate_benchmark.cpp
+void record_issue_rate(ProbeSession& session);
 // l2_partition_benchmark.cpp
 void record_l2_partition(ProbeSession& session);
 // bandwidth_benchmark.cpp

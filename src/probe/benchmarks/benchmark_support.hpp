@@ -42,6 +42,7 @@ std::vector<BenchmarkKind> sharing_kinds();        // sharing, count_per_sm
 std::vector<BenchmarkKind> bandwidth_kinds();      // bandwidth
 std::vector<BenchmarkKind> loaded_latency_kinds(); // loaded_latency
 std::vector<BenchmarkKind> departure_kinds();      // departure
+std::vector<BenchmarkKind> issue_rate_kinds();     // issue_rate
 std::vector<BenchmarkKind> l2_partition_kinds();   // l2_partition
 std::vector<BenchmarkKind> tlb_kinds();            // tlb
 std::vector<BenchmarkKind> block_launch_kinds();   // block_launch

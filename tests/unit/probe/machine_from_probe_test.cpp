@@ -308,6 +308,9 @@ TEST(MachineFromProbe, MachineModelCarriesMeasuredProvenance) {
     EXPECT_EQ(l2->partitions->value, 2);
     EXPECT_EQ(m.level("texture")->count_per_sm->value, 1);
     EXPECT_NEAR(m.mwp_cwp.departure_del_uncoal_cycles->value, truth.departure_uncoal, 1e-9);
+    ASSERT_TRUE(m.mwp_cwp.issue_cycles.has_value());
+    EXPECT_NEAR(m.mwp_cwp.issue_cycles->value, truth.issue_cycles, 1e-9);
+    EXPECT_EQ(m.sources.at(m.mwp_cwp.issue_cycles->source).kind, SourceKind::measured);
     EXPECT_EQ(m.compute.sm_count->value, 132);
     EXPECT_NEAR(m.compute.measured_sm_clock_mhz->value, truth.sm_clock_mhz, 2);
 

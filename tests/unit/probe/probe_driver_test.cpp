@@ -59,6 +59,7 @@ TEST(ProbeDriver, GroupsRecordTheirBenchmarksInDocumentedOrder) {
                                                           "texture.count_per_sm",
                                                           "dram.departure.coalesced",
                                                           "dram.departure.uncoalesced",
+                                                          "sm.issue_rate",
                                                           "dram.latency"}));
     EXPECT_EQ(record.device.name, "Simulated GPU");
     EXPECT_EQ(record.command, "kerncast probe");
@@ -93,6 +94,12 @@ TEST(ProbeDriver, RecordRoundTripsThroughRawJson) {
     ASSERT_NE(a.find("", "departure_del_coal_cycles"), nullptr);
     EXPECT_NEAR(a.find("", "departure_del_coal_cycles")->estimate.value, 4, 1e-9);
     EXPECT_NEAR(a.find("", "departure_del_uncoal_cycles")->estimate.value, 10, 1e-9);
+    // The simulated device allows 64 threads a block: two warps, one instruction a cycle each,
+    // which the analysis says is not saturated.
+    ASSERT_NE(a.find("", "issue_cycles"), nullptr);
+    EXPECT_NEAR(a.find("", "issue_cycles")->estimate.value, 0.5, 1e-9);
+    EXPECT_EQ(a.find("", "issue_cycles")->estimate.confidence, Confidence::low);
+    EXPECT_NE(a.find("", "issue_cycles")->estimate.note.find("not saturated"), std::string::npos);
     ASSERT_NE(a.find("dram", "load_bandwidth_gbs"), nullptr);
 }
 
@@ -244,8 +251,8 @@ TEST(ProbeDriver, EveryGroupRunsAndItsRecordIsAnalysed) {
         kinds.insert(b.kind);
     EXPECT_EQ(kinds, (std::set<std::string>{
                          "clock", "overhead", "caching", "size", "line", "tag_line", "latency",
-                         "sharing", "count_per_sm", "departure", "l2_partition", "bandwidth",
-                         "mixed_bandwidth", "loaded_latency", "tlb", "block_launch"}));
+                         "sharing", "count_per_sm", "departure", "issue_rate", "l2_partition",
+                         "bandwidth", "mixed_bandwidth", "loaded_latency", "tlb", "block_launch"}));
     EXPECT_NO_THROW(analyse_probe_record(record));
 }
 

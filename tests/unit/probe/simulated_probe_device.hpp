@@ -116,6 +116,15 @@ public:
     double departure(bool coalesced, std::size_t, int threads) override {
         return 480 + (threads / 32 - 1) * (coalesced ? 4.0 : 320.0);
     }
+    // An SM that issues 1 / issue_cycles warp instructions a cycle once 4 warps run, fewer below
+    // (each warp one instruction every cycle), after 300 cycles of barrier and clock reads.
+    double issue_cycles = 0.25;
+    IssueTiming issue_rate(int threads, int iterations) override {
+        const int instructions = 515;
+        const double warps = threads / 32.0;
+        const double per_instruction = std::max(issue_cycles, 1.0 / warps);
+        return {300 + warps * iterations * instructions * per_instruction, instructions};
+    }
     Spin spin(long long cycles) override {
         return {static_cast<double>(cycles), static_cast<double>(cycles) / 1755e3};
     }

@@ -9,7 +9,9 @@
 #include "simulated_cache.hpp"
 #include "simulated_tlb.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <random>
 #include <string>
 #include <tuple>
@@ -32,6 +34,7 @@ struct SyntheticTruth {
     double dram_load_gbs = 3000;
     double departure_coal = 4;
     double departure_uncoal = 10;
+    double issue_cycles = 0.25; // SM cycles per warp instruction, from 4 warps on
     // Stores, carve-outs, TLB (docs/probe.md).
     double l1_store_gbs = 9000;
     double shared_store_gbs = 16000;
@@ -304,6 +307,19 @@ inline ProbeRecord synthetic_record(const SyntheticTruth& truth = {}) {
                                 {truth.dram_cycles + (warps - 1) * per_warp}});
         record.benchmarks.push_back(b);
     }
+
+    // Issue rate: W warps, 515 instructions an iteration; below 4 warps each warp issues one
+    // instruction a cycle; 300 cycles of barriers and clock reads.
+    RawBenchmark issue{"sm.issue_rate", "issue_rate", "", "", "", "", "cycles", "", {}};
+    for (int warps = 1; warps <= 32; warps *= 2)
+        for (int iterations : {32, 128, 512}) {
+            const double per_instruction = std::max(truth.issue_cycles, 1.0 / warps);
+            const double cycles = 300 + warps * iterations * 515 * per_instruction;
+            issue.series.push_back({fmt::format("iterations {} x 515 instructions", iterations), 0,
+                                    0, 0, 1, 32 * warps, 0, truth.sm_clock_mhz,
+                                    std::vector<double>{cycles, cycles + 2, cycles - 2}});
+        }
+    record.benchmarks.push_back(issue);
 
     // L2 partitions: per-SM L2 hit times, half the lines near, half far.
     RawBenchmark partition{"l2.partition", "l2_partition", "l2", "", "",
