@@ -74,10 +74,37 @@ template <typename T> void launch_initialise(void* data, std::int64_t count, std
     KERNCAST_CUDA(cudaGetLastError());
 }
 
+// Byte i of the buffer = pattern[i mod period].
+__global__ void fill_pattern(unsigned char* data, std::int64_t bytes,
+                             const unsigned char* __restrict__ pattern, std::int64_t period) {
+    const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+    for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+         i < bytes; i += stride)
+        data[i] = pattern[i % period];
+}
+
+void launch_fill_pattern(void* data, std::int64_t bytes, const std::vector<std::uint8_t>& pattern) {
+    KERNCAST_CHECK(!pattern.empty(), "a pattern initialisation without bytes");
+    gpu::DeviceBuffer<std::uint8_t> device_pattern(pattern.size());
+    device_pattern.upload(pattern);
+    const int threads = 256;
+    const std::int64_t wanted = (bytes + threads - 1) / threads;
+    const int blocks = static_cast<int>(wanted < 65536 ? wanted : 65536);
+    fill_pattern<<<blocks, threads>>>(static_cast<unsigned char*>(data), bytes,
+                                      device_pattern.get(),
+                                      static_cast<std::int64_t>(pattern.size()));
+    KERNCAST_CUDA(cudaGetLastError());
+    KERNCAST_CUDA(cudaDeviceSynchronize()); // before device_pattern is freed
+}
+
 void initialise(void* data, const BufferSpec& buffer) {
     const std::size_t bytes = static_cast<std::size_t>(buffer.count) * size_bytes(buffer.dtype);
     if (buffer.init == BufferInit::zero) {
         KERNCAST_CUDA(cudaMemset(data, 0, bytes));
+        return;
+    }
+    if (buffer.init == BufferInit::pattern) {
+        launch_fill_pattern(data, static_cast<std::int64_t>(bytes), buffer.pattern);
         return;
     }
     const std::uint64_t seed = buffer_seed(buffer.name);

@@ -18,8 +18,8 @@
 #   3. atomics: the shared-memory atomics service-time table (`atomics --measure-table`,
 #      written into the machine file), then the histogram case study under Nsight Compute
 #      (`atomics --run`) over block sizes and image sizes, with the static forecast beside each
-#      run. kerncast run fills the image with its deterministic hash, so the measured case is
-#      the uniform image only (docs/atomics.md): a solid image needs a fill run cannot write.
+#      run, on the solid image (image[p, c] = c, `--fill image=0,1,2,3`) and the uniform one
+#      (kerncast run's hash), docs/atomics.md.
 #   4. probe_full: `kerncast probe` (every group), timed end to end.
 # Stage first, then with the device tool:
 #   scripts/build && DEVRUN_BINARIES=kerncast lab/research/stage_devrun.sh
@@ -125,12 +125,14 @@ if want atomics; then
   for kernel in histogram histogram_reordered; do
     for block in 32 256 1024; do
       for pixels in 32768 1048576 4194304; do
-        run=$A/runs/${kernel}_b${block}_n$pixels
-        timeout $(cap 30) $K atomics examples/kernels/$kernel.yaml -m $M --run --block $block \
-          -D n=$pixels --json $run.measured.json > $run.measured.txt 2>&1
-        echo "atomics --run $kernel $block $pixels rc=$?"
-        $K atomics examples/kernels/$kernel.yaml -m $M --input uniform --block $block \
-          -D n=$pixels --json $run.forecast.json > $run.forecast.txt 2>&1
+        for input in solid uniform; do
+          run=$A/runs/${kernel}_b${block}_n${pixels}_$input
+          timeout $(cap 30) $K atomics examples/kernels/$kernel.yaml -m $M --run --input $input \
+            --block $block -D n=$pixels --json $run.measured.json > $run.measured.txt 2>&1
+          echo "atomics --run $kernel $block $pixels $input rc=$?"
+          $K atomics examples/kernels/$kernel.yaml -m $M --input $input --block $block \
+            -D n=$pixels --json $run.forecast.json > $run.forecast.txt 2>&1
+        done
       done
     done
     pack

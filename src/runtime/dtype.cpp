@@ -51,7 +51,15 @@ std::optional<BufferInit> parse_buffer_init(std::string_view name) {
 }
 
 const char* to_string(BufferInit init) {
-    return init == BufferInit::hash ? "hash" : "zero";
+    switch (init) {
+    case BufferInit::hash:
+        return "hash";
+    case BufferInit::zero:
+        return "zero";
+    case BufferInit::pattern:
+        return "pattern";
+    }
+    return "hash";
 }
 
 } // namespace kerncast::runtime

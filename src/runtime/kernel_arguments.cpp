@@ -41,7 +41,8 @@ static bool valid_identifier(std::string_view name) {
 
 // --buffer and --constant: name:dtype:count[:init]; `option` names the option in messages.
 static BufferSpec parse_buffer_like(std::string_view text, const std::string& option) {
-    const std::string form = "expected name:dtype:count[:hash|zero], e.g. x:f32:1048576";
+    const std::string form =
+        "expected name:dtype:count[:hash|zero|pattern=HEX], e.g. x:f32:1048576";
     const auto parts = split(text, ':');
     if (parts.size() < 3 || parts.size() > 4)
         throw_usage_error("bad " + option + " '" + std::string(text) + "': " + form);
@@ -58,15 +59,58 @@ static BufferSpec parse_buffer_like(std::string_view text, const std::string& op
     if (!parse_integer(parts[2], buffer.count) || buffer.count < 1)
         throw_usage_error("bad " + option + " '" + std::string(text) + "': the count '" + parts[2] +
                           "' is not a positive integer");
-    if (parts.size() == 4) {
-        const auto init = parse_buffer_init(parts[3]);
-        if (!init)
-            throw_usage_error("bad " + option + " '" + std::string(text) +
-                              "': unknown initialisation '" + parts[3] +
-                              "'; expected hash or zero");
-        buffer.init = *init;
-    }
+    if (parts.size() == 4 && !parse_buffer_init_text(parts[3], buffer))
+        throw_usage_error("bad " + option + " '" + std::string(text) +
+                          "': unknown initialisation '" + parts[3] +
+                          "'; expected hash, zero or pattern=HEX (1 to " +
+                          std::to_string(max_pattern_bytes) + " bytes, two hex digits each)");
     return buffer;
+}
+
+std::string init_text(const BufferSpec& buffer) {
+    if (buffer.init != BufferInit::pattern)
+        return to_string(buffer.init);
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string text = "pattern=";
+    for (std::uint8_t byte : buffer.pattern) {
+        text += digits[byte >> 4];
+        text += digits[byte & 15];
+    }
+    return text;
+}
+
+bool parse_buffer_init_text(std::string_view text, BufferSpec& buffer) {
+    if (const auto init = parse_buffer_init(text)) {
+        buffer.init = *init;
+        buffer.pattern.clear();
+        return true;
+    }
+    constexpr std::string_view prefix = "pattern=";
+    if (text.substr(0, prefix.size()) != prefix)
+        return false;
+    const std::string_view hex = text.substr(prefix.size());
+    if (hex.empty() || hex.size() % 2 != 0 || hex.size() / 2 > max_pattern_bytes)
+        return false;
+    const auto nibble = [](char c) -> int {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
+        return -1;
+    };
+    std::vector<std::uint8_t> bytes;
+    for (std::size_t k = 0; k < hex.size(); k += 2) {
+        const int high = nibble(hex[k]);
+        const int low = nibble(hex[k + 1]);
+        if (high < 0 || low < 0)
+            return false;
+        bytes.push_back(static_cast<std::uint8_t>(high * 16 + low));
+    }
+    buffer.init = BufferInit::pattern;
+    buffer.pattern = std::move(bytes);
+    return true;
 }
 
 BufferSpec parse_buffer_spec(std::string_view text) {
@@ -186,7 +230,7 @@ std::vector<unsigned char> scalar_bytes(const ScalarArgument& scalar) {
 
 std::string to_string(const BufferSpec& buffer) {
     return buffer.name + ":" + to_string(buffer.dtype) + ":" + std::to_string(buffer.count) + ":" +
-           to_string(buffer.init);
+           init_text(buffer);
 }
 
 std::string to_string(const ScalarArgument& scalar) {

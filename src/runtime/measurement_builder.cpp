@@ -18,7 +18,7 @@ Measurement make_measurement(const TimingRequest& request, const TimedRun& run,
     for (const auto& argument : request.arguments) {
         if (const auto* buffer = std::get_if<BufferSpec>(&argument)) {
             m.kernel.buffers.push_back(
-                {buffer->name, to_string(buffer->dtype), buffer->count, to_string(buffer->init)});
+                {buffer->name, to_string(buffer->dtype), buffer->count, init_text(*buffer)});
             continue;
         }
         const auto& scalar = std::get<ScalarArgument>(argument);
@@ -35,7 +35,7 @@ Measurement make_measurement(const TimingRequest& request, const TimedRun& run,
     }
     for (const auto& constant : request.constant_symbols)
         m.kernel.constants.push_back(
-            {constant.name, to_string(constant.dtype), constant.count, to_string(constant.init)});
+            {constant.name, to_string(constant.dtype), constant.count, init_text(constant)});
     m.kernel.launch.block = request.block;
     m.kernel.launch.grid = request.grid;
     m.kernel.launch.fold = context.fold;

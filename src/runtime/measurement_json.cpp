@@ -3,6 +3,7 @@
 #include "kerncast/input_file.hpp"
 #include "kerncast/json_reader.hpp"
 #include "kerncast/runtime/dtype.hpp"
+#include "kerncast/runtime/kernel_arguments.hpp"
 #include "kerncast/runtime/measurement.hpp"
 #include "kerncast/runtime/statistics.hpp"
 
@@ -376,9 +377,9 @@ private:
             if (b.count < 1)
                 r_.fail(b_path + "/count", "a buffer needs at least one element");
             b.init = r_.string(r_.required(node[i], b_path, "init"), b_path + "/init");
-            if (!parse_buffer_init(b.init))
-                r_.fail(b_path + "/init",
-                        "unknown initialisation '" + b.init + "'; expected hash or zero");
+            if (BufferSpec scratch; !parse_buffer_init_text(b.init, scratch))
+                r_.fail(b_path + "/init", "unknown initialisation '" + b.init +
+                                              "'; expected hash, zero or pattern=HEX");
             records.push_back(std::move(b));
         }
         return records;

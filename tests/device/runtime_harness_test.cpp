@@ -45,6 +45,23 @@ TimingRequest saxpy_request(int n) {
     return request;
 }
 
+TEST(DeviceRuntime, PatternBuffersRepeatTheirBytes) {
+    // out = 2.5 x + y with x a 12-byte pattern of three floats and y zero: out repeats 2.5 times
+    // the pattern.
+    const int n = 1001;
+    TimingRequest request = saxpy_request(n);
+    auto& x = std::get<BufferSpec>(request.arguments[2]);
+    ASSERT_EQ(x.name, "x");
+    x.init = BufferInit::pattern;
+    x.pattern = {0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40}; // 1, 2, 3
+    std::get<BufferSpec>(request.arguments[3]).init = BufferInit::zero;
+    const TimedRun run = time_kernel(request);
+    const auto out = as_floats(run.buffers[2]);
+    ASSERT_EQ(out.size(), static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], 2.5f * static_cast<float>(1 + i % 3)) << i;
+}
+
 TEST(DeviceRuntime, SaxpyMatchesCpuReference) {
     const int n = 100003; // not a multiple of the block size: the tail is masked
     const TimedRun run = time_kernel(saxpy_request(n));

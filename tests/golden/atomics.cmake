@@ -84,11 +84,11 @@ if(NOT KERNCAST_GPU_PRESENT)
     STDERR_CONTAINS "error:")
 endif()
 
-# --run measures kerncast run's hash-filled image (uniform-like): --input solid with it is
-# refused rather than reported as a solid image; counters carry their own input.
-kerncast_add_cli_test(NAME atomics_run_solid_refused EXIT 2
-  ARGS atomics examples/kernels/histogram.yaml -m h100-sxm5-80gb --run --input solid
-  STDERR_CONTAINS "--run measures the image kerncast run writes" "--input uniform")
+# --run --input solid fills the integer arrays the kernel reads with their innermost subscript;
+# a kernel without one is refused before the GPU is asked; counters carry their own input.
+kerncast_add_cli_test(NAME atomics_run_solid_without_integer_input EXIT 1
+  ARGS atomics examples/kernels/star2d_r1.yaml -m h100-sxm5-80gb --run --input solid
+  STDERR_CONTAINS "--run --input solid fills the global integer arrays the kernel only reads, and it reads none")
 kerncast_add_cli_test(NAME atomics_input_with_counters EXIT 2
   ARGS atomics --ncu-csv tests/unit/models/atomics/data/ncu_atomics.csv -m a100-sxm4-40gb
        --input uniform

@@ -77,6 +77,20 @@ kerncast_add_cli_test(NAME run.kernel_missing_file ARGS run no/such/kernel.yaml 
   STDERR_CONTAINS "no/such/kernel.yaml")
 kerncast_add_cli_test(NAME run.fold_without_kernel
   ARGS run ${saxpy_arguments} --fold 2 EXIT 2 STDERR_CONTAINS "kernel-file form")
+# --fill (docs/gpu-runtime.md, "Inputs"): checked against the kernel file before the GPU.
+kerncast_add_cli_test(NAME run.fill_without_kernel
+  ARGS run ${saxpy_arguments} --fill x=1 EXIT 2 STDERR_CONTAINS "pattern=HEX")
+kerncast_add_cli_test(NAME run.fill_unknown_array
+  ARGS run examples/kernels/histogram.yaml --fill picture=0,1,2,3 EXIT 1
+  STDERR_CONTAINS "--fill picture=0,1,2,3: the kernel has no array 'picture' (its global and constant arrays: image)")
+kerncast_add_cli_test(NAME run.fill_value_out_of_range
+  ARGS run examples/kernels/histogram.yaml --fill image=0,1,2,256 EXIT 1
+  STDERR_CONTAINS "'256' is not an integer u8 holds (0 to 255)")
+kerncast_add_cli_test(NAME run.fill_shared_array
+  ARGS run examples/kernels/histogram.yaml --fill smem=1 EXIT 1
+  STDERR_CONTAINS "'smem' is not a global or constant array")
+kerncast_add_cli_test(NAME run.fill_bad_form
+  ARGS run examples/kernels/histogram.yaml --fill image EXIT 2 STDERR_CONTAINS "NAME=V1,V2")
 if(NOT KERNCAST_GPU_PRESENT)
   # A campaign that cannot run (no GPU, or built without CUDA: exit 3) leaves no records
   # directory it made behind, nor the missing parents it made for it (issue 47).
@@ -93,6 +107,9 @@ if(NOT KERNCAST_GPU_PRESENT)
   if(KERNCAST_ENABLE_CUDA)
     kerncast_add_cli_test(NAME run.kernel_without_gpu ARGS run ${run_kernel_file} -D nx=64 -D ny=64
       EXIT 3 STDERR_CONTAINS "kerncast run needs a GPU")
+    kerncast_add_cli_test(NAME run.fill_without_gpu
+      ARGS run examples/kernels/histogram.yaml --fill image=0,1,2,3
+      EXIT 3 STDERR_CONTAINS "kerncast run needs a GPU")
   else()
     kerncast_add_cli_test(NAME run.kernel_without_cuda ARGS run ${run_kernel_file} EXIT 3
       STDERR_CONTAINS "built without CUDA")
@@ -102,6 +119,10 @@ else()
     ARGS run ${run_kernel_file} -D nx=2048 -D ny=2048 --repeat 5 STDOUT_CONTAINS "star2d_r1" "median")
   kerncast_add_cli_test(NAME device.run_kernel_matmul_tiled16
     ARGS run examples/kernels/matmul_tiled16.yaml --repeat 3 STDOUT_CONTAINS "matmul_tiled16")
+  # A filled image lands in the record as its pattern.
+  kerncast_add_cli_test(NAME device.run_kernel_fill
+    ARGS run examples/kernels/histogram.yaml -D n=65536 --fill image=0,1,2,3 --repeat 3 -o -
+    STDOUT_CONTAINS "pattern=00010203")
   # __constant__ weights (box2d_r2's w) land in the record.
   kerncast_add_cli_test(NAME device.run_kernel_box2d_constants
     ARGS run examples/kernels/box2d_r2.yaml -D nx=1024 -D ny=1024 --repeat 3 -o -

@@ -4,6 +4,7 @@
 // --replay RAW (the table from a recorded microbenchmark run).
 #include "commands.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/codegen/array_fill.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/gpu/devices.hpp"
 #include "kerncast/input_file.hpp"
@@ -133,8 +134,27 @@ void from_measurement(const runtime::Measurement& m, const std::string& origin,
     emit_counters({{m.kernel.name, ""}}, {m.counters}, machine, o, origin);
 }
 
+// The child's --fill options for the input: a solid input fills every global integer array the
+// kernel only reads with its innermost subscript (image[p, c] = c); a uniform one keeps kerncast
+// run's deterministic hash (each byte uniform-like).
+std::vector<codegen::ArrayFill> run_input_fills(const AtomicsCommandOptions& o) {
+    if (o.input != "solid")
+        return {};
+    const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
+    const kernel::BoundKernel bound = analysis::bind(
+        analysis::analyze(spec, launch_of(spec, o.launch)), parameter_overrides(o.launch));
+    std::vector<codegen::ArrayFill> fills =
+        codegen::solid_input_fills(codegen::lower_kernel(bound));
+    if (fills.empty())
+        throw_input_error(o.kernel_path + ": --run --input solid fills the global integer arrays "
+                                          "the kernel only reads, and it reads none; use "
+                                          "--input uniform (kerncast run's hash)");
+    return fills;
+}
+
 // KERNEL --run: `kerncast run KERNEL --counters` as a child, then the counters form.
 void run_on_gpu(const AtomicsCommandOptions& o, const MachineModel& machine) {
+    const std::vector<codegen::ArrayFill> fills = run_input_fills(o); // the user's input first
     if (!runtime::find_program("ncu"))
         throw Error(ErrorKind::unavailable, "--run needs Nsight Compute: no 'ncu' on PATH", {},
                     {"install Nsight Compute and put its ncu on PATH, or profile elsewhere and "
@@ -153,6 +173,11 @@ void run_on_gpu(const AtomicsCommandOptions& o, const MachineModel& machine) {
                                      record};
     for (auto& argument : launch_arguments(o.launch))
         argv.push_back(std::move(argument));
+    std::string filled;
+    for (const auto& fill : fills) {
+        argv.insert(argv.end(), {"--fill", codegen::to_string(fill)});
+        filled += (filled.empty() ? "" : ", ") + codegen::to_string(fill);
+    }
     const runtime::ProcessResult child = runtime::run_process(argv);
     if (child.exit_code != 0) {
         std::filesystem::remove(record);
@@ -164,9 +189,10 @@ void run_on_gpu(const AtomicsCommandOptions& o, const MachineModel& machine) {
     const runtime::Measurement m = runtime::load_measurement_file(record);
     std::filesystem::remove(record);
     from_measurement(m,
-                     o.kernel_path +
-                         " (profiled with ncu; its input is kerncast run's deterministic hash, "
-                         "uniform-like)",
+                     o.kernel_path + " (profiled with ncu; input " +
+                         (fills.empty() ? "uniform: kerncast run's deterministic hash"
+                                        : "solid: --fill " + filled) +
+                         ")",
                      o, machine);
 }
 
@@ -313,12 +339,6 @@ void atomics_command(const AtomicsCommandOptions& o) {
     if (o.input_given && o.kernel_path.empty())
         throw_usage_error("--input belongs to KERNEL (the static forecast): counters carry the "
                           "input they were measured on");
-    // kerncast run fills a kernel file's arrays with its deterministic hash, each byte
-    // uniform-like: what --run measures is the uniform image, whatever the forecast assumes.
-    if (o.run && o.input_given && o.input != "uniform")
-        throw_usage_error("--run measures the image kerncast run writes, its deterministic hash "
-                          "(each byte uniform-like), which is --input uniform; a solid image "
-                          "needs a fill kerncast run cannot write yet (docs/atomics.md)");
     if (!o.sweep.empty() && (o.kernel_path.empty() || o.run))
         throw_usage_error("--sweep belongs to the static forecast (KERNEL without --run)");
     if (!o.operation.empty() && o.operation != "add" && o.operation != "popc_inc")
@@ -369,7 +389,7 @@ void setup_atomics(CLI::App& app) {
                   "the counters");
     cmd->add_option("--input", o->input,
                     "With KERNEL: the input distribution, solid (default: one colour, the most "
-                    "contention) or uniform")
+                    "contention) or uniform; with --run the image the GPU reads")
         ->type_name("solid|uniform");
     cmd->add_option("--operation", o->operation,
                     "Fetch-and-op grid of the table: add or popc_inc (default: forecast "

@@ -4,6 +4,7 @@
 // CUDA source with its launch and arguments given on the command line.
 #include "commands.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/codegen/array_fill.hpp"
 #include "kerncast/codegen/kernel_run.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/input_file.hpp"
@@ -40,6 +41,7 @@ struct RunCommandOptions {
     std::vector<std::string> buffers;
     std::vector<std::string> scalars;
     std::vector<std::string> constants;
+    std::vector<std::string> fills; // the kernel-file form's --fill NAME=V1,V2,...
     std::vector<std::string> nvrtc_options;
     runtime::TimingOptions timing;
     bool counters = false;
@@ -92,6 +94,8 @@ std::vector<std::string> profiled_child(const RunCommandOptions& options,
                                          "1"};
         for (auto& argument : launch_arguments(options.launch))
             argv.push_back(std::move(argument));
+        for (const auto& fill : options.fills)
+            argv.insert(argv.end(), {"--fill", fill});
         for (const auto& option : options.nvrtc_options)
             argv.push_back("--nvrtc-option=" + option);
         return argv;
@@ -152,6 +156,8 @@ void prepare_kernel_file(const RunCommandOptions& options, runtime::TimingReques
     for (const auto& note : generated.notes)
         std::cerr << "kerncast: note: " << note << "\n";
     request = codegen::timing_request(generated, spec.name + ".cu", options.timing);
+    for (const auto& fill : options.fills)
+        codegen::apply_array_fill(schedule, codegen::parse_array_fill(fill), request);
     request.compile_options = options.nvrtc_options;
     context = codegen::run_context(schedule, generated, origin);
 }
@@ -166,8 +172,10 @@ void check_cuda_source_form(const RunCommandOptions& options) {
           std::pair{&options.launch.block, "--block"}})
         if (value->empty())
             throw_usage_error(std::string("--cuda-source needs ") + name);
-    if (!options.launch.defines.empty() || !options.launch.fold.empty())
-        throw_usage_error("-D and --fold belong to the kernel-file form (KERNEL)");
+    if (!options.launch.defines.empty() || !options.launch.fold.empty() || !options.fills.empty())
+        throw_usage_error("-D, --fold and --fill belong to the kernel-file form (KERNEL); with "
+                          "--cuda-source a buffer's initialisation is in its --buffer "
+                          "(name:dtype:count:pattern=HEX)");
 }
 
 // --counters: one launch of the timed kernel profiled by ncu, with the metric table of the
@@ -390,6 +398,10 @@ void setup_run(CLI::App& app) {
         ->type_name("KERNEL");
     add_define_option(*cmd, options->launch.defines, "With KERNEL");
     add_fold_option(*cmd, options->launch.fold, "With KERNEL");
+    cmd->add_option("--fill", options->fills,
+                    "With KERNEL: the array NAME's elements, row-major, repeat V1,V2,... instead "
+                    "of the deterministic hash (e.g. --fill image=0,1,2,3); repeatable")
+        ->type_name("NAME=V1,V2,...");
     add_cuda_source_options(*cmd, *options);
     add_timing_options(*cmd, *options);
     cmd->add_flag("--counters", options->counters,

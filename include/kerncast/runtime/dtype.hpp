@@ -18,10 +18,12 @@ std::size_t size_bytes(DType dtype);
 std::string dtype_list();
 
 // hash: every element is a deterministic function of (buffer name, index) (deterministic_init.hpp);
-// zero: all bytes zero.
-enum class BufferInit { hash, zero };
+// zero: all bytes zero; pattern: the bytes of one period repeated from the first byte on
+// (BufferSpec::pattern, kernel_arguments.hpp).
+enum class BufferInit { hash, zero, pattern };
 
+// "hash" or "zero" (a pattern's text carries its bytes: parse_buffer_init_text).
 std::optional<BufferInit> parse_buffer_init(std::string_view name);
-const char* to_string(BufferInit init);
+const char* to_string(BufferInit init); // "hash", "zero", "pattern"
 
 } // namespace kerncast::runtime

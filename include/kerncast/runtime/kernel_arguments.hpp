@@ -19,9 +19,20 @@ struct BufferSpec {
     DType dtype = DType::f32;
     std::int64_t count = 0; // elements
     BufferInit init = BufferInit::hash;
+    // init == pattern: one period's bytes (1 to max_pattern_bytes), repeated over the buffer.
+    std::vector<std::uint8_t> pattern;
 
     bool operator==(const BufferSpec&) const = default;
 };
+
+inline constexpr std::size_t max_pattern_bytes = 4096;
+
+// The initialisation's text: "hash", "zero" or "pattern=HEX" (the period's bytes in order,
+// two lower-case hex digits each: image[p, c] = c of a packed u8 image is "pattern=00010203").
+std::string init_text(const BufferSpec& buffer);
+// Sets buffer.init and buffer.pattern from such a text; false (buffer unchanged) when the
+// text is none of them or a pattern is empty, longer than max_pattern_bytes or not hex.
+bool parse_buffer_init_text(std::string_view text, BufferSpec& buffer);
 
 // A scalar passed by value. Integers keep their exact value; reals are doubles (narrowed to
 // float for f32).
@@ -35,7 +46,8 @@ struct ScalarArgument {
 
 using KernelArgument = std::variant<BufferSpec, ScalarArgument>;
 
-// "name:dtype:count[:init]", e.g. "x:f32:1048576" or "y:f64:1024:zero". Usage Error otherwise.
+// "name:dtype:count[:init]", e.g. "x:f32:1048576", "y:f64:1024:zero" or
+// "image:u32:1024:pattern=00010203". Usage Error otherwise.
 // Grid and block shapes use the launch grammar of every command, kernel/launch_text.hpp.
 BufferSpec parse_buffer_spec(std::string_view text);
 // The same form for a __constant__ array the harness fills (TimingRequest::constant_symbols);

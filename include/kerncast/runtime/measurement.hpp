@@ -61,7 +61,7 @@ struct BufferRecord {
     std::string name;
     std::string dtype; // "f16", "f32", "f64", "i32", "i64", "u32", "u64"
     std::int64_t count = 0;
-    std::string init; // "hash" or "zero"
+    std::string init; // "hash", "zero" or "pattern=HEX" (runtime::init_text)
 
     bool operator==(const BufferRecord&) const = default;
 };

@@ -18,9 +18,29 @@ TEST(KernelArguments, ParsesBufferSpecs) {
     EXPECT_EQ(dtype_list(), "f16, f32, f64, i32, i64, u32, u64");
 }
 
+TEST(KernelArguments, PatternInitialisationsRoundTrip) {
+    const BufferSpec image = parse_buffer_spec("image:u32:1024:pattern=00010203");
+    EXPECT_EQ(image.init, BufferInit::pattern);
+    EXPECT_EQ(image.pattern, (std::vector<std::uint8_t>{0, 1, 2, 3}));
+    EXPECT_EQ(to_string(image), "image:u32:1024:pattern=00010203");
+    // Upper-case digits are read; the text is written in lower case.
+    const BufferSpec w = parse_buffer_spec("w:f32:8:pattern=0000C03F");
+    EXPECT_EQ(w.pattern, (std::vector<std::uint8_t>{0x00, 0x00, 0xc0, 0x3f})); // 1.5f
+    EXPECT_EQ(init_text(w), "pattern=0000c03f");
+    BufferSpec b{"b", DType::u32, 4, BufferInit::pattern, {7}};
+    ASSERT_TRUE(parse_buffer_init_text("zero", b));
+    EXPECT_EQ(b, (BufferSpec{"b", DType::u32, 4, BufferInit::zero}));
+    for (const char* bad : {"pattern=", "pattern=0", "pattern=0g", "pattern 00", "patterns=00"})
+        EXPECT_FALSE(parse_buffer_init_text(bad, b)) << bad;
+    EXPECT_TRUE(parse_buffer_init_text("pattern=" + std::string(2 * max_pattern_bytes, 'a'), b));
+    EXPECT_FALSE(
+        parse_buffer_init_text("pattern=" + std::string(2 * max_pattern_bytes + 2, 'a'), b));
+}
+
 TEST(KernelArguments, RejectsBadBufferSpecs) {
-    for (const char* bad : {"x", "x:f32", "x:f8:10", "x:f32:0", "x:f32:-3", "x:f32:ten",
-                            "1x:f32:10", "x:f32:10:random", "x:f32:10:zero:extra"}) {
+    for (const char* bad :
+         {"x", "x:f32", "x:f8:10", "x:f32:0", "x:f32:-3", "x:f32:ten", "1x:f32:10",
+          "x:f32:10:random", "x:f32:10:zero:extra", "x:f32:10:pattern=abc"}) {
         try {
             parse_buffer_spec(bad);
             ADD_FAILURE() << bad << " was accepted";

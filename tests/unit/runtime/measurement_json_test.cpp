@@ -110,6 +110,20 @@ TEST(Measurement, ConstantArraysAreOptionalAndRoundTrip) {
               "/kernel/constants");
 }
 
+TEST(Measurement, PatternInitialisationsRoundTripAndBadOnesAreRefused) {
+    Measurement m = load_measurement_file(sample_path);
+    m.kernel.buffers[0].init = "pattern=00010203";
+    const std::string text = measurement_to_json(m).dump(2);
+    EXPECT_EQ(parse_measurement_json(text, "round trip"), m);
+    for (const char* bad : {"pattern=0", "pattern=", "fill", "pattern=zz"}) {
+        nlohmann::json buffers = measurement_to_json(m)["kernel"]["buffers"];
+        buffers[0]["init"] = bad;
+        const Error e = parse_error(edited("/kernel/buffers", buffers));
+        EXPECT_EQ(e.where().json_path, "/kernel/buffers/0/init") << bad;
+        EXPECT_NE(e.message().find("expected hash, zero or pattern=HEX"), std::string::npos);
+    }
+}
+
 TEST(Measurement, OldRecordsRoundTripByteForByte) {
     // saxpy_record_as_written.json is the sample as kerncast wrote it before /provenance and
     // /kernel/registers_per_thread existed (write_measurement_file at commit dc5bd92): read and
