@@ -16,6 +16,7 @@
 #include "kerncast/analysis/shared_arrays.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
+#include "kerncast/support/memo.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -1045,15 +1046,19 @@ void check_fold_within_domain(const kernel::BoundKernel& bound) {
     check_fold_within_domain(bound.spec(), bound.launch(), bound.named_values());
 }
 
-static void check_fold_within_domain(const kernel::KernelSpec& spec,
-                                     const kernel::LaunchConfig& launch,
-                                     const kernel::ParameterOverrides& named) {
+// The values each thread-mapped global index takes along each axis (-1: no such index, or isl
+// cannot count them), at the named parameter values: a function of the kernel's domain, its
+// mapping and the values alone, which every launch of an explore shares.
+static std::array<std::int64_t, kernel::axis_count>
+mapped_index_extents(const kernel::KernelSpec& spec, const kernel::ParameterOverrides& named) {
+    std::array<std::int64_t, kernel::axis_count> extents;
+    extents.fill(-1);
     isl::Context ctx;
     ::isl::set domain;
     try {
         domain = isl::parse_set(ctx, spec.domain);
     } catch (const isl::IslError&) {
-        return; // rejected with its position when the file was read
+        return extents; // rejected with its position when the file was read
     }
     const auto names = dim_names(domain, isl_dim_param);
     for (size_t k = 0; k < names.size(); ++k)
@@ -1064,25 +1069,42 @@ static void check_fold_within_domain(const kernel::KernelSpec& spec,
                                                        isl_val_int_from_si(ctx.get(), value)));
     const auto indices = dim_names(domain, isl_dim_set);
     for (int axis = 0; axis < kernel::axis_count; ++axis) {
-        const std::int64_t fold = launch.fold[static_cast<size_t>(axis)];
         const std::string& index = spec.threads.global[static_cast<size_t>(axis)];
         const auto at = std::find(indices.begin(), indices.end(), index);
-        if (fold <= 1 || index.empty() || at == indices.end())
+        if (index.empty() || at == indices.end())
             continue;
         const auto position = static_cast<size_t>(at - indices.begin());
         const ::isl::set along = project_out(
             project_out_unless(domain, indices.size(), [&](size_t k) { return k == position; }),
             isl_dim_param, 0, static_cast<unsigned>(names.size()));
-        std::int64_t extent = 0;
         try {
-            extent = isl::count_points(ctx, along.get());
+            extents[static_cast<size_t>(axis)] = isl::count_points(ctx, along.get());
         } catch (const isl::IslError&) {
-            continue;
         }
-        if (fold > extent)
+    }
+    return extents;
+}
+
+static void check_fold_within_domain(const kernel::KernelSpec& spec,
+                                     const kernel::LaunchConfig& launch,
+                                     const kernel::ParameterOverrides& named) {
+    if (launch.fold[0] * launch.fold[1] * launch.fold[2] <= 1)
+        return;
+    static support::Memo<std::array<std::int64_t, kernel::axis_count>> memo;
+    std::string key = spec.domain;
+    for (const auto& index : spec.threads.global)
+        key += '\0' + index;
+    for (const auto& [name, value] : named)
+        key += '\0' + name + '=' + std::to_string(value);
+    const auto extents = memo.get(key, [&] { return mapped_index_extents(spec, named); });
+    for (int axis = 0; axis < kernel::axis_count; ++axis) {
+        const std::int64_t fold = launch.fold[static_cast<size_t>(axis)];
+        const std::int64_t extent = extents[static_cast<size_t>(axis)];
+        if (fold > 1 && extent >= 0 && fold > extent)
             throw_input_error("the fold " + std::to_string(fold) + " along " +
                                   kernel::axis_name(axis) + " is larger than the domain, whose " +
-                                  "index " + index + " takes " + std::to_string(extent) + " values",
+                                  "index " + spec.threads.global[static_cast<size_t>(axis)] +
+                                  " takes " + std::to_string(extent) + " values",
                               SourceLocation{spec.file, 0, 0, {}, {}});
     }
 }

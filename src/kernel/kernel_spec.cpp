@@ -2,6 +2,7 @@
 
 #include "../support/isl_support.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/support/memo.hpp"
 
 #include <algorithm>
 #include <isl/cpp.h>
@@ -217,22 +218,31 @@ void KernelSpec::check_param_values(
     // An empty domain has nothing to count, generate or run: say so rather than answer zeros.
     if (domain.empty())
         return;
-    isl::Context ctx;
-    ::isl::set set;
-    try {
-        set = isl::parse_set(ctx, domain);
-    } catch (const isl::IslError&) {
-        return; // rejected with its position when the file was read
-    }
-    const auto names = isl::dim_names(set, isl_dim_param);
-    for (size_t k = 0; k < names.size(); ++k) {
-        const auto value = lookup(names[k]);
-        if (!value)
-            return;
-        set = isl::checked("fixing a parameter",
-                           [&] { return isl::fix_param(set, static_cast<int>(k), *value); });
-    }
-    if (isl::checked("testing the domain for emptiness", [&] { return set.is_empty(); }))
+    // Whether the domain is empty depends on its text and the values alone: an explore of a
+    // space asks it once (support/memo.hpp).
+    static support::Memo<bool> emptiness;
+    std::string key = domain;
+    for (const auto& [n, v] : values)
+        key += '\0' + n + '=' + std::to_string(v);
+    const bool empty = emptiness.get(key, [&]() -> bool {
+        isl::Context ctx;
+        ::isl::set set;
+        try {
+            set = isl::parse_set(ctx, domain);
+        } catch (const isl::IslError&) {
+            return false; // rejected with its position when the file was read
+        }
+        const auto names = isl::dim_names(set, isl_dim_param);
+        for (size_t k = 0; k < names.size(); ++k) {
+            const auto value = lookup(names[k]);
+            if (!value)
+                return false;
+            set = isl::checked("fixing a parameter",
+                               [&] { return isl::fix_param(set, static_cast<int>(k), *value); });
+        }
+        return isl::checked("testing the domain for emptiness", [&] { return set.is_empty(); });
+    });
+    if (empty)
         throw_input_error("kernel '" + name + "': the domain " + domain + " is empty for " +
                               (values.empty() ? std::string("its parameters") : values_text()),
                           SourceLocation{file, 0, 0, {}, {}},

@@ -3,6 +3,7 @@
 #include "../../support/isl_support.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/support/integer.hpp"
+#include "kerncast/support/memo.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -459,7 +460,6 @@ struct WaveFootprints::State {
     };
     bool domain_is_box = false;
     std::array<std::int64_t, 3> domain_low{0, 0, 0}, domain_high{0, 0, 0}; // inclusive
-    ::isl::set full_domain; // every index, at the parameter values
     // The range of every sequential index, when the whole domain is a box (the mapped box
     // times these ranges); empty otherwise.
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> sequential_ranges;
@@ -630,9 +630,7 @@ struct WaveFootprints::State {
     std::vector<Candidate> collect_arrays(const analysis::KernelAnalysis& analysis,
                                           const ParameterValues& values,
                                           std::int64_t row_alignment_bytes, bool force_linear);
-    std::vector<std::string> read_points_domain(const analysis::KernelAnalysis& analysis,
-                                                const ParameterValues& values);
-    void check_box_domain(const std::vector<std::string>& kept);
+    void read_domain(const analysis::KernelAnalysis& analysis, const ParameterValues& values);
     std::optional<BoxAccess> box_access(const analysis::KernelAnalysis& analysis,
                                         const ParameterValues& values,
                                         const Candidate& candidate) const;
@@ -678,36 +676,118 @@ WaveFootprints::State::collect_arrays(const analysis::KernelAnalysis& analysis,
     return candidates;
 }
 
-// Points and grid from the kernel's domain over the thread-mapped indices; returns the names
-// of the indices kept in points_domain.
-std::vector<std::string>
-WaveFootprints::State::read_points_domain(const analysis::KernelAnalysis& analysis,
-                                          const ParameterValues& values) {
-    const kernel::KernelSpec& spec = analysis.spec;
-    ::isl::set domain =
-        fix_parameters(isl::parse_set(ctx, spec.domain), analysis.parameters, values.values());
-    full_domain = domain;
+namespace {
+
+bool thread_mapped(const kernel::KernelSpec& spec, const std::string& index) {
+    for (size_t a = 0; a < 3; ++a)
+        if (spec.threads.global[a] == index || spec.threads.block[a] == index ||
+            spec.threads.local[a] == index)
+            return true;
+    return false;
+}
+
+// The kernel's domain at the parameter values (`full`) and over its thread-mapped indices
+// alone (returned), in `ctx`.
+::isl::set mapped_points(isl::Context& ctx, const analysis::KernelAnalysis& analysis,
+                         const ParameterValues& values, ::isl::set* full) {
+    ::isl::set domain = fix_parameters(isl::parse_set(ctx, analysis.spec.domain),
+                                       analysis.parameters, values.values());
+    if (full)
+        *full = domain;
     const auto indices = isl::dim_names(domain.get(), isl_dim_set);
-    for (size_t k = indices.size(); k-- > 0;) {
-        bool mapped = false;
-        for (size_t a = 0; a < 3; ++a)
-            mapped = mapped || spec.threads.global[a] == indices[k] ||
-                     spec.threads.block[a] == indices[k] || spec.threads.local[a] == indices[k];
-        if (!mapped)
+    for (size_t k = indices.size(); k-- > 0;)
+        if (!thread_mapped(analysis.spec, indices[k]))
             domain = ::isl::manage(
                 isl_set_project_out(domain.copy(), isl_dim_set, static_cast<unsigned>(k), 1));
-    }
-    const auto kept = isl::dim_names(domain.get(), isl_dim_set);
+    return domain;
+}
+
+// What the footprints read of the domain at the parameter values, whatever the launch.
+struct DomainFacts {
+    std::array<std::int64_t, 3> low{0, 0, 0}, high{0, 0, 0}; // each global index's range
+    std::array<std::int64_t, 3> block_index_max{0, 0, 0};    // explicit block indices'
+    bool is_box = false; // the mapped points are their bounding box
+    // The whole domain is the mapped box times these ranges of the other indices (else empty).
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> sequential_ranges;
+};
+
+// A box of `names` with `bounds`, equal to `set`?
+bool equals_box(isl::Context& ctx, const std::vector<std::string>& names,
+                const std::vector<std::string>& bounds, const ::isl::set& set) {
+    const ::isl::set box = isl::parse_set(
+        ctx, fmt::format("{{ [{}] : {} }}", fmt::join(names, ", "), fmt::join(bounds, " and ")));
+    return box.is_equal(set);
+}
+
+DomainFacts domain_facts(const analysis::KernelAnalysis& analysis, const ParameterValues& values) {
+    const kernel::KernelSpec& spec = analysis.spec;
+    isl::Context ctx;
+    ::isl::set full;
+    const ::isl::set points = mapped_points(ctx, analysis, values, &full);
+    const auto kept = isl::dim_names(points.get(), isl_dim_set);
     auto position = [&](const std::string& index) {
         return static_cast<int>(std::find(kept.begin(), kept.end(), index) - kept.begin());
     };
+    DomainFacts facts;
+    std::vector<std::string> bounds;
+    for (size_t a = 0; a < 3; ++a) {
+        const std::string& index = spec.threads.global[a];
+        if (index.empty() && !spec.threads.block[a].empty())
+            facts.block_index_max[a] =
+                isl::to_int64(points.dim_max_val(position(spec.threads.block[a])).get());
+        if (index.empty())
+            continue;
+        facts.high[a] = isl::to_int64(points.dim_max_val(position(index)).get());
+        facts.low[a] = isl::to_int64(points.dim_min_val(position(index)).get());
+    }
+    // Fast path eligibility (see granule_boxes): the domain equals its bounding box.
+    for (const auto& name : kept)
+        for (size_t a = 0; a < 3; ++a)
+            if (spec.threads.global[a] == name)
+                bounds.push_back(std::to_string(facts.low[a]) + " <= " + name +
+                                 " <= " + std::to_string(facts.high[a]));
+    if (!kept.empty() && bounds.size() == kept.size())
+        facts.is_box = equals_box(ctx, kept, bounds, points);
+    const auto indices = isl::dim_names(full.get(), isl_dim_set);
+    if (!facts.is_box || indices.size() == kept.size())
+        return facts;
+    // The whole domain a box too: each sequential index takes its range at every point.
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> ranges;
+    for (size_t k = 0; k < indices.size(); ++k) {
+        if (std::find(kept.begin(), kept.end(), indices[k]) != kept.end())
+            continue;
+        const std::int64_t low = isl::to_int64(full.dim_min_val(static_cast<int>(k)).get());
+        const std::int64_t high = isl::to_int64(full.dim_max_val(static_cast<int>(k)).get());
+        ranges[indices[k]] = {low, high};
+        bounds.push_back(std::to_string(low) + " <= " + indices[k] + " <= " + std::to_string(high));
+    }
+    if (equals_box(ctx, indices, bounds, full))
+        facts.sequential_ranges = std::move(ranges);
+    return facts;
+}
+
+} // namespace
+
+// Points and grid from the kernel's domain over the thread-mapped indices. The domain's facts
+// depend on the kernel and its parameter values alone: every launch of an explore shares them
+// (support/memo.hpp); only a domain that is not a box is read into ctx for the isl path.
+void WaveFootprints::State::read_domain(const analysis::KernelAnalysis& analysis,
+                                        const ParameterValues& values) {
+    const kernel::KernelSpec& spec = analysis.spec;
+    static support::Memo<DomainFacts> memo;
+    std::string key = spec.domain;
+    for (size_t a = 0; a < 3; ++a)
+        key += '\0' + spec.threads.global[a] + '\0' + spec.threads.block[a] + '\0' +
+               spec.threads.local[a];
+    for (size_t k = 0; k < analysis.parameters.size() && k < values.values().size(); ++k)
+        key += '\0' + analysis.parameters[k] + '=' + std::to_string(values.values()[k]);
+    const DomainFacts facts = memo.get(key, [&] { return domain_facts(analysis, values); });
     for (size_t a = 0; a < 3; ++a) {
         const std::string& index = spec.threads.global[a];
         if (index.empty() && !spec.threads.block[a].empty()) {
             // Explicit block index (blocks: {x: bj}): the grid is its range.
             block_index[a] = spec.threads.block[a];
-            const ::isl::val maximum = domain.dim_max_val(position(block_index[a]));
-            grid[a] = std::max<std::int64_t>(1, isl::to_int64(maximum.get()) + 1);
+            grid[a] = std::max<std::int64_t>(1, facts.block_index_max[a] + 1);
         }
         if (index.empty())
             continue;
@@ -719,52 +799,14 @@ WaveFootprints::State::read_points_domain(const analysis::KernelAnalysis& analys
             if (auto value = values(name))
                 lower[a] += c * *value;
         block_span[a] = analysis.launch.block[a] * analysis.launch.fold[a];
-        const ::isl::val maximum = domain.dim_max_val(position(index));
-        const std::int64_t top = isl::to_int64(maximum.get());
-        grid[a] = std::max<std::int64_t>(1, (top - lower[a]) / block_span[a] + 1);
-        const ::isl::val minimum = domain.dim_min_val(position(index));
-        domain_low[a] = isl::to_int64(minimum.get());
-        domain_high[a] = top;
+        grid[a] = std::max<std::int64_t>(1, (facts.high[a] - lower[a]) / block_span[a] + 1);
+        domain_low[a] = facts.low[a];
+        domain_high[a] = facts.high[a];
     }
-    points_domain = std::move(domain);
-    return kept;
-}
-
-// Fast path eligibility (see granule_boxes): the domain equals its bounding box.
-void WaveFootprints::State::check_box_domain(const std::vector<std::string>& kept) {
-    std::vector<std::string> bounds;
-    for (const auto& name : kept)
-        for (size_t a = 0; a < 3; ++a)
-            if (mapped_index[a] == name)
-                bounds.push_back(std::to_string(domain_low[a]) + " <= " + name +
-                                 " <= " + std::to_string(domain_high[a]));
-    if (!kept.empty() && bounds.size() == kept.size()) {
-        const ::isl::set box = isl::parse_set(
-            ctx, fmt::format("{{ [{}] : {} }}", fmt::join(kept, ", "), fmt::join(bounds, " and ")));
-        domain_is_box = box.is_equal(points_domain);
-    }
+    domain_is_box = facts.is_box;
+    sequential_ranges = facts.sequential_ranges;
     if (!domain_is_box)
-        return;
-    // The whole domain a box too: each sequential index takes its range at every point.
-    const auto indices = isl::dim_names(full_domain.get(), isl_dim_set);
-    if (indices.size() == kept.size())
-        return;
-    std::map<std::string, std::pair<std::int64_t, std::int64_t>> ranges;
-    std::vector<std::string> all_bounds = bounds;
-    for (size_t k = 0; k < indices.size(); ++k) {
-        if (std::find(kept.begin(), kept.end(), indices[k]) != kept.end())
-            continue;
-        const std::int64_t low = isl::to_int64(full_domain.dim_min_val(static_cast<int>(k)).get());
-        const std::int64_t high = isl::to_int64(full_domain.dim_max_val(static_cast<int>(k)).get());
-        ranges[indices[k]] = {low, high};
-        all_bounds.push_back(std::to_string(low) + " <= " + indices[k] +
-                             " <= " + std::to_string(high));
-    }
-    const ::isl::set box =
-        isl::parse_set(ctx, fmt::format("{{ [{}] : {} }}", fmt::join(indices, ", "),
-                                        fmt::join(all_bounds, " and ")));
-    if (box.is_equal(full_domain))
-        sequential_ranges = std::move(ranges);
+        points_domain = mapped_points(ctx, analysis, values, nullptr);
 }
 
 // The access as a map from block boxes to address boxes, when every subscript is
@@ -890,8 +932,7 @@ WaveFootprints::WaveFootprints(const analysis::KernelAnalysis& analysis,
     const ParameterValues values(analysis.parameters, params);
     const std::vector<State::Candidate> candidates =
         s.collect_arrays(analysis, values, row_alignment_bytes, force_linear);
-    checked("reading the kernel's domain",
-            [&] { s.check_box_domain(s.read_points_domain(analysis, values)); });
+    checked("reading the kernel's domain", [&] { s.read_domain(analysis, values); });
     s.array_uses_boxes.assign(s.arrays.size(), s.domain_is_box && !force_isl);
     for (const auto& candidate : candidates) {
         if (!s.array_uses_boxes[candidate.array])
