@@ -55,9 +55,9 @@
 #  27. autotuning: issue 44's spaces (examples/autotuning/spaces), each configuration the
 #      model can run timed with CUDA events (validate --sweep --repeat 5 --save), then Nsight
 #      Compute volumes of 8 configurations a kernel file (seeded sample): all of the
-#      small spaces, a seeded random sample of SPACE_SAMPLE (default 120) of convolution and
-#      pnpoly (341-342 configurations; the issue asks for 300 or all, which needs a session of
-#      its own: SPACE_SAMPLE=342 PHASES=autotuning). Forecast before any GPU ran them:
+#      small spaces, a seeded random sample of SPACE_SAMPLE (default 120) of convolution,
+#      pnpoly (341-342 configurations) and hotspot (2838; the issue asks for 300 or all, which
+#      needs a session of its own: SPACE_SAMPLE=342 PHASES=autotuning). Forecast before any GPU ran them:
 #      lab/forecasts/autotuning-2026-11-29/.
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (lab/measured/*-2026-11-26c). Still open
@@ -424,7 +424,7 @@ if want autotuning; then
   phase autotuning
   mkdir -p $W/autotuning
   for space in kt_vector_add kt_stencil kt_transpose kt_matmul ktt_bicg_q ktt_bicg_s \
-      ktt_coulomb_sum kt_convolution kt_pnpoly; do
+      ktt_coulomb_sum kt_convolution kt_pnpoly bat_hotspot; do
     $K explore --space examples/autotuning/spaces/$space.yaml -m $MACHINE \
       --csv $W/autotuning/$space.csv -q > /dev/null 2>&1
     # One sweep file per kernel file (a space with variants has a `kernel` column; the kernel
@@ -437,7 +437,7 @@ if want autotuning; then
   done
   for sweep in $W/autotuning/*.sweep; do
     kernel=$(basename $sweep .sweep)
-    case $kernel in kt_convolution|kt_pnpoly)
+    case $kernel in kt_convolution|kt_pnpoly|bat_hotspot)
       shuf -n ${SPACE_SAMPLE:-120} --random-source=<(yes 44) $sweep > $sweep.sample &&
         mv $sweep.sample $sweep ;;
     esac

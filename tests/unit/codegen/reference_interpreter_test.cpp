@@ -90,7 +90,8 @@ TEST(ReferenceInterpreter, AutotuningExamplesComputeTheSameUnderEveryFold) {
                  {"ktt_bicg_q", {{"nx", 70}, {"ny", 9}}},
                  {"ktt_bicg_s", {{"nx", 9}, {"ny", 70}}},
                  {"ktt_coulomb_sum_aos", {{"grid_size", 11}, {"atoms", 5}}},
-                 {"ktt_coulomb_sum_soa", {{"grid_size", 11}, {"atoms", 5}}}};
+                 {"ktt_coulomb_sum_soa", {{"grid_size", 11}, {"atoms", 5}}},
+                 {"bat_hotspot", {{"grid_width", 37}, {"grid_height", 21}}}};
     for (const auto& [name, params] : examples) {
         SCOPED_TRACE(name);
         const auto spec =
