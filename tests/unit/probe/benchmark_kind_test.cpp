@@ -20,7 +20,8 @@ TEST(BenchmarkKind, RegistryHoldsEveryKindOnce) {
     EXPECT_EQ(names, (std::set<std::string_view>{"size", "line", "tag_line", "latency", "overhead",
                                                  "caching", "sharing", "count_per_sm", "bandwidth",
                                                  "mixed_bandwidth", "loaded_latency", "departure",
-                                                 "l2_partition", "clock", "tlb", "block_launch"}));
+                                                 "issue_rate", "l2_partition", "clock", "tlb",
+                                                 "block_launch"}));
 }
 
 TEST(BenchmarkKind, FindByName) {
