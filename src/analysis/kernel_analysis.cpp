@@ -22,7 +22,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <functional>
+#include <isl/constraint.h>
 #include <isl/cpp.h>
+#include <optional>
 #include <set>
 
 namespace kerncast::analysis {
@@ -245,11 +247,17 @@ private:
     void read_domain();
     AffineForm index_bound(const std::string& index, bool maximum);
     void declare_launch_variables();
-    void map_global_axis(int axis, std::vector<std::string>& constraints);
+    // A launch variable's range: lower <= name (< upper when bounded).
+    struct VariableRange {
+        std::string name;
+        std::int64_t lower = 0;
+        std::optional<std::int64_t> upper;
+    };
+    void map_global_axis(int axis, std::vector<VariableRange>& constraints);
     void map_local_axis(int axis);
-    void map_axis(int axis, std::vector<std::string>& constraints);
+    void map_axis(int axis, std::vector<VariableRange>& constraints);
     void add_sequential_variables();
-    void build_launch_domain(const std::vector<std::string>& constraints);
+    void build_launch_domain(const std::vector<VariableRange>& constraints);
     void count_thread_blocks();
     // The points of `raw` (a set of ctx_), simplified under the assumptions; both the set's
     // text and the simplified text are cached, so a count is derived once per distinct set.
@@ -365,7 +373,7 @@ void Analyzer::setup_launch() {
     read_assumptions();
     read_domain();
     declare_launch_variables();
-    std::vector<std::string> constraints;
+    std::vector<VariableRange> constraints;
     for (int axis = 0; axis < axis_count; ++axis)
         map_axis(axis, constraints);
     add_sequential_variables();
@@ -446,7 +454,7 @@ void Analyzer::declare_launch_variables() {
 
 // index = lower bound + bx * block * fold + tx * fold + fx (consecutive placement), or
 // lower bound + bx * block * fold + fx * block + tx (strided: block-cyclic).
-void Analyzer::map_global_axis(int axis, std::vector<std::string>& constraints) {
+void Analyzer::map_global_axis(int axis, std::vector<VariableRange>& constraints) {
     const size_t a = static_cast<size_t>(axis);
     const std::string bx = builtin_of(LaunchVariable::Kind::block, axis);
     const std::string tx = builtin_of(LaunchVariable::Kind::thread, axis);
@@ -459,10 +467,10 @@ void Analyzer::map_global_axis(int axis, std::vector<std::string>& constraints) 
     form.add_term(tx, strided ? 1 : fold);
     if (fold > 1) {
         form.add_term(fx, strided ? block : 1);
-        constraints.push_back("0 <= " + fx + " < " + std::to_string(fold));
+        constraints.push_back({fx, 0, fold});
     }
-    constraints.push_back("0 <= " + tx + " < " + std::to_string(block));
-    constraints.push_back(bx + " >= 0");
+    constraints.push_back({tx, 0, block});
+    constraints.push_back({bx, 0, std::nullopt});
     result_.index_forms[index] = form;
     thread_indices_.insert(index);
 }
@@ -496,7 +504,7 @@ void Analyzer::map_local_axis(int axis) {
     thread_indices_.insert(index);
 }
 
-void Analyzer::map_axis(int axis, std::vector<std::string>& constraints) {
+void Analyzer::map_axis(int axis, std::vector<VariableRange>& constraints) {
     const size_t a = static_cast<size_t>(axis);
     const auto& t = result_.spec.threads;
     if (!t.global[a].empty()) {
@@ -532,29 +540,76 @@ void Analyzer::add_sequential_variables() {
 }
 
 // The domain in launch variables: its image under the inverse of the launch map.
-void Analyzer::build_launch_domain(const std::vector<std::string>& constraints) {
-    std::vector<std::string> tuple_out;
-    for (const auto& index : result_.spec.indices)
-        tuple_out.push_back(result_.index_forms[index].to_string());
-    std::vector<std::string> variable_names;
-    for (const auto& v : result_.variables)
-        variable_names.push_back(v.name);
-    const std::string map_text = fmt::format(
-        "{} -> {{ [{}] -> [{}]{} }}", params_text_, fmt::join(variable_names, ", "),
-        fmt::join(tuple_out, ", "),
-        constraints.empty() ? "" : fmt::format(" : {}", fmt::join(constraints, " and ")));
-    ::isl::map map;
-    try {
-        map = isl::parse_map(ctx_, map_text);
-    } catch (const isl::IslError& e) {
-        KERNCAST_CHECK(false, "launch map rejected by isl: " + map_text + ": " + e.what());
+// Built with isl's constructors rather than parsed from text: the map of every launch differs
+// (block and fold sizes are its coefficients), and parsing it was a sixth of an explore.
+void Analyzer::build_launch_domain(const std::vector<VariableRange>& constraints) {
+    const auto& variables = result_.variables;
+    const auto& parameters = result_.parameters;
+    const auto& indices = result_.spec.indices;
+    isl_ctx* ctx = ctx_.get();
+    isl_space* space = isl_space_alloc(ctx, static_cast<unsigned>(parameters.size()),
+                                       static_cast<unsigned>(variables.size()),
+                                       static_cast<unsigned>(indices.size()));
+    for (size_t k = 0; k < parameters.size(); ++k)
+        space = isl_space_set_dim_name(space, isl_dim_param, static_cast<unsigned>(k),
+                                       parameters[k].c_str());
+    for (size_t k = 0; k < variables.size(); ++k)
+        space = isl_space_set_dim_name(space, isl_dim_in, static_cast<unsigned>(k),
+                                       variables[k].name.c_str());
+    const auto position = [](const auto& names, const std::string& name, auto key) {
+        for (size_t k = 0; k < names.size(); ++k)
+            if (key(names[k]) == name)
+                return static_cast<int>(k);
+        return -1;
+    };
+    const auto variable_name = [](const LaunchVariable& v) -> const std::string& { return v.name; };
+    const auto same = [](const std::string& s) -> const std::string& { return s; };
+    isl_local_space* on_variables =
+        isl_local_space_from_space(isl_space_domain(isl_space_copy(space)));
+    isl_aff_list* outputs = isl_aff_list_alloc(ctx, static_cast<int>(indices.size()));
+    for (const auto& index : indices) {
+        const AffineForm& form = result_.index_forms[index];
+        isl_aff* aff = isl_aff_zero_on_domain(isl_local_space_copy(on_variables));
+        aff = isl_aff_set_constant_val(aff, isl_val_int_from_si(ctx, form.constant));
+        for (const auto& [name, c] : form.coefficients) {
+            if (const int v = position(variables, name, variable_name); v >= 0)
+                aff = isl_aff_set_coefficient_val(aff, isl_dim_in, v, isl_val_int_from_si(ctx, c));
+            else if (const int p = position(parameters, name, same); p >= 0)
+                aff =
+                    isl_aff_set_coefficient_val(aff, isl_dim_param, p, isl_val_int_from_si(ctx, c));
+            else
+                KERNCAST_CHECK(false, "the launch map names '" + name +
+                                          "', neither a launch variable nor a parameter");
+        }
+        outputs = isl_aff_list_add(outputs, aff);
     }
-    launch_domain_ = ::isl::manage(isl_set_apply(user_domain_.copy(), isl_map_reverse(map.copy())));
+    isl_map* map = isl_map_from_multi_aff(isl_multi_aff_from_aff_list(space, outputs));
+    isl_basic_set* ranges = isl_basic_set_universe(isl_local_space_get_space(on_variables));
+    for (const auto& range : constraints) {
+        const int v = position(variables, range.name, variable_name);
+        KERNCAST_CHECK(v >= 0, "a launch range of an unknown variable " + range.name);
+        isl_constraint* low = isl_constraint_alloc_inequality(isl_local_space_copy(on_variables));
+        low = isl_constraint_set_coefficient_si(low, isl_dim_set, v, 1);
+        low = isl_constraint_set_constant_val(low, isl_val_int_from_si(ctx, -range.lower));
+        ranges = isl_basic_set_add_constraint(ranges, low);
+        if (range.upper) {
+            isl_constraint* high =
+                isl_constraint_alloc_inequality(isl_local_space_copy(on_variables));
+            high = isl_constraint_set_coefficient_si(high, isl_dim_set, v, -1);
+            high =
+                isl_constraint_set_constant_val(high, isl_val_int_from_si(ctx, *range.upper - 1));
+            ranges = isl_basic_set_add_constraint(ranges, high);
+        }
+    }
+    isl_local_space_free(on_variables);
+    map = isl_map_intersect_domain(map, isl_set_from_basic_set(ranges));
+    KERNCAST_CHECK(map != nullptr, "isl could not build the launch map");
+    launch_domain_ = ::isl::manage(isl_set_apply(user_domain_.copy(), isl_map_reverse(map)));
     ctx_.check(launch_domain_.get(), "mapping the domain to the launch");
-    for (size_t k = 0; k < variable_names.size(); ++k)
+    for (size_t k = 0; k < variables.size(); ++k)
         launch_domain_ = ::isl::manage(isl_set_set_dim_name(launch_domain_.copy(), isl_dim_set,
                                                             static_cast<unsigned>(k),
-                                                            variable_names[k].c_str()));
+                                                            variables[k].name.c_str()));
 }
 
 // Threads and sub-groups per block; thread blocks with work: the domain projected onto the
