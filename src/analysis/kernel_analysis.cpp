@@ -212,7 +212,9 @@ public:
 
 private:
     KernelAnalysis result_;
-    isl::Context ctx_; // owns the isl_ctx; errors continue, as isl/cpp.h needs
+    // The calling thread's context (errors continue, as isl/cpp.h needs): the launch-independent
+    // sets (domain, parameters, assumptions) are parsed in it once per thread.
+    isl::Context& ctx_ = isl::thread_context().context;
     ::isl::set user_domain_;
     ::isl::set launch_domain_; // the domain in launch variables
     std::string params_text_;
@@ -389,8 +391,8 @@ void Analyzer::read_assumptions() {
     if (facts.empty())
         return;
     try {
-        context_ = isl::parse_set(
-            ctx_, fmt::format("{} -> {{ : {} }}", params_text_, fmt::join(facts, " and ")));
+        context_ = isl::thread_context().parsed_set(
+            fmt::format("{} -> {{ : {} }}", params_text_, fmt::join(facts, " and ")));
     } catch (const isl::IslError&) {
         context_ = std::nullopt; // not expressible in isl: no simplification
     }
@@ -400,12 +402,13 @@ void Analyzer::read_assumptions() {
 void Analyzer::read_domain() {
     const KernelSpec& spec = result_.spec;
     try {
-        user_domain_ = isl::parse_set(ctx_, spec.domain);
+        user_domain_ = isl::thread_context().parsed_set(spec.domain);
     } catch (const isl::IslError& e) {
         throw_input_error("isl rejects the domain of kernel '" + spec.name + "': " + e.what());
     }
     const ::isl::space declared =
-        isl::parse_set(ctx_, result_.parameters.empty() ? "{ : }" : params_text_ + " -> { : }")
+        isl::thread_context()
+            .parsed_set(result_.parameters.empty() ? "{ : }" : params_text_ + " -> { : }")
             .space();
     user_domain_ = ::isl::manage(isl_set_align_params(user_domain_.copy(), declared.copy()));
     ctx_.check(user_domain_.get(), "aligning the domain's parameters");

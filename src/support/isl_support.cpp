@@ -346,6 +346,21 @@ std::string message_of(const ::isl::exception& error) {
     return ::isl::manage(read_with_diagnostics<isl_map>(ctx, text, isl_map_read_from_str));
 }
 
+::isl::set ThreadContext::parsed_set(const std::string& text) {
+    if (const auto found = sets_.find(text); found != sets_.end())
+        return found->second;
+    ::isl::set set = parse_set(context, text);
+    if (sets_.size() >= max_sets)
+        sets_.clear();
+    sets_.emplace(text, set);
+    return set;
+}
+
+ThreadContext& thread_context() {
+    thread_local ThreadContext context;
+    return context;
+}
+
 std::string to_string(const ::isl::set& set) {
     return take_string(isl_set_to_str(set.get()));
 }

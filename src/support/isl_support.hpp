@@ -19,6 +19,7 @@
 #include <isl/set.h>
 #include <isl/space.h>
 #include <isl/val.h>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -112,6 +113,22 @@ template <class Step> auto checked(const std::string& what, Step&& step) -> decl
 // read_set / read_map for the binding (same diagnostics and offsets in IslError).
 ::isl::set parse_set(Context& ctx, const std::string& text);
 ::isl::map parse_map(Context& ctx, const std::string& text);
+
+// A context that lives as long as the calling thread, with the sets parsed in it by their
+// text: explore analyses every launch of a kernel, and each analysis reads the same domain,
+// parameters and assumptions. Objects made in it must not outlive the thread.
+class ThreadContext {
+public:
+    Context context;
+    // parse_set(context, text), kept (at most max_sets; emptied when full): later calls
+    // return a copy without parsing. A text isl rejects throws each time and is not kept.
+    ::isl::set parsed_set(const std::string& text);
+
+private:
+    static constexpr std::size_t max_sets = 64;
+    std::map<std::string, ::isl::set> sets_; // destroyed before the context
+};
+ThreadContext& thread_context();
 
 std::string to_string(const ::isl::set& set);
 std::string to_string(const ::isl::basic_set& set);
