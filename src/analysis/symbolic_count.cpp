@@ -103,9 +103,11 @@ private:
     std::unordered_map<std::string, std::shared_ptr<const PointCount>> counts_;
 };
 
+// Never destroyed: freeing thousands of counts (each with its isl context) at exit took a
+// twentieth of an explore's time, and the process is ending anyway.
 PointCountCache& point_counts() {
-    static PointCountCache cache;
-    return cache;
+    static PointCountCache* const cache = new PointCountCache;
+    return *cache;
 }
 
 } // namespace
