@@ -115,6 +115,24 @@ TEST(ReferenceInterpreter, AutotuningExamplesComputeTheSameUnderEveryFold) {
     }
 }
 
+TEST(ReferenceInterpreter, StagedConvolutionComputesThePlainOne) {
+    // The shared-memory-staged convolution (its one launch, block 16x16) against the
+    // plain-global one on the same inputs: the same 17 x 17 filter over a 48 x 32 image.
+    const auto load = [](const std::string& name) {
+        return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name +
+                                        ".yaml");
+    };
+    const auto staged = load("kt_convolution_shared16");
+    const auto plain = load("kt_convolution");
+    const auto staged_out = run_reference(
+        lower_kernel(staged, staged.launch, {{"image_width", 48}, {"image_height", 32}}));
+    const auto plain_out = run_reference(lower_kernel(
+        plain, {{16, 16, 1}, {1, 1, 1}},
+        {{"image_width", 48}, {"image_height", 32}, {"filter_width", 17}, {"filter_height", 17}}));
+    ASSERT_EQ(staged_out.buffers.at("output").size(), 48u * 32u);
+    expect_close(staged_out.buffers.at("output"), plain_out.buffers.at("output"), 1e-9);
+}
+
 TEST(ReferenceInterpreter, MatmulTiledEqualsTheNaiveProduct) {
     // Shared-memory tiles, two barriers per k tile: the tile loop must be fused for this to
     // hold (a wrong schedule multiplies only the last tile).
