@@ -164,7 +164,9 @@ TEST(SearchSpace, ExampleSpacesLoadWithTheirSourcesSizes) {
         {"kt_vector_add", 15, 0},
         {"ktt_bicg_q", 6, 0},
         {"ktt_bicg_s", 6, 0},
-        {"ktt_coulomb_sum", 2 * 2 * 4 * 6, 36}};
+        {"ktt_coulomb_sum", 2 * 2 * 4 * 6, 36},
+        {"kt_convolution_staged", 2, 0},
+        {"bat_hotspot", 37 * 6 * 10 * 10, 37 * 6 * 10 * 10 - 2838}};
     for (const auto& [name, combinations, restricted] : expected) {
         SCOPED_TRACE(name);
         const LoadedSearchSpace loaded = load_search_space_with_kernels(dir + name + ".yaml");
