@@ -50,9 +50,10 @@ void BM_RegisterCountCached(benchmark::State& state) {
 }
 BENCHMARK(BM_RegisterCountCached)->Unit(benchmark::kMicrosecond);
 
-// Arg 0: registers unknown; 1: ptxas for every configuration; 2: ptxas's counts read from a
-// cache directory a previous run filled (a second `explore --registers auto`). All hardware
-// threads.
+// Arg 0: registers unknown; 1: ptxas for every configuration, compiled in batches ahead of the
+// predictions as `explore --registers auto` does (RegisterCounter::prepare); 2: ptxas's counts
+// read from a cache directory a previous run filled (a second `explore --registers auto`);
+// 3: as 1, one compilation a configuration. All hardware threads.
 void BM_ExploreDefaultSweepRegisters(benchmark::State& state) {
     const std::string warm =
         (std::filesystem::temp_directory_path() / "kerncast_bench_register_cache").string();
@@ -78,6 +79,9 @@ void BM_ExploreDefaultSweepRegisters(benchmark::State& state) {
             options.registers_for_launch = [&ptxas](const kernel::LaunchConfig& launch) {
                 return ptxas->count(launch);
             };
+            if (state.range(0) != 3)
+                options.prepare_registers = [&ptxas](const std::vector<kernel::LaunchConfig>& all,
+                                                     unsigned jobs) { ptxas->prepare(all, jobs); };
         }
         benchmark::DoNotOptimize(
             models::explore(bench::star3d_r4(), {}, bench::a100_40gb(), options));
@@ -87,6 +91,7 @@ BENCHMARK(BM_ExploreDefaultSweepRegisters)
     ->Arg(0)
     ->Arg(1)
     ->Arg(2)
+    ->Arg(3)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -140,10 +140,10 @@ py::dict explore(const kernel::KernelSpec& spec, const MachineModel& machine,
                               "to sweep");
         const models::RegisterRequest registers =
             models::parse_register_request(registers_text, "registers");
-        // ptxas: one compile per launch
+        // ptxas: the sweep's launches counted ahead in batches
         options.registers_for_launch =
             models::launch_registers(registers, spec, overrides, machine, options.volume.registers,
-                                     models::CounterCreation::now);
+                                     models::CounterCreation::now, &options.prepare_registers);
         options.jobs = jobs;
         const models::ExploreResult result = models::explore(spec, overrides, machine, options);
         refuse_if_nothing_runs(result, spec.name, machine);

@@ -7,12 +7,14 @@
 #include "kerncast/sha256.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <functional>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -180,6 +182,71 @@ RegisterCounter::RegisterCounter(kernel::KernelSpec spec,
     : spec_(std::move(spec)), overrides_(std::move(overrides)), sm_(register_count_sm(machine)),
       cache_directory_(std::move(cache_directory)), nvrtc_version_(runtime::nvrtc_version()) {}
 
+namespace {
+
+models::RegisterCount count_of(const PtxasUsage& usage) {
+    models::RegisterCount count;
+    count.per_thread = usage.registers;
+    count.source = models::RegisterSource::ptxas;
+    count.target = usage.target;
+    count.stack_frame_bytes = usage.stack_frame_bytes;
+    count.spill_store_bytes = usage.spill_store_bytes;
+    count.spill_load_bytes = usage.spill_load_bytes;
+    return count;
+}
+
+// The generated kernels of one batch as one program: each source in a namespace of its own
+// (its helper functions then do not collide) with its extern "C" entry renamed `<name>_kcb<k>`
+// (C names ignore namespaces), the #include lines first. nullopt when a source does not have
+// the entry where the generator writes it.
+std::optional<std::string> batch_source(const std::vector<const GeneratedKernel*>& kernels,
+                                        std::vector<std::string>& entries) {
+    std::string includes;
+    std::string bodies;
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        std::string source = kernels[k]->cuda_source;
+        const std::size_t declared = source.find("extern \"C\" __global__");
+        const std::size_t named = declared == std::string::npos
+                                      ? std::string::npos
+                                      : source.find(kernels[k]->kernel_name + "(", declared);
+        if (named == std::string::npos)
+            return std::nullopt;
+        entries.push_back(fmt::format("{}_kcb{}", kernels[k]->kernel_name, k));
+        source.replace(named, kernels[k]->kernel_name.size(), entries.back());
+        std::istringstream lines(source);
+        std::string body;
+        for (std::string line; std::getline(lines, line);) {
+            if (line.rfind("#include", 0) == 0) {
+                if (includes.find(line + "\n") == std::string::npos)
+                    includes += line + "\n";
+            } else {
+                body += line + "\n";
+            }
+        }
+        bodies += fmt::format("namespace kcb{} {{\n{}}}\n", k, body);
+    }
+    return includes + bodies;
+}
+
+} // namespace
+
+std::optional<std::string> RegisterCounter::cache_file(const std::string& sha) const {
+    if (!cache_directory_)
+        return std::nullopt;
+    return (std::filesystem::path(*cache_directory_) / fmt::format("{}-sm_{}-nvrtc_{}-v{}.txt", sha,
+                                                                   sm_, nvrtc_version_,
+                                                                   register_cache_format))
+        .string();
+}
+
+void RegisterCounter::keep(const std::string& key, const std::optional<std::string>& file,
+                           const models::RegisterCount& count) {
+    if (file)
+        write_cache_file(*file, count);
+    std::lock_guard lock(mutex_);
+    cache_.emplace(key, count);
+}
+
 models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch) {
     // No SourceOrigin: the header comment then names no file, so the source (and its hash)
     // depends only on what the compiler sees.
@@ -193,11 +260,8 @@ models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch)
             return cached->second;
         }
     }
-    std::optional<std::filesystem::path> file;
-    if (cache_directory_) {
-        file = std::filesystem::path(*cache_directory_) / fmt::format("{}-sm_{}-nvrtc_{}-v{}.txt",
-                                                                      sha, sm_, nvrtc_version_,
-                                                                      register_cache_format);
+    const std::optional<std::string> file = cache_file(sha);
+    if (file)
         if (const auto stored = read_cache_file(*file)) {
             std::lock_guard lock(mutex_);
             ++cache_hits_;
@@ -205,7 +269,6 @@ models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch)
             cache_.emplace(key, *stored);
             return *stored;
         }
-    }
     // Compiled outside the lock: explore's workers compile different launches in parallel.
     runtime::CompileRequest request;
     request.source = generated.cuda_source;
@@ -221,20 +284,93 @@ models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch)
                     fmt::format("ptxas reported no register count for '{}' ({})",
                                 compiled.lowered_name, compiled.target),
                     {}, {"NVRTC log:\n" + compiled.log});
-
-    models::RegisterCount count;
-    count.per_thread = usage->registers;
-    count.source = models::RegisterSource::ptxas;
-    count.target = usage->target;
-    count.stack_frame_bytes = usage->stack_frame_bytes;
-    count.spill_store_bytes = usage->spill_store_bytes;
-    count.spill_load_bytes = usage->spill_load_bytes;
-    if (file)
-        write_cache_file(*file, count);
+    const models::RegisterCount count = count_of(*usage);
+    keep(key, file, count);
     std::lock_guard lock(mutex_);
     ++compilations_;
-    cache_.emplace(key, count);
     return count;
+}
+
+void RegisterCounter::prepare(const std::vector<kernel::LaunchConfig>& launches, unsigned jobs,
+                              std::size_t batch_kernels) {
+    struct Pending {
+        std::string key;
+        std::optional<std::string> file;
+        GeneratedKernel generated;
+    };
+    std::vector<Pending> pending;
+    std::set<std::string> seen;
+    for (const auto& launch : launches) {
+        Pending p;
+        try {
+            p.generated = generate_cuda(lower_kernel(spec_, launch, overrides_));
+        } catch (const Error&) {
+            continue; // count() reports it for this launch
+        }
+        const std::string sha = sha256_hex(p.generated.cuda_source);
+        p.key = sha + "/sm_" + std::to_string(sm_);
+        if (!seen.insert(p.key).second)
+            continue;
+        {
+            std::lock_guard lock(mutex_);
+            if (cache_.count(p.key))
+                continue;
+        }
+        p.file = cache_file(sha);
+        if (p.file)
+            if (const auto stored = read_cache_file(*p.file)) {
+                std::lock_guard lock(mutex_);
+                ++disk_hits_;
+                cache_.emplace(p.key, *stored);
+                continue;
+            }
+        pending.push_back(std::move(p));
+    }
+    const std::size_t size = std::max<std::size_t>(1, batch_kernels);
+    const std::size_t batches = (pending.size() + size - 1) / size;
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t b; (b = next++) < batches;) {
+            std::vector<const GeneratedKernel*> kernels;
+            for (std::size_t k = b * size; k < std::min(pending.size(), (b + 1) * size); ++k)
+                kernels.push_back(&pending[k].generated);
+            std::vector<std::string> entries;
+            const std::optional<std::string> source = batch_source(kernels, entries);
+            if (!source)
+                continue;
+            runtime::CompileRequest request;
+            request.source = *source;
+            request.source_name = spec_.name + "_batch.cu";
+            request.kernel_name = "kcb0::" + entries.front(); // a C++ name expression
+            request.cc_major = sm_ / 10;
+            request.cc_minor = sm_ % 10;
+            request.extra_options = {"--ptxas-options=-v"};
+            runtime::CompiledKernel compiled;
+            try {
+                compiled = runtime::compile_cuda_source(request);
+            } catch (const std::exception&) {
+                continue; // each launch's count() compiles it alone and reports what fails
+            }
+            {
+                std::lock_guard lock(mutex_);
+                ++compilations_;
+            }
+            for (std::size_t k = 0; k < entries.size(); ++k)
+                if (const auto usage = parse_ptxas_usage(compiled.log, entries[k])) {
+                    Pending& p = pending[b * size + k];
+                    keep(p.key, p.file, count_of(*usage));
+                }
+        }
+    };
+    const unsigned threads =
+        std::max(1u, std::min<unsigned>(jobs ? jobs : std::thread::hardware_concurrency(),
+                                        static_cast<unsigned>(batches)));
+    std::vector<std::thread> workers;
+    for (unsigned t = 1; t < threads; ++t)
+        workers.emplace_back(work);
+    work();
+    for (auto& worker : workers)
+        worker.join();
 }
 
 std::size_t RegisterCounter::compilations() const {

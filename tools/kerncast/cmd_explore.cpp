@@ -117,10 +117,10 @@ void run_explore(const ExploreCommandOptions& o) {
     const models::RegisterRequest registers =
         models::parse_register_request(o.registers, "--registers");
     const auto overrides = kernel::parse_parameter_defines(o.defines);
-    // ptxas: one compile per configuration
+    // ptxas: the sweep's launches counted ahead in batches
     options.registers_for_launch =
         models::launch_registers(registers, spec, overrides, machine, options.volume.registers,
-                                 models::CounterCreation::now);
+                                 models::CounterCreation::now, &options.prepare_registers);
     options.jobs = o.jobs;
     const auto progress = make_progress_bar("explore", "configurations");
     options.progress = [&progress](std::size_t done, std::size_t total) {

@@ -65,12 +65,25 @@ public:
     // compile error (with NVRTC's log).
     models::RegisterCount count(const kernel::LaunchConfig& launch);
 
+    // Counts the launches not counted yet (neither in memory nor in the cache directory) ahead
+    // of count(): their distinct sources in programs of up to `batch_kernels` kernels each,
+    // `jobs` programs at a time (0: every hardware thread). NVRTC's fixed cost of a program is
+    // then paid once a batch. Each kernel keeps its own entry name in the program and ptxas
+    // allocates its registers alone, so the counts are count()'s. A launch the generator
+    // refuses, or a batch that does not compile, is left to count(), which reports it.
+    void prepare(const std::vector<kernel::LaunchConfig>& launches, unsigned jobs,
+                 std::size_t batch_kernels = 8);
+
     int sm() const { return sm_; }
-    std::size_t compilations() const; // NVRTC runs so far
+    std::size_t compilations() const; // NVRTC runs so far (a batch is one)
     std::size_t cache_hits() const;   // counts served from the cache (memory or directory)
     std::size_t disk_hits() const;    // of them, read from the cache directory
 
 private:
+    std::optional<std::string> cache_file(const std::string& sha) const;
+    void keep(const std::string& key, const std::optional<std::string>& file,
+              const models::RegisterCount& count);
+
     kernel::KernelSpec spec_;
     std::vector<std::pair<std::string, std::int64_t>> overrides_;
     int sm_ = 0;

@@ -41,7 +41,8 @@ private:
 RegistersForLaunch
 launch_registers(const RegisterRequest& request, const kernel::KernelSpec& spec,
                  const std::vector<std::pair<std::string, std::int64_t>>& overrides,
-                 const MachineModel& machine, RegisterCount& registers, CounterCreation creation) {
+                 const MachineModel& machine, RegisterCount& registers, CounterCreation creation,
+                 PrepareRegisters* prepare) {
     if (const auto fixed = fixed_register_count(request, spec)) {
         registers = *fixed;
         return {};
@@ -49,6 +50,10 @@ launch_registers(const RegisterRequest& request, const kernel::KernelSpec& spec,
     auto counter = std::make_shared<SharedCounter>(spec, overrides, machine);
     if (creation == CounterCreation::now)
         counter->get();
+    if (prepare)
+        *prepare = [counter](const std::vector<kernel::LaunchConfig>& launches, unsigned jobs) {
+            counter->get().prepare(launches, jobs);
+        };
     return [counter](const kernel::LaunchConfig& launch) { return counter->get().count(launch); };
 }
 

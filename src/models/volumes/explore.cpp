@@ -160,6 +160,12 @@ ExploreResult explore(const kernel::KernelSpec& spec,
     // so that a bad -D fails the command (the arrays do not depend on the launch).
     check_arrays_fit_device_memory(analysis::bind(analysis::analyze(spec, spec.launch), overrides),
                                    machine);
+    if (options.prepare_registers) {
+        std::vector<kernel::LaunchConfig> launches;
+        for (const auto& row : result.rows)
+            launches.push_back(row.launch);
+        options.prepare_registers(launches, options.jobs);
+    }
     predict_rows(result.rows, options, [&](const ExploreRow& row) {
         return predict_launch(spec, row.launch, overrides, machine, options.volume,
                               options.registers_for_launch);

@@ -8,8 +8,10 @@
 #include "kerncast/runtime/nvrtc_compile.hpp"
 
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <set>
 #include <thread>
 
 using namespace kerncast;
@@ -149,6 +151,57 @@ TEST(RegisterUsageNvrtc, CachesBySourceAndIsThreadSafe) {
     // same launch, but every launch is compiled at least once.
     EXPECT_EQ(shared.compilations() + shared.cache_hits(), 8u);
     EXPECT_GE(shared.compilations(), 3u);
+}
+
+// Counting ahead in batches gives each launch what counting it alone gives, in fewer NVRTC
+// runs: star3d_r4 (registers that differ by block shape and fold) and a kernel with f16
+// arrays (whose source includes cuda_fp16.h, which a batch must hoist out of its namespaces),
+// a launch the generator refuses left to count(), and a repeated launch counted once.
+TEST(RegisterUsageNvrtc, BatchesCountWhatSingleCompilationsCount) {
+    using Launches = std::vector<kernel::LaunchConfig>;
+    const std::vector<std::pair<kernel::KernelSpec, Launches>> cases{
+        {example("star3d_r4"),
+         {{{32, 4, 4}, {1, 1, 2}},
+          {{64, 2, 8}, {1, 1, 1}},
+          {{16, 2, 32}, {1, 2, 1}},
+          {{1024, 1, 1}, {1, 1, 1}},
+          {{32, 2, 2}, {1, 1, 4}},
+          {{256, 2, 2}, {1, 1, 1}},
+          {{32, 4, 4}, {1, 1, 2}}}}, // again: counted once
+        {test_kernel("fold_fast_path_half"),
+         {{{32, 1, 1}, {4, 1, 1}},
+          {{128, 1, 1}, {1, 1, 1}},
+          {{256, 1, 1}, {4, 1, 1}},
+          {{64, 1, 1}, {2, 1, 1}}}}};
+    for (const auto& [spec, launches] : cases) {
+        SCOPED_TRACE(spec.name);
+        std::set<std::string> distinct;
+        for (const auto& launch : launches)
+            distinct.insert(fmt::format("{}", launch.block[0] * 1000000 + launch.block[1] * 1000 +
+                                                  launch.block[2] + launch.fold[0] * 7 +
+                                                  launch.fold[1] * 11 + launch.fold[2] * 13));
+        const std::size_t batches = (distinct.size() + 2) / 3;
+        RegisterCounter batched(spec, {}, a100());
+        batched.prepare(launches, 2, 3);
+        EXPECT_EQ(batched.compilations(), batches);
+        for (const auto& launch : launches) {
+            RegisterCounter alone(spec, {}, a100());
+            const models::RegisterCount expected = alone.count(launch);
+            const models::RegisterCount counted = batched.count(launch);
+            EXPECT_EQ(counted.per_thread, expected.per_thread);
+            EXPECT_EQ(counted.stack_frame_bytes, expected.stack_frame_bytes);
+            EXPECT_EQ(counted.spill_store_bytes, expected.spill_store_bytes);
+            EXPECT_EQ(counted.target, expected.target);
+        }
+        EXPECT_EQ(batched.compilations(), batches); // count() compiled nothing more
+    }
+    // A launch the generator refuses (a block along y for a kernel that maps no index there) is
+    // left out of the batches, and count() reports it.
+    RegisterCounter counter(test_kernel("fold_fast_path_half"), {}, a100());
+    const kernel::LaunchConfig refused{{32, 2, 1}, {1, 1, 1}};
+    counter.prepare({refused, {{32, 1, 1}, {1, 1, 1}}}, 1);
+    EXPECT_EQ(counter.compilations(), 1u);
+    EXPECT_THROW(counter.count(refused), Error);
 }
 
 // A cache directory keeps counts between counters (runs): a second counter compiles nothing

@@ -26,11 +26,16 @@ enum class CounterCreation {
 // counts each launch it is asked for: NVRTC compiling kerncast's generated CUDA
 // (codegen::RegisterCounter, one compilation per distinct source; safe to call from several
 // threads).
+// With `prepare` given, it is set (auto only) to count many launches ahead of the returned
+// function, in batches (codegen::RegisterCounter::prepare; explore's whole sweep).
+using PrepareRegisters =
+    std::function<void(const std::vector<kernel::LaunchConfig>&, unsigned jobs)>;
 RegistersForLaunch
 launch_registers(const RegisterRequest& request, const kernel::KernelSpec& spec,
                  const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                  const MachineModel& machine, RegisterCount& registers,
-                 CounterCreation creation = CounterCreation::on_first_launch);
+                 CounterCreation creation = CounterCreation::on_first_launch,
+                 PrepareRegisters* prepare = nullptr);
 
 // explore_space's registers (ExploreOptions::registers_for_case): for each kernel file of a
 // space and each set of parameter values, the count the request fixes for that file (N, or its

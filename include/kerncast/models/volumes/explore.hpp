@@ -37,6 +37,9 @@ struct ExploreOptions {
     // codegen/register_usage.hpp) instead of volume.registers. Called from several worker
     // threads at once; an input Error skips the launch with its message.
     std::function<RegisterCount(const kernel::LaunchConfig&)> registers_for_launch;
+    // When set, called once with every launch of the sweep and `jobs` before any prediction:
+    // counts their registers ahead, in batches (codegen::RegisterCounter::prepare).
+    std::function<void(const std::vector<kernel::LaunchConfig>&, unsigned jobs)> prepare_registers;
     // explore_space: the registers of a combination (kernel index, its parameter values, launch);
     // when set, instead of registers_for_launch. Called from several worker threads at once.
     std::function<RegisterCount(std::size_t kernel,
