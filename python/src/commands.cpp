@@ -168,7 +168,8 @@ py::dict explore_space(const std::string& space_path, const MachineModel& machin
         models::ExploreOptions options;
         const models::RegisterRequest registers =
             models::parse_register_request(registers_text, "registers");
-        options.registers_for_case = models::space_registers(registers, space.kernels, machine);
+        options.registers_for_case = models::space_registers(registers, space.kernels, machine,
+                                                             &options.prepare_registers_for_case);
         options.jobs = jobs;
         const models::ExploreResult result =
             models::explore_space(space.kernels, space.combinations, overrides, machine, options);

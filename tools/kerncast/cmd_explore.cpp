@@ -81,7 +81,8 @@ void run_explore_space(const ExploreCommandOptions& o) {
     const models::RegisterRequest request =
         models::parse_register_request(o.registers, "--registers");
     models::ExploreOptions options;
-    options.registers_for_case = models::space_registers(request, space.kernels, machine);
+    options.registers_for_case = models::space_registers(request, space.kernels, machine,
+                                                         &options.prepare_registers_for_case);
     options.jobs = o.jobs;
     const auto progress = make_progress_bar("explore", "configurations");
     options.progress = [&progress](std::size_t done, std::size_t total) {

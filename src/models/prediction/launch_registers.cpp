@@ -59,25 +59,41 @@ launch_registers(const RegisterRequest& request, const kernel::KernelSpec& spec,
 
 RegistersForCase space_registers(const RegisterRequest& request,
                                  const std::vector<kernel::KernelSpec>& kernels,
-                                 const MachineModel& machine) {
+                                 const MachineModel& machine, PrepareRegistersForCase* prepare) {
     using Values = std::vector<std::pair<std::string, std::int64_t>>;
+    struct Case {
+        RegistersForLaunch count; // empty: `fixed` applies
+        RegisterCount fixed;
+        PrepareRegisters prepare;
+    };
     struct Counters {
         std::mutex mutex;
-        std::map<std::pair<std::size_t, Values>, std::pair<RegistersForLaunch, RegisterCount>> of;
+        std::map<std::pair<std::size_t, Values>, Case> of;
+        // The case of a kernel file and values, its counter made when first asked.
+        Case& at(const RegisterRequest& request, const std::vector<kernel::KernelSpec>& kernels,
+                 const MachineModel& machine, std::size_t k, const Values& values) {
+            std::lock_guard lock(mutex);
+            auto [at, added] = of.try_emplace({k, values});
+            if (added)
+                at->second.count =
+                    launch_registers(request, kernels.at(k), values, machine, at->second.fixed,
+                                     CounterCreation::on_first_launch, &at->second.prepare);
+            return at->second;
+        }
     };
     auto counters = std::make_shared<Counters>();
+    if (prepare)
+        *prepare = [counters, request, &kernels,
+                    &machine](std::size_t k, const Values& values,
+                              const std::vector<kernel::LaunchConfig>& launches, unsigned jobs) {
+            const Case& c = counters->at(request, kernels, machine, k, values);
+            if (c.prepare)
+                c.prepare(launches, jobs);
+        };
     return [counters, request, &kernels, &machine](std::size_t k, const Values& values,
                                                    const kernel::LaunchConfig& launch) {
-        std::pair<RegistersForLaunch, RegisterCount>* counter = nullptr;
-        {
-            std::lock_guard lock(counters->mutex);
-            auto [at, added] = counters->of.try_emplace({k, values});
-            if (added)
-                at->second.first =
-                    launch_registers(request, kernels.at(k), values, machine, at->second.second);
-            counter = &at->second;
-        }
-        return counter->first ? counter->first(launch) : counter->second;
+        const Case& c = counters->at(request, kernels, machine, k, values);
+        return c.count ? c.count(launch) : c.fixed;
     };
 }
 

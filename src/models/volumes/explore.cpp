@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <thread>
 
 namespace kerncast::models {
@@ -196,8 +197,8 @@ ExploreResult explore_space(const std::vector<kernel::KernelSpec>& kernels,
         row.parameters = point.parameters;
         result.rows.push_back(std::move(row));
     }
-    predict_rows(result.rows, options, [&](const ExploreRow& row) {
-        // The swept values over the command's -D values.
+    // The swept values over the command's -D values.
+    const auto values_of = [&](const ExploreRow& row) {
         std::vector<std::pair<std::string, std::int64_t>> values = overrides;
         for (const auto& swept : row.parameters) {
             values.erase(std::remove_if(values.begin(), values.end(),
@@ -205,6 +206,19 @@ ExploreResult explore_space(const std::vector<kernel::KernelSpec>& kernels,
                          values.end());
             values.push_back(swept);
         }
+        return values;
+    };
+    if (options.registers_for_case && options.prepare_registers_for_case) {
+        std::map<std::pair<std::size_t, std::vector<std::pair<std::string, std::int64_t>>>,
+                 std::vector<kernel::LaunchConfig>>
+            cases;
+        for (const auto& row : result.rows)
+            cases[{row.kernel, values_of(row)}].push_back(row.launch);
+        for (const auto& [key, launches] : cases)
+            options.prepare_registers_for_case(key.first, key.second, launches, options.jobs);
+    }
+    predict_rows(result.rows, options, [&](const ExploreRow& row) {
+        const std::vector<std::pair<std::string, std::int64_t>> values = values_of(row);
         const kernel::KernelSpec& spec = kernels.at(row.kernel);
         if (!options.registers_for_case)
             return predict_launch(spec, row.launch, values, machine, options.volume,

@@ -45,8 +45,14 @@ launch_registers(const RegisterRequest& request, const kernel::KernelSpec& spec,
 using RegistersForCase = std::function<RegisterCount(
     std::size_t kernel, const std::vector<std::pair<std::string, std::int64_t>>& values,
     const kernel::LaunchConfig& launch)>;
+// With `prepare` given, it is set to count a case's launches ahead in batches (the counter of
+// that kernel file and values; nothing where the request fixes the count).
+using PrepareRegistersForCase = std::function<void(
+    std::size_t kernel, const std::vector<std::pair<std::string, std::int64_t>>& values,
+    const std::vector<kernel::LaunchConfig>& launches, unsigned jobs)>;
 RegistersForCase space_registers(const RegisterRequest& request,
                                  const std::vector<kernel::KernelSpec>& kernels,
-                                 const MachineModel& machine);
+                                 const MachineModel& machine,
+                                 PrepareRegistersForCase* prepare = nullptr);
 
 } // namespace kerncast::models

@@ -46,6 +46,12 @@ struct ExploreOptions {
                                 const std::vector<std::pair<std::string, std::int64_t>>& values,
                                 const kernel::LaunchConfig& launch)>
         registers_for_case;
+    // explore_space: when set, called before any prediction once for each kernel index and
+    // parameter values with every launch of theirs and `jobs` (ptxas counts them in batches).
+    std::function<void(std::size_t kernel,
+                       const std::vector<std::pair<std::string, std::int64_t>>& values,
+                       const std::vector<kernel::LaunchConfig>& launches, unsigned jobs)>
+        prepare_registers_for_case;
     unsigned jobs = 0; // worker threads; 0: all hardware threads
     // Called after each configuration (predicted or skipped) with the number finished and the
     // total; from several worker threads at once (e.g. a report::ProgressBar).
