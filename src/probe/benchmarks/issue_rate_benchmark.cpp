@@ -89,7 +89,7 @@ void analyse_issue_rate(const RawBenchmark& b, AnalysisContext& context) {
     // Saturated: the most warps measured issue no faster than the next fewer count (within
     // 5 %). Otherwise more warps might have issued faster still.
     if (const auto fewer = figures.lower_bound(best_warps);
-        best_warps == figures.rbegin()->first && fewer != figures.begin() &&
+        best.value > 0 && best_warps == figures.rbegin()->first && fewer != figures.begin() &&
         std::prev(fewer)->second > 1.05 * best.value) {
         best.confidence = Confidence::low;
         best.note = fmt::format("not saturated: {} warps issued {:.0f} % faster than {}; more "
