@@ -39,13 +39,26 @@ std::vector<MethodAvailability> method_availability(const MachineModel& machine)
             {"atomics", "shared-memory atomics (atomics)", atomics}};
 }
 
+std::vector<std::string> calibrated_models(const MachineModel& machine) {
+    std::vector<std::string> models;
+    for (const auto& [key, cost] : machine.calibrated_costs) {
+        const std::string model = key.substr(0, key.find('.'));
+        if (std::find(models.begin(), models.end(), model) == models.end())
+            models.push_back(model);
+    }
+    std::sort(models.begin(), models.end());
+    return models;
+}
+
 void add_method_table(report::Document& document, const std::vector<MachineModel>& machines) {
     report::TableBuilder table("methods", "Models each machine can run");
     table.columns({"id",
                    {"volumes", "volume model"},
                    {"mwp", "MWP-CWP"},
                    {"mwp_cache_aware", "MWP-CWP cache-aware"},
-                   {"atomics", "atomics"}});
+                   {"atomics", "atomics"},
+                   {"calibrated", "calibrated costs"}});
+    std::vector<std::string> uncalibrated;
     // What is lacking -> the machines that lack it: the methods that lack one value and the
     // message without the machine's name ("machine 'a100-sxm4-40gb' lacks ..." -> "lacks ...").
     std::vector<std::pair<std::string, std::vector<std::string>>> lacking;
@@ -67,6 +80,12 @@ void add_method_table(report::Document& document, const std::vector<MachineModel
             else
                 own.emplace_back(message, m.key);
         }
+        std::string calibrated;
+        for (const std::string& model : calibrated_models(machine))
+            calibrated += (calibrated.empty() ? "" : ", ") + model;
+        if (calibrated.empty())
+            uncalibrated.push_back(machine.identity.id);
+        row.emplace_back(calibrated.empty() ? std::string("none") : calibrated);
         table.row_cells(std::move(row));
         for (const auto& [message, keys] : own) {
             const std::string what = keys + ": " + message;
@@ -84,6 +103,17 @@ void add_method_table(report::Document& document, const std::vector<MachineModel
         for (const std::string& id : ids)
             list += (list.empty() ? "" : ", ") + id;
         document.notes.push_back(what + " (" + list + ")");
+    }
+    if (!uncalibrated.empty()) {
+        std::string list;
+        for (const std::string& id : uncalibrated)
+            list += (list.empty() ? "" : ", ") + id;
+        document.notes.push_back(
+            "calibrated: no calibrated cost-model parameters (calibrated_costs: `kerncast "
+            "calibrate MODEL --records DIR -m MACHINE -o FILE` fits a model's to measurement "
+            "records, "
+            "docs/model-format.md) (" +
+            list + ")");
     }
 }
 

@@ -23,9 +23,14 @@ struct MethodAvailability {
 // calibration, not from the machine's measured values.
 std::vector<MethodAvailability> method_availability(const MachineModel& machine);
 
+// The calibrated cost models (Stevens & Klöckner) the machine carries parameters of: the
+// distinct MODEL of its calibrated_costs keys "MODEL.PARAMETER", sorted.
+std::vector<std::string> calibrated_models(const MachineModel& machine);
+
 // `kerncast machines`: a table "methods" (a row per machine, a column per method: "yes" or
-// "no") and, per machine that cannot run a method, a note with what it lacks (methods that
-// lack the same value share the note).
+// "no", and the calibrated cost models it carries, or "none") and, per machine that cannot run
+// a method, a note with what it lacks (methods that lack the same value share the note; the
+// machines without calibrated costs share one).
 void add_method_table(report::Document& document, const std::vector<MachineModel>& machines);
 
 } // namespace kerncast::models

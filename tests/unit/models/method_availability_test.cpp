@@ -54,12 +54,15 @@ TEST(MethodAvailability, TheMachinesTableGroupsWhatMachinesLack) {
     ASSERT_EQ(table.rows.size(), 4u);
     EXPECT_EQ(table.rows[0],
               (std::vector<report::Cell>{std::string("a100-sxm4-40gb"), std::string("yes"),
-                                         std::string("no"), std::string("no"), std::string("no")}));
-    EXPECT_EQ(table.rows[3], (std::vector<report::Cell>{std::string("h200-sxm-141gb"),
-                                                        std::string("yes"), std::string("yes"),
-                                                        std::string("yes"), std::string("yes")}));
-    // One note per lacking value, in the order first met, naming every machine that lacks it.
-    ASSERT_EQ(document.notes.size(), 3u);
+                                         std::string("no"), std::string("no"), std::string("no"),
+                                         std::string("none")}));
+    EXPECT_EQ(table.rows[3],
+              (std::vector<report::Cell>{std::string("h200-sxm-141gb"), std::string("yes"),
+                                         std::string("yes"), std::string("yes"), std::string("yes"),
+                                         std::string("none")}));
+    // One note per lacking value, in the order first met, naming every machine that lacks it;
+    // the machines without calibrated costs last.
+    ASSERT_EQ(document.notes.size(), 4u);
     EXPECT_EQ(document.notes[0],
               "mwp, mwp_cache_aware: lacks mwp_cwp.departure_del_uncoal_cycles, which the MWP-CWP "
               "model needs (a100-sxm4-40gb, a100-sxm4-80gb)");
@@ -69,4 +72,23 @@ TEST(MethodAvailability, TheMachinesTableGroupsWhatMachinesLack) {
               std::string::npos);
     EXPECT_EQ(document.notes[2], "mwp, mwp_cache_aware: lacks mwp_cwp.mem_ld_cycles, which the "
                                  "MWP-CWP model needs (rtx-a6000)");
+    EXPECT_EQ(document.notes[3].rfind("calibrated: no calibrated cost-model parameters", 0), 0u);
+    EXPECT_NE(document.notes[3].find("(a100-sxm4-40gb, a100-sxm4-80gb, rtx-a6000, h200-sxm-141gb)"),
+              std::string::npos);
+}
+
+TEST(MethodAvailability, TheCalibratedColumnNamesTheModelsAMachineCarries) {
+    MachineModel calibrated = resolve_machine("h100-sxm5-80gb");
+    calibrated.calibrated_costs["matmul_overlap.p_f32_madd"] = Sourced<double>{1e-12, "calib"};
+    calibrated.calibrated_costs["matmul_overlap.p_launch"] = Sourced<double>{5e-6, "calib"};
+    calibrated.calibrated_costs["fd5pt_linear.p_f32_add"] = Sourced<double>{2e-12, "calib"};
+    EXPECT_EQ(calibrated_models(calibrated),
+              (std::vector<std::string>{"fd5pt_linear", "matmul_overlap"}));
+    report::Document document;
+    add_method_table(document, {calibrated});
+    const report::Table& table = document.table_at("methods");
+    ASSERT_EQ(table.rows.size(), 1u);
+    EXPECT_EQ(table.rows[0].back(), report::Cell(std::string("fd5pt_linear, matmul_overlap")));
+    for (const auto& note : document.notes)
+        EXPECT_EQ(note.find("calibrated:"), std::string::npos) << note;
 }
