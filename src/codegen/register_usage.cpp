@@ -5,6 +5,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/runtime/nvrtc_compile.hpp"
 #include "kerncast/sha256.hpp"
+#include "kerncast/support/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -362,15 +363,7 @@ void RegisterCounter::prepare(const std::vector<kernel::LaunchConfig>& launches,
                 }
         }
     };
-    const unsigned threads =
-        std::max(1u, std::min<unsigned>(jobs ? jobs : std::thread::hardware_concurrency(),
-                                        static_cast<unsigned>(batches)));
-    std::vector<std::thread> workers;
-    for (unsigned t = 1; t < threads; ++t)
-        workers.emplace_back(work);
-    work();
-    for (auto& worker : workers)
-        worker.join();
+    support::run_on_threads(support::worker_count(jobs, batches), work);
 }
 
 std::size_t RegisterCounter::compilations() const {

@@ -5,6 +5,7 @@
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/prediction/analysed_launch.hpp"
 #include "kerncast/models/prediction/predict_launch.hpp"
+#include "kerncast/support/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -57,14 +58,7 @@ void predict_rows(std::vector<ExploreRow>& rows, const ExploreOptions& options,
                 options.progress(++finished, rows.size());
         }
     };
-    unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-    jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, rows.size())));
-    std::vector<std::thread> workers;
-    for (unsigned j = 1; j < jobs; ++j)
-        workers.emplace_back(work);
-    work();
-    for (auto& worker : workers)
-        worker.join();
+    support::run_on_threads(support::worker_count(options.jobs, rows.size()), work);
 }
 
 // Sorts by predicted time per launch (predicted rows first) and assigns competition ranks.
