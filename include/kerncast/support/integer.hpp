@@ -3,7 +3,9 @@
 // toward zero, the kernel language's floor and mod do not).
 #pragma once
 
+#include <bit>
 #include <concepts>
+#include <cstdint>
 
 namespace kerncast::support {
 
@@ -22,5 +24,26 @@ template <class Int> constexpr Int floor_mod(Int a, Int b) {
 template <class Int> constexpr Int ceil_div(Int a, Int b) {
     return (a + b - 1) / b;
 }
+
+// floor(a / divisor) for one divisor > 0 and many a: an arithmetic shift when the divisor is a
+// power of two (sector, line and bank sizes; C++20 defines >> of a negative value as floor
+// division by the power), floor_div otherwise. Hot loops of the L1 models divide every lane's
+// address this way.
+class FloorDivider {
+public:
+    explicit constexpr FloorDivider(std::int64_t divisor)
+        : divisor_(divisor),
+          shift_(divisor > 0 && std::has_single_bit(static_cast<std::uint64_t>(divisor))
+                     ? std::countr_zero(static_cast<std::uint64_t>(divisor))
+                     : -1) {}
+    constexpr std::int64_t operator()(std::int64_t a) const {
+        return shift_ >= 0 ? a >> shift_ : floor_div(a, divisor_);
+    }
+    constexpr std::int64_t divisor() const { return divisor_; }
+
+private:
+    std::int64_t divisor_;
+    int shift_;
+};
 
 } // namespace kerncast::support

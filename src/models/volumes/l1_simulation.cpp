@@ -213,6 +213,7 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
         return std::nullopt;
     }
     programs.warps.resize(static_cast<size_t>(warps));
+    const support::FloorDivider sector_of(layout.sector_bytes);
     programs.points = threads * fold_points;
     // Loads already issued by every thread: (array, thread coefficients, constant).
     std::set<std::tuple<int, std::array<std::int64_t, 3>, std::int64_t>> in_registers;
@@ -237,10 +238,8 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
                         for (std::int64_t t = w * layout.warp_size; t < end; ++t) {
                             const std::int64_t a = lane_address(o.axes, block, t, constant);
                             request.lane_addresses.push_back(a);
-                            request.sectors.push_back(
-                                support::floor_div<std::int64_t>(a, layout.sector_bytes));
-                            request.sectors.push_back(support::floor_div<std::int64_t>(
-                                a + o.bytes - 1, layout.sector_bytes));
+                            request.sectors.push_back(sector_of(a));
+                            request.sectors.push_back(sector_of(a + o.bytes - 1));
                         }
                         auto& s = request.sectors;
                         std::sort(s.begin(), s.end());
@@ -270,11 +269,12 @@ std::vector<std::vector<LineRequest>> line_requests(const BlockPrograms& block,
                                                     std::int64_t sectors_per_line,
                                                     const std::optional<L1MissPasses>& passes) {
     std::vector<std::vector<LineRequest>> lines(block.warps.size());
+    const support::FloorDivider line_of_sector(sectors_per_line), line_of(geometry.line_bytes);
     for (size_t w = 0; w < block.warps.size(); ++w)
         for (const WarpRequest& request : block.warps[w]) {
             LineRequest grouped{&request, {}, {}, 0};
             for (const std::int64_t sector : request.sectors) { // sorted
-                const std::int64_t line = support::floor_div(sector, sectors_per_line);
+                const std::int64_t line = line_of_sector(sector);
                 const auto bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
                 if (grouped.lines.empty() || grouped.lines.back().first != line)
                     grouped.lines.emplace_back(line, 0u);
@@ -282,7 +282,7 @@ std::vector<std::vector<LineRequest>> line_requests(const BlockPrograms& block,
             }
             if (passes) {
                 const auto index_of = [&](std::int64_t address) {
-                    const std::int64_t line = support::floor_div(address, geometry.line_bytes);
+                    const std::int64_t line = line_of(address);
                     return static_cast<size_t>(std::lower_bound(grouped.lines.begin(),
                                                                 grouped.lines.end(),
                                                                 std::pair{line, 0u}) -

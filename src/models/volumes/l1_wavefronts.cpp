@@ -139,10 +139,10 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
     BankScratch& scratch = bank_scratch();
     std::vector<std::int64_t>& sectors = scratch.sectors;
     sectors.clear();
+    const support::FloorDivider sector_of(layout.sector_bytes);
     for (const std::int64_t a : lane_addresses) {
-        sectors.push_back(support::floor_div<std::int64_t>(a, layout.sector_bytes));
-        sectors.push_back(
-            support::floor_div<std::int64_t>(a + access_bytes - 1, layout.sector_bytes));
+        sectors.push_back(sector_of(a));
+        sectors.push_back(sector_of(a + access_bytes - 1));
     }
     std::sort(sectors.begin(), sectors.end());
     cost.sectors = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
@@ -151,10 +151,11 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
     std::vector<std::int64_t>& per_bank = scratch.per_bank;
     per_bank.resize(static_cast<size_t>(g.unit_banks));
     const auto group_lanes = static_cast<size_t>(g.group_lanes);
+    const support::FloorDivider unit_of(g.unit);
     for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
         units.clear();
         for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k)
-            units.push_back(support::floor_div<std::int64_t>(lane_addresses[k], g.unit));
+            units.push_back(unit_of(lane_addresses[k]));
         cost.wavefronts += group_wavefronts(units, g, per_bank);
     }
     return cost;
@@ -171,12 +172,12 @@ std::int64_t two_pass_wavefronts(std::span<const std::int64_t> lane_addresses,
     std::vector<std::int64_t>& per_bank = scratch.per_bank;
     per_bank.resize(static_cast<size_t>(g.unit_banks));
     const auto group_lanes = static_cast<size_t>(g.group_lanes);
+    const support::FloorDivider unit_of(g.unit);
     for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
         pass[0]->clear();
         pass[1]->clear();
         for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k)
-            pass[late[k] ? 1 : 0]->push_back(
-                support::floor_div<std::int64_t>(lane_addresses[k], g.unit));
+            pass[late[k] ? 1 : 0]->push_back(unit_of(lane_addresses[k]));
         for (auto* units : pass)
             wavefronts += group_wavefronts(*units, g, per_bank);
     }
@@ -244,6 +245,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         for (std::int64_t t = 0; t < threads; ++t)
             thread_offset[static_cast<size_t>(t)] = lane_address(axes, block, t, 0);
         std::vector<std::int64_t> lanes;
+        const support::FloorDivider sector_of(layout.sector_bytes);
         for (std::int64_t fz = 0; fz < fold[2]; ++fz)
             for (std::int64_t fy = 0; fy < fold[1]; ++fy)
                 for (std::int64_t fx = 0; fx < fold[0]; ++fx) {
@@ -265,9 +267,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                             // Neighbouring lanes mostly share a sector: a repeat of the last
                             // one is left out here rather than by the sort below.
                             for (const std::int64_t sector :
-                                 {support::floor_div<std::int64_t>(a, layout.sector_bytes),
-                                  support::floor_div<std::int64_t>(a + bytes - 1,
-                                                                   layout.sector_bytes)})
+                                 {sector_of(a), sector_of(a + bytes - 1)})
                                 if (mine.empty() || mine.back() != sector)
                                     mine.push_back(sector);
                         }

@@ -39,3 +39,16 @@ TEST(Integer, CeilDivCountsPartialTiles) {
     EXPECT_EQ(ceil_div<std::int64_t>(33, 32), 2);
     EXPECT_EQ(ceil_div<std::int64_t>(15000, 128), 118);
 }
+
+TEST(Integer, FloorDividerEqualsFloorDivForPowersOfTwoAndOthers) {
+    // Brute force against floor_div over negative and positive numerators, power-of-two
+    // divisors (the shift) and others (the division).
+    for (std::int64_t divisor : {1, 2, 3, 4, 7, 8, 32, 96, 128, 1024}) {
+        const kerncast::support::FloorDivider divide(divisor);
+        EXPECT_EQ(divide.divisor(), divisor);
+        for (std::int64_t a = -5000; a <= 5000; ++a)
+            ASSERT_EQ(divide(a), floor_div<std::int64_t>(a, divisor)) << a << " / " << divisor;
+        for (std::int64_t a : {std::int64_t{1} << 62, -(std::int64_t{1} << 62)})
+            ASSERT_EQ(divide(a), floor_div<std::int64_t>(a, divisor)) << a << " / " << divisor;
+    }
+}
