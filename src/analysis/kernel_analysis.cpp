@@ -263,16 +263,25 @@ private:
     void count_thread_blocks();
     // The points of `raw` (a set of ctx_), simplified under the assumptions; both the set's
     // text and the simplified text are cached, so a count is derived once per distinct set.
+    // The same set object (statement_set hands out copies of its cached sets) is found by its
+    // address first, without printing it; the entry holds a reference, so the address stays
+    // that set's for the whole analysis.
     SymbolicCount count_set(const ::isl::set& raw) {
+        if (const auto same = object_cache_.find(raw.get()); same != object_cache_.end())
+            return same->second.second;
         const std::string raw_text = to_string(raw);
-        auto known = raw_cache_.find(raw_text);
-        if (known != raw_cache_.end())
-            return known->second;
-        SymbolicCount count = count_simplified(raw, raw_text);
-        raw_cache_.emplace(raw_text, count);
+        SymbolicCount count;
+        if (const auto known = raw_cache_.find(raw_text); known != raw_cache_.end()) {
+            count = known->second;
+        } else {
+            count = count_simplified(raw, raw_text);
+            raw_cache_.emplace(raw_text, count);
+        }
+        object_cache_.emplace(raw.get(), std::pair{raw, count});
         return count;
     }
     std::map<std::string, SymbolicCount> raw_cache_;
+    std::map<const isl_set*, std::pair<::isl::set, SymbolicCount>> object_cache_;
     SymbolicCount count_simplified(const ::isl::set& raw, const std::string& raw_text) {
         std::string text = raw_text;
         if (context_) {
