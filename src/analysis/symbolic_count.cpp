@@ -6,6 +6,7 @@
 #include "kerncast/error.hpp"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 
@@ -35,10 +36,23 @@ public:
         }
     }
 
+    // A count isl makes (no closed form) is kept by parameter values: explore's launches share
+    // such counts and evaluate them at the same values.
     std::int64_t evaluate(const std::int64_t* params) const {
         if (compiled_)
             return compiled_->evaluate(params);
-        return evaluate_with_isl(params);
+        std::vector<std::int64_t> key(params, params + parameters_.size());
+        {
+            std::lock_guard lock(mutex_);
+            if (const auto known = counted_.find(key); known != counted_.end())
+                return known->second;
+        }
+        const std::int64_t value = evaluate_with_isl(params);
+        std::lock_guard lock(mutex_);
+        if (counted_.size() >= 64)
+            counted_.clear();
+        counted_.emplace(std::move(key), value);
+        return value;
     }
 
     std::int64_t evaluate_with_isl(const std::int64_t* params) const {
@@ -68,6 +82,7 @@ private:
     std::string formula_;
     std::unique_ptr<detail::CompiledClosedForm> compiled_;
     mutable std::mutex mutex_;
+    mutable std::map<std::vector<std::int64_t>, std::int64_t> counted_; // under mutex_
 };
 
 namespace {
