@@ -313,10 +313,16 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
                "registers",
                "skipped"});
     const std::vector<report::Cell> no_prediction(10, report::blank); // throughput .. registers
-    std::size_t shown = 0, skipped = 0;
+    // With a top, as many skipped rows as ranked ones at most: a space whose variant runs at
+    // one launch would otherwise list hundreds.
+    std::size_t shown = 0, skipped = 0, skipped_hidden = 0;
     for (const auto& row : result.rows) {
         if (!row.prediction) {
             ++skipped;
+            if (top && skipped > top) {
+                ++skipped_hidden;
+                continue;
+            }
             t.row(report::blank, case_cells(result, row), format_triple(row.launch.block),
                   kernel::fold_text(row.launch), no_prediction, row.skipped);
             continue;
@@ -339,6 +345,11 @@ report::Document explore_view(const ExploreResult& result, std::size_t top) {
         doc.notes.push_back(*note);
     doc.notes.push_back(fmt::format("{} configurations predicted, {} skipped.",
                                     result.rows.size() - skipped, skipped));
+    if (skipped_hidden > 0)
+        doc.notes.push_back(
+            fmt::format("{} of the skipped configurations are not listed (--top {}): "
+                        "--csv or --json lists every one with its reason.",
+                        skipped_hidden, top));
     if (result.restricted > 0)
         doc.notes.push_back(
             fmt::format("{} combinations of the search space were excluded by its restrictions.",

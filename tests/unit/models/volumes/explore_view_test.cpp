@@ -33,6 +33,38 @@ TEST(ExploreView, TopTrimsPredictedRowsButKeepsSkippedOnes) {
     EXPECT_EQ(explore_view(result).tables[0].rows.size(), 4u);
 }
 
+// With a top, as many skipped rows as ranked ones at most, and a note counting the rest; without
+// one (the --csv and --json documents) every skipped row.
+TEST(ExploreView, TopAlsoBoundsTheSkippedRows) {
+    ExploreResult result;
+    result.kernel = "k";
+    result.machine = "m";
+    ExploreRow row;
+    row.prediction = VolumePrediction{};
+    row.prediction->limiter.points_per_second = 1e9;
+    row.rank = 1;
+    row.tied = 1;
+    result.rows.push_back(row);
+    for (int k = 0; k < 5; ++k) {
+        ExploreRow skipped;
+        skipped.skipped = "reason " + std::to_string(k);
+        result.rows.push_back(skipped);
+    }
+    const auto doc = explore_view(result, 2);
+    const auto& ranking = doc.table_at("ranking");
+    ASSERT_EQ(ranking.rows.size(), 3u); // one ranked, two skipped
+    EXPECT_EQ(std::get<std::string>(ranking.rows[2][13]), "reason 1");
+    bool counted = false;
+    for (const auto& note : doc.notes)
+        counted = counted || note == "3 of the skipped configurations are not listed (--top 2): "
+                                     "--csv or --json lists every one with its reason.";
+    EXPECT_TRUE(counted);
+    const auto all = explore_view(result);
+    EXPECT_EQ(all.table_at("ranking").rows.size(), 6u);
+    for (const auto& note : all.notes)
+        EXPECT_EQ(note.find("are not listed"), std::string::npos) << note;
+}
+
 // A search space's rows name their variant and swept values in columns of their own, between
 // the rank and the block; a parameter named like a fixed column gets a "param_" key.
 TEST(ExploreView, SearchSpacesShowTheKernelAndTheSweptValues) {
