@@ -249,6 +249,15 @@ void RegisterCounter::keep(const std::string& key, const std::optional<std::stri
 }
 
 models::RegisterCount RegisterCounter::count(const kernel::LaunchConfig& launch) {
+    {
+        // A launch prepare() generated: its count, without generating its source again.
+        std::lock_guard lock(mutex_);
+        if (const auto known = launch_keys_.find(launch_key(launch)); known != launch_keys_.end())
+            if (const auto cached = cache_.find(known->second); cached != cache_.end()) {
+                ++cache_hits_;
+                return cached->second;
+            }
+    }
     // No SourceOrigin: the header comment then names no file, so the source (and its hash)
     // depends only on what the compiler sees.
     const GeneratedKernel generated = generate_cuda(lower_kernel(spec_, launch, overrides_));
@@ -310,6 +319,10 @@ void RegisterCounter::prepare(const std::vector<kernel::LaunchConfig>& launches,
         }
         const std::string sha = sha256_hex(p.generated.cuda_source);
         p.key = sha + "/sm_" + std::to_string(sm_);
+        {
+            std::lock_guard lock(mutex_);
+            launch_keys_[launch_key(launch)] = p.key;
+        }
         if (!seen.insert(p.key).second)
             continue;
         {

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -89,6 +90,12 @@ private:
     int sm_ = 0;
     mutable std::mutex mutex_;
     std::map<std::string, models::RegisterCount> cache_; // sha256(source) + "/sm_<sm>"
+    // The cache key of each launch prepare() generated (count() then generates nothing).
+    using LaunchKey = std::tuple<kernel::Dim3, kernel::Dim3, kernel::FoldPlacement>;
+    static LaunchKey launch_key(const kernel::LaunchConfig& launch) {
+        return {launch.block, launch.fold, launch.fold_placement};
+    }
+    std::map<LaunchKey, std::string> launch_keys_;
     std::size_t compilations_ = 0;
     std::size_t cache_hits_ = 0;
     std::size_t disk_hits_ = 0;
