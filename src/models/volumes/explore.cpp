@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
-#include <thread>
 
 namespace kerncast::models {
 
