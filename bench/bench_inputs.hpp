@@ -28,6 +28,12 @@ inline const MachineModel& v100_sxm2() {
     return machine;
 }
 
+// The V100 PCIe: a simulated L1 of 16 ways without the miss pass.
+inline const MachineModel& v100_pcie() {
+    static const MachineModel machine = resolve_machine("v100-pcie-32gb");
+    return machine;
+}
+
 inline const MachineModel& a100_40gb() {
     static const MachineModel machine = resolve_machine("a100-sxm4-40gb");
     return machine;

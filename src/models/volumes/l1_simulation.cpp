@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <limits>
+#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -36,6 +37,14 @@ struct LineKey {
     std::int64_t line = 0;
     bool operator==(const LineKey&) const = default;
 };
+
+// The set bits of `bits` (std::popcount, which is a library call where the target has no
+// population count instruction).
+int bit_count(unsigned bits) {
+    bits = bits - ((bits >> 1) & 0x55555555u);
+    bits = (bits & 0x33333333u) + ((bits >> 2) & 0x33333333u);
+    return static_cast<int>((((bits + (bits >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
 
 // The hash of a line: of its block copy and array first, then of the line; the simulation
 // keeps the first part per block copy and array, so that a look-up hashes once.
@@ -252,53 +261,81 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
 
 namespace {
 
-// Each request as its lines with the requested sectors as bits: one cache look-up a line.
-// With passes, each lane's first and last byte's line (indices into `lines`).
-struct LineRequest {
-    const WarpRequest* request = nullptr;
+// The block's requests as the simulation reads them, step by step (the k-th request of every
+// warp in turn): each its lines with the requested sectors as bits (one cache look-up a line)
+// and, with passes, each lane's first and last byte's line (indices into the request's lines),
+// all in three arrays.
+struct StepRequests {
+    struct Request {
+        const WarpRequest* request = nullptr;
+        std::uint32_t first_line = 0, lines = 0; // into `lines`
+        std::uint32_t first_lane = 0;            // into `lane_lines`, one a lane (with passes)
+        // With passes: the request's lanes as the bank rule sees them (requests of one pattern
+        // cost the same wavefronts for the same lanes late), and the bank rule over all lanes:
+        // a store's cost, and a load's when its lines all hit or all are late (one pass).
+        std::uint32_t pattern = 0;
+        std::int64_t one_pass_wavefronts = 0;
+    };
+    size_t warps = 0;
+    std::vector<Request> requests; // step k of warp w at k * warps + w
     std::vector<std::pair<std::int64_t, unsigned>> lines;
-    std::vector<std::pair<size_t, size_t>> lane_lines;
-    // The bank rule over all lanes: a store's cost, and a load's when its lines all hit or all
-    // are late (one pass).
-    std::int64_t one_pass_wavefronts = 0;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> lane_lines;
 };
 
-// The block's requests, warp by warp, as LineRequests.
-std::vector<std::vector<LineRequest>> line_requests(const BlockPrograms& block,
-                                                    const L1Geometry& geometry,
-                                                    std::int64_t sectors_per_line,
-                                                    const std::optional<L1MissPasses>& passes) {
-    std::vector<std::vector<LineRequest>> lines(block.warps.size());
+StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometry,
+                           std::int64_t sectors_per_line,
+                           const std::optional<L1MissPasses>& passes) {
+    StepRequests steps;
+    steps.warps = block.warps.size();
+    const size_t length = block.warps.front().size();
+    steps.requests.reserve(length * steps.warps);
+    // Each pattern's number and one-pass wavefronts, by its key: the access size, the first
+    // lane's address modulo the bank rule's period, and every lane's address less the first's.
+    std::map<std::vector<std::int64_t>, std::pair<std::uint32_t, std::int64_t>> patterns;
+    std::vector<std::int64_t> key;
     const support::FloorDivider line_of_sector(sectors_per_line), line_of(geometry.line_bytes);
-    for (size_t w = 0; w < block.warps.size(); ++w)
-        for (const WarpRequest& request : block.warps[w]) {
-            LineRequest grouped{&request, {}, {}, 0};
+    for (size_t k = 0; k < length; ++k)
+        for (size_t w = 0; w < steps.warps; ++w) {
+            const WarpRequest& request = block.warps[w][k];
+            StepRequests::Request step{&request, static_cast<std::uint32_t>(steps.lines.size()), 0,
+                                       static_cast<std::uint32_t>(steps.lane_lines.size()), 0};
             for (const std::int64_t sector : request.sectors) { // sorted
                 const std::int64_t line = line_of_sector(sector);
                 const auto bit = 1u << static_cast<unsigned>(sector - line * sectors_per_line);
-                if (grouped.lines.empty() || grouped.lines.back().first != line)
-                    grouped.lines.emplace_back(line, 0u);
-                grouped.lines.back().second |= bit;
+                if (step.lines == 0 || steps.lines.back().first != line) {
+                    steps.lines.emplace_back(line, 0u);
+                    ++step.lines;
+                }
+                steps.lines.back().second |= bit;
             }
             if (passes) {
+                const auto first = steps.lines.begin() + step.first_line;
+                const auto last = first + step.lines;
                 const auto index_of = [&](std::int64_t address) {
-                    const std::int64_t line = line_of(address);
-                    return static_cast<size_t>(std::lower_bound(grouped.lines.begin(),
-                                                                grouped.lines.end(),
-                                                                std::pair{line, 0u}) -
-                                               grouped.lines.begin());
+                    return static_cast<std::uint32_t>(
+                        std::lower_bound(first, last, std::pair{line_of(address), 0u}) - first);
                 };
                 for (const std::int64_t a : request.lane_addresses)
-                    grouped.lane_lines.emplace_back(index_of(a),
-                                                    index_of(a + request.access_bytes - 1));
-                grouped.one_pass_wavefronts =
-                    warp_instruction_cost(request.lane_addresses, request.access_bytes,
-                                          passes->layout)
-                        .wavefronts;
+                    steps.lane_lines.emplace_back(index_of(a),
+                                                  index_of(a + request.access_bytes - 1));
+                const auto& lanes = request.lane_addresses;
+                const std::int64_t period = bank_rule_period(request.access_bytes, passes->layout);
+                key.assign({request.access_bytes,
+                            lanes.empty() ? 0 : ((lanes[0] % period) + period) % period});
+                for (const std::int64_t a : lanes)
+                    key.push_back(a - lanes[0]);
+                auto [at, added] = patterns.try_emplace(
+                    key, static_cast<std::uint32_t>(patterns.size()), std::int64_t{0});
+                if (added)
+                    at->second.second =
+                        warp_instruction_cost(lanes, request.access_bytes, passes->layout)
+                            .wavefronts;
+                step.pattern = at->second.first;
+                step.one_pass_wavefronts = at->second.second;
             }
-            lines[w].push_back(std::move(grouped));
+            steps.requests.push_back(step);
         }
-    return lines;
+    return steps;
 }
 
 // Every block copy first touches the same sectors of its own data: the block's distinct load
@@ -360,18 +397,19 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     }
     std::int64_t next_copy = blocks_per_sm;
 
-    const std::vector<std::vector<LineRequest>> lines =
-        line_requests(block, geometry, sectors_per_line, passes);
+    const StepRequests steps = step_requests(block, geometry, sectors_per_line, passes);
 
-    SetAssociativeL1 l1(geometry);
     std::vector<std::int64_t> misses(block.arrays.size(), 0);
     std::int64_t measured_points = 0;
     double now = 0;                   // the SM's clock, cycles (with passes)
     std::int64_t load_wavefronts = 0; // of the measured generations (with passes)
     std::vector<unsigned char> late_line, late_lane;
+    // Two-pass wavefronts by request pattern (high 32 bits) and late lanes (low 32 bits).
+    std::unordered_map<std::uint64_t, std::int64_t> two_pass_memo;
     const auto measured = [](const Slot& s) {
         return s.generation >= 1 && s.generation < l1_simulation_generations - 1;
     };
+    SetAssociativeL1 l1(geometry);
     for (bool running = true; running;) {
         running = false;
         for (Slot& slot : slots) {
@@ -382,19 +420,21 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                 --slot.delay;
                 continue;
             }
-            for (const auto& warp : lines) {
-                const LineRequest& request = warp[slot.next];
+            const StepRequests::Request* const step = &steps.requests[slot.next * steps.warps];
+            for (size_t w = 0; w < steps.warps; ++w) {
+                const StepRequests::Request& request = step[w];
                 const bool store = request.request->store;
                 const int array = request.request->array;
-                late_line.assign(request.lines.size(), 0);
-                for (size_t i = 0; i < request.lines.size(); ++i) {
-                    const auto [line, sector_bits] = request.lines[i];
+                const auto* const lines = &steps.lines[request.first_line];
+                const std::uint64_t array_hash = slot.array_hashes[static_cast<size_t>(array)];
+                late_line.assign(request.lines, 0);
+                for (size_t i = 0; i < request.lines; ++i) {
+                    const auto [line, sector_bits] = lines[i];
                     const auto access =
-                        l1.access({slot.copy, array, line},
-                                  line_hash(slot.array_hashes[static_cast<size_t>(array)], line),
+                        l1.access({slot.copy, array, line}, line_hash(array_hash, line),
                                   sector_bits, now, !store);
                     if (!store && measured(slot))
-                        misses[static_cast<size_t>(array)] += std::popcount(access.missing);
+                        misses[static_cast<size_t>(array)] += bit_count(access.missing);
                     // In flight: missing now, or filled less than the fill latency ago.
                     late_line[i] =
                         passes && (access.missing != 0 ||
@@ -410,10 +450,26 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                 std::int64_t wavefronts = request.one_pass_wavefronts;
                 if (late_lines > 0 && late_lines < static_cast<std::ptrdiff_t>(late_line.size())) {
                     late_lane.clear();
-                    for (const auto& [first, last] : request.lane_lines)
+                    const auto& lanes = request.request->lane_addresses;
+                    std::uint64_t late_lanes = 0; // bit l: lane l is late
+                    for (size_t l = 0; l < lanes.size(); ++l) {
+                        const auto [first, last] = steps.lane_lines[request.first_lane + l];
                         late_lane.push_back(late_line[first] || late_line[last]);
-                    wavefronts = two_pass_wavefronts(request.request->lane_addresses, late_lane,
-                                                     request.request->access_bytes, passes->layout);
+                        late_lanes |= std::uint64_t{late_lane.back()} << (l % 32);
+                    }
+                    const auto two_pass = [&] {
+                        return two_pass_wavefronts(lanes, late_lane, request.request->access_bytes,
+                                                   passes->layout);
+                    };
+                    if (lanes.size() <= 32) { // the memo's key holds 32 lanes
+                        auto [at, added] = two_pass_memo.try_emplace(
+                            std::uint64_t{request.pattern} << 32 | late_lanes, 0);
+                        if (added)
+                            at->second = two_pass();
+                        wavefronts = at->second;
+                    } else {
+                        wavefronts = two_pass();
+                    }
                 }
                 now += static_cast<double>(wavefronts);
                 if (measured(slot))

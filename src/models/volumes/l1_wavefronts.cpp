@@ -130,6 +130,11 @@ BankScratch& bank_scratch() {
 
 } // namespace
 
+std::int64_t bank_rule_period(int access_bytes, const L1BankLayout& layout) {
+    const BankGeometry g = bank_geometry(access_bytes, layout);
+    return std::lcm(std::int64_t{layout.sector_bytes}, g.unit * g.unit_banks);
+}
+
 WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_addresses,
                                           int access_bytes, const L1BankLayout& layout) {
     const BankGeometry g = bank_geometry(access_bytes, layout);
@@ -217,15 +222,10 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         cost.space = access.space;
         cost.executions_per_point = executions_per_point[index];
         const int bytes = kernel::data_type_bytes(access.dtype);
-        // warp_instruction_cost sees addresses only through sectors, bank units and unit
-        // rows: shifting every lane by a multiple of `period` bytes changes nothing. The
-        // block's cost of one fold instance is therefore computed once per constant modulo
-        // the period, so a long fold costs one map look-up per instance, not a pass over
-        // every warp.
-        const std::int64_t unit = std::max(bytes, layout.bank_width_bytes);
-        const std::int64_t row_bytes = std::int64_t{layout.banks} * layout.bank_width_bytes;
-        const std::int64_t period = std::lcm(std::int64_t{layout.sector_bytes},
-                                             unit * std::max<std::int64_t>(1, row_bytes / unit));
+        // The block's cost of one fold instance depends on its constant only modulo the bank
+        // rule's period: computed once per residue, so a long fold costs one map look-up per
+        // instance, not a pass over every warp.
+        const std::int64_t period = bank_rule_period(bytes, layout);
         std::map<std::int64_t, std::pair<double, double>> block_cost; // wavefronts, sector B
         // Each warp's load sectors over all fold instances, for the warp-unique volume; a fold
         // longer than warp_unique_fold_limit leaves the array out (its requests count whole).

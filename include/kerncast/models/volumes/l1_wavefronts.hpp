@@ -49,6 +49,12 @@ std::int64_t two_pass_wavefronts(std::span<const std::int64_t> lane_addresses,
                                  std::span<const unsigned char> late, int access_bytes,
                                  const L1BankLayout& layout);
 
+// The bank rule's period for `access_bytes` wide accesses: warp_instruction_cost and
+// two_pass_wavefronts see addresses only through sectors, bank units and rows of all banks, so
+// shifting every lane by a multiple of this many bytes changes neither (the least common
+// multiple of the sector and the row of bank units).
+std::int64_t bank_rule_period(int access_bytes, const L1BankLayout& layout);
+
 // An access's byte address as a function of one thread: the coefficients of threadIdx, of
 // the fold index and of blockIdx along x, y, z (ByteAddress::constant is the rest).
 struct AxisCoefficients {
