@@ -1,6 +1,7 @@
 // Integer helpers shared by every area: division rounding toward negative infinity and its
 // remainder, and rounding up, for the signed index arithmetic of kernels (C's `/` and `%` round
-// toward zero, the kernel language's floor and mod do not).
+// toward zero, the kernel language's floor and mod do not); one divisor's remainders by
+// multiplication.
 #pragma once
 
 #include <bit>
@@ -44,6 +45,30 @@ public:
 private:
     std::int64_t divisor_;
     int shift_;
+};
+
+// a % divisor for one divisor > 0 and many unsigned 64-bit a, by multiplications instead of a
+// division (the simulated L1 places every line in a set this way): with the 128-bit inverse
+// c = ceil(2^128 / divisor), a % divisor is the high 64 bits of ((c * a) mod 2^128) * divisor,
+// exact for every 64-bit a and divisor (Lemire, Kaser & Kurz, "Faster remainder by direct
+// computation", Software: Practice and Experience 49(6), 2019, theorem 1 with F = 128). For
+// the divisor 1, c is taken as 0, and so is every remainder.
+class Remainder {
+public:
+    explicit constexpr Remainder(std::uint64_t divisor)
+        : divisor_(divisor), inverse_(divisor > 1 ? ~Wide{0} / divisor + 1 : 0) {}
+    constexpr std::uint64_t operator()(std::uint64_t a) const {
+        const Wide fraction = inverse_ * a; // mod 2^128
+        const Wide low = Wide{static_cast<std::uint64_t>(fraction)} * divisor_;
+        const Wide high = (fraction >> 64) * divisor_;
+        return static_cast<std::uint64_t>((high + (low >> 64)) >> 64);
+    }
+    constexpr std::uint64_t divisor() const { return divisor_; }
+
+private:
+    __extension__ using Wide = unsigned __int128;
+    std::uint64_t divisor_;
+    Wide inverse_;
 };
 
 } // namespace kerncast::support

@@ -63,24 +63,100 @@ struct LineKeyHash {
     }
 };
 
-// LRU sets of lines with a valid bit per sector: each set a doubly linked list of its slots,
-// most recently used first, so reordering and evicting cost O(1); a look-up scans the set's
-// key hashes (up to 32 ways) or, for wider sets, an index of every line.
+// What an L1 look-up found: the sectors of the request that were not valid (misses), and when
+// the line last missed (now, if it misses now).
+struct LineAccess {
+    unsigned missing = 0;
+    double last_miss_cycle = 0;
+};
+
+// The two L1s below are LRU sets of lines with a valid bit per sector and give the same
+// answers. access(): the sectors of `sector_bits` that were not valid in L1 (misses); they are
+// filled, the line allocated when absent. `hash`: LineKeyHash of `key`. `now`: the SM's clock;
+// `fetch`: the missing sectors come from L2 (a load), so the line's last miss is now (a store
+// writes them instead).
+
+// Sets of up to 16 ways, each set's ways in order of use packed into one 64-bit word (4 bits a
+// way, the most recent lowest) beside the count of ways in use and the ways' key hashes, all in
+// one run of words: a look-up scans the hashes, moves the way it uses to the front of the order,
+// and on a miss fills the next unused way or else the last of the order.
+class SmallSetL1 {
+public:
+    static constexpr std::int64_t max_ways = 16;
+    explicit SmallSetL1(const L1Geometry& g)
+        : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
+          set_of_(sets_), words_(sets_ * (ways_ + 2)), lines_(static_cast<size_t>(g.lines)) {}
+
+    LineAccess access(const LineKey& key, size_t hash, unsigned sector_bits, double now,
+                      bool fetch) {
+        const size_t set = set_of_(hash);
+        std::uint64_t* const words = &words_[set * (ways_ + 2)];
+        std::uint64_t& order = words[0];
+        const auto used = static_cast<unsigned>(words[1]);
+        const std::uint64_t* const hashes = words + 2;
+        Line* const lines = &lines_[set * ways_];
+        for (unsigned w = 0; w < used; ++w)
+            if (hashes[w] == hash && lines[w].key == key) {
+                order = to_front(order, w);
+                Line& line = lines[w];
+                const unsigned missing = sector_bits & ~line.valid;
+                line.valid |= sector_bits;
+                if (missing && fetch)
+                    line.last_miss_cycle = now;
+                return {missing, line.last_miss_cycle};
+            }
+        unsigned victim;
+        if (used < ways_) {
+            victim = used;
+            words[1] = used + 1;
+            order = order << 4 | victim;
+        } else {
+            victim = static_cast<unsigned>(order >> (4 * (ways_ - 1)) & 15); // least recent
+            order = to_front(order, victim);
+        }
+        const double missed_at = fetch ? now : std::numeric_limits<double>::lowest();
+        words[2 + victim] = hash;
+        lines[victim] = Line{key, sector_bits, missed_at};
+        return {sector_bits, missed_at};
+    }
+
+private:
+    struct Line {
+        LineKey key;
+        unsigned valid = 0;
+        double last_miss_cycle = 0;
+    };
+    // The order with `way`, which it holds, moved to the front (the lowest 4 bits).
+    static std::uint64_t to_front(std::uint64_t order, unsigned way) {
+        // The first 4-bit field equal to `way`: the lowest zero field of order ^ way-in-every-
+        // field (the lowest flagged field of this zero test is exact).
+        const std::uint64_t x = order ^ (std::uint64_t{way} * 0x1111111111111111ull);
+        const std::uint64_t zero = (x - 0x1111111111111111ull) & ~x & 0x8888888888888888ull;
+        const int shift = std::countr_zero(zero) - 3; // 4 x the field's position
+        if (shift == 0)
+            return order;
+        const std::uint64_t below = order & ((std::uint64_t{1} << shift) - 1);
+        const std::uint64_t above = shift + 4 < 64 ? order >> (shift + 4) << (shift + 4) : 0;
+        return above | below << 4 | way;
+    }
+    size_t ways_;
+    size_t sets_;
+    support::Remainder set_of_;        // hash % sets
+    std::vector<std::uint64_t> words_; // per set: the order, the ways in use, each way's hash
+    std::vector<Line> lines_;          // set s holds ways [s * ways, (s + 1) * ways)
+};
+
+// Sets of any width: each set a doubly linked list of its slots, most recently used first, so
+// reordering and evicting cost O(1); a look-up scans the set's key hashes (up to 32 ways) or,
+// for wider sets, an index of every line.
 class SetAssociativeL1 {
 public:
     explicit SetAssociativeL1(const L1Geometry& g)
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
           slots_(static_cast<size_t>(g.lines)), hashes_(slots_.size()), lists_(sets_) {}
 
-    struct Access {
-        unsigned missing = 0;       // the sectors of the request that were not valid
-        double last_miss_cycle = 0; // when the line last missed (now, if it misses now)
-    };
-    // The sectors of `sector_bits` that were not valid in L1 (misses); they are filled, the
-    // line allocated when absent. `hash`: LineKeyHash of `key`. `now`: the SM's clock;
-    // `fetch`: the missing sectors come from L2 (a load), so the line's last miss is now (a
-    // store writes them instead).
-    Access access(const LineKey& key, size_t hash, unsigned sector_bits, double now, bool fetch) {
+    LineAccess access(const LineKey& key, size_t hash, unsigned sector_bits, double now,
+                      bool fetch) {
         const size_t set = hash % sets_;
         List& list = lists_[set];
         if (const size_t s = find(set, hash, key); s != none) {
@@ -409,80 +485,89 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     const auto measured = [](const Slot& s) {
         return s.generation >= 1 && s.generation < l1_simulation_generations - 1;
     };
-    SetAssociativeL1 l1(geometry);
-    for (bool running = true; running;) {
-        running = false;
-        for (Slot& slot : slots) {
-            if (slot.generation >= l1_simulation_generations)
-                continue;
-            running = true;
-            if (slot.delay > 0) {
-                --slot.delay;
-                continue;
-            }
-            const StepRequests::Request* const step = &steps.requests[slot.next * steps.warps];
-            for (size_t w = 0; w < steps.warps; ++w) {
-                const StepRequests::Request& request = step[w];
-                const bool store = request.request->store;
-                const int array = request.request->array;
-                const auto* const lines = &steps.lines[request.first_line];
-                const std::uint64_t array_hash = slot.array_hashes[static_cast<size_t>(array)];
-                late_line.assign(request.lines, 0);
-                for (size_t i = 0; i < request.lines; ++i) {
-                    const auto [line, sector_bits] = lines[i];
-                    const auto access =
-                        l1.access({slot.copy, array, line}, line_hash(array_hash, line),
-                                  sector_bits, now, !store);
-                    if (!store && measured(slot))
-                        misses[static_cast<size_t>(array)] += bit_count(access.missing);
-                    // In flight: missing now, or filled less than the fill latency ago.
-                    late_line[i] =
-                        passes && (access.missing != 0 ||
-                                   now - access.last_miss_cycle < passes->fill_latency_cycles);
-                }
-                if (!passes)
+    const auto run = [&](auto& l1) {
+        for (bool running = true; running;) {
+            running = false;
+            for (Slot& slot : slots) {
+                if (slot.generation >= l1_simulation_generations)
                     continue;
-                if (store) {
-                    now += static_cast<double>(request.one_pass_wavefronts);
+                running = true;
+                if (slot.delay > 0) {
+                    --slot.delay;
                     continue;
                 }
-                const auto late_lines = std::count(late_line.begin(), late_line.end(), 1);
-                std::int64_t wavefronts = request.one_pass_wavefronts;
-                if (late_lines > 0 && late_lines < static_cast<std::ptrdiff_t>(late_line.size())) {
-                    late_lane.clear();
-                    const auto& lanes = request.request->lane_addresses;
-                    std::uint64_t late_lanes = 0; // bit l: lane l is late
-                    for (size_t l = 0; l < lanes.size(); ++l) {
-                        const auto [first, last] = steps.lane_lines[request.first_lane + l];
-                        late_lane.push_back(late_line[first] || late_line[last]);
-                        late_lanes |= std::uint64_t{late_lane.back()} << (l % 32);
+                const StepRequests::Request* const step = &steps.requests[slot.next * steps.warps];
+                for (size_t w = 0; w < steps.warps; ++w) {
+                    const StepRequests::Request& request = step[w];
+                    const bool store = request.request->store;
+                    const int array = request.request->array;
+                    const auto* const lines = &steps.lines[request.first_line];
+                    const std::uint64_t array_hash = slot.array_hashes[static_cast<size_t>(array)];
+                    late_line.assign(request.lines, 0);
+                    for (size_t i = 0; i < request.lines; ++i) {
+                        const auto [line, sector_bits] = lines[i];
+                        const auto access =
+                            l1.access({slot.copy, array, line}, line_hash(array_hash, line),
+                                      sector_bits, now, !store);
+                        if (!store && measured(slot))
+                            misses[static_cast<size_t>(array)] += bit_count(access.missing);
+                        // In flight: missing now, or filled less than the fill latency ago.
+                        late_line[i] =
+                            passes && (access.missing != 0 ||
+                                       now - access.last_miss_cycle < passes->fill_latency_cycles);
                     }
-                    const auto two_pass = [&] {
-                        return two_pass_wavefronts(lanes, late_lane, request.request->access_bytes,
-                                                   passes->layout);
-                    };
-                    if (lanes.size() <= 32) { // the memo's key holds 32 lanes
-                        auto [at, added] = two_pass_memo.try_emplace(
-                            std::uint64_t{request.pattern} << 32 | late_lanes, 0);
-                        if (added)
-                            at->second = two_pass();
-                        wavefronts = at->second;
-                    } else {
-                        wavefronts = two_pass();
+                    if (!passes)
+                        continue;
+                    if (store) {
+                        now += static_cast<double>(request.one_pass_wavefronts);
+                        continue;
                     }
+                    const auto late_lines = std::count(late_line.begin(), late_line.end(), 1);
+                    std::int64_t wavefronts = request.one_pass_wavefronts;
+                    if (late_lines > 0 &&
+                        late_lines < static_cast<std::ptrdiff_t>(late_line.size())) {
+                        late_lane.clear();
+                        const auto& lanes = request.request->lane_addresses;
+                        std::uint64_t late_lanes = 0; // bit l: lane l is late
+                        for (size_t l = 0; l < lanes.size(); ++l) {
+                            const auto [first, last] = steps.lane_lines[request.first_lane + l];
+                            late_lane.push_back(late_line[first] || late_line[last]);
+                            late_lanes |= std::uint64_t{late_lane.back()} << (l % 32);
+                        }
+                        const auto two_pass = [&] {
+                            return two_pass_wavefronts(
+                                lanes, late_lane, request.request->access_bytes, passes->layout);
+                        };
+                        if (lanes.size() <= 32) { // the memo's key holds 32 lanes
+                            auto [at, added] = two_pass_memo.try_emplace(
+                                std::uint64_t{request.pattern} << 32 | late_lanes, 0);
+                            if (added)
+                                at->second = two_pass();
+                            wavefronts = at->second;
+                        } else {
+                            wavefronts = two_pass();
+                        }
+                    }
+                    now += static_cast<double>(wavefronts);
+                    if (measured(slot))
+                        load_wavefronts += wavefronts;
                 }
-                now += static_cast<double>(wavefronts);
+                if (++slot.next < length)
+                    continue;
                 if (measured(slot))
-                    load_wavefronts += wavefronts;
+                    measured_points += block.points;
+                slot.next = 0;
+                slot.start(next_copy++);
+                ++slot.generation;
             }
-            if (++slot.next < length)
-                continue;
-            if (measured(slot))
-                measured_points += block.points;
-            slot.next = 0;
-            slot.start(next_copy++);
-            ++slot.generation;
         }
+    };
+    if (geometry.ways <= SmallSetL1::max_ways) {
+        SmallSetL1 l1(geometry);
+        run(l1);
+    } else {
+        SetAssociativeL1 l1(geometry);
+        run(l1);
     }
     const double per_point =
         static_cast<double>(geometry.sector_bytes) / static_cast<double>(measured_points);
