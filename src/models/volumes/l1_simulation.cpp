@@ -8,7 +8,6 @@
 #include <array>
 #include <bit>
 #include <limits>
-#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -320,14 +319,19 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
                             static_cast<size_t>(end - w * layout.warp_size));
                         request.sectors.reserve(2 *
                                                 static_cast<size_t>(end - w * layout.warp_size));
+                        auto& s = request.sectors;
                         for (std::int64_t t = w * layout.warp_size; t < end; ++t) {
                             const std::int64_t a = lane_address(o.axes, block, t, constant);
                             request.lane_addresses.push_back(a);
-                            request.sectors.push_back(sector_of(a));
-                            request.sectors.push_back(sector_of(a + o.bytes - 1));
+                            // Neighbouring lanes mostly share a sector: a repeat of the last
+                            // one is left out here rather than by the sort below.
+                            for (const std::int64_t sector :
+                                 {sector_of(a), sector_of(a + o.bytes - 1)})
+                                if (s.empty() || s.back() != sector)
+                                    s.push_back(sector);
                         }
-                        auto& s = request.sectors;
-                        std::sort(s.begin(), s.end());
+                        if (!std::is_sorted(s.begin(), s.end()))
+                            std::sort(s.begin(), s.end());
                         s.erase(std::unique(s.begin(), s.end()), s.end());
                         programs.warps[static_cast<size_t>(w)].push_back(std::move(request));
                     }
@@ -358,6 +362,15 @@ struct StepRequests {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> lane_lines;
 };
 
+struct LaneOffsetsHash {
+    size_t operator()(const std::vector<std::int64_t>& values) const {
+        std::uint64_t h = values.size();
+        for (const std::int64_t v : values)
+            h = splitmix64_hash(h ^ static_cast<std::uint64_t>(v));
+        return static_cast<size_t>(h);
+    }
+};
+
 StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometry,
                            std::int64_t sectors_per_line,
                            const std::optional<L1MissPasses>& passes) {
@@ -367,7 +380,9 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
     steps.requests.reserve(length * steps.warps);
     // Each pattern's number and one-pass wavefronts, by its key: the access size, the first
     // lane's address modulo the bank rule's period, and every lane's address less the first's.
-    std::map<std::vector<std::int64_t>, std::pair<std::uint32_t, std::int64_t>> patterns;
+    std::unordered_map<std::vector<std::int64_t>, std::pair<std::uint32_t, std::int64_t>,
+                       LaneOffsetsHash>
+        patterns;
     std::vector<std::int64_t> key;
     const support::FloorDivider line_of_sector(sectors_per_line), line_of(geometry.line_bytes);
     for (size_t k = 0; k < length; ++k)
@@ -416,19 +431,30 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
 
 // Every block copy first touches the same sectors of its own data: the block's distinct load
 // sectors of each array, in bytes a point.
-std::vector<double> first_touch_bytes(const BlockPrograms& block, const L1Geometry& geometry) {
-    std::vector<std::vector<std::int64_t>> loaded(block.arrays.size());
-    for (const auto& warp : block.warps)
-        for (const WarpRequest& request : warp) {
-            auto& sectors = loaded[static_cast<size_t>(request.array)];
-            if (!request.store)
-                sectors.insert(sectors.end(), request.sectors.begin(), request.sectors.end());
+std::vector<double> first_touch_bytes(const BlockPrograms& block, const StepRequests& steps,
+                                      const L1Geometry& geometry) {
+    // Per array, the loads' lines with their sectors as bits; a line's distinct sectors are the
+    // union of its bits.
+    std::vector<std::vector<std::pair<std::int64_t, unsigned>>> loaded(block.arrays.size());
+    for (const StepRequests::Request& request : steps.requests)
+        if (!request.request->store) {
+            const auto first = steps.lines.begin() + request.first_line;
+            auto& lines = loaded[static_cast<size_t>(request.request->array)];
+            lines.insert(lines.end(), first, first + request.lines);
         }
     std::vector<double> bytes(block.arrays.size(), 0.0);
     for (size_t a = 0; a < block.arrays.size(); ++a) {
-        auto& sectors = loaded[a];
-        std::sort(sectors.begin(), sectors.end());
-        const auto unique = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+        auto& lines = loaded[a];
+        std::sort(lines.begin(), lines.end(),
+                  [](const auto& x, const auto& y) { return x.first < y.first; });
+        std::int64_t unique = 0;
+        for (size_t i = 0; i < lines.size();) {
+            unsigned sectors = 0;
+            const std::int64_t line = lines[i].first;
+            for (; i < lines.size() && lines[i].first == line; ++i)
+                sectors |= lines[i].second;
+            unique += bit_count(sectors);
+        }
         bytes[a] =
             static_cast<double>(unique * geometry.sector_bytes) / static_cast<double>(block.points);
     }
@@ -573,7 +599,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
         static_cast<double>(geometry.sector_bytes) / static_cast<double>(measured_points);
     for (size_t a = 0; a < block.arrays.size(); ++a)
         result.load_miss_bytes[a] = static_cast<double>(misses[a]) * per_point;
-    result.first_touch_bytes = first_touch_bytes(block, geometry);
+    result.first_touch_bytes = first_touch_bytes(block, steps, geometry);
     if (passes)
         result.load_wavefronts_per_point =
             static_cast<double>(load_wavefronts) / static_cast<double>(measured_points);
