@@ -130,6 +130,47 @@ TEST(L1Wavefronts, HopperHitsFollowTheBankRuleWithoutADistance) {
     EXPECT_EQ(off_with_1024, 184);
 }
 
+TEST(L1Wavefronts, HopperLoadsStraddlingLinesCostWhatAlignedOnesCost) {
+    // A warp reading one row of 32 contiguous values from `shift` bytes past a line touches one
+    // line more than from the line's start for every shift that is not a whole line (4 B
+    // values: two lines instead of one; 8 B: three instead of two; 16 B: five instead of four).
+    // Measured on the H100 and the H200 (lab/research/l1_wavefronts.cu under Nsight Compute),
+    // hitting and missing L1 alike, 4 and 8 B values cost the bank rule's wavefronts whatever
+    // the shift, as kerncast counts them: the extra line adds no wavefront. 16 B values 16..96 B
+    // past a line cost one wavefront more when they miss, which the bank rule (one pass of the
+    // miss rule) does not count.
+    for (const auto& [gpu, machine] :
+         {std::pair{"h100", "h100-sxm5-80gb"}, std::pair{"h200", "h200-sxm-141gb"}}) {
+        const auto document = measured_wavefronts(std::string("lab/measured/") + gpu +
+                                                  "-2026-11-26b/l1-wavefronts/wavefronts.json");
+        const L1BankLayout layout = l1_bank_layout(resolve_machine(machine));
+        int straddling = 0, extra_for_16_b = 0;
+        for (const auto& launch : document.value.at("launches")) {
+            const std::string mode = launch.at("mode");
+            if ((mode != "hit" && mode != "miss") || launch.at("width") != 32)
+                continue;
+            const int element = launch.at("element_bytes");
+            const std::int64_t shift = launch.at("shift_bytes");
+            std::vector<std::int64_t> addresses;
+            for (int lane = 0; lane < 32; ++lane)
+                addresses.push_back(lane * element + shift);
+            const auto rule = warp_instruction_cost(addresses, element, layout).wavefronts;
+            const double measured = launch.at("wavefronts_per_instruction");
+            straddling += shift % 128 != 0;
+            if (element == 16 && mode == "miss" && shift % 128 != 0) {
+                ++extra_for_16_b;
+                EXPECT_NEAR(measured, static_cast<double>(rule) + 1, 0.02) << gpu << " " << shift;
+            } else {
+                EXPECT_NEAR(measured, static_cast<double>(rule), 0.025)
+                    << gpu << " " << mode << " " << element << " B from " << shift;
+            }
+        }
+        // Per row stride (3) and mode (2): 8 shifts of 4 B values, 7 of 8 B, 4 of 16 B.
+        EXPECT_EQ(straddling, 114) << gpu;
+        EXPECT_EQ(extra_for_16_b, 12) << gpu;
+    }
+}
+
 TEST(L1Wavefronts, EachOfTwoPassesCostsTheBankRuleOfItsLanesPerHalfWarp) {
     L1BankLayout layout = a100_layout();
     layout.wavefront_window_bytes = 0;
