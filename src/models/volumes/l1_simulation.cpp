@@ -86,6 +86,13 @@ public:
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
           set_of_(sets_), words_(sets_ * (ways_ + 2)), lines_(static_cast<size_t>(g.lines)) {}
 
+    // Asks the host's caches for the set of `hash` ahead of its access().
+    void prefetch(size_t hash) const {
+        const size_t set = set_of_(hash);
+        __builtin_prefetch(&words_[set * (ways_ + 2)]);
+        __builtin_prefetch(&lines_[set * ways_]);
+    }
+
     LineAccess access(const LineKey& key, size_t hash, unsigned sector_bits, double now,
                       bool fetch) {
         const size_t set = set_of_(hash);
@@ -153,6 +160,8 @@ public:
     explicit SetAssociativeL1(const L1Geometry& g)
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
           slots_(static_cast<size_t>(g.lines)), hashes_(slots_.size()), lists_(sets_) {}
+
+    void prefetch(size_t) const {}
 
     LineAccess access(const LineKey& key, size_t hash, unsigned sector_bits, double now,
                       bool fetch) {
@@ -506,6 +515,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     double now = 0;                   // the SM's clock, cycles (with passes)
     std::int64_t load_wavefronts = 0; // of the measured generations (with passes)
     std::vector<unsigned char> late_line, late_lane;
+    std::vector<size_t> line_hashes; // of the request's lines, computed ahead of their look-ups
     // Two-pass wavefronts by request pattern (high 32 bits) and late lanes (low 32 bits).
     std::unordered_map<std::uint64_t, std::int64_t> two_pass_memo;
     const auto measured = [](const Slot& s) {
@@ -530,11 +540,15 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                     const auto* const lines = &steps.lines[request.first_line];
                     const std::uint64_t array_hash = slot.array_hashes[static_cast<size_t>(array)];
                     late_line.assign(request.lines, 0);
+                    line_hashes.resize(request.lines);
+                    for (size_t i = 0; i < request.lines; ++i) {
+                        line_hashes[i] = line_hash(array_hash, lines[i].first);
+                        l1.prefetch(line_hashes[i]);
+                    }
                     for (size_t i = 0; i < request.lines; ++i) {
                         const auto [line, sector_bits] = lines[i];
-                        const auto access =
-                            l1.access({slot.copy, array, line}, line_hash(array_hash, line),
-                                      sector_bits, now, !store);
+                        const auto access = l1.access({slot.copy, array, line}, line_hashes[i],
+                                                      sector_bits, now, !store);
                         if (!store && measured(slot))
                             misses[static_cast<size_t>(array)] += bit_count(access.missing);
                         // In flight: missing now, or filled less than the fill latency ago.
