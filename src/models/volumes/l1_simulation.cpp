@@ -69,6 +69,17 @@ struct LineAccess {
     double last_miss_cycle = 0;
 };
 
+// A hit on a cached line (any struct with `valid` sector bits and `last_miss_cycle`): the
+// requested sectors not valid yet are filled, from L2 when `fetch`.
+template <class CachedLine>
+LineAccess hit(CachedLine& line, unsigned sector_bits, double now, bool fetch) {
+    const unsigned missing = sector_bits & ~line.valid;
+    line.valid |= sector_bits;
+    if (missing && fetch)
+        line.last_miss_cycle = now;
+    return {missing, line.last_miss_cycle};
+}
+
 // The two L1s below are LRU sets of lines with a valid bit per sector and give the same
 // answers. access(): the sectors of `sector_bits` that were not valid in L1 (misses); they are
 // filled, the line allocated when absent. `hash`: LineKeyHash of `key`. `now`: the SM's clock;
@@ -104,12 +115,7 @@ public:
         for (unsigned w = 0; w < used; ++w)
             if (hashes[w] == hash && lines[w].key == key) {
                 order = to_front(order, w);
-                Line& line = lines[w];
-                const unsigned missing = sector_bits & ~line.valid;
-                line.valid |= sector_bits;
-                if (missing && fetch)
-                    line.last_miss_cycle = now;
-                return {missing, line.last_miss_cycle};
+                return hit(lines[w], sector_bits, now, fetch);
             }
         unsigned victim;
         if (used < ways_) {
@@ -168,13 +174,8 @@ public:
         const size_t set = hash % sets_;
         List& list = lists_[set];
         if (const size_t s = find(set, hash, key); s != none) {
-            Slot& slot = slots_[s];
             touch(list, s);
-            const unsigned missing = sector_bits & ~slot.valid;
-            slot.valid |= sector_bits;
-            if (missing && fetch)
-                slot.last_miss_cycle = now;
-            return {missing, slot.last_miss_cycle};
+            return hit(slots_[s], sector_bits, now, fetch);
         }
         size_t victim;
         if (list.used < ways_) {
