@@ -1,5 +1,5 @@
 // The inputs the benchmarks share: the star3d_r4 example, the published range-2 star, and the
-// A100 (40 GB), H100 SXM5 and V100 SXM2 machine models, loaded once per program.
+// A100 (40 GB), H100 SXM5, V100 SXM2 and V100 PCIe machine models, loaded once per program.
 #pragma once
 
 #include "kerncast/kernel/kernel_file.hpp"
