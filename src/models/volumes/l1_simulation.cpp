@@ -81,8 +81,10 @@ LineAccess hit(CachedLine& line, unsigned sector_bits, double now, bool fetch) {
 }
 
 // The two L1s below are LRU sets of lines with a valid bit per sector and give the same
-// answers. access(): the sectors of `sector_bits` that were not valid in L1 (misses); they are
-// filled, the line allocated when absent. `hash`: LineKeyHash of `key`. `now`: the SM's clock;
+// answers. set_of(): the set of a line by its hash (LineKeyHash of its key), asking the host's
+// caches for it ahead of the look-up. access(): the sectors of `sector_bits` that were not valid
+// in L1 (misses); they are filled, the line allocated when absent. `hash`: LineKeyHash of `key`,
+// `set` its set_of(). `now`: the SM's clock;
 // `fetch`: the missing sectors come from L2 (a load), so the line's last miss is now (a store
 // writes them instead).
 
@@ -97,16 +99,15 @@ public:
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
           set_of_(sets_), words_(sets_ * (ways_ + 2)), lines_(static_cast<size_t>(g.lines)) {}
 
-    // Asks the host's caches for the set of `hash` ahead of its access().
-    void prefetch(size_t hash) const {
+    size_t set_of(size_t hash) const {
         const size_t set = set_of_(hash);
         __builtin_prefetch(&words_[set * (ways_ + 2)]);
         __builtin_prefetch(&lines_[set * ways_]);
+        return set;
     }
 
-    LineAccess access(const LineKey& key, size_t hash, unsigned sector_bits, double now,
+    LineAccess access(const LineKey& key, size_t hash, size_t set, unsigned sector_bits, double now,
                       bool fetch) {
-        const size_t set = set_of_(hash);
         std::uint64_t* const words = &words_[set * (ways_ + 2)];
         std::uint64_t& order = words[0];
         const auto used = static_cast<unsigned>(words[1]);
@@ -167,11 +168,10 @@ public:
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
           slots_(static_cast<size_t>(g.lines)), hashes_(slots_.size()), lists_(sets_) {}
 
-    void prefetch(size_t) const {}
+    size_t set_of(size_t hash) const { return hash % sets_; }
 
-    LineAccess access(const LineKey& key, size_t hash, unsigned sector_bits, double now,
+    LineAccess access(const LineKey& key, size_t hash, size_t set, unsigned sector_bits, double now,
                       bool fetch) {
-        const size_t set = hash % sets_;
         List& list = lists_[set];
         if (const size_t s = find(set, hash, key); s != none) {
             touch(list, s);
@@ -516,7 +516,8 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     double now = 0;                   // the SM's clock, cycles (with passes)
     std::int64_t load_wavefronts = 0; // of the measured generations (with passes)
     std::vector<unsigned char> late_line, late_lane;
-    std::vector<size_t> line_hashes; // of the request's lines, computed ahead of their look-ups
+    // The request's lines' hashes and sets, found (and prefetched) ahead of their look-ups.
+    std::vector<std::pair<size_t, size_t>> line_places;
     // Two-pass wavefronts by request pattern (high 32 bits) and late lanes (low 32 bits).
     std::unordered_map<std::uint64_t, std::int64_t> two_pass_memo;
     const auto measured = [](const Slot& s) {
@@ -541,14 +542,15 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                     const auto* const lines = &steps.lines[request.first_line];
                     const std::uint64_t array_hash = slot.array_hashes[static_cast<size_t>(array)];
                     late_line.assign(request.lines, 0);
-                    line_hashes.resize(request.lines);
+                    line_places.resize(request.lines);
                     for (size_t i = 0; i < request.lines; ++i) {
-                        line_hashes[i] = line_hash(array_hash, lines[i].first);
-                        l1.prefetch(line_hashes[i]);
+                        const size_t hash = line_hash(array_hash, lines[i].first);
+                        line_places[i] = {hash, l1.set_of(hash)};
                     }
                     for (size_t i = 0; i < request.lines; ++i) {
                         const auto [line, sector_bits] = lines[i];
-                        const auto access = l1.access({slot.copy, array, line}, line_hashes[i],
+                        const auto [hash, set] = line_places[i];
+                        const auto access = l1.access({slot.copy, array, line}, hash, set,
                                                       sector_bits, now, !store);
                         if (!store && measured(slot))
                             misses[static_cast<size_t>(array)] += bit_count(access.missing);
