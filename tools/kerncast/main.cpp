@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <malloc.h>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,13 @@ bool register_command(int order, SetupFunction setup) {
 
 int main(int argc, char** argv) {
     using namespace kerncast;
+    // explore frees and allocates the same few MiB for every configuration (a block's
+    // requests, the simulated L1, isl's sets); by default glibc hands freed memory back to the
+    // kernel and faults it in again each time, a tenth of a sweep's time on a simulated-L1
+    // machine (bench/l1_simulation_bench, docs/predict-explore.md#speed). A process that lives
+    // for one command keeps it instead.
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20); // the most glibc allows on 64-bit hosts
     CLI::App app{"kerncast " KERNCAST_VERSION
                  " - measure an NVIDIA GPU, model a GPU kernel, forecast its performance",
                  "kerncast"};

@@ -523,13 +523,15 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     const auto measured = [](const Slot& s) {
         return s.generation >= 1 && s.generation < l1_simulation_generations - 1;
     };
+    // The last generation only keeps the others' measured ones company: once every slot has
+    // reached it, nothing measured is left to issue and the simulation ends.
     const auto run = [&](auto& l1) {
-        for (bool running = true; running;) {
-            running = false;
+        for (bool measuring = true; measuring;) {
+            measuring = false;
             for (Slot& slot : slots) {
                 if (slot.generation >= l1_simulation_generations)
                     continue;
-                running = true;
+                measuring = measuring || slot.generation < l1_simulation_generations - 1;
                 if (slot.delay > 0) {
                     --slot.delay;
                     continue;
