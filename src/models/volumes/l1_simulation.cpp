@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <limits>
+#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -311,6 +312,38 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
     programs.points = threads * fold_points;
     // Loads already issued by every thread: (array, thread coefficients, constant).
     std::set<std::tuple<int, std::array<std::int64_t, 3>, std::int64_t>> in_registers;
+    // Per distinct thread coefficients, each thread's address less the constant
+    // (lane_address(axes, block, t, constant) = constant + offset[t]) and each warp's lane
+    // class: warps whose lanes' offsets less the first lane's are equal share one.
+    struct ThreadOffsets {
+        std::array<std::int64_t, 3> thread;
+        std::vector<std::int64_t> offset; // per thread
+        std::vector<int> warp_lane_class; // per warp
+    };
+    std::vector<ThreadOffsets> thread_offsets;
+    std::map<std::vector<std::int64_t>, int> lane_classes;
+    const auto offsets_of = [&](const std::array<std::int64_t, 3>& thread) -> const ThreadOffsets& {
+        for (const ThreadOffsets& known : thread_offsets)
+            if (known.thread == thread)
+                return known;
+        ThreadOffsets& added = thread_offsets.emplace_back();
+        added.thread = thread;
+        added.offset.resize(static_cast<size_t>(threads));
+        for (std::int64_t t = 0; t < threads; ++t)
+            added.offset[static_cast<size_t>(t)] = lane_address({thread, {}, {}}, block, t, 0);
+        std::vector<std::int64_t> lanes;
+        for (std::int64_t w = 0; w < warps; ++w) {
+            const auto first = added.offset.begin() + w * layout.warp_size;
+            const auto last = added.offset.begin() + std::min(threads, (w + 1) * layout.warp_size);
+            lanes.assign(first, last);
+            for (std::int64_t& lane : lanes)
+                lane -= *first;
+            added.warp_lane_class.push_back(
+                lane_classes.try_emplace(lanes, static_cast<int>(lane_classes.size()))
+                    .first->second);
+        }
+        return added;
+    };
     for (std::int64_t fz = 0; fz < fold[2]; ++fz)
         for (std::int64_t fy = 0; fy < fold[1]; ++fy)
             for (std::int64_t fx = 0; fx < fold[0]; ++fx)
@@ -322,8 +355,12 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
                     const bool store = o.access->direction != analysis::Direction::load;
                     if (!store && !in_registers.insert({o.array, o.axes.thread, constant}).second)
                         continue;
+                    const ThreadOffsets& offsets = offsets_of(o.axes.thread);
+                    const std::vector<std::int64_t>& offset = offsets.offset;
                     for (std::int64_t w = 0; w < warps; ++w) {
-                        WarpRequest request{o.array, store, {}, {}, o.bytes};
+                        WarpRequest request{
+                            o.array, store,   {},
+                            {},      o.bytes, offsets.warp_lane_class[static_cast<size_t>(w)]};
                         const std::int64_t end = std::min(threads, (w + 1) * layout.warp_size);
                         request.lane_addresses.reserve(
                             static_cast<size_t>(end - w * layout.warp_size));
@@ -331,7 +368,7 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
                                                 static_cast<size_t>(end - w * layout.warp_size));
                         auto& s = request.sectors;
                         for (std::int64_t t = w * layout.warp_size; t < end; ++t) {
-                            const std::int64_t a = lane_address(o.axes, block, t, constant);
+                            const std::int64_t a = constant + offset[static_cast<size_t>(t)];
                             request.lane_addresses.push_back(a);
                             // Neighbouring lanes mostly share a sector: a repeat of the last
                             // one is left out here rather than by the sort below.
@@ -389,7 +426,9 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
     const size_t length = block.warps.front().size();
     steps.requests.reserve(length * steps.warps);
     // Each pattern's number and one-pass wavefronts, by its key: the access size, the first
-    // lane's address modulo the bank rule's period, and every lane's address less the first's.
+    // lane's address modulo the bank rule's period, and every lane's address less the first's
+    // (or, in their place, -1 and the request's lane class, which stands for them; an
+    // address list's first entry is 0).
     std::unordered_map<std::vector<std::int64_t>, std::pair<std::uint32_t, std::int64_t>,
                        LaneOffsetsHash>
         patterns;
@@ -412,9 +451,14 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
             if (passes) {
                 const auto first = steps.lines.begin() + step.first_line;
                 const auto last = first + step.lines;
+                // Lanes mostly come in address order: the last lane's line is tried first.
+                std::uint32_t hint = 0;
                 const auto index_of = [&](std::int64_t address) {
-                    return static_cast<std::uint32_t>(
-                        std::lower_bound(first, last, std::pair{line_of(address), 0u}) - first);
+                    const std::int64_t line = line_of(address);
+                    if (hint >= step.lines || first[hint].first != line)
+                        hint = static_cast<std::uint32_t>(
+                            std::lower_bound(first, last, std::pair{line, 0u}) - first);
+                    return hint;
                 };
                 for (const std::int64_t a : request.lane_addresses)
                     steps.lane_lines.emplace_back(index_of(a),
@@ -423,8 +467,11 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
                 const std::int64_t period = bank_rule_period(request.access_bytes, passes->layout);
                 key.assign({request.access_bytes,
                             lanes.empty() ? 0 : ((lanes[0] % period) + period) % period});
-                for (const std::int64_t a : lanes)
-                    key.push_back(a - lanes[0]);
+                if (request.lane_class >= 0)
+                    key.insert(key.end(), {-1, request.lane_class});
+                else
+                    for (const std::int64_t a : lanes)
+                        key.push_back(a - lanes[0]);
                 auto [at, added] = patterns.try_emplace(
                     key, static_cast<std::uint32_t>(patterns.size()), std::int64_t{0});
                 if (added)

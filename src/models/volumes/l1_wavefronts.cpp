@@ -90,10 +90,12 @@ BankGeometry bank_geometry(int access_bytes, const L1BankLayout& layout) {
 
 // The wavefronts of one lane group whose lanes' bank units are `units` (sorted and made unique
 // here): the distinct values split into clusters no wider than the window, each costing as many
-// wavefronts as its busiest bank has values. `per_bank`: scratch of unit_banks entries.
+// wavefronts as its busiest bank has values. `per_bank`: scratch of unit_banks entries, all 0
+// (and left so).
 std::int64_t group_wavefronts(std::vector<std::int64_t>& units, const BankGeometry& g,
                               std::vector<std::int64_t>& per_bank) {
-    std::sort(units.begin(), units.end());
+    if (!std::is_sorted(units.begin(), units.end())) // lanes mostly come in address order
+        std::sort(units.begin(), units.end());
     units.erase(std::unique(units.begin(), units.end()), units.end());
     std::int64_t wavefronts = 0;
     // The bank of a unit, the remainder in 0 .. unit_banks - 1 (a mask for a power of two).
@@ -108,10 +110,11 @@ std::int64_t group_wavefronts(std::vector<std::int64_t>& units, const BankGeomet
         size_t stop = start;
         while (stop < units.size() && units[stop] - units[start] < g.window_units)
             ++stop;
-        std::fill(per_bank.begin(), per_bank.end(), 0);
         std::int64_t most = 0;
         for (size_t k = start; k < stop; ++k)
             most = std::max(most, ++per_bank[bank(units[k])]);
+        for (size_t k = start; k < stop; ++k)
+            per_bank[bank(units[k])] = 0;
         wavefronts += most;
         start = stop;
     }
@@ -149,7 +152,8 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
         sectors.push_back(sector_of(a));
         sectors.push_back(sector_of(a + access_bytes - 1));
     }
-    std::sort(sectors.begin(), sectors.end());
+    if (!std::is_sorted(sectors.begin(), sectors.end()))
+        std::sort(sectors.begin(), sectors.end());
     cost.sectors = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
 
     std::vector<std::int64_t>& units = scratch.units;

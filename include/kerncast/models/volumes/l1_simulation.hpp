@@ -36,6 +36,9 @@ struct WarpRequest {
     std::vector<std::int64_t> sectors;
     std::vector<std::int64_t> lane_addresses; // each active lane's byte address, lane order
     int access_bytes = 0;                     // bytes each lane accesses
+    // Requests of one class >= 0 have the same lane addresses less their first lane's (one
+    // access pattern of one warp); -1: not known, the simulation compares the addresses.
+    int lane_class = -1;
 };
 
 // The requests of every warp of one block, in program order.
