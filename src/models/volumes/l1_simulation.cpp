@@ -567,8 +567,9 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     std::vector<std::pair<size_t, size_t>> line_places;
     // Two-pass wavefronts by request pattern (high 32 bits) and late lanes (low 32 bits).
     std::unordered_map<std::uint64_t, std::int64_t> two_pass_memo;
-    const auto measured = [](const Slot& s) {
-        return s.generation >= 1 && s.generation < l1_simulation_generations - 1;
+    const int generations = l1_simulation_generations(blocks_per_sm);
+    const auto measured = [generations](const Slot& s) {
+        return s.generation >= 1 && s.generation < generations - 1;
     };
     // The last generation only keeps the others' measured ones company: once every slot has
     // reached it, nothing measured is left to issue and the simulation ends.
@@ -576,9 +577,9 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
         for (bool measuring = true; measuring;) {
             measuring = false;
             for (Slot& slot : slots) {
-                if (slot.generation >= l1_simulation_generations)
+                if (slot.generation >= generations)
                     continue;
-                measuring = measuring || slot.generation < l1_simulation_generations - 1;
+                measuring = measuring || slot.generation < generations - 1;
                 if (slot.delay > 0) {
                     --slot.delay;
                     continue;

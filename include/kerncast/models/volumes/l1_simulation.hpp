@@ -22,6 +22,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/models/volumes/l1_wavefronts.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -89,9 +90,20 @@ struct L1Simulation {
     std::optional<double> load_wavefronts_per_point;
 };
 
-// Generations of blocks each slot of the SM runs; the first warms the cache up, the last
-// drains it, the ones between are measured.
-inline constexpr int l1_simulation_generations = 6;
+// Generations of blocks each slot of the SM runs: the first warms the cache up, the last
+// drains it, the ones between are measured, at least l1_simulation_measured_blocks blocks over
+// all slots and at most four generations a slot (1 and 2 slots: 4, 3: 3, 4 to 7: 2, 8 and
+// more: 1). A block's misses vary with the cache's random placement; measuring as many block
+// lives on an SM of many small blocks as on one of two large ones keeps their sampling error
+// alike (docs/volume-model.md, Schedule).
+inline constexpr std::int64_t l1_simulation_measured_blocks = 8;
+inline constexpr int l1_simulation_most_measured_generations = 4;
+constexpr int l1_simulation_generations(std::int64_t blocks_per_sm) {
+    const std::int64_t measured =
+        (l1_simulation_measured_blocks + blocks_per_sm - 1) / blocks_per_sm;
+    return 2 + static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(measured, 1),
+                                                       l1_simulation_most_measured_generations));
+}
 
 // `blocks_per_sm` copies of `block` share one L1. Deterministic.
 L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,

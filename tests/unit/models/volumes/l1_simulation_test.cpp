@@ -221,3 +221,12 @@ TEST(L1Simulation, BlocksWithTooManyRequestsAreNotSimulated) {
     EXPECT_TRUE(
         block_programs(plain, analysis::bind(plain, {}).values(), layout, {1, 1, 0}, why_not));
 }
+
+TEST(L1Simulation, EverySmMeasuresAtLeastEightBlockLives) {
+    // Generations a slot runs: one to warm up, one to drain, and between them enough measured
+    // ones for 8 blocks over all slots, at most 4.
+    const std::vector<std::pair<std::int64_t, int>> expected = {{1, 6}, {2, 6}, {3, 5}, {4, 4},
+                                                                {7, 4}, {8, 3}, {9, 3}, {32, 3}};
+    for (const auto& [blocks_per_sm, generations] : expected)
+        EXPECT_EQ(l1_simulation_generations(blocks_per_sm), generations) << blocks_per_sm;
+}
