@@ -518,6 +518,20 @@ std::vector<double> first_touch_bytes(const BlockPrograms& block, const StepRequ
     return bytes;
 }
 
+// One block slot of the simulated SM: the block copy it runs and that copy's generation.
+struct Slot {
+    std::int64_t copy = 0;
+    int generation = 0;
+    size_t next = 0;                         // every warp's next request (lockstep)
+    std::int64_t delay = 0;                  // steps before the first block starts
+    std::vector<std::uint64_t> array_hashes; // copy_array_hash of each array
+    void start(std::int64_t block_copy) {
+        copy = block_copy;
+        for (size_t a = 0; a < array_hashes.size(); ++a)
+            array_hashes[a] = copy_array_hash(copy, static_cast<std::int64_t>(a));
+    }
+};
+
 } // namespace
 
 L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
@@ -536,18 +550,6 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     if (length == 0)
         return result;
 
-    struct Slot {
-        std::int64_t copy = 0;
-        int generation = 0;
-        size_t next = 0;                         // every warp's next request (lockstep)
-        std::int64_t delay = 0;                  // steps before the first block starts
-        std::vector<std::uint64_t> array_hashes; // copy_array_hash of each array
-        void start(std::int64_t block_copy) {
-            copy = block_copy;
-            for (size_t a = 0; a < array_hashes.size(); ++a)
-                array_hashes[a] = copy_array_hash(copy, static_cast<std::int64_t>(a));
-        }
-    };
     std::vector<Slot> slots(static_cast<size_t>(blocks_per_sm));
     for (size_t j = 0; j < slots.size(); ++j) {
         slots[j].array_hashes.resize(block.arrays.size());
