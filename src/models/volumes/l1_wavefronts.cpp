@@ -211,6 +211,15 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
     std::map<std::pair<std::string, double>, std::vector<std::vector<std::int64_t>>> warp_sectors;
     const std::int64_t warps = (threads + layout.warp_size - 1) / layout.warp_size;
     std::set<std::string> uncollected; // arrays without warp-unique sectors
+    // Each thread's address less the fold instance's constant, by thread coefficients:
+    // lane_address(axes, block, t, constant) = constant + offset[t].
+    std::map<std::array<std::int64_t, 3>, std::vector<std::int64_t>> thread_offsets;
+    // The block's cost of one fold instance depends on the access's thread coefficients, its
+    // size and its constant modulo the bank rule's period only: computed once for each, so a
+    // long fold, or many accesses of one pattern (a stencil's points), cost one map look-up an
+    // instance, not a pass over every warp. Wavefronts and sectors of the block's warps.
+    std::map<std::tuple<std::array<std::int64_t, 3>, int, std::int64_t>, std::pair<double, double>>
+        block_cost;
 
     for (size_t index = 0; index < analysis.accesses.size(); ++index) {
         const analysis::AccessInfo& access = analysis.accesses[index];
@@ -226,11 +235,8 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         cost.space = access.space;
         cost.executions_per_point = executions_per_point[index];
         const int bytes = kernel::data_type_bytes(access.dtype);
-        // The block's cost of one fold instance depends on its constant only modulo the bank
-        // rule's period: computed once per residue, so a long fold costs one map look-up per
-        // instance, not a pass over every warp.
         const std::int64_t period = bank_rule_period(bytes, layout);
-        std::map<std::int64_t, std::pair<double, double>> block_cost; // wavefronts, sector B
+        const bool global = access.space == kernel::MemorySpace::global;
         // Each warp's load sectors over all fold instances, for the warp-unique volume; a fold
         // longer than warp_unique_fold_limit leaves the array out (its requests count whole).
         const bool collect_warp_sectors = access.space == kernel::MemorySpace::global &&
@@ -243,11 +249,13 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
             for (auto at = warp_sectors.begin(); at != warp_sectors.end();)
                 at = at->first.first == access.array ? warp_sectors.erase(at) : std::next(at);
         }
-        // Each thread's address less the fold instance's constant: lane_address(axes, block, t,
-        // constant) = constant + offset[t].
-        std::vector<std::int64_t> thread_offset(static_cast<size_t>(threads));
-        for (std::int64_t t = 0; t < threads; ++t)
-            thread_offset[static_cast<size_t>(t)] = lane_address(axes, block, t, 0);
+        auto [offsets, added] = thread_offsets.try_emplace(axes.thread);
+        if (added) {
+            offsets->second.resize(static_cast<size_t>(threads));
+            for (std::int64_t t = 0; t < threads; ++t)
+                offsets->second[static_cast<size_t>(t)] = lane_address(axes, block, t, 0);
+        }
+        const std::vector<std::int64_t>& thread_offset = offsets->second;
         std::vector<std::int64_t> lanes;
         const support::FloorDivider sector_of(layout.sector_bytes);
         for (std::int64_t fz = 0; fz < fold[2]; ++fz)
@@ -277,27 +285,23 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                         }
                     }
                     const std::int64_t residue = ((constant % period) + period) % period;
-                    if (const auto known = block_cost.find(residue); known != block_cost.end()) {
-                        cost.wavefronts_per_point += known->second.first;
-                        cost.sector_bytes_per_point += known->second.second;
-                        continue;
-                    }
-                    double wavefronts = 0.0, sector_bytes = 0.0;
-                    for (std::int64_t first = 0; first < threads; first += layout.warp_size) {
-                        lanes.clear();
-                        for (std::int64_t t = first;
-                             t < std::min(threads, first + layout.warp_size); ++t) {
-                            lanes.push_back(constant + thread_offset[static_cast<size_t>(t)]);
-                        }
-                        const WarpInstructionCost warp =
-                            warp_instruction_cost(lanes, bytes, layout);
-                        wavefronts += static_cast<double>(warp.wavefronts);
-                        if (access.space == kernel::MemorySpace::global)
+                    auto [known, computed] =
+                        block_cost.try_emplace({axes.thread, bytes, residue}, 0.0, 0.0);
+                    auto& [wavefronts, sector_bytes] = known->second;
+                    if (computed)
+                        for (std::int64_t first = 0; first < threads; first += layout.warp_size) {
+                            lanes.clear();
+                            for (std::int64_t t = first;
+                                 t < std::min(threads, first + layout.warp_size); ++t)
+                                lanes.push_back(constant + thread_offset[static_cast<size_t>(t)]);
+                            const WarpInstructionCost warp =
+                                warp_instruction_cost(lanes, bytes, layout);
+                            wavefronts += static_cast<double>(warp.wavefronts);
                             sector_bytes += static_cast<double>(warp.sectors * layout.sector_bytes);
-                    }
-                    block_cost.emplace(residue, std::pair{wavefronts, sector_bytes});
+                        }
                     cost.wavefronts_per_point += wavefronts;
-                    cost.sector_bytes_per_point += sector_bytes;
+                    if (global) // request bytes count global accesses only
+                        cost.sector_bytes_per_point += sector_bytes;
                 }
         // Per point: block totals times executions of one fold instance, over the points of
         // the block.
