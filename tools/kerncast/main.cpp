@@ -27,8 +27,8 @@ int main(int argc, char** argv) {
     // explore frees and allocates the same few MiB for every configuration (a block's
     // requests, the simulated L1, isl's sets); by default glibc hands freed memory back to the
     // kernel and faults it in again each time, a tenth of a sweep's time on a simulated-L1
-    // machine (bench/l1_simulation_bench, docs/predict-explore.md#speed). A process that lives
-    // for one command keeps it instead.
+    // machine (perf of `explore star3d_r4.yaml -m h100-sxm5-80gb`, docs/predict-explore.md#speed).
+    // A process that lives for one command keeps it instead.
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_MMAP_THRESHOLD, 32 << 20); // the most glibc allows on 64-bit hosts
     CLI::App app{"kerncast " KERNCAST_VERSION

@@ -320,17 +320,15 @@ std::optional<BlockPrograms> block_programs(const analysis::KernelAnalysis& anal
         std::vector<std::int64_t> offset; // per thread
         std::vector<int> warp_lane_class; // per warp
     };
-    std::vector<ThreadOffsets> thread_offsets;
+    std::vector<ThreadOffsets> offsets_by_thread;
     std::map<std::vector<std::int64_t>, int> lane_classes;
     const auto offsets_of = [&](const std::array<std::int64_t, 3>& thread) -> const ThreadOffsets& {
-        for (const ThreadOffsets& known : thread_offsets)
+        for (const ThreadOffsets& known : offsets_by_thread)
             if (known.thread == thread)
                 return known;
-        ThreadOffsets& added = thread_offsets.emplace_back();
+        ThreadOffsets& added = offsets_by_thread.emplace_back();
         added.thread = thread;
-        added.offset.resize(static_cast<size_t>(threads));
-        for (std::int64_t t = 0; t < threads; ++t)
-            added.offset[static_cast<size_t>(t)] = lane_address({thread, {}, {}}, block, t, 0);
+        added.offset = thread_offsets(thread, block);
         std::vector<std::int64_t> lanes;
         for (std::int64_t w = 0; w < warps; ++w) {
             const auto first = added.offset.begin() + w * layout.warp_size;

@@ -133,6 +133,16 @@ BankScratch& bank_scratch() {
 
 } // namespace
 
+std::vector<std::int64_t> thread_offsets(const std::array<std::int64_t, 3>& thread,
+                                         const kernel::Dim3& block) {
+    const std::int64_t threads = block[0] * block[1] * block[2];
+    const AxisCoefficients axes{thread, {}, {}};
+    std::vector<std::int64_t> offsets(static_cast<size_t>(threads));
+    for (std::int64_t t = 0; t < threads; ++t)
+        offsets[static_cast<size_t>(t)] = lane_address(axes, block, t, 0);
+    return offsets;
+}
+
 std::int64_t bank_rule_period(int access_bytes, const L1BankLayout& layout) {
     const BankGeometry g = bank_geometry(access_bytes, layout);
     return std::lcm(std::int64_t{layout.sector_bytes}, g.unit * g.unit_banks);
@@ -211,9 +221,8 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
     std::map<std::pair<std::string, double>, std::vector<std::vector<std::int64_t>>> warp_sectors;
     const std::int64_t warps = (threads + layout.warp_size - 1) / layout.warp_size;
     std::set<std::string> uncollected; // arrays without warp-unique sectors
-    // Each thread's address less the fold instance's constant, by thread coefficients:
-    // lane_address(axes, block, t, constant) = constant + offset[t].
-    std::map<std::array<std::int64_t, 3>, std::vector<std::int64_t>> thread_offsets;
+    // Each thread's address less the fold instance's constant, by thread coefficients.
+    std::map<std::array<std::int64_t, 3>, std::vector<std::int64_t>> offsets_by_thread;
     // The block's cost of one fold instance depends on the access's thread coefficients, its
     // size and its constant modulo the bank rule's period only: computed once for each, so a
     // long fold, or many accesses of one pattern (a stencil's points), cost one map look-up an
@@ -239,22 +248,17 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         const bool global = access.space == kernel::MemorySpace::global;
         // Each warp's load sectors over all fold instances, for the warp-unique volume; a fold
         // longer than warp_unique_fold_limit leaves the array out (its requests count whole).
-        const bool collect_warp_sectors = access.space == kernel::MemorySpace::global &&
-                                          access.direction == analysis::Direction::load &&
+        const bool collect_warp_sectors = global && access.direction == analysis::Direction::load &&
                                           fold_points <= warp_unique_fold_limit &&
                                           !uncollected.count(access.array);
-        if (access.space == kernel::MemorySpace::global &&
-            access.direction == analysis::Direction::load && !collect_warp_sectors) {
+        if (global && access.direction == analysis::Direction::load && !collect_warp_sectors) {
             uncollected.insert(access.array);
             for (auto at = warp_sectors.begin(); at != warp_sectors.end();)
                 at = at->first.first == access.array ? warp_sectors.erase(at) : std::next(at);
         }
-        auto [offsets, added] = thread_offsets.try_emplace(axes.thread);
-        if (added) {
-            offsets->second.resize(static_cast<size_t>(threads));
-            for (std::int64_t t = 0; t < threads; ++t)
-                offsets->second[static_cast<size_t>(t)] = lane_address(axes, block, t, 0);
-        }
+        auto [offsets, added] = offsets_by_thread.try_emplace(axes.thread);
+        if (added)
+            offsets->second = thread_offsets(axes.thread, block);
         const std::vector<std::int64_t>& thread_offset = offsets->second;
         std::vector<std::int64_t> lanes;
         const support::FloorDivider sector_of(layout.sector_bytes);

@@ -73,6 +73,12 @@ inline std::int64_t lane_address(const AxisCoefficients& axes, const kernel::Dim
            t / (block[0] * block[1]) * axes.thread[2];
 }
 
+// Every thread's address less the constant, for accesses whose thread coefficients are
+// `thread`: lane_address(axes, block, t, constant) = constant + offsets[t] (computed once, so
+// that each fold instance and access of one pattern adds a constant instead of dividing).
+std::vector<std::int64_t> thread_offsets(const std::array<std::int64_t, 3>& thread,
+                                         const kernel::Dim3& block);
+
 // The cost of one access of the kernel, averaged over the warps of one thread block.
 struct L1AccessCost {
     std::string array;
