@@ -307,3 +307,18 @@ TEST(L1Wavefronts, AxisCoefficientsAndLaneAddressesOfAFoldedStar) {
     EXPECT_EQ(lane_address(axes, {32, 4, 8}, 128 + 64 + 5, 100),
               100 + 5 * 8 + 2 * 4800 + 1 * 2 * 2880000);
 }
+
+TEST(L1Wavefronts, ThreadOffsetsAreEachThreadsAddressLessTheConstant) {
+    // Block 4x3x2, coefficients 4 B along x, 64 along y, 1000 along z: thread t sits at
+    // (t % 4, t / 4 % 3, t / 12), by hand for three threads and by lane_address for all.
+    const kernel::Dim3 block{4, 3, 2};
+    const std::array<std::int64_t, 3> thread{4, 64, 1000};
+    const std::vector<std::int64_t> offsets = models::thread_offsets(thread, block);
+    ASSERT_EQ(offsets.size(), 24u);
+    EXPECT_EQ(offsets[0], 0);
+    EXPECT_EQ(offsets[7], 3 * 4 + 1 * 64);
+    EXPECT_EQ(offsets[23], 3 * 4 + 2 * 64 + 1000);
+    const models::AxisCoefficients axes{thread, {7, 0, 0}, {0, 9, 0}};
+    for (std::int64_t t = 0; t < 24; ++t)
+        EXPECT_EQ(models::lane_address(axes, block, t, 555), 555 + offsets[static_cast<size_t>(t)]);
+}
