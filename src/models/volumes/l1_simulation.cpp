@@ -591,8 +591,9 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                     const int array = request.request->array;
                     const auto* const lines = &steps.lines[request.first_line];
                     const std::uint64_t array_hash = slot.array_hashes[static_cast<size_t>(array)];
-                    late_line.assign(request.lines, 0);
+                    late_line.resize(request.lines);
                     line_places.resize(request.lines);
+                    std::uint32_t late_lines = 0;
                     for (size_t i = 0; i < request.lines; ++i) {
                         const size_t hash = line_hash(array_hash, lines[i].first);
                         line_places[i] = {hash, l1.set_of(hash)};
@@ -608,6 +609,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                         late_line[i] =
                             passes && (access.missing != 0 ||
                                        now - access.last_miss_cycle < passes->fill_latency_cycles);
+                        late_lines += late_line[i];
                     }
                     if (!passes)
                         continue;
@@ -615,19 +617,20 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                         now += static_cast<double>(request.one_pass_wavefronts);
                         continue;
                     }
-                    const auto late_lines = std::count(late_line.begin(), late_line.end(), 1);
                     std::int64_t wavefronts = request.one_pass_wavefronts;
-                    if (late_lines > 0 &&
-                        late_lines < static_cast<std::ptrdiff_t>(late_line.size())) {
-                        late_lane.clear();
+                    if (late_lines > 0 && late_lines < request.lines) {
                         const auto& lanes = request.request->lane_addresses;
+                        const auto* const lane_lines = &steps.lane_lines[request.first_lane];
+                        const auto lane_late = [&](size_t l) -> unsigned char {
+                            return late_line[lane_lines[l].first] | late_line[lane_lines[l].second];
+                        };
                         std::uint64_t late_lanes = 0; // bit l: lane l is late
-                        for (size_t l = 0; l < lanes.size(); ++l) {
-                            const auto [first, last] = steps.lane_lines[request.first_lane + l];
-                            late_lane.push_back(late_line[first] || late_line[last]);
-                            late_lanes |= std::uint64_t{late_lane.back()} << (l % 32);
-                        }
+                        for (size_t l = 0; l < lanes.size(); ++l)
+                            late_lanes |= std::uint64_t{lane_late(l)} << (l % 32);
                         const auto two_pass = [&] {
+                            late_lane.resize(lanes.size());
+                            for (size_t l = 0; l < lanes.size(); ++l)
+                                late_lane[l] = lane_late(l);
                             return two_pass_wavefronts(
                                 lanes, late_lane, request.request->access_bytes, passes->layout);
                         };
