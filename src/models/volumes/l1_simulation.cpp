@@ -431,6 +431,9 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
                        LaneOffsetsHash>
         patterns;
     std::vector<std::int64_t> key;
+    // The first of the lane lines of each lane class, first lane's place in its line and access
+    // size seen.
+    std::map<std::tuple<int, std::int64_t, int>, std::uint32_t> lane_lines_of;
     const support::FloorDivider line_of_sector(sectors_per_line), line_of(geometry.line_bytes);
     for (size_t k = 0; k < length; ++k)
         for (size_t w = 0; w < steps.warps; ++w) {
@@ -447,6 +450,18 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
                 steps.lines.back().second |= bit;
             }
             if (passes) {
+                const auto& lanes = request.lane_addresses;
+                // Which of the request's lines each lane reads depends only on its lanes'
+                // addresses less the first's (the lane class) and the first's place in its
+                // line: requests alike in both share their lane lines.
+                if (request.lane_class >= 0 && !lanes.empty()) {
+                    const std::int64_t place = lanes[0] - line_of(lanes[0]) * geometry.line_bytes;
+                    const auto [at, added] = lane_lines_of.try_emplace(
+                        std::tuple{request.lane_class, place, request.access_bytes},
+                        step.first_lane);
+                    if (!added)
+                        step.first_lane = at->second;
+                }
                 const auto first = steps.lines.begin() + step.first_line;
                 const auto last = first + step.lines;
                 // Lanes mostly come in address order: the last lane's line is tried first.
@@ -458,10 +473,10 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
                             std::lower_bound(first, last, std::pair{line, 0u}) - first);
                     return hint;
                 };
-                for (const std::int64_t a : request.lane_addresses)
-                    steps.lane_lines.emplace_back(index_of(a),
-                                                  index_of(a + request.access_bytes - 1));
-                const auto& lanes = request.lane_addresses;
+                if (step.first_lane == steps.lane_lines.size())
+                    for (const std::int64_t a : lanes)
+                        steps.lane_lines.emplace_back(index_of(a),
+                                                      index_of(a + request.access_bytes - 1));
                 const std::int64_t period = bank_rule_period(request.access_bytes, passes->layout);
                 key.assign({request.access_bytes,
                             lanes.empty() ? 0 : ((lanes[0] % period) + period) % period});
