@@ -171,6 +171,37 @@ TEST(L1Simulation, StarProgramsTakeZColumnLoadsFromRegisters) {
     EXPECT_EQ(programs->warps[0][0].sectors.size(), 8u);
 }
 
+TEST(L1Simulation, LaneClassesChangeNothingTheSimulationComputes) {
+    // Requests of one lane class share their bank-rule patterns and their lanes' lines; the
+    // same programs with the classes removed (every lane's address compared) must simulate
+    // alike. Blocks 16 x 2 x 4 (two rows a warp) and 8 x 4 x 4, folded in x, so that the
+    // warps' first lanes sit at several places in their lines.
+    const L1BankLayout layout = l1_bank_layout(resolve_machine("h100-sxm5-80gb"));
+    for (const kernel::LaunchConfig& launch : {kernel::LaunchConfig{{16, 2, 4}, {3, 1, 1}},
+                                               kernel::LaunchConfig{{8, 4, 4}, {1, 1, 1}}}) {
+        std::string why_not;
+        const auto programs = star_programs(launch, {5, 5, 5}, why_not);
+        ASSERT_TRUE(programs) << why_not;
+        BlockPrograms unclassed = *programs;
+        int classed = 0;
+        for (auto& warp : unclassed.warps)
+            for (WarpRequest& request : warp) {
+                classed += request.lane_class >= 0 ? 1 : 0;
+                request.lane_class = -1;
+            }
+        EXPECT_GT(classed, 0);
+        for (const double fill_cycles : {0.0, 273.0}) {
+            const L1MissPasses passes{layout, fill_cycles};
+            const auto with = simulate_l1(*programs, 3, geometry(64, 4), passes);
+            const auto without = simulate_l1(unclassed, 3, geometry(64, 4), passes);
+            EXPECT_EQ(with.load_miss_bytes, without.load_miss_bytes);
+            ASSERT_TRUE(with.load_wavefronts_per_point && without.load_wavefronts_per_point);
+            EXPECT_DOUBLE_EQ(*with.load_wavefronts_per_point, *without.load_wavefronts_per_point);
+            EXPECT_GT(*with.load_wavefronts_per_point, 0.0);
+        }
+    }
+}
+
 TEST(L1Simulation, FirstTouchesAreTheBlocksUniqueLoadSectors) {
     // Brute force: the distinct load sectors of every request of the block, over its points.
     std::string why_not;
