@@ -600,6 +600,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                     continue;
                 }
                 const StepRequests::Request* const step = &steps.requests[slot.next * steps.warps];
+                const bool slot_measured = measured(slot); // the generation changes after the step
                 for (size_t w = 0; w < steps.warps; ++w) {
                     const StepRequests::Request& request = step[w];
                     const bool store = request.request->store;
@@ -618,7 +619,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                         const auto [hash, set] = line_places[i];
                         const auto access = l1.access({slot.copy, array, line}, hash, set,
                                                       sector_bits, now, !store);
-                        if (!store && measured(slot))
+                        if (!store && slot_measured)
                             misses[static_cast<size_t>(array)] += bit_count(access.missing);
                         // In flight: missing now, or filled less than the fill latency ago.
                         late_line[i] =
@@ -660,7 +661,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                         }
                     }
                     now += static_cast<double>(wavefronts);
-                    if (measured(slot))
+                    if (slot_measured)
                         load_wavefronts += wavefronts;
                 }
                 if (++slot.next < length)
