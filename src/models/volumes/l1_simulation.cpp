@@ -114,6 +114,10 @@ public:
         const auto used = static_cast<unsigned>(words[1]);
         const std::uint64_t* const hashes = words + 2;
         Line* const lines = &lines_[set * ways_];
+        // The most recently used way first (the order's lowest 4 bits).
+        if (const auto front = static_cast<unsigned>(order & 15);
+            front < used && hashes[front] == hash && lines[front].key == key)
+            return hit(lines[front], sector_bits, now, fetch);
         for (unsigned w = 0; w < used; ++w)
             if (hashes[w] == hash && lines[w].key == key) {
                 order = to_front(order, w);
@@ -531,6 +535,21 @@ std::vector<double> first_touch_bytes(const BlockPrograms& block, const StepRequ
     return bytes;
 }
 
+// The key of a load's two-pass wavefronts: its lane lines' first index and its pattern (high and
+// low 32 bits), and its late lines as bits.
+struct TwoPassKey {
+    std::uint64_t lane_lines_and_pattern = 0;
+    std::uint64_t late_lines = 0;
+    bool operator==(const TwoPassKey&) const = default;
+};
+
+struct TwoPassKeyHash {
+    size_t operator()(const TwoPassKey& key) const {
+        return static_cast<size_t>(
+            splitmix64_hash(key.lane_lines_and_pattern ^ splitmix64_hash(key.late_lines)));
+    }
+};
+
 // One block slot of the simulated SM: the block copy it runs and that copy's generation.
 struct Slot {
     std::int64_t copy = 0;
@@ -580,8 +599,10 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     std::vector<unsigned char> late_line, late_lane;
     // The request's lines' hashes and sets, found (and prefetched) ahead of their look-ups.
     std::vector<std::pair<size_t, size_t>> line_places;
-    // Two-pass wavefronts by request pattern (high 32 bits) and late lanes (low 32 bits).
-    std::unordered_map<std::uint64_t, std::int64_t> two_pass_memo;
+    // Two-pass wavefronts of a load by its lane lines (StepRequests::Request::first_lane), its
+    // pattern and which of its lines are late: the lane lines say which lanes those make late,
+    // the pattern what the bank rule charges for them (requests of up to 32 lanes and 64 lines).
+    std::unordered_map<TwoPassKey, std::int64_t, TwoPassKeyHash> two_pass_memo;
     const int generations = l1_simulation_generations(blocks_per_sm);
     const auto measured = [generations](const Slot& s) {
         return s.generation >= 1 && s.generation < generations - 1;
@@ -610,6 +631,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                     late_line.resize(request.lines);
                     line_places.resize(request.lines);
                     std::uint32_t late_lines = 0;
+                    std::uint64_t late_line_bits = 0; // bit i: line i is late (its first 64)
                     for (size_t i = 0; i < request.lines; ++i) {
                         const size_t hash = line_hash(array_hash, lines[i].first);
                         line_places[i] = {hash, l1.set_of(hash)};
@@ -619,13 +641,14 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                         const auto [hash, set] = line_places[i];
                         const auto access = l1.access({slot.copy, array, line}, hash, set,
                                                       sector_bits, now, !store);
-                        if (!store && slot_measured)
+                        if (access.missing != 0 && !store && slot_measured)
                             misses[static_cast<size_t>(array)] += bit_count(access.missing);
                         // In flight: missing now, or filled less than the fill latency ago.
                         late_line[i] =
                             passes && (access.missing != 0 ||
                                        now - access.last_miss_cycle < passes->fill_latency_cycles);
                         late_lines += late_line[i];
+                        late_line_bits |= std::uint64_t{late_line[i]} << (i % 64);
                     }
                     if (!passes)
                         continue;
@@ -640,9 +663,6 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                         const auto lane_late = [&](size_t l) -> unsigned char {
                             return late_line[lane_lines[l].first] | late_line[lane_lines[l].second];
                         };
-                        std::uint64_t late_lanes = 0; // bit l: lane l is late
-                        for (size_t l = 0; l < lanes.size(); ++l)
-                            late_lanes |= std::uint64_t{lane_late(l)} << (l % 32);
                         const auto two_pass = [&] {
                             late_lane.resize(lanes.size());
                             for (size_t l = 0; l < lanes.size(); ++l)
@@ -650,9 +670,12 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                             return two_pass_wavefronts(
                                 lanes, late_lane, request.request->access_bytes, passes->layout);
                         };
-                        if (lanes.size() <= 32) { // the memo's key holds 32 lanes
+                        if (lanes.size() <= 32 && request.lines <= 64) {
                             auto [at, added] = two_pass_memo.try_emplace(
-                                std::uint64_t{request.pattern} << 32 | late_lanes, 0);
+                                TwoPassKey{std::uint64_t{request.first_lane} << 32 |
+                                               request.pattern,
+                                           late_line_bits},
+                                0);
                             if (added)
                                 at->second = two_pass();
                             wavefronts = at->second;
