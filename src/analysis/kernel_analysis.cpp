@@ -229,6 +229,7 @@ private:
     // exclude (e.g. a partial tile when the size is a multiple of the tile). Evaluation
     // checks the assumptions (bind), so the counts stay exact where they apply.
     std::optional<::isl::set> context_;
+    std::string context_text_; // its isl text
 
     struct Scope {
         std::set<std::string> indices; // user indices the expression runs over
@@ -282,12 +283,27 @@ private:
     }
     std::map<std::string, SymbolicCount> raw_cache_;
     std::map<const isl_set*, std::pair<::isl::set, SymbolicCount>> object_cache_;
+    // The text of a set, printed once per set object (a statement's accesses share its
+    // statement_set; the entry holds a reference, as object_cache_ does).
+    const std::string& text_of(const ::isl::set& set) {
+        auto [at, added] = texts_.try_emplace(set.get(), set, std::string());
+        if (added)
+            at->second.second = to_string(set);
+        return at->second.second;
+    }
+    std::map<const isl_set*, std::pair<::isl::set, std::string>> texts_;
     SymbolicCount count_simplified(const ::isl::set& raw, const std::string& raw_text) {
         std::string text = raw_text;
         if (context_) {
-            const ::isl::set set = ::isl::manage(isl_set_gist_params(raw.copy(), context_->copy()));
-            ctx_.check(set.get(), "simplifying under the assumptions");
-            text = to_string(set);
+            // The simplification of a set's text under these assumptions: the launches of a
+            // sweep share about half their sets, and isl's gist is most of a count's cost.
+            static support::Memo<std::string> simplified(16384);
+            text = simplified.get(context_text_ + '\n' + raw_text, [&] {
+                const ::isl::set set =
+                    ::isl::manage(isl_set_gist_params(raw.copy(), context_->copy()));
+                ctx_.check(set.get(), "simplifying under the assumptions");
+                return to_string(set);
+            });
         }
         auto found = cache_.find(text);
         if (found != cache_.end())
@@ -400,8 +416,8 @@ void Analyzer::read_assumptions() {
     if (facts.empty())
         return;
     try {
-        context_ = isl::thread_context().parsed_set(
-            fmt::format("{} -> {{ : {} }}", params_text_, fmt::join(facts, " and ")));
+        context_text_ = fmt::format("{} -> {{ : {} }}", params_text_, fmt::join(facts, " and "));
+        context_ = isl::thread_context().parsed_set(context_text_);
     } catch (const isl::IslError&) {
         context_ = std::nullopt; // not expressible in isl: no simplification
     }
@@ -842,7 +858,7 @@ void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction d
 
     // Domain in launch variables (for addresses and footprints).
     const ::isl::set domain = statement_set(scope, true, true);
-    access.domain = to_string(domain);
+    access.domain = text_of(domain);
     access.domain_variables = dim_names(domain, isl_dim_set);
     if (!access.indirect) {
         const bool user_space = !uses_builtins && !(scope.statement && scope.statement->condition);
