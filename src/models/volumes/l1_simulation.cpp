@@ -507,28 +507,34 @@ StepRequests step_requests(const BlockPrograms& block, const L1Geometry& geometr
 // sectors of each array, in bytes a point.
 std::vector<double> first_touch_bytes(const BlockPrograms& block, const StepRequests& steps,
                                       const L1Geometry& geometry) {
-    // Per array, the loads' lines with their sectors as bits; a line's distinct sectors are the
-    // union of its bits.
-    std::vector<std::vector<std::pair<std::int64_t, unsigned>>> loaded(block.arrays.size());
+    // Per array, its loaded lines with the union of their requested sectors as bits, in an
+    // open-addressed table of twice the loads' line look-ups (a requested line has at least
+    // one sector, so no bits marks a free entry).
+    std::vector<size_t> looked_up(block.arrays.size(), 0);
     for (const StepRequests::Request& request : steps.requests)
-        if (!request.request->store) {
-            const auto first = steps.lines.begin() + request.first_line;
-            auto& lines = loaded[static_cast<size_t>(request.request->array)];
-            lines.insert(lines.end(), first, first + request.lines);
-        }
+        if (!request.request->store)
+            looked_up[static_cast<size_t>(request.request->array)] += request.lines;
     std::vector<double> bytes(block.arrays.size(), 0.0);
+    std::vector<std::pair<std::int64_t, unsigned>> table;
     for (size_t a = 0; a < block.arrays.size(); ++a) {
-        auto& lines = loaded[a];
-        std::sort(lines.begin(), lines.end(),
-                  [](const auto& x, const auto& y) { return x.first < y.first; });
-        std::int64_t unique = 0;
-        for (size_t i = 0; i < lines.size();) {
-            unsigned sectors = 0;
-            const std::int64_t line = lines[i].first;
-            for (; i < lines.size() && lines[i].first == line; ++i)
-                sectors |= lines[i].second;
-            unique += bit_count(sectors);
+        if (looked_up[a] == 0)
+            continue;
+        const size_t size = std::bit_ceil(2 * looked_up[a]);
+        table.assign(size, {0, 0u});
+        for (const StepRequests::Request& request : steps.requests) {
+            if (request.request->store || static_cast<size_t>(request.request->array) != a)
+                continue;
+            for (size_t i = request.first_line; i < request.first_line + request.lines; ++i) {
+                const auto [line, sectors] = steps.lines[i];
+                size_t at = splitmix64_hash(static_cast<std::uint64_t>(line)) & (size - 1);
+                while (table[at].second != 0 && table[at].first != line)
+                    at = (at + 1) & (size - 1);
+                table[at] = {line, table[at].second | sectors};
+            }
         }
+        std::int64_t unique = 0;
+        for (const auto& entry : table)
+            unique += bit_count(entry.second);
         bytes[a] =
             static_cast<double>(unique * geometry.sector_bytes) / static_cast<double>(block.points);
     }
