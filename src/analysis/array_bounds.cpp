@@ -118,13 +118,20 @@ void check_global_bounds(const KernelAnalysis& analysis, const kernel::BoundKern
     Parsed parsed;
     const std::string key = launch_independent_key(analysis.spec, bound);
     const bool independent_checked = checked_kernels().contains(key);
+    std::map<int, bool> statement_names_launch; // by statement index
+    const auto names_launch = [&](int statement) {
+        const auto [at, added] = statement_names_launch.try_emplace(statement, false);
+        if (added)
+            at->second =
+                kernel::names_launch(analysis.spec.statements[static_cast<size_t>(statement)]);
+        return at->second;
+    };
     for (const AccessInfo& access : analysis.accesses) {
         if (access.indirect || access.subscripts.empty() ||
             (access.space != kernel::MemorySpace::global &&
              access.space != kernel::MemorySpace::constant))
             continue;
-        if (independent_checked &&
-            !kernel::names_launch(analysis.spec.statements[static_cast<size_t>(access.statement)]))
+        if (independent_checked && !names_launch(access.statement))
             continue;
         try {
             check_access(ctx, analysis, access, bound, parsed);

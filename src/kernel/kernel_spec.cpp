@@ -112,8 +112,9 @@ const char* axis_name(int axis) {
 }
 
 bool is_builtin_name(const std::string& name) {
-    static const char* names[] = {"tx", "ty", "tz", "bx", "by", "bz", "fx", "fy", "fz"};
-    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+    // tx ty tz, bx by bz, fx fy fz
+    return name.size() == 2 && (name[0] == 't' || name[0] == 'b' || name[0] == 'f') &&
+           (name[1] == 'x' || name[1] == 'y' || name[1] == 'z');
 }
 
 void collect_launch_names(const Expr& expr, std::set<std::string>& names) {
@@ -124,13 +125,25 @@ void collect_launch_names(const Expr& expr, std::set<std::string>& names) {
             collect_launch_names(*operand, names);
 }
 
+namespace {
+
+bool any_launch_name(const Expr& expr) {
+    if (expr.kind == ExprKind::variable && is_builtin_name(expr.name))
+        return true;
+    for (const ExprPtr& operand : expr.operands)
+        if (operand && any_launch_name(*operand))
+            return true;
+    return false;
+}
+
+} // namespace
+
 bool names_launch(const StatementSpec& statement) {
-    std::set<std::string> names;
     for (const ExprPtr& e : {statement.parsed.target, statement.parsed.value,
                              statement.parsed.compare, statement.condition})
-        if (e)
-            collect_launch_names(*e, names);
-    return !names.empty();
+        if (e && any_launch_name(*e))
+            return true;
+    return false;
 }
 
 const ArrayDecl* KernelSpec::find_array(const std::string& array_name) const {

@@ -89,7 +89,7 @@ TEST(KernelSpecNames, AxesAndBuiltins) {
     EXPECT_EQ(std::string(axis_name(-1)), "?");
     for (const char* name : {"tx", "ty", "tz", "bx", "by", "bz", "fx", "fy", "fz"})
         EXPECT_TRUE(is_builtin_name(name)) << name;
-    for (const char* name : {"tw", "i", "", "TX", "blockIdx"})
+    for (const char* name : {"tw", "i", "", "TX", "blockIdx", "xt", "t", "txx", "fw", "ax"})
         EXPECT_FALSE(is_builtin_name(name)) << name;
 }
 
