@@ -308,28 +308,29 @@ std::int64_t partial_granules(const BoxList& element_boxes, std::int64_t element
     });
 }
 
-// Whether box `outer` contains box `inner` (same dimension).
-bool contains(const std::vector<Range>& outer, const std::vector<Range>& inner) {
-    for (size_t k = 0; k < outer.size(); ++k)
+// Whether box `outer` contains box `inner`, both of `dims` ranges.
+bool contains(const Range* outer, const Range* inner, size_t dims) {
+    for (size_t k = 0; k < dims; ++k)
         if (inner[k].first < outer[k].first || inner[k].second > outer[k].second)
             return false;
     return true;
 }
 
-// Makes `a` the union of boxes a and b and returns true where that union is a box: one holds
-// the other, or they agree in every dimension but one, where they overlap or touch.
-bool absorb(std::vector<Range>& a, const std::vector<Range>& b) {
-    if (contains(a, b))
+// Makes `a` the union of boxes a and b (`dims` ranges each) and returns true where that union
+// is a box: one holds the other, or they agree in every dimension but one, where they overlap
+// or touch.
+bool absorb(Range* a, const Range* b, size_t dims) {
+    if (contains(a, b, dims))
         return true;
-    if (contains(b, a)) {
-        a = b;
+    if (contains(b, a, dims)) {
+        std::copy(b, b + dims, a);
         return true;
     }
-    size_t differing = a.size();
-    for (size_t k = 0; k < a.size(); ++k) {
+    size_t differing = dims;
+    for (size_t k = 0; k < dims; ++k) {
         if (a[k] == b[k])
             continue;
-        if (differing != a.size())
+        if (differing != dims)
             return false; // two dimensions differ
         differing = k;
     }
@@ -341,26 +342,31 @@ bool absorb(std::vector<Range>& a, const std::vector<Range>& b) {
     return true;
 }
 
-// Replaces boxes by fewer boxes with the same union, merging while any two make a box. A
-// stencil's accesses are shifted copies of one box: the range-2 star's 13 become 3 (the x
-// neighbours with the centre, the y and the z neighbours each in one), the (2r+1)^2 of a box
-// stencil one, so a footprint enumerates a fraction of the rows. The union, and every count
-// made from it, is unchanged.
-void merge_boxes(std::vector<std::vector<Range>>& boxes) {
+// Replaces the boxes of `boxes` (`dims` ranges each, stored one after another) by fewer boxes
+// with the same union, merging while any two make a box; a box merged into an earlier one is
+// replaced by the last. A stencil's accesses are shifted copies of one box: the range-2 star's
+// 13 become 3 (the x neighbours with the centre, the y and the z neighbours each in one), the
+// (2r+1)^2 of a box stencil one, so a footprint enumerates a fraction of the rows. The union,
+// and every count made from it, is unchanged.
+void merge_boxes(std::vector<Range>& boxes, size_t dims) {
+    size_t n = dims == 0 ? 0 : boxes.size() / dims;
+    const auto box = [&](size_t i) { return boxes.data() + i * dims; };
     bool changed = true;
     while (changed) {
         changed = false;
-        for (size_t i = 0; i < boxes.size(); ++i)
-            for (size_t j = i + 1; j < boxes.size();) {
-                if (absorb(boxes[i], boxes[j])) {
-                    boxes[j] = std::move(boxes.back());
-                    boxes.pop_back();
+        for (size_t i = 0; i < n; ++i)
+            for (size_t j = i + 1; j < n;) {
+                if (absorb(box(i), box(j), dims)) {
+                    if (j + 1 < n)
+                        std::copy(box(n - 1), box(n), box(j));
+                    --n;
                     changed = true;
                 } else {
                     ++j;
                 }
             }
     }
+    boxes.resize(n * dims);
 }
 
 // Appends one box of element indices of `layout` to `boxes` as granules of `granule_bytes`:
@@ -471,6 +477,35 @@ struct WaveFootprints::State {
                           std::int64_t granule_bytes, AccessFilter filter) const {
         BoxList boxes;
         const FootprintArray& layout = arrays[array];
+        // The accesses of the array and filter, stably sorted by the values of their constant
+        // subscripts (a channel): the boxes of one constant are merged first, then all of them.
+        // A greedy merge over all at once can pair channels before the stencil's offsets and be
+        // left with pieces that no longer form boxes (hk_linear's 27 loads: 18 pieces, one
+        // interval per pixel, instead of one box).
+        std::vector<std::pair<std::vector<std::int64_t>, const BoxAccess*>> keyed;
+        for (const auto& access : box_accesses) {
+            if (access.array != array || (filter == AccessFilter::loads && access.store) ||
+                (filter == AccessFilter::stores && !access.store))
+                continue;
+            std::vector<std::int64_t> constants;
+            for (const DimMap& d : access.dims)
+                if (d.axis < 0 && !d.sequential)
+                    constants.push_back(d.constant);
+            keyed.emplace_back(std::move(constants), &access);
+        }
+        std::stable_sort(keyed.begin(), keyed.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<std::vector<std::int64_t>> keys;
+        std::vector<const BoxAccess*> order;
+        for (auto& [key, access] : keyed) {
+            keys.push_back(std::move(key));
+            order.push_back(access);
+        }
+        if (order.empty())
+            return boxes;
+        const size_t dims = order.front()->dims.size();
+        KERNCAST_CHECK(dims > 0, "box footprints of a scalar");
+        std::vector<Range> group, access_boxes;
         for (const auto& block : blocks) {
             std::array<std::pair<std::int64_t, std::int64_t>, 3> index{};
             bool empty = false;
@@ -483,52 +518,37 @@ struct WaveFootprints::State {
             }
             if (empty)
                 continue;
-            // Per access its box, and the values of its constant subscripts (a channel): the
-            // boxes of one constant are merged first, then all of them. A greedy merge over all
-            // at once can pair channels before the stencil's offsets and be left with pieces
-            // that no longer form boxes (hk_linear's 27 loads: 18 pieces, one interval per pixel,
-            // instead of one box).
-            std::vector<std::pair<std::vector<std::int64_t>, std::vector<Range>>> keyed;
-            for (const auto& access : box_accesses) {
-                if (access.array != array || (filter == AccessFilter::loads && access.store) ||
-                    (filter == AccessFilter::stores && !access.store))
-                    continue;
-                std::vector<Range> box;
-                box.reserve(access.dims.size());
-                for (size_t k = 0; k < access.dims.size(); ++k) {
-                    const DimMap& d = access.dims[k];
-                    std::pair<std::int64_t, std::int64_t> range{d.constant, d.constant};
-                    if (d.axis >= 0) {
-                        const auto& r = index[static_cast<size_t>(d.axis)];
-                        range = d.sign > 0 ? std::pair{d.constant + r.first, d.constant + r.second}
-                                           : std::pair{d.constant - r.second, d.constant - r.first};
-                    }
-                    range.first += d.offset_low;
-                    range.second += d.offset_high;
-                    box.push_back(range);
-                }
-                std::vector<std::int64_t> constants;
-                for (const DimMap& d : access.dims)
-                    if (d.axis < 0 && !d.sequential)
-                        constants.push_back(d.constant);
-                keyed.emplace_back(std::move(constants), std::move(box));
-            }
-            std::stable_sort(keyed.begin(), keyed.end(),
-                             [](const auto& a, const auto& b) { return a.first < b.first; });
-            std::vector<std::vector<Range>> access_boxes;
-            for (size_t first = 0; first < keyed.size();) {
+            // Per access its box, in the order of the values of its constant subscripts.
+            access_boxes.clear();
+            for (size_t first = 0; first < order.size();) {
                 size_t end = first;
-                std::vector<std::vector<Range>> group;
-                for (; end < keyed.size() && keyed[end].first == keyed[first].first; ++end)
-                    group.push_back(std::move(keyed[end].second));
-                merge_boxes(group);
-                for (auto& box : group)
-                    access_boxes.push_back(std::move(box));
+                group.clear();
+                for (; end < order.size() && keys[end] == keys[first]; ++end) {
+                    const BoxAccess& access = *order[end];
+                    for (const DimMap& d : access.dims) {
+                        std::pair<std::int64_t, std::int64_t> range{d.constant, d.constant};
+                        if (d.axis >= 0) {
+                            const auto& r = index[static_cast<size_t>(d.axis)];
+                            range = d.sign > 0
+                                        ? std::pair{d.constant + r.first, d.constant + r.second}
+                                        : std::pair{d.constant - r.second, d.constant - r.first};
+                        }
+                        range.first += d.offset_low;
+                        range.second += d.offset_high;
+                        group.push_back(range);
+                    }
+                }
+                merge_boxes(group, dims);
+                access_boxes.insert(access_boxes.end(), group.begin(), group.end());
                 first = end;
             }
-            merge_boxes(access_boxes);
-            for (const auto& box : access_boxes)
-                append_granules(boxes, box, layout, granule_bytes);
+            merge_boxes(access_boxes, dims);
+            for (size_t i = 0; i + dims <= access_boxes.size(); i += dims)
+                append_granules(
+                    boxes,
+                    std::vector<Range>(access_boxes.begin() + static_cast<long>(i),
+                                       access_boxes.begin() + static_cast<long>(i + dims)),
+                    layout, granule_bytes);
         }
         return boxes;
     }
