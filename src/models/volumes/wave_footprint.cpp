@@ -124,19 +124,28 @@ bool by_start(const Range& a, const Range& b) {
 // Intervals that come as a few runs already in order (the rows of each box of linear addresses
 // are emitted in address order) are merged run by run instead, in log2(runs) linear passes.
 void sort_by_start(std::vector<Range>& intervals) {
+    if (std::is_sorted(intervals.begin(), intervals.end(), by_start))
+        return;
     constexpr size_t small = 512;
     // Runs in order: few for any size (a small union of boxes' rows), many only in large ones.
     const size_t few_runs = intervals.size() < small ? 8 : 64;
+    if (intervals.size() < 64) { // merging runs costs more than sorting so few
+        std::sort(intervals.begin(), intervals.end(), by_start);
+        return;
+    }
+    if (intervals.size() < small) {
+        size_t runs = 1;
+        for (size_t i = 1; i < intervals.size() && runs <= few_runs; ++i)
+            runs += intervals[i].first < intervals[i - 1].first ? 1 : 0;
+        if (runs > few_runs) {
+            std::sort(intervals.begin(), intervals.end(), by_start);
+            return;
+        }
+    }
     std::vector<size_t> run_starts{0};
     for (size_t i = 1; i < intervals.size() && run_starts.size() <= few_runs; ++i)
         if (intervals[i].first < intervals[i - 1].first)
             run_starts.push_back(i);
-    if (run_starts.size() > few_runs && intervals.size() < small) {
-        std::sort(intervals.begin(), intervals.end(), by_start);
-        return;
-    }
-    if (run_starts.size() == 1)
-        return;
     if (run_starts.size() <= few_runs) {
         run_starts.push_back(intervals.size());
         std::vector<Range> scratch(intervals.size());
