@@ -294,21 +294,28 @@ private:
     std::map<const isl_set*, std::pair<::isl::set, std::string>> texts_;
     SymbolicCount count_simplified(const ::isl::set& raw, const std::string& raw_text) {
         std::string text = raw_text;
+        ::isl::set counted = raw; // the set `text` prints, where this analysis made it
         if (context_) {
             // The simplification of a set's text under these assumptions: the launches of a
             // sweep share about half their sets, and isl's gist is most of a count's cost.
             static support::Memo<std::string> simplified(16384);
+            bool simplified_here = false;
             text = simplified.get(context_text_ + '\n' + raw_text, [&] {
-                const ::isl::set set =
-                    ::isl::manage(isl_set_gist_params(raw.copy(), context_->copy()));
-                ctx_.check(set.get(), "simplifying under the assumptions");
-                return to_string(set);
+                counted = ::isl::manage(isl_set_gist_params(raw.copy(), context_->copy()));
+                ctx_.check(counted.get(), "simplifying under the assumptions");
+                simplified_here = true;
+                return to_string(counted);
             });
+            if (!simplified_here)
+                counted = ::isl::set();
         }
         auto found = cache_.find(text);
         if (found != cache_.end())
             return found->second;
-        SymbolicCount count = SymbolicCount::of_set(text, result_.parameters);
+        // A count not made before derives its closed form from the set in hand, not from a
+        // parse of its text (a third of a new set's cost).
+        SymbolicCount count = SymbolicCount::of_set(
+            text, counted.is_null() ? nullptr : counted.get(), result_.parameters);
         cache_.emplace(text, count);
         return count;
     }

@@ -15,25 +15,23 @@ namespace kerncast::analysis {
 // One parametric set and how to count it.
 class PointCount {
 public:
-    PointCount(const std::string& text, const std::vector<std::string>& parameters)
+    // `prepared`: the set `text` prints, in another isl context (the caller's thread), or
+    // null. Given, the closed form that evaluates the count is derived from it and the text is
+    // parsed into this count's own context only when asked for (an isl count, the formula).
+    PointCount(const std::string& text, isl_set* prepared,
+               const std::vector<std::string>& parameters)
         : text_(text), parameters_(parameters) {
-        ::isl::set set;
-        try {
-            set = isl::parse_set(ctx_, text);
-        } catch (const isl::IslError& e) {
-            throw_input_error("isl rejects the set '" + text + "': " + e.what());
+        if (prepared) {
+            const ::isl::set aligned =
+                checked_and_aligned(::isl::manage_copy(prepared), "aligning parameters");
+            if (auto form =
+                    detail::derive_closed_form(aligned, static_cast<int>(parameters_.size())))
+                compiled_ = std::make_unique<detail::CompiledClosedForm>(*form);
+            return;
         }
-        for (const auto& name : isl::dim_names(set, isl_dim_param))
-            if (std::find(parameters.begin(), parameters.end(), name) == parameters.end())
-                throw_input_error("the set '" + text + "' uses '" + name +
-                                  "', which is not a parameter");
-        // Align the set's parameters with the caller's list (adds unused ones).
-        set_ =
-            isl::checked("aligning parameters", [&] { return isl::align_params(set, parameters); });
-        if (auto form = detail::derive_closed_form(set_, static_cast<int>(parameters.size()))) {
-            formula_ = form->to_string(parameters);
-            compiled_ = std::make_unique<detail::CompiledClosedForm>(*form);
-        }
+        describe();
+        if (described_closed_form_)
+            compiled_ = std::make_unique<detail::CompiledClosedForm>(*described_form_);
     }
 
     // A count isl makes (no closed form) is kept by parameter values: explore's launches share
@@ -58,7 +56,7 @@ public:
     std::int64_t evaluate_with_isl(const std::int64_t* params) const {
         std::lock_guard lock(mutex_);
         try {
-            ::isl::set fixed = set_;
+            ::isl::set fixed = parsed();
             for (size_t k = 0; k < parameters_.size(); ++k)
                 fixed = isl::fix_param(fixed, static_cast<int>(k), params[k]);
             return isl::count_points(ctx_, fixed);
@@ -69,18 +67,63 @@ public:
         }
     }
 
-    bool closed_form() const { return compiled_ != nullptr; }
+    bool closed_form() const {
+        std::lock_guard lock(mutex_);
+        describe();
+        return described_closed_form_;
+    }
     std::string formula() const {
-        return compiled_ ? formula_ : "isl count of " + isl::to_string(set_);
+        std::lock_guard lock(mutex_);
+        describe();
+        return described_closed_form_ ? formula_ : "isl count of " + isl::to_string(set_);
     }
 
 private:
+    // The text parsed in this count's context, its parameters aligned with the caller's list
+    // (under mutex_ once constructed).
+    const ::isl::set& parsed() const {
+        if (set_.is_null()) {
+            ::isl::set set;
+            try {
+                set = isl::parse_set(ctx_, text_);
+            } catch (const isl::IslError& e) {
+                throw_input_error("isl rejects the set '" + text_ + "': " + e.what());
+            }
+            set_ = checked_and_aligned(set, "aligning parameters");
+        }
+        return set_;
+    }
+    // Input Error when the set uses a name the caller's list lacks; else the set with its
+    // parameters aligned with the list (unused ones added).
+    ::isl::set checked_and_aligned(const ::isl::set& set, const char* step) const {
+        for (const auto& name : isl::dim_names(set, isl_dim_param))
+            if (std::find(parameters_.begin(), parameters_.end(), name) == parameters_.end())
+                throw_input_error("the set '" + text_ + "' uses '" + name +
+                                  "', which is not a parameter");
+        return isl::checked(step, [&] { return isl::align_params(set, parameters_); });
+    }
+    // The closed form derived from the parsed text, and its formula (once; under mutex_ once
+    // constructed).
+    void describe() const {
+        if (described_)
+            return;
+        described_form_ =
+            detail::derive_closed_form(parsed(), static_cast<int>(parameters_.size()));
+        described_closed_form_ = described_form_.has_value();
+        if (described_form_)
+            formula_ = described_form_->to_string(parameters_);
+        described_ = true;
+    }
+
     mutable isl::Context ctx_;
     std::string text_;
     std::vector<std::string> parameters_;
-    ::isl::set set_;
-    std::string formula_;
-    std::unique_ptr<detail::CompiledClosedForm> compiled_;
+    mutable ::isl::set set_; // parsed(): in ctx_, aligned; null until needed
+    mutable bool described_ = false;
+    mutable bool described_closed_form_ = false;
+    mutable std::optional<detail::ClosedForm> described_form_;
+    mutable std::string formula_;
+    std::unique_ptr<detail::CompiledClosedForm> compiled_; // evaluates the count, when derived
     mutable std::mutex mutex_;
     mutable std::map<std::vector<std::int64_t>, std::int64_t> counted_; // under mutex_
 };
@@ -93,7 +136,7 @@ namespace {
 // made, so every analysis may share it. Bounded: emptied when it reaches max_entries.
 class PointCountCache {
 public:
-    std::shared_ptr<const PointCount> get(const std::string& text,
+    std::shared_ptr<const PointCount> get(const std::string& text, isl_set* prepared,
                                           const std::vector<std::string>& parameters) {
         std::string key = text;
         for (const auto& name : parameters)
@@ -105,7 +148,7 @@ public:
         }
         // Made outside the lock (explore's workers count different sets in parallel); a
         // parse error throws before anything is kept.
-        auto count = std::make_shared<const PointCount>(text, parameters);
+        auto count = std::make_shared<const PointCount>(text, prepared, parameters);
         std::lock_guard lock(mutex_);
         if (counts_.size() >= max_entries)
             counts_.clear();
@@ -129,8 +172,13 @@ PointCountCache& point_counts() {
 
 SymbolicCount SymbolicCount::of_set(const std::string& isl_set_text,
                                     const std::vector<std::string>& parameters) {
+    return of_set(isl_set_text, nullptr, parameters);
+}
+
+SymbolicCount SymbolicCount::of_set(const std::string& isl_set_text, isl_set* set_of_text,
+                                    const std::vector<std::string>& parameters) {
     SymbolicCount count;
-    count.terms_.push_back(Term{1, point_counts().get(isl_set_text, parameters)});
+    count.terms_.push_back(Term{1, point_counts().get(isl_set_text, set_of_text, parameters)});
     return count;
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+struct isl_set;
+
 namespace kerncast::analysis {
 
 class PointCount; // one counted set (private)
@@ -20,6 +22,12 @@ public:
     // The number of integer points of `isl_set_text` as a function of `parameters` (the set
     // may use a subset of them). Throws an input Error when isl rejects the set.
     static SymbolicCount of_set(const std::string& isl_set_text,
+                                const std::vector<std::string>& parameters);
+    // The same, given also the set that text prints (of any isl context, not kept): a count
+    // not made before is evaluated by a closed form derived from it, without parsing the text.
+    // closed_form() and formula() still describe the text's own parse (the form a set's
+    // derivation takes depends on how isl holds it; its value does not).
+    static SymbolicCount of_set(const std::string& isl_set_text, isl_set* set_of_text,
                                 const std::vector<std::string>& parameters);
     static SymbolicCount constant(std::int64_t value);
 
