@@ -88,15 +88,22 @@ BankGeometry bank_geometry(int access_bytes, const L1BankLayout& layout) {
     return g;
 }
 
+// Sorts the `count` values at `first` and moves the distinct ones to the front; returns how many.
+std::int64_t unique_sorted(std::int64_t* first, size_t count) {
+    std::int64_t* const last = first + count;
+    if (!std::is_sorted(first, last)) // lanes mostly come in address order
+        std::sort(first, last);
+    return std::unique(first, last) - first;
+}
+
 // The wavefronts of one lane group whose lanes' bank units are `units` (sorted and made unique
 // here): the distinct values split into clusters no wider than the window, each costing as many
 // wavefronts as its busiest bank has values. `per_bank`: scratch of unit_banks entries, all 0
 // (and left so).
-std::int64_t group_wavefronts(std::vector<std::int64_t>& units, const BankGeometry& g,
-                              std::vector<std::int64_t>& per_bank) {
-    if (!std::is_sorted(units.begin(), units.end())) // lanes mostly come in address order
-        std::sort(units.begin(), units.end());
-    units.erase(std::unique(units.begin(), units.end()), units.end());
+std::int64_t group_wavefronts(std::int64_t* units_first, size_t count, const BankGeometry& g,
+                              std::int64_t* per_bank) {
+    const std::span<std::int64_t> units(units_first,
+                                        static_cast<size_t>(unique_sorted(units_first, count)));
     std::int64_t wavefronts = 0;
     // The bank of a unit, the remainder in 0 .. unit_banks - 1 (a mask for a power of two).
     const bool power_of_two = (g.unit_banks & (g.unit_banks - 1)) == 0;
@@ -166,16 +173,16 @@ WarpInstructionCost warp_instruction_cost(std::span<const std::int64_t> lane_add
         std::sort(sectors.begin(), sectors.end());
     cost.sectors = std::unique(sectors.begin(), sectors.end()) - sectors.begin();
 
-    std::vector<std::int64_t>& units = scratch.units;
-    std::vector<std::int64_t>& per_bank = scratch.per_bank;
-    per_bank.resize(static_cast<size_t>(g.unit_banks));
     const auto group_lanes = static_cast<size_t>(g.group_lanes);
+    scratch.units.resize(group_lanes);
+    scratch.per_bank.resize(static_cast<size_t>(g.unit_banks));
+    std::int64_t* const units = scratch.units.data();
     const support::FloorDivider unit_of(g.unit);
     for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
-        units.clear();
+        size_t count = 0;
         for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k)
-            units.push_back(unit_of(lane_addresses[k]));
-        cost.wavefronts += group_wavefronts(units, g, per_bank);
+            units[count++] = unit_of(lane_addresses[k]);
+        cost.wavefronts += group_wavefronts(units, count, g, scratch.per_bank.data());
     }
     return cost;
 }
@@ -187,18 +194,21 @@ std::int64_t two_pass_wavefronts(std::span<const std::int64_t> lane_addresses,
     const BankGeometry g = bank_geometry(access_bytes, layout);
     std::int64_t wavefronts = 0;
     BankScratch& scratch = bank_scratch();
-    std::array<std::vector<std::int64_t>*, 2> pass{&scratch.units, &scratch.late_units};
-    std::vector<std::int64_t>& per_bank = scratch.per_bank;
-    per_bank.resize(static_cast<size_t>(g.unit_banks));
     const auto group_lanes = static_cast<size_t>(g.group_lanes);
+    scratch.units.resize(group_lanes);
+    scratch.late_units.resize(group_lanes);
+    scratch.per_bank.resize(static_cast<size_t>(g.unit_banks));
+    const std::array<std::int64_t*, 2> pass{scratch.units.data(), scratch.late_units.data()};
+    std::int64_t* const per_bank = scratch.per_bank.data();
     const support::FloorDivider unit_of(g.unit);
     for (size_t first = 0; first < lane_addresses.size(); first += group_lanes) {
-        pass[0]->clear();
-        pass[1]->clear();
-        for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k)
-            pass[late[k] ? 1 : 0]->push_back(unit_of(lane_addresses[k]));
-        for (auto* units : pass)
-            wavefronts += group_wavefronts(*units, g, per_bank);
+        std::array<size_t, 2> count{0, 0};
+        for (size_t k = first; k < std::min(lane_addresses.size(), first + group_lanes); ++k) {
+            const size_t p = late[k] ? 1 : 0;
+            pass[p][count[p]++] = unit_of(lane_addresses[k]);
+        }
+        for (size_t p = 0; p < 2; ++p)
+            wavefronts += group_wavefronts(pass[p], count[p], g, per_bank);
     }
     return wavefronts;
 }
