@@ -138,6 +138,25 @@ BankScratch& bank_scratch() {
     return scratch;
 }
 
+// Each warp's sectors of `bytes`-wide values at place + offset[t] for every thread t (a
+// repeat of the previous lane's sector left out; the warp-unique count sorts them).
+std::vector<std::vector<std::int64_t>> warp_load_sectors(const std::vector<std::int64_t>& offset,
+                                                         std::int64_t place, int bytes,
+                                                         const L1BankLayout& layout) {
+    const support::FloorDivider sector_of(layout.sector_bytes);
+    const auto threads = static_cast<std::int64_t>(offset.size());
+    std::vector<std::vector<std::int64_t>> per_warp(
+        static_cast<size_t>((threads + layout.warp_size - 1) / layout.warp_size));
+    for (std::int64_t t = 0; t < threads; ++t) {
+        const std::int64_t a = place + offset[static_cast<size_t>(t)];
+        auto& mine = per_warp[static_cast<size_t>(t / layout.warp_size)];
+        for (const std::int64_t sector : {sector_of(a), sector_of(a + bytes - 1)})
+            if (mine.empty() || mine.back() != sector)
+                mine.push_back(sector);
+    }
+    return per_warp;
+}
+
 } // namespace
 
 std::vector<std::int64_t> thread_offsets(const std::array<std::int64_t, 3>& thread,
@@ -239,6 +258,11 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
     // instance, not a pass over every warp. Wavefronts and sectors of the block's warps.
     std::map<std::tuple<std::array<std::int64_t, 3>, int, std::int64_t>, std::pair<double, double>>
         block_cost;
+    // Each warp's load sectors of one fold instance, by thread coefficients, size and the
+    // constant's place in its sector (the constant's whole sectors shift them).
+    std::map<std::tuple<std::array<std::int64_t, 3>, int, std::int64_t>,
+             std::vector<std::vector<std::int64_t>>>
+        sectors_by_place;
 
     for (size_t index = 0; index < analysis.accesses.size(); ++index) {
         const analysis::AccessInfo& access = analysis.accesses[index];
@@ -287,16 +311,18 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
                     if (collect_warp_sectors) {
                         auto& per_warp = warp_sectors[{access.array, cost.executions_per_point}];
                         per_warp.resize(static_cast<size_t>(warps));
-                        for (std::int64_t t = 0; t < threads; ++t) {
-                            const std::int64_t a = constant + thread_offset[static_cast<size_t>(t)];
-                            auto& mine = per_warp[static_cast<size_t>(t / layout.warp_size)];
-                            // Neighbouring lanes mostly share a sector: a repeat of the last
-                            // one is left out here rather than by the sort below.
-                            for (const std::int64_t sector :
-                                 {sector_of(a), sector_of(a + bytes - 1)})
-                                if (mine.empty() || mine.back() != sector)
-                                    mine.push_back(sector);
-                        }
+                        // constant = whole sectors + place: each warp's sectors are those of
+                        // the place shifted by the whole sectors.
+                        const std::int64_t whole = sector_of(constant);
+                        const std::int64_t place = constant - whole * layout.sector_bytes;
+                        auto [sectors, fresh] =
+                            sectors_by_place.try_emplace({axes.thread, bytes, place});
+                        if (fresh)
+                            sectors->second =
+                                warp_load_sectors(thread_offset, place, bytes, layout);
+                        for (size_t w = 0; w < per_warp.size(); ++w)
+                            for (const std::int64_t sector : sectors->second[w])
+                                per_warp[w].push_back(whole + sector);
                     }
                     const std::int64_t residue = ((constant % period) + period) % period;
                     auto [known, computed] =
