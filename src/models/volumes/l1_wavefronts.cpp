@@ -104,6 +104,12 @@ std::int64_t group_wavefronts(std::int64_t* units_first, size_t count, const Ban
                               std::int64_t* per_bank) {
     const std::span<std::int64_t> units(units_first,
                                         static_cast<size_t>(unique_sorted(units_first, count)));
+    if (units.empty())
+        return 0;
+    // Distinct values closer than a row of banks and than the window: one cluster, each bank
+    // holds at most one of them (a coalesced group), one wavefront.
+    if (units.back() - units.front() < std::min(g.unit_banks, g.window_units))
+        return 1;
     std::int64_t wavefronts = 0;
     // The bank of a unit, the remainder in 0 .. unit_banks - 1 (a mask for a power of two).
     const bool power_of_two = (g.unit_banks & (g.unit_banks - 1)) == 0;
