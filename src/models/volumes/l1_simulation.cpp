@@ -89,14 +89,15 @@ LineAccess hit(CachedLine& line, unsigned sector_bits, double now, bool fetch) {
 // `fetch`: the missing sectors come from L2 (a load), so the line's last miss is now (a store
 // writes them instead).
 
-// Sets of up to 16 ways: per set the count of ways in use and the ways' key hashes in one run
-// of words, and per way the time of its last use (a count of look-ups; all distinct, so the
-// least recent is unique). A look-up scans the hashes, stamps the way it uses, and on a miss
-// fills the next unused way or else the least recently used.
-class SmallSetL1 {
+// Sets of up to 4 ways (Hopper's L1): per set the count of ways in use and the ways' key hashes
+// in one run of words, and per way the time of its last use (a count of look-ups; all distinct,
+// so the least recent is unique). A look-up scans the hashes, stamps the way it uses, and on a
+// miss fills the next unused way or else the least recently used: with few ways, cheaper than
+// keeping an order of use, which wider sets (the V100's 16 ways, more misses) keep instead.
+class FewWaysL1 {
 public:
-    static constexpr std::int64_t max_ways = 16;
-    explicit SmallSetL1(const L1Geometry& g)
+    static constexpr std::int64_t max_ways = 4;
+    explicit FewWaysL1(const L1Geometry& g)
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
           set_of_(sets_), words_(sets_ * (ways_ + 1)), lines_(static_cast<size_t>(g.lines)),
           last_use_(static_cast<size_t>(g.lines)) {}
@@ -149,6 +150,81 @@ private:
     std::vector<Line> lines_;             // set s holds ways [s * ways, (s + 1) * ways)
     std::vector<std::uint64_t> last_use_; // per way, as lines_
     std::uint64_t clock_ = 0;             // look-ups so far
+};
+
+// Sets of up to 16 ways, each set's ways in order of use packed into one 64-bit word (4 bits a
+// way, the most recent lowest) beside the count of ways in use and the ways' key hashes, all in
+// one run of words: a look-up scans the hashes, moves the way it uses to the front of the order,
+// and on a miss fills the next unused way or else the last of the order.
+class SmallSetL1 {
+public:
+    static constexpr std::int64_t max_ways = 16;
+    explicit SmallSetL1(const L1Geometry& g)
+        : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
+          set_of_(sets_), words_(sets_ * (ways_ + 2)), lines_(static_cast<size_t>(g.lines)) {}
+
+    size_t set_of(size_t hash) const {
+        const size_t set = set_of_(hash);
+        __builtin_prefetch(&words_[set * (ways_ + 2)]);
+        __builtin_prefetch(&lines_[set * ways_]);
+        return set;
+    }
+
+    LineAccess access(const LineKey& key, size_t hash, size_t set, unsigned sector_bits, double now,
+                      bool fetch) {
+        std::uint64_t* const words = &words_[set * (ways_ + 2)];
+        std::uint64_t& order = words[0];
+        const auto used = static_cast<unsigned>(words[1]);
+        const std::uint64_t* const hashes = words + 2;
+        Line* const lines = &lines_[set * ways_];
+        // The most recently used way first (the order's lowest 4 bits).
+        if (const auto front = static_cast<unsigned>(order & 15);
+            front < used && hashes[front] == hash && lines[front].key == key)
+            return hit(lines[front], sector_bits, now, fetch);
+        for (unsigned w = 0; w < used; ++w)
+            if (hashes[w] == hash && lines[w].key == key) {
+                order = to_front(order, w);
+                return hit(lines[w], sector_bits, now, fetch);
+            }
+        unsigned victim;
+        if (used < ways_) {
+            victim = used;
+            words[1] = used + 1;
+            order = order << 4 | victim;
+        } else {
+            victim = static_cast<unsigned>(order >> (4 * (ways_ - 1)) & 15); // least recent
+            order = to_front(order, victim);
+        }
+        const double missed_at = fetch ? now : std::numeric_limits<double>::lowest();
+        words[2 + victim] = hash;
+        lines[victim] = Line{key, sector_bits, missed_at};
+        return {sector_bits, missed_at};
+    }
+
+private:
+    struct Line {
+        LineKey key;
+        unsigned valid = 0;
+        double last_miss_cycle = 0;
+    };
+    // The order with `way`, which it holds, moved to the front (the lowest 4 bits).
+    static std::uint64_t to_front(std::uint64_t order, unsigned way) {
+        // The first 4-bit field equal to `way`: the lowest zero field of order ^ way-in-every-
+        // field (the lowest flagged field of this zero test is exact).
+        const std::uint64_t x = order ^ (std::uint64_t{way} * 0x1111111111111111ull);
+        const std::uint64_t zero = (x - 0x1111111111111111ull) & ~x & 0x8888888888888888ull;
+        const int shift = std::countr_zero(zero) - 3; // 4 x the field's position
+        if (shift == 0)
+            return order;
+        const std::uint64_t below = order & ((std::uint64_t{1} << shift) - 1);
+        const std::uint64_t above = shift + 4 < 64 ? order >> (shift + 4) << (shift + 4) : 0;
+        return above | below << 4 | way;
+    }
+    size_t ways_;
+    size_t sets_;
+    support::Remainder set_of_;        // hash % sets
+    std::vector<std::uint64_t> words_; // per set: the order, the ways in use, each way's hash
+    std::vector<Line> lines_;          // set s holds ways [s * ways, (s + 1) * ways)
 };
 
 // Sets of any width: each set a doubly linked list of its slots, most recently used first, so
@@ -690,7 +766,10 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
             }
         }
     };
-    if (geometry.ways <= SmallSetL1::max_ways) {
+    if (geometry.ways <= FewWaysL1::max_ways) {
+        FewWaysL1 l1(geometry);
+        run(l1);
+    } else if (geometry.ways <= SmallSetL1::max_ways) {
         SmallSetL1 l1(geometry);
         run(l1);
     } else {
