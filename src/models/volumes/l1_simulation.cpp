@@ -604,20 +604,6 @@ std::vector<double> first_touch_bytes(const BlockPrograms& block, const StepRequ
     return bytes;
 }
 
-// Calls run(l1) with an empty L1 of `geometry`, kept in the form that suits its ways.
-template <class Run> void with_l1(const L1Geometry& geometry, const Run& run) {
-    if (geometry.ways <= FewWaysL1::max_ways) {
-        FewWaysL1 l1(geometry);
-        run(l1);
-    } else if (geometry.ways <= SmallSetL1::max_ways) {
-        SmallSetL1 l1(geometry);
-        run(l1);
-    } else {
-        SetAssociativeL1 l1(geometry);
-        run(l1);
-    }
-}
-
 // The key of a load's two-pass wavefronts: its lane lines' first index and its pattern (high and
 // low 32 bits), and its late lines as bits.
 struct TwoPassKey {
@@ -780,7 +766,16 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
             }
         }
     };
-    with_l1(geometry, run);
+    if (geometry.ways <= FewWaysL1::max_ways) {
+        FewWaysL1 l1(geometry);
+        run(l1);
+    } else if (geometry.ways <= SmallSetL1::max_ways) {
+        SmallSetL1 l1(geometry);
+        run(l1);
+    } else {
+        SetAssociativeL1 l1(geometry);
+        run(l1);
+    }
     const double per_point =
         static_cast<double>(geometry.sector_bytes) / static_cast<double>(measured_points);
     for (size_t a = 0; a < block.arrays.size(); ++a)
