@@ -633,6 +633,18 @@ struct Slot {
     }
 };
 
+// The SM's block slots at the start: slot j runs block copy j and starts length * j / slots
+// steps late (the slots' blocks spread over a block's life).
+std::vector<Slot> first_slots(std::int64_t blocks_per_sm, size_t arrays, size_t length) {
+    std::vector<Slot> slots(static_cast<size_t>(blocks_per_sm));
+    for (size_t j = 0; j < slots.size(); ++j) {
+        slots[j].array_hashes.resize(arrays);
+        slots[j].start(static_cast<std::int64_t>(j));
+        slots[j].delay = static_cast<std::int64_t>(length * j / slots.size());
+    }
+    return slots;
+}
+
 } // namespace
 
 L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
@@ -651,12 +663,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     if (length == 0)
         return result;
 
-    std::vector<Slot> slots(static_cast<size_t>(blocks_per_sm));
-    for (size_t j = 0; j < slots.size(); ++j) {
-        slots[j].array_hashes.resize(block.arrays.size());
-        slots[j].start(static_cast<std::int64_t>(j));
-        slots[j].delay = static_cast<std::int64_t>(length * j / slots.size());
-    }
+    std::vector<Slot> slots = first_slots(blocks_per_sm, block.arrays.size(), length);
     std::int64_t next_copy = blocks_per_sm;
 
     const StepRequests steps = step_requests(block, geometry, sectors_per_line, passes);
