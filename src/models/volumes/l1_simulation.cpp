@@ -89,124 +89,123 @@ LineAccess hit(CachedLine& line, unsigned sector_bits, double now, bool fetch) {
 // `fetch`: the missing sectors come from L2 (a load), so the line's last miss is now (a store
 // writes them instead).
 
-// Sets of up to 4 ways (Hopper's L1): per set the count of ways in use and the ways' key hashes
-// in one run of words, and per way the time of its last use (a count of look-ups; all distinct,
-// so the least recent is unique). A look-up scans the hashes, stamps the way it uses, and on a
-// miss fills the next unused way or else the least recently used: with few ways, cheaper than
-// keeping an order of use, which wider sets (the V100's 16 ways, more misses) keep instead.
-class FewWaysL1 {
+// The sets both small-set L1s below keep: per set a run of words, `header` of them (the last
+// the count of ways in use) and then each way's key hash, and the ways' lines.
+template <size_t header> class HashedWays {
 public:
-    static constexpr std::int64_t max_ways = 4;
-    explicit FewWaysL1(const L1Geometry& g)
+    explicit HashedWays(const L1Geometry& g)
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
-          set_of_(sets_), words_(sets_ * (ways_ + 1)), lines_(static_cast<size_t>(g.lines)),
-          last_use_(static_cast<size_t>(g.lines)) {}
+          set_of_(sets_), words_(sets_ * (header + ways_)), lines_(static_cast<size_t>(g.lines)) {}
 
     size_t set_of(size_t hash) const {
         const size_t set = set_of_(hash);
-        __builtin_prefetch(&words_[set * (ways_ + 1)]);
+        __builtin_prefetch(&words_[set * (header + ways_)]);
         __builtin_prefetch(&lines_[set * ways_]);
         return set;
     }
 
-    LineAccess access(const LineKey& key, size_t hash, size_t set, unsigned sector_bits, double now,
-                      bool fetch) {
-        std::uint64_t* const words = &words_[set * (ways_ + 1)];
-        const auto used = static_cast<unsigned>(words[0]);
-        const std::uint64_t* const hashes = words + 1;
-        Line* const lines = &lines_[set * ways_];
-        std::uint64_t* const last_use = &last_use_[set * ways_];
-        for (unsigned w = 0; w < used; ++w)
-            if (hashes[w] == hash && lines[w].key == key) {
-                last_use[w] = ++clock_;
-                return hit(lines[w], sector_bits, now, fetch);
-            }
-        unsigned victim = used;
-        if (used < ways_) {
-            words[0] = used + 1;
-        } else {
-            victim = 0; // least recent
-            for (unsigned w = 1; w < ways_; ++w)
-                if (last_use[w] < last_use[victim])
-                    victim = w;
-        }
-        const double missed_at = fetch ? now : std::numeric_limits<double>::lowest();
-        last_use[victim] = ++clock_;
-        words[1 + victim] = hash;
-        lines[victim] = Line{key, sector_bits, missed_at};
-        return {sector_bits, missed_at};
-    }
-
-private:
+protected:
     struct Line {
         LineKey key;
         unsigned valid = 0;
         double last_miss_cycle = 0;
     };
+    std::uint64_t* words(size_t set) { return &words_[set * (header + ways_)]; }
+    Line* lines(size_t set) { return &lines_[set * ways_]; }
+    static unsigned used(const std::uint64_t* words) {
+        return static_cast<unsigned>(words[header - 1]);
+    }
+    // The way holding `key` (whose hash is `hash`) of the set of words `w` and lines `l`, or -1.
+    static int find(const std::uint64_t* w, const Line* l, size_t hash, const LineKey& key) {
+        const unsigned in_use = used(w);
+        for (unsigned way = 0; way < in_use; ++way)
+            if (w[header + way] == hash && l[way].key == key)
+                return static_cast<int>(way);
+        return -1;
+    }
+    // Puts `key` in way `victim` of that set, counting it in use when it is the next unused.
+    static LineAccess fill(std::uint64_t* w, Line* l, unsigned victim, const LineKey& key,
+                           size_t hash, unsigned sector_bits, double now, bool fetch) {
+        if (victim == used(w))
+            w[header - 1] = victim + 1;
+        const double missed_at = fetch ? now : std::numeric_limits<double>::lowest();
+        w[header + victim] = hash;
+        l[victim] = Line{key, sector_bits, missed_at};
+        return {sector_bits, missed_at};
+    }
     size_t ways_;
+
+private:
     size_t sets_;
-    support::Remainder set_of_;           // hash % sets
-    std::vector<std::uint64_t> words_;    // per set: the ways in use, each way's hash
-    std::vector<Line> lines_;             // set s holds ways [s * ways, (s + 1) * ways)
-    std::vector<std::uint64_t> last_use_; // per way, as lines_
+    support::Remainder set_of_;        // hash % sets
+    std::vector<std::uint64_t> words_; // per set: the header, then each way's hash
+    std::vector<Line> lines_;          // set s holds ways [s * ways, (s + 1) * ways)
+};
+
+// Sets of up to 4 ways (Hopper's L1), each way's last use a count of look-ups (all distinct,
+// so the least recent is unique): a look-up scans the hashes, stamps the way it uses, and on a
+// miss fills the next unused way or else the least recently used. With few ways cheaper than
+// keeping an order of use, which wider sets (the V100's 16 ways, more misses) keep instead.
+class FewWaysL1 : public HashedWays<1> {
+public:
+    static constexpr std::int64_t max_ways = 4;
+    explicit FewWaysL1(const L1Geometry& g)
+        : HashedWays<1>(g), last_use_(static_cast<size_t>(g.lines)) {}
+
+    LineAccess access(const LineKey& key, size_t hash, size_t set, unsigned sector_bits, double now,
+                      bool fetch) {
+        std::uint64_t* const w = words(set);
+        Line* const l = lines(set);
+        std::uint64_t* const last_use = &last_use_[set * ways_];
+        if (const int way = find(w, l, hash, key); way >= 0) {
+            last_use[way] = ++clock_;
+            return hit(l[way], sector_bits, now, fetch);
+        }
+        unsigned victim = used(w);
+        if (victim == ways_) {
+            victim = 0; // least recent
+            for (unsigned way = 1; way < ways_; ++way)
+                if (last_use[way] < last_use[victim])
+                    victim = way;
+        }
+        last_use[victim] = ++clock_;
+        return fill(w, l, victim, key, hash, sector_bits, now, fetch);
+    }
+
+private:
+    std::vector<std::uint64_t> last_use_; // per way, as the lines
     std::uint64_t clock_ = 0;             // look-ups so far
 };
 
 // Sets of up to 16 ways, each set's ways in order of use packed into one 64-bit word (4 bits a
-// way, the most recent lowest) beside the count of ways in use and the ways' key hashes, all in
-// one run of words: a look-up scans the hashes, moves the way it uses to the front of the order,
-// and on a miss fills the next unused way or else the last of the order.
-class SmallSetL1 {
+// way, the most recent lowest) before the count of ways in use: a look-up scans the hashes,
+// moves the way it uses to the front of the order, and on a miss fills the next unused way or
+// else the last of the order.
+class SmallSetL1 : public HashedWays<2> {
 public:
     static constexpr std::int64_t max_ways = 16;
-    explicit SmallSetL1(const L1Geometry& g)
-        : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
-          set_of_(sets_), words_(sets_ * (ways_ + 2)), lines_(static_cast<size_t>(g.lines)) {}
-
-    size_t set_of(size_t hash) const {
-        const size_t set = set_of_(hash);
-        __builtin_prefetch(&words_[set * (ways_ + 2)]);
-        __builtin_prefetch(&lines_[set * ways_]);
-        return set;
-    }
+    explicit SmallSetL1(const L1Geometry& g) : HashedWays<2>(g) {}
 
     LineAccess access(const LineKey& key, size_t hash, size_t set, unsigned sector_bits, double now,
                       bool fetch) {
-        std::uint64_t* const words = &words_[set * (ways_ + 2)];
-        std::uint64_t& order = words[0];
-        const auto used = static_cast<unsigned>(words[1]);
-        const std::uint64_t* const hashes = words + 2;
-        Line* const lines = &lines_[set * ways_];
-        // The most recently used way first (the order's lowest 4 bits).
-        if (const auto front = static_cast<unsigned>(order & 15);
-            front < used && hashes[front] == hash && lines[front].key == key)
-            return hit(lines[front], sector_bits, now, fetch);
-        for (unsigned w = 0; w < used; ++w)
-            if (hashes[w] == hash && lines[w].key == key) {
-                order = to_front(order, w);
-                return hit(lines[w], sector_bits, now, fetch);
-            }
-        unsigned victim;
-        if (used < ways_) {
-            victim = used;
-            words[1] = used + 1;
+        std::uint64_t* const w = words(set);
+        Line* const l = lines(set);
+        std::uint64_t& order = w[0];
+        if (const int way = find(w, l, hash, key); way >= 0) {
+            order = to_front(order, static_cast<unsigned>(way));
+            return hit(l[way], sector_bits, now, fetch);
+        }
+        unsigned victim = used(w);
+        if (victim < ways_) {
             order = order << 4 | victim;
         } else {
             victim = static_cast<unsigned>(order >> (4 * (ways_ - 1)) & 15); // least recent
             order = to_front(order, victim);
         }
-        const double missed_at = fetch ? now : std::numeric_limits<double>::lowest();
-        words[2 + victim] = hash;
-        lines[victim] = Line{key, sector_bits, missed_at};
-        return {sector_bits, missed_at};
+        return fill(w, l, victim, key, hash, sector_bits, now, fetch);
     }
 
 private:
-    struct Line {
-        LineKey key;
-        unsigned valid = 0;
-        double last_miss_cycle = 0;
-    };
     // The order with `way`, which it holds, moved to the front (the lowest 4 bits).
     static std::uint64_t to_front(std::uint64_t order, unsigned way) {
         // The first 4-bit field equal to `way`: the lowest zero field of order ^ way-in-every-
@@ -220,11 +219,6 @@ private:
         const std::uint64_t above = shift + 4 < 64 ? order >> (shift + 4) << (shift + 4) : 0;
         return above | below << 4 | way;
     }
-    size_t ways_;
-    size_t sets_;
-    support::Remainder set_of_;        // hash % sets
-    std::vector<std::uint64_t> words_; // per set: the order, the ways in use, each way's hash
-    std::vector<Line> lines_;          // set s holds ways [s * ways, (s + 1) * ways)
 };
 
 // Sets of any width: each set a doubly linked list of its slots, most recently used first, so
