@@ -571,26 +571,27 @@ std::vector<double> first_touch_bytes(const BlockPrograms& block, const StepRequ
     for (const StepRequests::Request& request : steps.requests)
         if (!request.request->store)
             looked_up[static_cast<size_t>(request.request->array)] += request.lines;
-    std::vector<double> bytes(block.arrays.size(), 0.0);
-    std::vector<std::pair<std::int64_t, unsigned>> table;
-    for (size_t a = 0; a < block.arrays.size(); ++a) {
-        if (looked_up[a] == 0)
+    std::vector<std::vector<std::pair<std::int64_t, unsigned>>> tables(block.arrays.size());
+    for (size_t a = 0; a < tables.size(); ++a)
+        if (looked_up[a] > 0)
+            tables[a].assign(std::bit_ceil(2 * looked_up[a]), {0, 0u});
+    for (const StepRequests::Request& request : steps.requests) {
+        if (request.request->store)
             continue;
-        const size_t size = std::bit_ceil(2 * looked_up[a]);
-        table.assign(size, {0, 0u});
-        for (const StepRequests::Request& request : steps.requests) {
-            if (request.request->store || static_cast<size_t>(request.request->array) != a)
-                continue;
-            for (size_t i = request.first_line; i < request.first_line + request.lines; ++i) {
-                const auto [line, sectors] = steps.lines[i];
-                size_t at = splitmix64_hash(static_cast<std::uint64_t>(line)) & (size - 1);
-                while (table[at].second != 0 && table[at].first != line)
-                    at = (at + 1) & (size - 1);
-                table[at] = {line, table[at].second | sectors};
-            }
+        auto& table = tables[static_cast<size_t>(request.request->array)];
+        const size_t mask = table.size() - 1;
+        for (size_t i = request.first_line; i < request.first_line + request.lines; ++i) {
+            const auto [line, sectors] = steps.lines[i];
+            size_t at = splitmix64_hash(static_cast<std::uint64_t>(line)) & mask;
+            while (table[at].second != 0 && table[at].first != line)
+                at = (at + 1) & mask;
+            table[at] = {line, table[at].second | sectors};
         }
+    }
+    std::vector<double> bytes(block.arrays.size(), 0.0);
+    for (size_t a = 0; a < block.arrays.size(); ++a) {
         std::int64_t unique = 0;
-        for (const auto& entry : table)
+        for (const auto& entry : tables[a])
             unique += bit_count(entry.second);
         bytes[a] =
             static_cast<double>(unique * geometry.sector_bytes) / static_cast<double>(block.points);
@@ -671,7 +672,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
     std::vector<std::pair<size_t, size_t>> line_places;
     // Two-pass wavefronts of a load by its lane lines (StepRequests::Request::first_lane), its
     // pattern and which of its lines are late: the lane lines say which lanes those make late,
-    // the pattern what the bank rule charges for them (requests of up to 32 lanes and 64 lines).
+    // the pattern what the bank rule charges for them (requests of up to 64 lines).
     std::unordered_map<TwoPassKey, std::int64_t, TwoPassKeyHash> two_pass_memo;
     const int generations = l1_simulation_generations(blocks_per_sm);
     const auto measured = [generations](const Slot& s) {
@@ -740,7 +741,7 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
                             return two_pass_wavefronts(
                                 lanes, late_lane, request.request->access_bytes, passes->layout);
                         };
-                        if (lanes.size() <= 32 && request.lines <= 64) {
+                        if (request.lines <= 64) { // the key holds 64 lines' flags
                             auto [at, added] = two_pass_memo.try_emplace(
                                 TwoPassKey{std::uint64_t{request.first_lane} << 32 |
                                                request.pattern,
