@@ -22,16 +22,14 @@ public:
                const std::vector<std::string>& parameters)
         : text_(text), parameters_(parameters) {
         if (prepared) {
-            const ::isl::set aligned =
-                checked_and_aligned(::isl::manage_copy(prepared), "aligning parameters");
+            const ::isl::set aligned = checked_and_aligned(::isl::manage_copy(prepared));
             if (auto form =
                     detail::derive_closed_form(aligned, static_cast<int>(parameters_.size())))
                 compiled_ = std::make_unique<detail::CompiledClosedForm>(*form);
             return;
         }
-        describe();
-        if (described_closed_form_)
-            compiled_ = std::make_unique<detail::CompiledClosedForm>(*described_form_);
+        if (const auto form = describe())
+            compiled_ = std::make_unique<detail::CompiledClosedForm>(*form);
     }
 
     // A count isl makes (no closed form) is kept by parameter values: explore's launches share
@@ -89,30 +87,31 @@ private:
             } catch (const isl::IslError& e) {
                 throw_input_error("isl rejects the set '" + text_ + "': " + e.what());
             }
-            set_ = checked_and_aligned(set, "aligning parameters");
+            set_ = checked_and_aligned(set);
         }
         return set_;
     }
     // Input Error when the set uses a name the caller's list lacks; else the set with its
     // parameters aligned with the list (unused ones added).
-    ::isl::set checked_and_aligned(const ::isl::set& set, const char* step) const {
+    ::isl::set checked_and_aligned(const ::isl::set& set) const {
         for (const auto& name : isl::dim_names(set, isl_dim_param))
             if (std::find(parameters_.begin(), parameters_.end(), name) == parameters_.end())
                 throw_input_error("the set '" + text_ + "' uses '" + name +
                                   "', which is not a parameter");
-        return isl::checked(step, [&] { return isl::align_params(set, parameters_); });
+        return isl::checked("aligning parameters",
+                            [&] { return isl::align_params(set, parameters_); });
     }
-    // The closed form derived from the parsed text, and its formula (once; under mutex_ once
-    // constructed).
-    void describe() const {
+    // Derives the closed form of the parsed text, once, and keeps whether there is one and
+    // its formula; returns the form when derived by this call (under mutex_ once constructed).
+    std::optional<detail::ClosedForm> describe() const {
         if (described_)
-            return;
-        described_form_ =
-            detail::derive_closed_form(parsed(), static_cast<int>(parameters_.size()));
-        described_closed_form_ = described_form_.has_value();
-        if (described_form_)
-            formula_ = described_form_->to_string(parameters_);
+            return std::nullopt;
+        auto form = detail::derive_closed_form(parsed(), static_cast<int>(parameters_.size()));
+        described_closed_form_ = form.has_value();
+        if (form)
+            formula_ = form->to_string(parameters_);
         described_ = true;
+        return form;
     }
 
     mutable isl::Context ctx_;
@@ -121,7 +120,6 @@ private:
     mutable ::isl::set set_; // parsed(): in ctx_, aligned; null until needed
     mutable bool described_ = false;
     mutable bool described_closed_form_ = false;
-    mutable std::optional<detail::ClosedForm> described_form_;
     mutable std::string formula_;
     std::unique_ptr<detail::CompiledClosedForm> compiled_; // evaluates the count, when derived
     mutable std::mutex mutex_;
