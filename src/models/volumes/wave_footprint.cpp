@@ -507,15 +507,9 @@ struct WaveFootprints::State {
         }
         std::stable_sort(keyed.begin(), keyed.end(),
                          [](const auto& a, const auto& b) { return a.first < b.first; });
-        std::vector<std::vector<std::int64_t>> keys;
-        std::vector<const BoxAccess*> order;
-        for (auto& [key, access] : keyed) {
-            keys.push_back(std::move(key));
-            order.push_back(access);
-        }
-        if (order.empty())
+        if (keyed.empty())
             return boxes;
-        const size_t dims = order.front()->dims.size();
+        const size_t dims = keyed.front().second->dims.size();
         KERNCAST_CHECK(dims > 0, "box footprints of a scalar");
         std::vector<Range> group, access_boxes;
         for (const auto& block : blocks) {
@@ -532,11 +526,11 @@ struct WaveFootprints::State {
                 continue;
             // Per access its box, in the order of the values of its constant subscripts.
             access_boxes.clear();
-            for (size_t first = 0; first < order.size();) {
+            for (size_t first = 0; first < keyed.size();) {
                 size_t end = first;
                 group.clear();
-                for (; end < order.size() && keys[end] == keys[first]; ++end) {
-                    const BoxAccess& access = *order[end];
+                for (; end < keyed.size() && keyed[end].first == keyed[first].first; ++end) {
+                    const BoxAccess& access = *keyed[end].second;
                     for (const DimMap& d : access.dims) {
                         std::pair<std::int64_t, std::int64_t> range{d.constant, d.constant};
                         if (d.axis >= 0) {
