@@ -43,10 +43,18 @@ void run(benchmark::State& state, const LoadedSpace& space, const MachineModel& 
         benchmark::Counter(static_cast<double>(configurations), benchmark::Counter::kIsRate);
 }
 
-const char* const example_spaces[] = {
-    "kt_convolution",       "kt_matmul",  "kt_pnpoly",  "kt_stencil",      "kt_transpose",
-    "kt_vector_add",        "ktt_bicg_q", "ktt_bicg_s", "ktt_coulomb_sum", "bat_hotspot",
-    "kt_convolution_staged"};
+const char* const example_spaces[] = {"kt_convolution",
+                                      "kt_matmul",
+                                      "kt_pnpoly",
+                                      "kt_stencil",
+                                      "kt_transpose",
+                                      "kt_vector_add",
+                                      "ktt_bicg_q",
+                                      "ktt_bicg_s",
+                                      "ktt_coulomb_sum",
+                                      "bat_hotspot",
+                                      "kt_convolution_staged",
+                                      "kt_convolution_shared"};
 
 void BM_ExampleSpace(benchmark::State& state) {
     const std::string name = example_spaces[state.range(0)];
@@ -59,7 +67,7 @@ void BM_ExampleSpace(benchmark::State& state) {
     }
     run(state, loaded[name], bench::a100_40gb());
 }
-BENCHMARK(BM_ExampleSpace)->DenseRange(0, 10)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ExampleSpace)->DenseRange(0, 11)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 const LoadedSpace& stencil_10k() {
     static const LoadedSpace space = [] {

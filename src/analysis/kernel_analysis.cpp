@@ -11,11 +11,14 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 
 #include "../support/isl_support.hpp"
+#include "domain_bounds.hpp"
 #include "kerncast/analysis/array_bounds.hpp"
 #include "kerncast/analysis/launch_semantics.hpp"
 #include "kerncast/analysis/shared_arrays.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
+#include "kerncast/kernel/staged_arrays.hpp"
 #include "kerncast/support/memo.hpp"
 
 #include <algorithm>
@@ -171,30 +174,6 @@ template <class Keep>::isl::set project_out_unless(::isl::set set, size_t dimens
         if (!keep(k))
             set = project_out(set, isl_dim_set, static_cast<unsigned>(k), 1);
     return set;
-}
-
-// The affine form of a single-piece, integral bound in the parameters; nullopt otherwise.
-std::optional<AffineForm> affine_bound(const ::isl::pw_aff& bound,
-                                       const std::vector<std::string>& params) {
-    if (bound.is_null() || isl_pw_aff_n_piece(bound.get()) != 1)
-        return std::nullopt;
-    std::optional<AffineForm> form;
-    bound.foreach_piece([&](const ::isl::set&, const ::isl::multi_aff& piece) {
-        const ::isl::aff aff = piece.at(0);
-        const ::isl::val denominator = ::isl::manage(isl_aff_get_denominator_val(aff.get()));
-        if (!denominator.is_one() || isl_aff_dim(aff.get(), isl_dim_div) > 0)
-            return;
-        AffineForm f;
-        f.constant = isl::to_int64(::isl::manage(isl_aff_get_constant_val(aff.get())).get());
-        for (size_t k = 0; k < params.size(); ++k) {
-            const ::isl::val c = ::isl::manage(
-                isl_aff_get_coefficient_val(aff.get(), isl_dim_param, static_cast<int>(k)));
-            if (const std::int64_t v = isl::to_int64(c.get()); v != 0)
-                f.add_term(params[k], v);
-        }
-        form = f;
-    });
-    return form;
 }
 
 class Analyzer {
@@ -454,7 +433,7 @@ AffineForm Analyzer::index_bound(const std::string& index, bool maximum) {
     const ::isl::pw_aff bound =
         ::isl::manage(maximum ? isl_set_dim_max(user_domain_.copy(), position)
                               : isl_set_dim_min(user_domain_.copy(), position));
-    if (auto form = affine_bound(bound, result_.parameters))
+    if (auto form = detail::affine_bound(bound, result_.parameters))
         return *form;
     throw_input_error("the " + std::string(maximum ? "upper" : "lower") + " bound of '" + index +
                           "' must be affine in the parameters for a thread "
@@ -1109,6 +1088,8 @@ KernelAnalysis analyze(const KernelSpec& spec, const LaunchConfig& launch,
         if (launch.block[static_cast<size_t>(axis)] < 1 ||
             launch.fold[static_cast<size_t>(axis)] < 1)
             throw_input_error("block and fold sizes must be positive");
+    if (kernel::has_staged_arrays(spec))
+        return analyze(stage_in_shared_memory(spec, launch), launch, options);
     Analyzer analyzer(spec, launch, options);
     try {
         return analyzer.run();

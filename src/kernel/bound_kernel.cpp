@@ -148,9 +148,12 @@ void check_assumptions(const KernelSpec& spec, const ParameterOverrides& values)
             throw_input_error("kernel '" + spec.name + "': cannot evaluate assumption " +
                               spec.assumptions[k] + ": " + e.what());
         }
+        const std::string reason =
+            k < spec.assumption_reasons.size() ? spec.assumption_reasons[k] : std::string();
         if (holds == 0)
             throw_input_error("kernel '" + spec.name + "' assumes " + spec.assumptions[k] +
-                                  ", which does not hold for " + values_text(values),
+                                  ", which does not hold for " + values_text(values) +
+                                  (reason.empty() ? "" : ": " + reason),
                               SourceLocation{spec.file, 0, 0, {}, {}});
     }
 }

@@ -6,6 +6,7 @@
 #include "kerncast/input_file.hpp"
 #include "kerncast/kernel/builtin_functions.hpp"
 #include "kerncast/kernel/launch_text.hpp"
+#include "kerncast/kernel/staged_arrays.hpp"
 #include "kerncast/kernel/yaml_source.hpp"
 #include "kerncast/kernel/yaml_structure.hpp"
 
@@ -227,6 +228,7 @@ KernelSpec FileParser::parse(const std::string& text) {
         spec_.registers_per_thread = static_cast<int>(registers);
     }
     parse_statements(require("statements"));
+    check_staged_arrays(spec_);
     return std::move(spec_);
 }
 
@@ -320,8 +322,10 @@ void FileParser::parse_arrays(const YAML::Node& node) {
             fail(fields, "array '" + array.name + "' must be a mapping {dtype, shape, ...}");
         for (const auto& field : fields) {
             const std::string key = field.first.Scalar();
-            if (key != "dtype" && key != "shape" && key != "offset" && key != "space")
-                fail(field.first, "unknown array key '" + key + "' (dtype, shape, offset, space)");
+            if (key != "dtype" && key != "shape" && key != "offset" && key != "space" &&
+                key != "stage")
+                fail(field.first,
+                     "unknown array key '" + key + "' (dtype, shape, offset, space, stage)");
         }
         if (!fields["dtype"])
             fail(fields, "array '" + array.name + "' needs a dtype");
@@ -355,6 +359,20 @@ void FileParser::parse_arrays(const YAML::Node& node) {
             array.offset = expression(fields["offset"], "offset");
             check_param_expression(array.offset, fields["offset"], "offset");
             require_integer(*array.offset, fields["offset"], "an offset");
+        }
+        if (fields["stage"]) {
+            const YAML::Node stage = fields["stage"];
+            if (scalar(stage, "stage") != "shared")
+                fail(stage, "stage must be 'shared' (each block copies what it reads of the "
+                            "array into shared memory)");
+            if (array.space != MemorySpace::global)
+                fail(stage, std::string("only a global array can be staged in shared memory; '") +
+                                array.name + "' is " + memory_space_name(array.space));
+            if (array.shape.empty())
+                fail(stage, "a scalar cannot be staged in shared memory; '" + array.name +
+                                "' has no shape");
+            array.stage_in_shared = true;
+            array.stage_where = at(stage);
         }
         spec_.arrays.push_back(array);
     }

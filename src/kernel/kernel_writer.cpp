@@ -78,6 +78,8 @@ void write_arrays(YAML::Emitter& out, const KernelSpec& spec) {
             out << YAML::Key << "offset" << YAML::Value << to_string(*array.offset);
         if (array.space != MemorySpace::global)
             out << YAML::Key << "space" << YAML::Value << memory_space_name(array.space);
+        if (array.stage_in_shared)
+            out << YAML::Key << "stage" << YAML::Value << "shared";
         out << YAML::EndMap;
     }
     out << YAML::EndMap;

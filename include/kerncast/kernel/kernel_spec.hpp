@@ -43,7 +43,11 @@ struct ArrayDecl {
     std::vector<ExprPtr> shape; // extents, outermost first (row-major); empty = scalar
     ExprPtr offset;             // alignment shift in elements (integer expression), may be null
     MemorySpace space = MemorySpace::global;
+    // `stage: shared`: each block copies the elements of this (read-only, global) array that
+    // it reads into a shared tile and reads them from there (analysis/shared_staging.hpp).
+    bool stage_in_shared = false;
     SourceLocation where;
+    SourceLocation stage_where; // the `stage` value, when stage_in_shared
 };
 
 const char* axis_name(int axis); // "x", "y", "z"
@@ -86,6 +90,9 @@ struct KernelSpec {
     std::vector<Parameter> params;
     std::vector<std::string> assumptions; // expressions over params that must hold
     std::vector<ExprPtr> parsed_assumptions;
+    // Why an assumption that kerncast added holds the kernel to it, by assumption; shorter
+    // than `assumptions` (the file's own assumptions have none).
+    std::vector<std::string> assumption_reasons;
     std::vector<ArrayDecl> arrays;
     std::string domain;               // isl set text over the loop indices
     std::vector<std::string> indices; // the domain's indices, in isl tuple order

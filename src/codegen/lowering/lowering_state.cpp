@@ -2,6 +2,7 @@
 #include "lowering_state.hpp"
 
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/staged_arrays.hpp"
 #include "lowering_passes.hpp"
 
 #include <algorithm>
@@ -17,9 +18,11 @@ bool same_launch(const kernel::LaunchConfig& x, const kernel::LaunchConfig& y) {
 // `bound`, bound again at the launch its analysis resolved when that differs.
 kernel::BoundKernel at_launch(const kernel::BoundKernel& bound,
                               const analysis::KernelAnalysis& analysis) {
-    if (same_launch(bound.launch(), analysis.launch))
+    const bool staged = kernel::has_staged_arrays(bound.spec()); // analysis.spec is staged
+    if (same_launch(bound.launch(), analysis.launch) && !staged)
         return bound;
-    return kernel::BoundKernel::bind(bound.spec(), analysis.launch, bound.named_values());
+    return kernel::BoundKernel::bind(staged ? analysis.spec : bound.spec(), analysis.launch,
+                                     bound.named_values());
 }
 
 } // namespace

@@ -133,6 +133,31 @@ TEST(ReferenceInterpreter, StagedConvolutionComputesThePlainOne) {
     expect_close(staged_out.buffers.at("output"), plain_out.buffers.at("output"), 1e-9);
 }
 
+TEST(ReferenceInterpreter, StagedArraysComputeWhatTheKernelComputes) {
+    // kt_convolution_shared.yaml is kt_convolution.yaml with its input staged in shared memory
+    // (`stage: shared`): at every launch, folded either way, the staged kernel kerncast writes
+    // out computes the plain one's output (a 5 x 5 filter over a 64 x 32 image).
+    const auto load = [](const std::string& name) {
+        return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name +
+                                        ".yaml");
+    };
+    const auto staged = load("kt_convolution_shared");
+    const auto plain = load("kt_convolution");
+    const kernel::ParameterOverrides values{
+        {"image_width", 64}, {"image_height", 32}, {"filter_width", 5}, {"filter_height", 5}};
+    using kernel::FoldPlacement;
+    for (const kernel::LaunchConfig& launch :
+         {kernel::LaunchConfig{{16, 16, 1}, {1, 1, 1}},
+          kernel::LaunchConfig{{32, 2, 1}, {2, 4, 1}, FoldPlacement::strided},
+          kernel::LaunchConfig{{8, 4, 1}, {2, 2, 1}, FoldPlacement::consecutive},
+          kernel::LaunchConfig{{64, 1, 1}, {1, 2, 1}, FoldPlacement::strided}}) {
+        const auto staged_out = run_reference(lower_kernel(staged, launch, values));
+        const auto plain_out = run_reference(lower_kernel(plain, launch, values));
+        ASSERT_EQ(staged_out.buffers.at("output").size(), 64u * 32u);
+        expect_close(staged_out.buffers.at("output"), plain_out.buffers.at("output"), 1e-9);
+    }
+}
+
 TEST(ReferenceInterpreter, MatmulTiledEqualsTheNaiveProduct) {
     // Shared-memory tiles, two barriers per k tile: the tile loop must be fused for this to
     // hold (a wrong schedule multiplies only the last tile).

@@ -166,6 +166,7 @@ TEST(SearchSpace, ExampleSpacesLoadWithTheirSourcesSizes) {
         {"ktt_bicg_s", 6, 0},
         {"ktt_coulomb_sum", 2 * 2 * 4 * 6, 36},
         {"kt_convolution_staged", 2, 0},
+        {"kt_convolution_shared", 8 * 6 * 3 * 3, 109},
         {"bat_hotspot", 37 * 6 * 10 * 10, 37 * 6 * 10 * 10 - 2838}};
     for (const auto& [name, combinations, restricted] : expected) {
         SCOPED_TRACE(name);

@@ -1,0 +1,31 @@
+// A kernel's staged arrays (`stage: shared`, kernel/staged_arrays.hpp) written out for one
+// launch: each block copies the box of elements its threads read into a shared tile, waits at a
+// barrier and reads the tile instead (the published kernels' `sh_input`, Kernel Tuner's
+// convolution.cu; docs/kernel-format.md, "Staging in shared memory"). analyze() stages a kernel
+// before it analyses it, so every model, the code generator and the reference interpreter see
+// the staged kernel.
+#pragma once
+
+#include "kerncast/kernel/kernel_spec.hpp"
+
+namespace kerncast::analysis {
+
+// `spec` at `launch` with every staged array staged: per staged array A of rank D,
+//   - a shared array A_shared whose extents are the box of A's elements one block reads
+//     (along each dimension: the read subscripts' range over the block's points and the
+//     sequential indices' ranges);
+//   - a first statement A_shared[e] = A[origin(block) + e] over the box, the block's threads
+//     spread over it (threadIdx.x along the innermost dimension, y the next, z the next; the
+//     outermost takes what is left), looping where the box is larger than the block, in the
+//     first fold instance only; then one barrier;
+//   - every read A[s] replaced by A_shared[s - origin(block)].
+// The result's launch is `launch`. Input error (at the array's `stage`) when the tile cannot be
+// formed: an index range that is not one affine expression in the parameters, reads of A that
+// move differently with the block, a domain whose thread-mapped indices do not span a box, or
+// blocks that do not tile the domain (a block whose threads partly lie outside it would leave
+// part of its tile unloaded); with a parametric extent the last is an assumption the binding
+// checks.
+kernel::KernelSpec stage_in_shared_memory(const kernel::KernelSpec& spec,
+                                          const kernel::LaunchConfig& launch);
+
+} // namespace kerncast::analysis

@@ -1,0 +1,180 @@
+// Staged arrays (`stage: shared`) written out for one launch: the tile, the staging statement and
+// the rewritten reads, derived by hand for Kernel Tuner's convolution, and the refusals.
+#include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
+#include "kerncast/error.hpp"
+#include "kerncast/kernel/kernel_file.hpp"
+#include "kerncast/kernel/kernel_writer.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kerncast;
+
+namespace {
+
+kernel::KernelSpec convolution() {
+    return kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                    "/examples/autotuning/kt_convolution_shared.yaml");
+}
+
+// A small staged kernel: `body` is the statements' text, `domain` the isl set.
+std::string staged_kernel(const std::string& domain, const std::string& statements,
+                          const std::string& threads = "{x: x, y: y}") {
+    return "name: k\nparams: {n: 64}\narrays:\n"
+           "  a: {dtype: f32, shape: [n + 8, n + 8], stage: shared}\n"
+           "  b: {dtype: f32, shape: [n, n]}\n"
+           "domain: \"" +
+           domain + "\"\nthreads: " + threads + "\nlaunch: {block: [16, 4]}\nstatements:\n" +
+           statements;
+}
+
+std::string refusal(const std::string& text, const kernel::LaunchConfig& launch) {
+    try {
+        const kernel::KernelSpec spec = kernel::parse_kernel_text(text, "k.yaml");
+        analysis::stage_in_shared_memory(spec, launch);
+    } catch (const Error& e) {
+        return e.message();
+    }
+    return "";
+}
+
+const kernel::LaunchConfig block16x4{{16, 4, 1}, {1, 1, 1}};
+
+} // namespace
+
+TEST(SharedStaging, ConvolutionTileAtAFoldedLaunch) {
+    // Block 32x2, tiles 2 (x) by 4 (y) a block apart: a block covers 64 x 8 outputs and reads
+    // rows 0 .. 8 + filter_height - 2 and columns 0 .. 64 + filter_width - 2 of its part of
+    // the input, so the tile is (filter_height + 7) x (filter_width + 63); two rows of threads
+    // load it row by row, 32 lanes a row, in the first fold instance only.
+    const kernel::LaunchConfig launch{{32, 2, 1}, {2, 4, 1}, kernel::FoldPlacement::strided};
+    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(convolution(), launch);
+    const kernel::ArrayDecl* tile = staged.find_array("input_shared");
+    ASSERT_NE(tile, nullptr);
+    EXPECT_EQ(tile->space, kernel::MemorySpace::shared);
+    ASSERT_EQ(tile->shape.size(), 2u);
+    EXPECT_EQ(kernel::to_string(*tile->shape[0]), "filter_height + 7");
+    EXPECT_EQ(kernel::to_string(*tile->shape[1]), "filter_width + 63");
+    EXPECT_FALSE(staged.find_array("input")->stage_in_shared);
+    ASSERT_EQ(staged.statements.size(), 3u);
+    const kernel::StatementSpec& stage = staged.statements[0];
+    EXPECT_EQ(stage.text, "input_shared[2*input_l0 + ty, 32*input_l1 + tx] = "
+                          "input[2*input_l0 + y, 32*input_l1 + x]");
+    EXPECT_EQ(stage.within, (std::vector<std::string>{"input_l0", "input_l1"}));
+    EXPECT_EQ(stage.condition_text, "2*input_l0 + ty < filter_height + 7 && 32*input_l1 + tx < "
+                                    "filter_width + 63 && fx == 0 && fy == 0");
+    EXPECT_EQ(staged.statements[1].kind, kernel::StatementKind::barrier);
+    EXPECT_EQ(kernel::to_string(*staged.statements[2].parsed.value),
+              "sum(i, sum(j, input_shared[2 * fy + i + ty, 32 * fx + j + tx] * d_filter[i, j]))");
+    EXPECT_EQ(staged.indices.back(), "input_l1");
+    EXPECT_EQ(staged.launch, launch);
+    // The blocks must tile the image: assumed, with the reason, since its size is a parameter.
+    ASSERT_EQ(staged.assumptions.size(), 6u);
+    EXPECT_EQ(staged.assumptions[4], "image_width % 64 == 0");
+    EXPECT_EQ(staged.assumptions[5], "image_height % 8 == 0");
+    ASSERT_EQ(staged.assumption_reasons.size(), 6u);
+    EXPECT_NE(staged.assumption_reasons[5].find("along y a block covers 8 points"),
+              std::string::npos);
+}
+
+TEST(SharedStaging, TheStagedKernelIsAValidKernelFile) {
+    // Written out and read back, the staged kernel is the same kernel (every generated text
+    // parses, names only what it declares) and has nothing left to stage.
+    const kernel::LaunchConfig launch{{16, 8, 1}, {1, 2, 1}};
+    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(convolution(), launch);
+    const kernel::KernelSpec read =
+        kernel::parse_kernel_text(kernel::write_kernel_yaml(staged), "staged.yaml");
+    ASSERT_EQ(read.statements.size(), staged.statements.size());
+    for (size_t k = 0; k < read.statements.size(); ++k) {
+        EXPECT_EQ(read.statements[k].text, staged.statements[k].text);
+        EXPECT_EQ(read.statements[k].condition_text, staged.statements[k].condition_text);
+    }
+    EXPECT_EQ(read.indices, staged.indices);
+    EXPECT_EQ(analysis::stage_in_shared_memory(read, launch).statements.size(),
+              read.statements.size());
+    // The file form of the kernel keeps its mark.
+    EXPECT_NE(kernel::write_kernel_yaml(convolution()).find("stage: shared"), std::string::npos);
+}
+
+TEST(SharedStaging, ATileTheBlockCoversNeedsNoLoop) {
+    // Reads a[y + 1, x] and a[y, x + 2] of a 16 x 4 block: rows 0 .. 4, columns 0 .. 17 of
+    // the block's part, a 5 x 18 tile: 18 > 16 columns take a loop of two and a guard, and
+    // the 5 rows a loop over the 4 thread rows.
+    const kernel::KernelSpec spec =
+        kernel::parse_kernel_text(staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }",
+                                                "  - \"b[y, x] = a[y + 1, x] + a[y, x + 2]\"\n"),
+                                  "k.yaml");
+    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
+    EXPECT_EQ(kernel::to_string(*staged.find_array("a_shared")->shape[0]), "5");
+    EXPECT_EQ(kernel::to_string(*staged.find_array("a_shared")->shape[1]), "18");
+    EXPECT_EQ(staged.statements[0].text,
+              "a_shared[4*a_l0 + ty, 16*a_l1 + tx] = a[4*a_l0 + y, 16*a_l1 + x]");
+    EXPECT_EQ(staged.statements[0].condition_text, "4*a_l0 + ty < 5 && 16*a_l1 + tx < 18");
+    EXPECT_EQ(staged.statements[2].text, "b[y, x] = a_shared[ty + 1, tx] + a_shared[ty, tx + 2]");
+}
+
+TEST(SharedStaging, RefusesKernelsItCannotStageAtEveryLaunch) {
+    const std::string box = "[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }";
+    // Written: not an input.
+    EXPECT_NE(refusal(staged_kernel(box, "  - \"a[y, x] = b[y, x]\"\n"), block16x4)
+                  .find("this statement writes it"),
+              std::string::npos);
+    // Names the launch: written for one launch.
+    EXPECT_NE(refusal(staged_kernel(box, "  - \"b[y, x] = a[y, x + tx]\"\n"), block16x4)
+                  .find("names the launch index 'tx'"),
+              std::string::npos);
+    // Reads that move apart as the block moves: no tile of one size.
+    EXPECT_NE(refusal(staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }",
+                                    "  - \"b[y, x] = a[y, 2*x] + a[y, x]\"\n"),
+                      block16x4)
+                  .find("move differently with the block along dimension 1"),
+              std::string::npos);
+    // A triangle: threads of a block lie outside the domain.
+    EXPECT_NE(refusal(staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x <= y }",
+                                    "  - \"b[y, x] = a[y, x]\"\n"),
+                      block16x4)
+                  .find("do not span a box"),
+              std::string::npos);
+    // 60 columns, 16-wide blocks.
+    EXPECT_NE(refusal(staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < 60 }",
+                                    "  - \"b[y, x] = a[y, x]\"\n"),
+                      block16x4)
+                  .find("along x a block covers 16 points (block 16 x fold 1), which must "
+                        "divide the number of values of 'x' (60)"),
+              std::string::npos);
+    // Only global arrays, and only `stage: shared`.
+    std::string shared = staged_kernel(box, "  - \"b[y, x] = a[y, x]\"\n");
+    shared.replace(shared.find("stage: shared"), 13, "space: shared, stage: shared");
+    EXPECT_NE(refusal(shared, block16x4).find("only a global array can be staged"),
+              std::string::npos);
+    std::string other = staged_kernel(box, "  - \"b[y, x] = a[y, x]\"\n");
+    other.replace(other.find("stage: shared"), 13, "stage: registers");
+    EXPECT_NE(refusal(other, block16x4).find("stage must be 'shared'"), std::string::npos);
+}
+
+TEST(SharedStaging, StagedConvolutionCountsWhatTheHandWrittenTileCounts) {
+    // At block 16x16 and a 17 x 17 filter the staged kernel is kt_convolution_shared16.yaml's
+    // hand-written tile (32 x 32, four loads a thread): the same accesses, counts and
+    // operations.
+    const kernel::KernelSpec hand = kernel::load_kernel_file(
+        KERNCAST_SOURCE_DIR "/examples/autotuning/kt_convolution_shared16.yaml");
+    const analysis::KernelAnalysis by_hand = analysis::analyze(hand);
+    const analysis::KernelAnalysis staged =
+        analysis::analyze(convolution(), kernel::LaunchConfig{{16, 16, 1}, {1, 1, 1}});
+    const std::vector<std::int64_t> values{4096, 4096, 17, 17}; // staged: with the filter
+    const std::vector<std::int64_t> hand_values{4096, 4096};
+    ASSERT_EQ(staged.accesses.size(), by_hand.accesses.size());
+    for (size_t k = 0; k < staged.accesses.size(); ++k) {
+        const analysis::AccessInfo& a = staged.accesses[k];
+        const analysis::AccessInfo& b = by_hand.accesses[k];
+        EXPECT_EQ(a.space, b.space) << a.text;
+        EXPECT_EQ(a.direction, b.direction) << a.text;
+        EXPECT_EQ(a.count.evaluate(values), b.count.evaluate(hand_values)) << a.text;
+        EXPECT_EQ(a.footprint_elements.evaluate(values), b.footprint_elements.evaluate(hand_values))
+            << a.text;
+    }
+    ASSERT_EQ(staged.operations.size(), by_hand.operations.size());
+    for (size_t k = 0; k < staged.operations.size(); ++k)
+        EXPECT_EQ(staged.operations[k].count.evaluate(values),
+                  by_hand.operations[k].count.evaluate(hand_values));
+}
