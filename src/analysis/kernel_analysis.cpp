@@ -399,6 +399,9 @@ void Analyzer::read_assumptions() {
     for (const auto& assumption : result_.spec.parsed_assumptions)
         if (auto text = assumption_to_isl(*assumption))
             facts.push_back(*text);
+    for (const auto& requirement : result_.spec.requirements) // the binding checks them too
+        if (auto text = assumption_to_isl(*requirement.parsed))
+            facts.push_back(*text);
     if (facts.empty())
         return;
     try {

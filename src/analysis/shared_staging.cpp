@@ -184,11 +184,9 @@ private:
             if (extent.is_constant())
                 continue;
             const std::string text = extent.to_string() + " % " + std::to_string(points) + " == 0";
-            result.assumption_reasons.resize(result.assumptions.size());
-            result.assumptions.push_back(text);
-            result.parsed_assumptions.push_back(kernel::parse_expression(text));
-            result.assumption_reasons.push_back("staging '" + array.name +
-                                                "' in shared memory: " + why);
+            result.requirements.push_back(
+                {text, kernel::parse_expression(text),
+                 "staging '" + array.name + "' in shared memory: " + why});
         }
         ::isl::set threads = domain_;
         for (int k = static_cast<int>(spec_.indices.size()) - 1; k >= 0; --k)

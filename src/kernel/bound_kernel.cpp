@@ -148,14 +148,17 @@ void check_assumptions(const KernelSpec& spec, const ParameterOverrides& values)
             throw_input_error("kernel '" + spec.name + "': cannot evaluate assumption " +
                               spec.assumptions[k] + ": " + e.what());
         }
-        const std::string reason =
-            k < spec.assumption_reasons.size() ? spec.assumption_reasons[k] : std::string();
         if (holds == 0)
             throw_input_error("kernel '" + spec.name + "' assumes " + spec.assumptions[k] +
-                                  ", which does not hold for " + values_text(values) +
-                                  (reason.empty() ? "" : ": " + reason),
+                                  ", which does not hold for " + values_text(values),
                               SourceLocation{spec.file, 0, 0, {}, {}});
     }
+    for (const KernelSpec::Requirement& requirement : spec.requirements)
+        if (evaluate_integer(*requirement.parsed, lookup) == 0)
+            throw_input_error("kernel '" + spec.name + "' needs " + requirement.text +
+                                  ", which does not hold for " + values_text(values) + ": " +
+                                  requirement.reason,
+                              SourceLocation{spec.file, 0, 0, {}, {}});
 }
 
 BoundKernel BoundKernel::bind(const KernelSpec& spec, const LaunchConfig& launch,

@@ -90,9 +90,15 @@ struct KernelSpec {
     std::vector<Parameter> params;
     std::vector<std::string> assumptions; // expressions over params that must hold
     std::vector<ExprPtr> parsed_assumptions;
-    // Why an assumption that kerncast added holds the kernel to it, by assumption; shorter
-    // than `assumptions` (the file's own assumptions have none).
-    std::vector<std::string> assumption_reasons;
+    // Conditions on the parameters that kerncast adds (a staged array's whole blocks,
+    // analysis/shared_staging.hpp): the binding checks them as it checks the assumptions,
+    // giving the reason, and the analysis simplifies under them as under the assumptions.
+    struct Requirement {
+        std::string text;
+        ExprPtr parsed;
+        std::string reason;
+    };
+    std::vector<Requirement> requirements;
     std::vector<ArrayDecl> arrays;
     std::string domain;               // isl set text over the loop indices
     std::vector<std::string> indices; // the domain's indices, in isl tuple order

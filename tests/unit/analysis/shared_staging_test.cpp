@@ -3,6 +3,7 @@
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/kernel_writer.hpp"
 
@@ -68,13 +69,22 @@ TEST(SharedStaging, ConvolutionTileAtAFoldedLaunch) {
               "sum(i, sum(j, input_shared[2 * fy + i + ty, 32 * fx + j + tx] * d_filter[i, j]))");
     EXPECT_EQ(staged.indices.back(), "input_l1");
     EXPECT_EQ(staged.launch, launch);
-    // The blocks must tile the image: assumed, with the reason, since its size is a parameter.
-    ASSERT_EQ(staged.assumptions.size(), 6u);
-    EXPECT_EQ(staged.assumptions[4], "image_width % 64 == 0");
-    EXPECT_EQ(staged.assumptions[5], "image_height % 8 == 0");
-    ASSERT_EQ(staged.assumption_reasons.size(), 6u);
-    EXPECT_NE(staged.assumption_reasons[5].find("along y a block covers 8 points"),
+    // The blocks must tile the image: a requirement with its reason, since the image's size
+    // is a parameter; the binding checks it.
+    EXPECT_EQ(staged.assumptions.size(), 4u);
+    ASSERT_EQ(staged.requirements.size(), 2u);
+    EXPECT_EQ(staged.requirements[0].text, "image_width % 64 == 0");
+    EXPECT_EQ(staged.requirements[1].text, "image_height % 8 == 0");
+    EXPECT_NE(staged.requirements[1].reason.find("along y a block covers 8 points"),
               std::string::npos);
+    try {
+        kernel::BoundKernel::bind(staged, launch, {{"image_height", 4100}});
+        ADD_FAILURE() << "bound a launch whose blocks do not tile the image";
+    } catch (const Error& e) {
+        EXPECT_NE(e.message().find("needs image_height % 8 == 0, which does not hold"),
+                  std::string::npos)
+            << e.message();
+    }
 }
 
 TEST(SharedStaging, TheStagedKernelIsAValidKernelFile) {
