@@ -156,6 +156,14 @@ TEST(ReferenceInterpreter, StagedArraysComputeWhatTheKernelComputes) {
         ASSERT_EQ(staged_out.buffers.at("output").size(), 64u * 32u);
         expect_close(staged_out.buffers.at("output"), plain_out.buffers.at("output"), 1e-9);
     }
+    // The hotspot step with its temperature staged (a halo of one around the block's points).
+    const auto hotspot = load("bat_hotspot_shared");
+    const auto hotspot_plain = load("bat_hotspot");
+    const kernel::ParameterOverrides grid{{"grid_width", 64}, {"grid_height", 24}};
+    const kernel::LaunchConfig launch{{32, 2, 1}, {2, 3, 1}, FoldPlacement::strided};
+    expect_close(run_reference(lower_kernel(hotspot, launch, grid)).buffers.at("temp_dst"),
+                 run_reference(lower_kernel(hotspot_plain, launch, grid)).buffers.at("temp_dst"),
+                 1e-9);
 }
 
 TEST(ReferenceInterpreter, MatmulTiledEqualsTheNaiveProduct) {

@@ -167,7 +167,8 @@ TEST(SearchSpace, ExampleSpacesLoadWithTheirSourcesSizes) {
         {"ktt_coulomb_sum", 2 * 2 * 4 * 6, 36},
         {"kt_convolution_staged", 2, 0},
         {"kt_convolution_shared", 8 * 6 * 3 * 3, 109},
-        {"bat_hotspot", 37 * 6 * 10 * 10, 37 * 6 * 10 * 10 - 2838}};
+        {"bat_hotspot", 37 * 6 * 10 * 10, 37 * 6 * 10 * 10 - 2838},
+        {"bat_hotspot_shared", 37 * 6 * 10 * 10, 37 * 6 * 10 * 10 - 2838}};
     for (const auto& [name, combinations, restricted] : expected) {
         SCOPED_TRACE(name);
         const LoadedSearchSpace loaded = load_search_space_with_kernels(dir + name + ".yaml");
