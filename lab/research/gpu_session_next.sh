@@ -426,7 +426,8 @@ if want autotuning; then
   # kt_convolution_staged before kt_convolution: both write kt_convolution.sweep (a space's
   # awk truncates its files), and the whole space's must be the one kept.
   for space in kt_vector_add kt_stencil kt_transpose kt_matmul ktt_bicg_q ktt_bicg_s \
-      ktt_coulomb_sum kt_convolution_staged kt_convolution kt_pnpoly bat_hotspot; do
+      ktt_coulomb_sum kt_convolution_staged kt_convolution kt_pnpoly bat_hotspot \
+      kt_convolution_shared bat_hotspot_shared; do
     $K explore --space examples/autotuning/spaces/$space.yaml -m $MACHINE \
       --csv $W/autotuning/$space.csv -q > /dev/null 2>&1
     # One sweep file per kernel file (a space with variants has a `kernel` column; the kernel
@@ -439,7 +440,7 @@ if want autotuning; then
   done
   for sweep in $W/autotuning/*.sweep; do
     kernel=$(basename $sweep .sweep)
-    case $kernel in kt_convolution|kt_pnpoly|bat_hotspot)
+    case $kernel in kt_convolution|kt_pnpoly|bat_hotspot|kt_convolution_shared|bat_hotspot_shared)
       shuf -n ${SPACE_SAMPLE:-120} --random-source=<(yes 44) $sweep > $sweep.sample &&
         mv $sweep.sample $sweep ;;
     esac
