@@ -849,7 +849,9 @@ void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction d
     const ::isl::set domain = statement_set(scope, true, true);
     access.domain = text_of(domain);
     access.domain_variables = dim_names(domain, isl_dim_set);
-    if (!access.indirect) {
+    // A shared tile's elements are per block; no model or report counts them over the launch
+    // (the access-to-footprint ratio is of global and constant memory).
+    if (!access.indirect && access.space != MemorySpace::shared) {
         const bool user_space = !uses_builtins && !(scope.statement && scope.statement->condition);
         access.footprint_elements =
             footprint_elements(access, scope, user_subscripts, user_space, domain);
