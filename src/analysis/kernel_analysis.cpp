@@ -851,7 +851,11 @@ void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction d
     access.domain_variables = dim_names(domain, isl_dim_set);
     // A shared tile's elements are per block; no model or report counts them over the launch
     // (the access-to-footprint ratio is of global and constant memory).
-    if (!access.indirect && access.space != MemorySpace::shared) {
+    if (scope.statement && !scope.statement->staged_elements.empty() &&
+        access.space != MemorySpace::shared) {
+        access.footprint_elements =
+            count_set(isl::parse_set(ctx_, scope.statement->staged_elements));
+    } else if (!access.indirect && access.space != MemorySpace::shared) {
         const bool user_space = !uses_builtins && !(scope.statement && scope.statement->condition);
         access.footprint_elements =
             footprint_elements(access, scope, user_subscripts, user_space, domain);

@@ -377,7 +377,47 @@ private:
             statement.condition = kernel::parse_expression(statement.condition_text);
         }
         statement.where = array.stage_where;
+        statement.staged_elements = tiles_union(staged, extents);
         return statement;
+    }
+
+    // The elements of the array the blocks' tiles hold, over the launch: block b's tile along
+    // dimension d starts at low_d + sum_a c_da * (block points)_a * b_a; the blocks tile each
+    // axis (check_whole_blocks), so b_a runs over the axis's extent / (block points)_a.
+    std::string tiles_union(const StagedArray& staged, const std::vector<AffineForm>& extents) {
+        std::vector<std::string> elements, blocks, within, constraints;
+        for (size_t d = 0; d < extents.size(); ++d)
+            elements.push_back("e" + std::to_string(d));
+        for (int axis = 0; axis < axis_count; ++axis) {
+            const std::string& index = spec_.threads.global[static_cast<size_t>(axis)];
+            if (index.empty())
+                continue;
+            const std::string b = "b" + std::to_string(axis);
+            blocks.push_back(b);
+            const AffineForm low = *detail::index_bound(domain_, position(index), false);
+            const AffineForm high = *detail::index_bound(domain_, position(index), true);
+            const AffineForm last_start = minus(high, low) += constant_form(1 - block_points(axis));
+            constraints.push_back(fmt::format("0 <= {} and {}*{} <= {}", b, block_points(axis), b,
+                                              last_start.to_string()));
+        }
+        for (size_t d = 0; d < extents.size(); ++d) {
+            const std::string t = "t" + std::to_string(d);
+            within.push_back(t);
+            AffineForm start = staged.lows[d];
+            for (int axis = 0; axis < axis_count; ++axis)
+                if (const std::int64_t c = staged.moves[d][static_cast<size_t>(axis)]; c != 0)
+                    start.add_term("b" + std::to_string(axis), c * block_points(axis));
+            constraints.push_back(fmt::format("e{0} = {1} + {2} and 0 <= {2} < {3}", d,
+                                              start.to_string(), t, extents[d].to_string()));
+        }
+        std::vector<std::string> params;
+        for (const auto& param : spec_.params)
+            params.push_back(param.name);
+        std::vector<std::string> existentials = blocks;
+        existentials.insert(existentials.end(), within.begin(), within.end());
+        return fmt::format("[{}] -> {{ [{}] : exists {} : {} }}", fmt::join(params, ", "),
+                           fmt::join(elements, ", "), fmt::join(existentials, ", "),
+                           fmt::join(constraints, " and "));
     }
 
     // A read's subscript `s` in the tile: `s` less the block's first element, with each

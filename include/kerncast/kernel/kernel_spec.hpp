@@ -75,6 +75,10 @@ struct StatementSpec {
     ExprPtr condition;
     std::string condition_text;
     SourceLocation where; // the statement text (column of its first character)
+    // A staging statement's (analysis/shared_staging.hpp): the isl set of the elements its
+    // load reaches over the launch (the union of the blocks' tiles), which the analysis counts
+    // instead of imaging the statement's launch-wide domain; "" for every other statement.
+    std::string staged_elements;
 };
 
 // The largest registers_per_thread a kernel file or --registers accepts: the most registers

@@ -1,5 +1,6 @@
 // Staged arrays (`stage: shared`) written out for one launch: the tile, the staging statement and
 // the rewritten reads, derived by hand for Kernel Tuner's convolution, and the refusals.
+#include "../../../src/support/isl_support.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
@@ -7,7 +8,10 @@
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/kernel_writer.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
+#include <tuple>
 
 using namespace kerncast;
 
@@ -187,4 +191,57 @@ TEST(SharedStaging, StagedConvolutionCountsWhatTheHandWrittenTileCounts) {
     for (size_t k = 0; k < staged.operations.size(); ++k)
         EXPECT_EQ(staged.operations[k].count.evaluate(values),
                   by_hand.operations[k].count.evaluate(hand_values));
+}
+
+TEST(SharedStaging, TheStagingLoadsFootprintIsTheUnionOfTheTiles) {
+    // The analysis counts the staging load's elements over the launch from the union of the
+    // blocks' tiles; the oracle images the access's launch-wide domain through its subscripts
+    // at the parameter values and counts the points (what it does for any other access).
+    const auto hotspot = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                                  "/examples/autotuning/bat_hotspot_shared.yaml");
+    using kernel::FoldPlacement;
+    const std::vector<
+        std::tuple<kernel::KernelSpec, kernel::LaunchConfig, kernel::ParameterOverrides>>
+        cases{{convolution(),
+               {{32, 2, 1}, {2, 4, 1}, FoldPlacement::strided},
+               {{"image_width", 128},
+                {"image_height", 32},
+                {"filter_width", 5},
+                {"filter_height", 5}}},
+              {convolution(),
+               {{16, 4, 1}, {1, 1, 1}},
+               {{"image_width", 64},
+                {"image_height", 8},
+                {"filter_width", 17},
+                {"filter_height", 3}}},
+              {hotspot,
+               {{32, 2, 1}, {2, 3, 1}, FoldPlacement::strided},
+               {{"grid_width", 128}, {"grid_height", 24}}}};
+    for (const auto& [spec, launch, values] : cases) {
+        const analysis::KernelAnalysis a = analysis::analyze(spec, launch);
+        const kernel::BoundKernel bound = analysis::bind(a, values);
+        const analysis::AccessInfo& load = a.accesses.front();
+        ASSERT_EQ(load.space, kernel::MemorySpace::global);
+        ASSERT_FALSE(a.spec.statements[0].staged_elements.empty());
+        kerncast::isl::Context ctx;
+        std::vector<std::string> subscripts;
+        for (const kernel::AffineForm& s : load.subscripts)
+            subscripts.push_back(s.to_string());
+        std::string params;
+        for (const auto& [name, value] : bound.named_values())
+            params += (params.empty() ? "" : ", ") + name;
+        const ::isl::map map = kerncast::isl::parse_map(
+            ctx, "[" + params + "] -> { [" +
+                     fmt::format("{}", fmt::join(load.domain_variables, ", ")) + "] -> [" +
+                     fmt::format("{}", fmt::join(subscripts, ", ")) + "] }");
+        ::isl::set image = kerncast::isl::parse_set(ctx, load.domain).apply(map);
+        for (const auto& [name, value] : bound.named_values())
+            image = ::isl::manage(
+                isl_set_fix_si(image.release(), isl_dim_param,
+                               isl_set_find_dim_by_name(image.get(), isl_dim_param, name.c_str()),
+                               static_cast<int>(value)));
+        EXPECT_EQ(load.footprint_elements.evaluate(bound.values()),
+                  kerncast::isl::count_points(ctx, image))
+            << spec.name;
+    }
 }
