@@ -326,3 +326,27 @@ TEST(CudaCodegenHostEmulation, ExamplesWithRealAtomicMaxAndNestedReductions) {
 TEST(CudaCodegenHostEmulation, HalfPrecisionArrays) {
     emulate_data_kernel("half_precision");
 }
+
+// Arrays staged in shared memory (`stage: shared`): the generated tile, staging loops and
+// barrier, folded (the staging in the first instance only) and not.
+TEST(CudaCodegenHostEmulation, StagedArraysInSharedMemory) {
+    const auto load = [](const std::string& name) {
+        return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name +
+                                        ".yaml");
+    };
+    kernel::KernelSpec convolution = load("kt_convolution_shared");
+    for (const kernel::LaunchConfig& launch :
+         {kernel::LaunchConfig{{16, 4, 1}, {1, 1, 1}},
+          kernel::LaunchConfig{{8, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided}}) {
+        convolution.launch = launch;
+        const std::vector<std::pair<std::string, std::int64_t>> params{
+            {"image_width", 32}, {"image_height", 16}, {"filter_width", 3}, {"filter_height", 3}};
+        const std::string source =
+            generate_cuda(lower_kernel(convolution, launch, params)).cuda_source;
+        EXPECT_NE(source.find("__shared__ float input_shared["), std::string::npos) << source;
+        emulate_and_compare(convolution, params);
+    }
+    kernel::KernelSpec hotspot = load("bat_hotspot_shared");
+    hotspot.launch = kernel::LaunchConfig{{32, 2, 1}, {1, 3, 1}, kernel::FoldPlacement::strided};
+    emulate_and_compare(hotspot, {{"grid_width", 64}, {"grid_height", 12}});
+}

@@ -47,6 +47,20 @@ TEST(CudaCodegenNvrtc, AtomicAndReductionTestKernelsCompileForSm80) {
     }
 }
 
+// A kernel staged in shared memory (`stage: shared`) at a folded launch: the static tile of
+// (4*2 + 16) x (32*2 + 16) floats, its staging loops and barriers.
+TEST(CudaCodegenNvrtc, StagedConvolutionCompilesForSm80) {
+    auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                         "/examples/autotuning/kt_convolution_shared.yaml");
+    const kernel::LaunchConfig launch{{32, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided};
+    const codegen::GeneratedKernel g = codegen::generate_cuda(codegen::lower_kernel(spec, launch));
+    EXPECT_NE(g.cuda_source.find("__shared__ float input_shared[1920];"), std::string::npos);
+    const runtime::CompiledKernel result = runtime::compile_cuda_source(
+        {g.cuda_source, spec.name + ".cu", g.kernel_name, 8, 0, {}, {}});
+    EXPECT_EQ(result.target, "sm_80");
+    EXPECT_FALSE(result.image.empty());
+}
+
 // The fold fast path's loads reach PTX one per distinct element: as many global loads as the
 // L1 model's instructions per thread (fold_load_reuse_test.cpp checks those against the
 // model). The domain is a whole number of blocks, so there is no guard and no fold loop beside
