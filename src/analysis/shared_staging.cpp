@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace kerncast::analysis {
 
@@ -95,12 +96,16 @@ public:
         for (ArrayDecl& array : result.arrays) {
             if (!array.stage_in_shared)
                 continue;
+            array.stage_in_shared = false;
+            if (reads_of(array).empty())
+                continue; // declared, never read: nothing to stage
             if (!checked_blocks)
                 check_whole_blocks(array, result);
             checked_blocks = true;
             staging.push_back(stage(array));
-            array.stage_in_shared = false;
         }
+        if (staging.empty())
+            return result;
         result.arrays.insert(result.arrays.end(), tiles_.begin(), tiles_.end());
         StatementSpec barrier;
         barrier.kind = StatementKind::barrier;
@@ -159,14 +164,17 @@ private:
 
     // Every thread of every block must lie in the domain, or the tile's elements that the
     // missing threads would load stay unloaded: the thread-mapped indices span a box, and
-    // the blocks tile each axis (a parametric extent: an assumption of the staged kernel).
-    void check_whole_blocks(const ArrayDecl& array, KernelSpec& result) const {
+    // the blocks tile each axis (a parametric extent: a requirement of the staged kernel).
+    // Keeps each thread-mapped index's bounds (lower_, upper_).
+    void check_whole_blocks(const ArrayDecl& array, KernelSpec& result) {
         std::vector<std::string> constraints;
         for (int axis = 0; axis < axis_count; ++axis) {
             const std::string& index = spec_.threads.global[static_cast<size_t>(axis)];
             if (index.empty())
                 continue;
             const AffineForm low = bound(array, index, false), high = bound(array, index, true);
+            lower_[static_cast<size_t>(axis)] = low;
+            upper_[static_cast<size_t>(axis)] = high;
             constraints.push_back(low.to_string() + " <= " + index + " <= " + high.to_string());
             const std::int64_t points = block_points(axis);
             const AffineForm extent = minus(high, low) += constant_form(1);
@@ -231,11 +239,12 @@ private:
                 high.add_term(name, c);
                 continue;
             }
-            AffineForm first = bound(array, name, false), last;
-            if (const int axis = axis_of(name); axis >= 0)
-                last = AffineForm(first) += constant_form(block_points(axis) - 1);
-            else
-                last = bound(array, name, true);
+            const int axis = axis_of(name);
+            AffineForm first =
+                axis >= 0 ? *lower_[static_cast<size_t>(axis)] : bound(array, name, false);
+            const AffineForm last = axis >= 0
+                                        ? AffineForm(first) += constant_form(block_points(axis) - 1)
+                                        : bound(array, name, true);
             low += (c > 0 ? first : last).scaled(c);
             high += (c > 0 ? last : first).scaled(c);
         }
@@ -310,6 +319,18 @@ private:
         return axes;
     }
 
+    // Thread-mapped index `axis` of a thread of block 0 (its lower bound, threadIdx and, with
+    // `fold`, the fold index placed as the launch places them).
+    AffineForm place_in_block(int axis, bool fold) const {
+        const size_t a = static_cast<size_t>(axis);
+        const bool strided = launch_.fold_placement == kernel::FoldPlacement::strided;
+        AffineForm place = *lower_[a];
+        place.add_term(launch_name('t', axis), strided ? 1 : launch_.fold[a]);
+        if (fold && launch_.fold[a] > 1)
+            place.add_term(launch_name('f', axis), strided ? launch_.block[a] : 1);
+        return place;
+    }
+
     // The element of the array that tile element `element` (along dimension `d`) holds: the
     // block's first element plus `element`, the block's first element written through the
     // thread-mapped indices (`y - ty`, in the first fold instance, where the staging runs)
@@ -323,11 +344,8 @@ private:
             const std::int64_t c = staged.moves[d][a];
             if (c == 0)
                 continue;
-            AffineForm first = *detail::index_bound(domain_, position(index), false);
-            const bool strided = launch_.fold_placement == kernel::FoldPlacement::strided;
-            first.add_term(launch_name('t', axis), strided ? 1 : launch_.fold[a]);
             source.add_term(index, c);
-            source += first.scaled(-c);
+            source += place_in_block(axis, false).scaled(-c);
         }
         return source += element;
     }
@@ -394,9 +412,9 @@ private:
                 continue;
             const std::string b = "b" + std::to_string(axis);
             blocks.push_back(b);
-            const AffineForm low = *detail::index_bound(domain_, position(index), false);
-            const AffineForm high = *detail::index_bound(domain_, position(index), true);
-            const AffineForm last_start = minus(high, low) += constant_form(1 - block_points(axis));
+            const size_t a = static_cast<size_t>(axis);
+            const AffineForm last_start = minus(*upper_[a], *lower_[a]) +=
+                constant_form(1 - block_points(axis));
             constraints.push_back(fmt::format("0 <= {} and {}*{} <= {}", b, block_points(axis), b,
                                               last_start.to_string()));
         }
@@ -431,12 +449,7 @@ private:
             if (c == 0)
                 continue;
             s.add_term(index, -c);
-            AffineForm place = *detail::index_bound(domain_, position(index), false);
-            const bool strided = launch_.fold_placement == kernel::FoldPlacement::strided;
-            place.add_term(launch_name('t', axis), strided ? 1 : launch_.fold[a]);
-            if (launch_.fold[a] > 1)
-                place.add_term(launch_name('f', axis), strided ? launch_.block[a] : 1);
-            s += place.scaled(c);
+            s += place_in_block(axis, true).scaled(c);
         }
         return minus(s, low);
     }
@@ -511,7 +524,9 @@ private:
     const LaunchConfig launch_;
     ::isl::set domain_;
     std::vector<std::string> params_; // the domain's parameters, in its order
-    std::vector<std::string> taken_;  // names in use
+    // Each thread-mapped index's bounds over the domain, by axis (check_whole_blocks).
+    std::array<std::optional<AffineForm>, axis_count> lower_, upper_;
+    std::vector<std::string> taken_; // names in use
     std::vector<ArrayDecl> tiles_;
     std::vector<std::string> loops_, loop_bounds_;
     std::map<std::string, StagedArray> staged_;

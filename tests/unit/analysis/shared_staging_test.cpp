@@ -127,6 +127,16 @@ TEST(SharedStaging, ATileTheBlockCoversNeedsNoLoop) {
     EXPECT_EQ(staged.statements[2].text, "b[y, x] = a_shared[ty + 1, tx] + a_shared[ty, tx + 2]");
 }
 
+TEST(SharedStaging, AnArrayNoStatementReadsIsLeftAsItIs) {
+    const kernel::KernelSpec spec = kernel::parse_kernel_text(
+        staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }", "  - \"b[y, x] = 1\"\n"),
+        "k.yaml");
+    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
+    EXPECT_EQ(staged.statements.size(), 1u);
+    EXPECT_EQ(staged.find_array("a_shared"), nullptr);
+    EXPECT_FALSE(staged.find_array("a")->stage_in_shared);
+}
+
 TEST(SharedStaging, RefusesKernelsItCannotStageAtEveryLaunch) {
     const std::string box = "[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }";
     // Written: not an input.
