@@ -26,6 +26,8 @@ public:
             if (auto form =
                     detail::derive_closed_form(aligned, static_cast<int>(parameters_.size())))
                 compiled_ = std::make_unique<detail::CompiledClosedForm>(*form);
+            else // counted by isl at each new parameter point: rebuilt here, not parsed
+                counted_set_ = isl::copy_to_context(aligned, ctx_);
             return;
         }
         if (const auto form = describe())
@@ -54,7 +56,7 @@ public:
     std::int64_t evaluate_with_isl(const std::int64_t* params) const {
         std::lock_guard lock(mutex_);
         try {
-            ::isl::set fixed = parsed();
+            ::isl::set fixed = counted_set_.is_null() ? parsed() : counted_set_;
             for (size_t k = 0; k < parameters_.size(); ++k)
                 fixed = isl::fix_param(fixed, static_cast<int>(k), params[k]);
             return isl::count_points(ctx_, fixed);
@@ -118,6 +120,9 @@ private:
     std::string text_;
     std::vector<std::string> parameters_;
     mutable ::isl::set set_; // parsed(): in ctx_, aligned; null until needed
+    // The prepared set rebuilt in ctx_ when it has no closed form (null otherwise, or when it
+    // cannot be rebuilt): what evaluate_with_isl counts, sparing the parse of the text.
+    ::isl::set counted_set_;
     mutable bool described_ = false;
     mutable bool described_closed_form_ = false;
     mutable std::string formula_;

@@ -393,6 +393,92 @@ std::int64_t count_points(Context& ctx, const ::isl::set& set) {
     return count_points(ctx, set.get());
 }
 
+namespace {
+
+// `matrix` (of another context) in `to`; null when an entry needs more than 62 bits.
+isl_mat* copy_matrix(isl_mat* matrix, isl_ctx* to) {
+    const isl_size rows = isl_mat_rows(matrix), columns = isl_mat_cols(matrix);
+    if (rows < 0 || columns < 0)
+        return nullptr;
+    isl_mat* copy = isl_mat_alloc(to, static_cast<unsigned>(rows), static_cast<unsigned>(columns));
+    constexpr long limit = long{1} << 62;
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < columns; ++j) {
+            isl_val* value = isl_mat_get_element_val(matrix, i, j);
+            const bool fits = value && isl_val_is_int(value) && isl_val_cmp_si(value, limit) < 0 &&
+                              isl_val_cmp_si(value, -limit) > 0;
+            const long entry = fits ? isl_val_get_num_si(value) : 0;
+            isl_val_free(value);
+            if (!fits)
+                return isl_mat_free(copy);
+            copy = isl_mat_set_element_val(copy, i, j, isl_val_int_from_si(to, entry));
+        }
+    return copy;
+}
+
+} // namespace
+
+::isl::set copy_to_context(const ::isl::set& set, Context& to) {
+    isl_space* from = isl_set_get_space(set.get());
+    const isl_size params = isl_space_dim(from, isl_dim_param);
+    const isl_size dims = isl_space_dim(from, isl_dim_set);
+    if (params < 0 || dims < 0 || isl_space_has_tuple_name(from, isl_dim_set) == isl_bool_true) {
+        isl_space_free(from);
+        return {};
+    }
+    isl_space* space =
+        isl_space_set_alloc(to.get(), static_cast<unsigned>(params), static_cast<unsigned>(dims));
+    for (int k = 0; k < params; ++k)
+        space = isl_space_set_dim_name(
+            space, isl_dim_param, static_cast<unsigned>(k),
+            isl_space_get_dim_name(from, isl_dim_param, static_cast<unsigned>(k)));
+    for (int k = 0; k < dims; ++k)
+        if (const char* name = isl_space_get_dim_name(from, isl_dim_set, static_cast<unsigned>(k)))
+            space = isl_space_set_dim_name(space, isl_dim_set, static_cast<unsigned>(k), name);
+    isl_space_free(from);
+    struct Copy {
+        isl_space* space;
+        isl_set* result;
+    } copy{space, isl_set_empty(isl_space_copy(space))};
+    const isl_stat status = isl_set_foreach_basic_set(
+        set.get(),
+        [](isl_basic_set* bset, void* user) -> isl_stat {
+            auto& c = *static_cast<Copy*>(user);
+            const bool plain = isl_basic_set_dim(bset, isl_dim_div) == 0;
+            isl_mat* eq = nullptr;
+            isl_mat* ineq = nullptr;
+            if (plain) {
+                isl_ctx* to_ctx = isl_space_get_ctx(c.space);
+                isl_mat* from_eq = isl_basic_set_equalities_matrix(bset, isl_dim_param, isl_dim_set,
+                                                                   isl_dim_div, isl_dim_cst);
+                isl_mat* from_ineq = isl_basic_set_inequalities_matrix(
+                    bset, isl_dim_param, isl_dim_set, isl_dim_div, isl_dim_cst);
+                eq = from_eq ? copy_matrix(from_eq, to_ctx) : nullptr;
+                ineq = from_ineq ? copy_matrix(from_ineq, to_ctx) : nullptr;
+                isl_mat_free(from_eq);
+                isl_mat_free(from_ineq);
+            }
+            isl_basic_set_free(bset);
+            if (!eq || !ineq) {
+                isl_mat_free(eq);
+                isl_mat_free(ineq);
+                return isl_stat_error;
+            }
+            isl_basic_set* rebuilt = isl_basic_set_from_constraint_matrices(
+                isl_space_copy(c.space), eq, ineq, isl_dim_param, isl_dim_set, isl_dim_div,
+                isl_dim_cst);
+            c.result = isl_set_union(c.result, isl_set_from_basic_set(rebuilt));
+            return c.result ? isl_stat_ok : isl_stat_error;
+        },
+        &copy);
+    isl_space_free(copy.space);
+    if (status != isl_stat_ok) {
+        isl_set_free(copy.result);
+        return {};
+    }
+    return ::isl::manage(copy.result);
+}
+
 std::int64_t to_int64(const ::isl::val& value) {
     return to_int64(value.get());
 }

@@ -139,6 +139,12 @@ int dim_count(const ::isl::set& set, isl_dim_type type);
 int dim_count(const ::isl::basic_set& set, isl_dim_type type);
 
 std::int64_t count_points(Context& ctx, const ::isl::set& set);
+
+// `set` (of any context) rebuilt in `to` from its constraint matrices, without printing and
+// parsing it (the parser simplifies what it reads: most of a small set's cost); a null set
+// when it cannot be (a basic set with existentials, whose definitions the matrices do not
+// carry, or a coefficient beyond 62 bits).
+::isl::set copy_to_context(const ::isl::set& set, Context& to);
 std::int64_t to_int64(const ::isl::val& value);
 
 // set with parameter `position` fixed to `value`.

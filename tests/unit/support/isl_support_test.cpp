@@ -140,3 +140,38 @@ TEST(IslSupport, CoordinatesOfTheLexicographicMinimum) {
     EXPECT_EQ(kisl::to_int64(kisl::coordinate(point, 0)), 2);
     EXPECT_EQ(kisl::to_int64(kisl::coordinate(point, 1)), 5);
 }
+
+TEST(IslSupport, CopyToContextRebuildsTheSameSet) {
+    // Sets rebuilt in another context from their constraint matrices: equal, point for point,
+    // to the same text parsed there (parameters, names, a union of overlapping pieces); a set
+    // with existentials is not rebuilt (the matrices do not carry a division's definition).
+    kisl::Context from, to;
+    for (const char* text :
+         {"[w, h] -> { [by, bx, fy, fx] : by >= 0 and bx >= 0 and 0 <= fy <= 2 and 4fy < h - "
+          "12by and 0 <= fx <= 1 and 32fx < w - 64bx }",
+          "[n] -> { [a, b] : 0 <= a < n and 0 <= b < 4 or 0 <= a < 2 and 0 <= b < n + 6 }",
+          "{ [i] : 0 <= i <= 9 }"}) {
+        SCOPED_TRACE(text);
+        const ::isl::set copy = kisl::copy_to_context(kisl::parse_set(from, text), to);
+        ASSERT_FALSE(copy.is_null());
+        EXPECT_TRUE(copy.is_equal(kisl::parse_set(to, text)));
+        EXPECT_EQ(kisl::dim_names(copy, isl_dim_param),
+                  kisl::dim_names(kisl::parse_set(to, text), isl_dim_param));
+    }
+    const ::isl::set fixed = kisl::fix_param(
+        kisl::fix_param(kisl::copy_to_context(
+                            kisl::parse_set(from, "[w, h] -> { [b, f] : b >= 0 and 0 <= f <= 2 "
+                                                  "and 4f < h - 12b and w >= 0 }"),
+                            to),
+                        0, 5),
+        1, 100);
+    std::int64_t expected = 0;
+    for (int b = 0; b < 100; ++b)
+        for (int f = 0; f <= 2; ++f)
+            expected += 4 * f < 100 - 12 * b ? 1 : 0;
+    EXPECT_EQ(kisl::count_points(to, fixed), expected);
+    EXPECT_TRUE(kisl::copy_to_context(kisl::parse_set(from, "{ [i] : exists k : i = 3k and 0 <= "
+                                                            "i < 10 }"),
+                                      to)
+                    .is_null());
+}
