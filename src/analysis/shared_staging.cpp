@@ -454,30 +454,22 @@ private:
         return minus(s, low);
     }
 
+    // `e` with every read of a staged array reading its tile instead.
     ExprPtr rewrite(const ExprPtr& e) const {
-        if (!e)
-            return e;
-        if (e->kind == ExprKind::array_ref)
-            if (const auto staged = staged_.find(e->name); staged != staged_.end()) {
-                auto read = std::make_shared<Expr>(*e);
-                read->name = staged->second.shared;
-                for (size_t d = 0; d < read->operands.size(); ++d)
-                    read->operands[d] = kernel::parse_expression(
-                        tile_subscript(kernel::to_affine(*e->operands[d]), staged->second.lows[d])
-                            .to_string());
-                return read;
-            }
-        std::vector<ExprPtr> operands;
-        bool changed = false;
-        for (const ExprPtr& operand : e->operands) {
-            operands.push_back(rewrite(operand));
-            changed = changed || operands.back() != operand;
-        }
-        if (!changed)
-            return e;
-        auto copy = std::make_shared<Expr>(*e);
-        copy->operands = std::move(operands);
-        return copy;
+        return kernel::replace_subexpressions(e, [&](const Expr& node) -> ExprPtr {
+            if (node.kind != ExprKind::array_ref)
+                return nullptr;
+            const auto staged = staged_.find(node.name);
+            if (staged == staged_.end())
+                return nullptr;
+            auto read = std::make_shared<Expr>(node);
+            read->name = staged->second.shared;
+            for (size_t d = 0; d < read->operands.size(); ++d)
+                read->operands[d] = kernel::parse_expression(
+                    tile_subscript(kernel::to_affine(*node.operands[d]), staged->second.lows[d])
+                        .to_string());
+            return read;
+        });
     }
 
     StatementSpec rewritten(const StatementSpec& statement) const {

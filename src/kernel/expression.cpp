@@ -708,6 +708,25 @@ AffineForm AffineForm::scaled(std::int64_t factor) const {
     return result;
 }
 
+ExprPtr replace_subexpressions(const ExprPtr& expr,
+                               const std::function<ExprPtr(const Expr&)>& replace) {
+    if (!expr)
+        return expr;
+    if (ExprPtr replaced = replace(*expr))
+        return replaced;
+    bool changed = false;
+    std::vector<ExprPtr> operands;
+    for (const ExprPtr& operand : expr->operands) {
+        operands.push_back(replace_subexpressions(operand, replace));
+        changed = changed || operands.back() != operand;
+    }
+    if (!changed)
+        return expr;
+    auto copy = std::make_shared<Expr>(*expr);
+    copy->operands = std::move(operands);
+    return copy;
+}
+
 std::string AffineForm::to_string() const {
     std::string text;
     for (const auto& [symbol, value] : coefficients) {

@@ -176,6 +176,12 @@ Statement parse_statement(std::string_view text);
 // Prints an expression back in the language's syntax (fully parenthesised where needed).
 std::string to_string(const Expr& expr);
 
+// `expr` with every sub-expression for which `replace` returns an expression replaced by it
+// (`replace` returns null to keep one; a replaced node's operands are not visited), sharing
+// each unchanged subtree with `expr`. Null stays null.
+ExprPtr replace_subexpressions(const ExprPtr& expr,
+                               const std::function<ExprPtr(const Expr&)>& replace);
+
 // An integer affine form: constant + sum(coefficient * symbol).
 struct AffineForm {
     std::map<std::string, std::int64_t> coefficients; // zero coefficients are never stored

@@ -16,21 +16,10 @@ namespace {
 
 // The expression with each reduction replaced by its accumulator reference.
 ExprPtr replace_reductions(const ExprPtr& expr, const std::map<const Expr*, ExprPtr>& with) {
-    if (!expr)
-        return expr;
-    if (auto it = with.find(expr.get()); it != with.end())
-        return it->second;
-    bool changed = false;
-    std::vector<ExprPtr> operands;
-    for (const auto& operand : expr->operands) {
-        operands.push_back(replace_reductions(operand, with));
-        changed = changed || operands.back() != operand;
-    }
-    if (!changed)
-        return expr;
-    auto copy = std::make_shared<Expr>(*expr);
-    copy->operands = std::move(operands);
-    return copy;
+    return kernel::replace_subexpressions(expr, [&](const Expr& e) -> ExprPtr {
+        const auto it = with.find(&e);
+        return it == with.end() ? nullptr : it->second;
+    });
 }
 
 class StepBuilder {

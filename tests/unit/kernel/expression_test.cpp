@@ -248,3 +248,17 @@ TEST(ExpressionLimits, IntegerOverflowIsAnError) {
     EXPECT_EQ(evaluate("(-n - n) % -1"), 0);
     EXPECT_EQ(evaluate("n + (n - 1)"), std::numeric_limits<std::int64_t>::max());
 }
+
+TEST(Expression, ReplaceSubexpressionsSharesWhatItKeeps) {
+    const ExprPtr e = parse_expression("a[i] + sum(k, b[i, k]) * c[k]");
+    const ExprPtr replaced = replace_subexpressions(e, [](const Expr& node) -> ExprPtr {
+        return node.kind == ExprKind::variable && node.name == "i" ? parse_expression("j + 1")
+                                                                   : nullptr;
+    });
+    EXPECT_EQ(to_string(*replaced), "a[j + 1] + sum(k, b[j + 1, k]) * c[k]");
+    EXPECT_EQ(to_string(*e), "a[i] + sum(k, b[i, k]) * c[k]"); // the original is kept
+    // c[k] holds no i: the result shares it with the original.
+    EXPECT_EQ(replaced->operands[1]->operands[1], e->operands[1]->operands[1]);
+    EXPECT_EQ(replace_subexpressions(nullptr, [](const Expr&) { return ExprPtr(); }), nullptr);
+    EXPECT_EQ(replace_subexpressions(e, [](const Expr&) { return ExprPtr(); }), e);
+}
