@@ -18,6 +18,10 @@ kernel::KernelSpec example(const std::string& name) {
     return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/kernels/" + name + ".yaml");
 }
 
+kernel::KernelSpec autotuning_example(const std::string& name) {
+    return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name + ".yaml");
+}
+
 float input_f32(const char* array, std::int64_t element) {
     return runtime::initial_f32(runtime::buffer_seed(array), static_cast<std::uint64_t>(element));
 }
@@ -118,12 +122,8 @@ TEST(ReferenceInterpreter, AutotuningExamplesComputeTheSameUnderEveryFold) {
 TEST(ReferenceInterpreter, StagedConvolutionComputesThePlainOne) {
     // The shared-memory-staged convolution (its one launch, block 16x16) against the
     // plain-global one on the same inputs: the same 17 x 17 filter over a 48 x 32 image.
-    const auto load = [](const std::string& name) {
-        return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name +
-                                        ".yaml");
-    };
-    const auto staged = load("kt_convolution_shared16");
-    const auto plain = load("kt_convolution");
+    const auto staged = autotuning_example("kt_convolution_shared16");
+    const auto plain = autotuning_example("kt_convolution");
     const auto staged_out = run_reference(
         lower_kernel(staged, staged.launch, {{"image_width", 48}, {"image_height", 32}}));
     const auto plain_out = run_reference(lower_kernel(
@@ -137,12 +137,8 @@ TEST(ReferenceInterpreter, StagedArraysComputeWhatTheKernelComputes) {
     // kt_convolution_shared.yaml is kt_convolution.yaml with its input staged in shared memory
     // (`stage: shared`): at every launch, folded either way, the staged kernel kerncast writes
     // out computes the plain one's output (a 5 x 5 filter over a 64 x 32 image).
-    const auto load = [](const std::string& name) {
-        return kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/" + name +
-                                        ".yaml");
-    };
-    const auto staged = load("kt_convolution_shared");
-    const auto plain = load("kt_convolution");
+    const auto staged = autotuning_example("kt_convolution_shared");
+    const auto plain = autotuning_example("kt_convolution");
     const kernel::ParameterOverrides values{
         {"image_width", 64}, {"image_height", 32}, {"filter_width", 5}, {"filter_height", 5}};
     using kernel::FoldPlacement;
@@ -157,8 +153,8 @@ TEST(ReferenceInterpreter, StagedArraysComputeWhatTheKernelComputes) {
         expect_close(staged_out.buffers.at("output"), plain_out.buffers.at("output"), 1e-9);
     }
     // The hotspot step with its temperature staged (a halo of one around the block's points).
-    const auto hotspot = load("bat_hotspot_shared");
-    const auto hotspot_plain = load("bat_hotspot");
+    const auto hotspot = autotuning_example("bat_hotspot_shared");
+    const auto hotspot_plain = autotuning_example("bat_hotspot");
     const kernel::ParameterOverrides grid{{"grid_width", 64}, {"grid_height", 24}};
     const kernel::LaunchConfig launch{{32, 2, 1}, {2, 3, 1}, FoldPlacement::strided};
     expect_close(run_reference(lower_kernel(hotspot, launch, grid)).buffers.at("temp_dst"),
