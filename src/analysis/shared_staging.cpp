@@ -191,7 +191,10 @@ private:
                 refuse(array, why);
             if (extent.is_constant())
                 continue;
-            const std::string text = extent.to_string() + " % " + std::to_string(points) + " == 0";
+            const bool name = extent.constant == 0 && extent.coefficients.size() == 1 &&
+                              extent.coefficients.begin()->second == 1;
+            const std::string text = (name ? extent.to_string() : "(" + extent.to_string() + ")") +
+                                     " % " + std::to_string(points) + " == 0";
             result.requirements.push_back(
                 {text, kernel::parse_expression(text),
                  "staging '" + array.name + "' in shared memory: " + why});

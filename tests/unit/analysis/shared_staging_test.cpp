@@ -127,6 +127,20 @@ TEST(SharedStaging, ATileTheBlockCoversNeedsNoLoop) {
     EXPECT_EQ(staged.statements[2].text, "b[y, x] = a_shared[ty + 1, tx] + a_shared[ty, tx + 2]");
 }
 
+TEST(SharedStaging, ARequirementOnACompoundExtentKeepsItsParentheses) {
+    // x runs over 2 .. n - 3: n - 4 values, which 16-wide blocks must divide. Without its
+    // parentheses "n - 4 % 16 == 0" would hold only at n = 4.
+    const kernel::KernelSpec spec = kernel::parse_kernel_text(
+        staged_kernel("[n] -> { [y, x] : 2 <= y < n - 2 and 2 <= x < n - 2 }",
+                      "  - \"b[y, x] = a[y, x]\"\n"),
+        "k.yaml");
+    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
+    ASSERT_EQ(staged.requirements.size(), 2u);
+    EXPECT_EQ(staged.requirements[0].text, "(n - 4) % 16 == 0");
+    EXPECT_NO_THROW(kernel::BoundKernel::bind(staged, block16x4, {{"n", 68}}));
+    EXPECT_THROW(kernel::BoundKernel::bind(staged, block16x4, {{"n", 66}}), Error);
+}
+
 TEST(SharedStaging, AnArrayNoStatementReadsIsLeftAsItIs) {
     const kernel::KernelSpec spec = kernel::parse_kernel_text(
         staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }", "  - \"b[y, x] = 1\"\n"),

@@ -7,7 +7,9 @@
 #include "kerncast/runtime/half.hpp"
 
 #include <cmath>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 
 using namespace kerncast;
 using namespace kerncast::codegen;
@@ -152,6 +154,19 @@ TEST(ReferenceInterpreter, StagedArraysComputeWhatTheKernelComputes) {
         ASSERT_EQ(staged_out.buffers.at("output").size(), 64u * 32u);
         expect_close(staged_out.buffers.at("output"), plain_out.buffers.at("output"), 1e-9);
     }
+    // A 3-D stencil of range 4 with its source staged, folded along z (consecutive points).
+    const auto star = example("star3d_r4");
+    std::ifstream file(KERNCAST_SOURCE_DIR "/examples/kernels/star3d_r4.yaml");
+    std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string plain_src = "src: {dtype: f64, shape: [nz, ny, nx], offset: 4}";
+    ASSERT_NE(text.find(plain_src), std::string::npos);
+    text.replace(text.find(plain_src), plain_src.size(),
+                 "src: {dtype: f64, shape: [nz, ny, nx], offset: 4, stage: shared}");
+    const auto star_staged = kernel::parse_kernel_text(text, "star3d_r4_staged.yaml");
+    const kernel::ParameterOverrides box{{"nx", 40}, {"ny", 16}, {"nz", 16}};
+    const kernel::LaunchConfig star_launch{{16, 4, 2}, {1, 1, 2}};
+    expect_close(run_reference(lower_kernel(star_staged, star_launch, box)).buffers.at("dst"),
+                 run_reference(lower_kernel(star, star_launch, box)).buffers.at("dst"), 1e-12);
     // The hotspot step with its temperature staged (a halo of one around the block's points).
     const auto hotspot = autotuning_example("bat_hotspot_shared");
     const auto hotspot_plain = autotuning_example("bat_hotspot");
