@@ -1,5 +1,6 @@
 // The CPU reference interpreter against results computed by hand-written loops on the same
 // deterministic inputs (runtime/deterministic_init.hpp), on small sizes.
+#include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/codegen/reference_interpreter.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -175,6 +176,63 @@ TEST(ReferenceInterpreter, StagedArraysComputeWhatTheKernelComputes) {
     expect_close(run_reference(lower_kernel(hotspot, launch, grid)).buffers.at("temp_dst"),
                  run_reference(lower_kernel(hotspot_plain, launch, grid)).buffers.at("temp_dst"),
                  1e-9);
+}
+
+TEST(ReferenceInterpreter, StagedReadsOfEveryShapeComputeTheUnstagedKernel) {
+    // Small kernels read through strided, reversed and offset subscripts and inside a
+    // reduction, two arrays staged at once: staged and unstaged, the same outputs.
+    struct Case {
+        std::string arrays, domain, threads, statement;
+        kernel::ParameterOverrides values;
+        std::vector<kernel::LaunchConfig> launches;
+    };
+    using kernel::FoldPlacement;
+    const std::vector<Case> cases{
+        {"  a: {dtype: f32, shape: [2*n + 1]STAGE}\n  b: {dtype: f32, shape: [n]}\n",
+         "[n] -> { [x] : 0 <= x < n }",
+         "{x: x}",
+         "b[x] = a[2*x] + a[2*x + 1] - a[2*x + 2]",
+         {{"n", 128}},
+         {{{32, 1, 1}, {1, 1, 1}},
+          {{64, 1, 1}, {2, 1, 1}, FoldPlacement::strided},
+          {{32, 1, 1}, {4, 1, 1}}}},
+        {"  a: {dtype: f32, shape: [n + 3]STAGE}\n  b: {dtype: f32, shape: [n]}\n",
+         "[n] -> { [x] : 0 <= x < n }",
+         "{x: x}",
+         "b[x] = a[n + 2 - x] * a[n - x]",
+         {{"n", 96}},
+         {{{32, 1, 1}, {1, 1, 1}}, {{16, 1, 1}, {2, 1, 1}, FoldPlacement::strided}}},
+        {"  a: {dtype: f32, shape: [n, n]STAGE}\n  w: {dtype: f32, shape: [n, n]STAGE}\n"
+         "  c: {dtype: f32, shape: [n, n]}\n",
+         "[n] -> { [y, x, k] : 0 <= y < n and 0 <= x < n and 0 <= k < n }",
+         "{x: x, y: y}",
+         "c[y, x] = sum(k, a[y, k] * w[k, x])",
+         {{"n", 16}},
+         {{{8, 4, 1}, {1, 1, 1}},
+          {{4, 2, 1}, {2, 2, 1}, FoldPlacement::strided},
+          {{8, 2, 1}, {1, 2, 1}}}}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.statement);
+        const auto kernel_of = [&](const std::string& stage) {
+            std::string arrays = c.arrays;
+            for (size_t at; (at = arrays.find("STAGE")) != std::string::npos;)
+                arrays.replace(at, 5, stage);
+            return kernel::parse_kernel_text(
+                "name: k\nparams: {n: 8}\narrays:\n" + arrays + "domain: \"" + c.domain +
+                    "\"\nthreads: " + c.threads + "\nstatements:\n  - \"" + c.statement + "\"\n",
+                "k.yaml");
+        };
+        const auto staged = kernel_of(", stage: shared");
+        const auto plain = kernel_of("");
+        const std::string output = plain.statements[0].parsed.target->name;
+        for (const kernel::LaunchConfig& launch : c.launches) {
+            SCOPED_TRACE(kernel::fold_text(launch));
+            ASSERT_NE(analysis::analyze(staged, launch).spec.find_array("a_shared"), nullptr);
+            expect_close(run_reference(lower_kernel(staged, launch, c.values)).buffers.at(output),
+                         run_reference(lower_kernel(plain, launch, c.values)).buffers.at(output),
+                         1e-9);
+        }
+    }
 }
 
 TEST(ReferenceInterpreter, MatmulTiledEqualsTheNaiveProduct) {
