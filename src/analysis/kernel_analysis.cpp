@@ -849,13 +849,13 @@ void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction d
     const ::isl::set domain = statement_set(scope, true, true);
     access.domain = text_of(domain);
     access.domain_variables = dim_names(domain, isl_dim_set);
-    // A shared tile's elements are per block; no model or report counts them over the launch
-    // (the access-to-footprint ratio is of global and constant memory).
+    // A staging statement's load (analysis/shared_staging.hpp) reaches the union of the
+    // blocks' tiles, which the staging states as a set.
     if (scope.statement && !scope.statement->staged_elements.empty() &&
         access.space != MemorySpace::shared) {
         access.footprint_elements =
             count_set(isl::parse_set(ctx_, scope.statement->staged_elements));
-    } else if (!access.indirect && access.space != MemorySpace::shared) {
+    } else if (!access.indirect) {
         const bool user_space = !uses_builtins && !(scope.statement && scope.statement->condition);
         access.footprint_elements =
             footprint_elements(access, scope, user_subscripts, user_space, domain);

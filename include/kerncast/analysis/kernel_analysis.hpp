@@ -72,7 +72,7 @@ struct AccessInfo {
     SymbolicCount count;               // in units of `granularity`
     SymbolicCount count_per_work_item; // every execution by every thread
     // Distinct elements touched over the whole launch (for the access-to-footprint ratio);
-    // zero for indirect accesses and for shared memory (a tile is per block).
+    // zero for indirect accesses.
     SymbolicCount footprint_elements;
     std::vector<std::string> domain_variables; // launch variables the access runs over
     std::string domain;                        // isl set over domain_variables (parametric)
