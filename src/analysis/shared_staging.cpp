@@ -353,6 +353,30 @@ private:
         return source += element;
     }
 
+    // Where a `where` guards a read of `array`, the tile's box (the reads' ranges, guards
+    // aside) may reach past the array (`a[x - 1]` where `x >= 1`): the staging is clipped to
+    // the array's extent along dimension `d`, when that is affine in the parameters. Unguarded
+    // reads stay inside the array wherever the bounds check accepts the kernel, and so does
+    // their box: no clip.
+    std::optional<AffineForm> clipped_extent(const ArrayDecl& array, size_t d) const {
+        bool guarded = false;
+        for (const StatementSpec& statement : spec_.statements) {
+            std::vector<const Expr*> reads;
+            if (statement.kind == StatementKind::compute && statement.condition)
+                for (const ExprPtr& e : {statement.parsed.value, statement.parsed.compare})
+                    if (e)
+                        collect_reads(*e, array.name, reads);
+            guarded = guarded || !reads.empty();
+        }
+        if (!guarded)
+            return std::nullopt;
+        try {
+            return kernel::to_affine(*array.shape[d]);
+        } catch (const kernel::ExpressionError&) {
+            return std::nullopt; // not affine: the bounds check refuses a staging outside it
+        }
+    }
+
     StatementSpec staging_statement(const ArrayDecl& array, const StagedArray& staged,
                                     const std::vector<AffineForm>& extents) {
         const size_t rank = extents.size();
@@ -381,7 +405,11 @@ private:
             if (threads > 1 && !exact)
                 guards.push_back(element.to_string() + " < " + extent.to_string());
             tile_subscripts.push_back(element.to_string());
-            source_subscripts.push_back(source_subscript(staged, d, element).to_string());
+            const AffineForm source = source_subscript(staged, d, element);
+            source_subscripts.push_back(source.to_string());
+            if (const auto extent_of_array = clipped_extent(array, d))
+                guards.push_back("0 <= " + source.to_string() + " && " + source.to_string() +
+                                 " < " + extent_of_array->to_string());
         }
         for (int axis = 0; axis < axis_count; ++axis)
             if (launch_.fold[static_cast<size_t>(axis)] > 1)

@@ -182,16 +182,22 @@ TEST(ReferenceInterpreter, StagedReadsOfEveryShapeComputeTheUnstagedKernel) {
     // Small kernels read through strided, reversed and offset subscripts and inside a
     // reduction, two arrays staged at once: staged and unstaged, the same outputs.
     struct Case {
-        std::string arrays, domain, threads, statement;
+        std::string arrays, domain, threads, statement; // statement: a YAML list item
         kernel::ParameterOverrides values;
         std::vector<kernel::LaunchConfig> launches;
     };
     using kernel::FoldPlacement;
     const std::vector<Case> cases{
+        {"  a: {dtype: f32, shape: [n]STAGE}\n  b: {dtype: f32, shape: [n]}\n",
+         "[n] -> { [x] : 0 <= x < n }",
+         "{x: x}",
+         "{do: \"b[x] = a[x - 1] + a[x]\", where: \"x >= 1\"}", // clipped at a[-1]
+         {{"n", 128}},
+         {{{32, 1, 1}, {1, 1, 1}}, {{32, 1, 1}, {2, 1, 1}, FoldPlacement::strided}}},
         {"  a: {dtype: f32, shape: [2*n + 1]STAGE}\n  b: {dtype: f32, shape: [n]}\n",
          "[n] -> { [x] : 0 <= x < n }",
          "{x: x}",
-         "b[x] = a[2*x] + a[2*x + 1] - a[2*x + 2]",
+         "\"b[x] = a[2*x] + a[2*x + 1] - a[2*x + 2]\"",
          {{"n", 128}},
          {{{32, 1, 1}, {1, 1, 1}},
           {{64, 1, 1}, {2, 1, 1}, FoldPlacement::strided},
@@ -199,14 +205,14 @@ TEST(ReferenceInterpreter, StagedReadsOfEveryShapeComputeTheUnstagedKernel) {
         {"  a: {dtype: f32, shape: [n + 3]STAGE}\n  b: {dtype: f32, shape: [n]}\n",
          "[n] -> { [x] : 0 <= x < n }",
          "{x: x}",
-         "b[x] = a[n + 2 - x] * a[n - x]",
+         "\"b[x] = a[n + 2 - x] * a[n - x]\"",
          {{"n", 96}},
          {{{32, 1, 1}, {1, 1, 1}}, {{16, 1, 1}, {2, 1, 1}, FoldPlacement::strided}}},
         {"  a: {dtype: f32, shape: [n, n]STAGE}\n  w: {dtype: f32, shape: [n, n]STAGE}\n"
          "  c: {dtype: f32, shape: [n, n]}\n",
          "[n] -> { [y, x, k] : 0 <= y < n and 0 <= x < n and 0 <= k < n }",
          "{x: x, y: y}",
-         "c[y, x] = sum(k, a[y, k] * w[k, x])",
+         "\"c[y, x] = sum(k, a[y, k] * w[k, x])\"",
          {{"n", 16}},
          {{{8, 4, 1}, {1, 1, 1}},
           {{4, 2, 1}, {2, 2, 1}, FoldPlacement::strided},
@@ -219,7 +225,7 @@ TEST(ReferenceInterpreter, StagedReadsOfEveryShapeComputeTheUnstagedKernel) {
                 arrays.replace(at, 5, stage);
             return kernel::parse_kernel_text(
                 "name: k\nparams: {n: 8}\narrays:\n" + arrays + "domain: \"" + c.domain +
-                    "\"\nthreads: " + c.threads + "\nstatements:\n  - \"" + c.statement + "\"\n",
+                    "\"\nthreads: " + c.threads + "\nstatements:\n  - " + c.statement + "\n",
                 "k.yaml");
         };
         const auto staged = kernel_of(", stage: shared");
