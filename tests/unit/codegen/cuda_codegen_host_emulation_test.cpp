@@ -349,4 +349,12 @@ TEST(CudaCodegenHostEmulation, StagedArraysInSharedMemory) {
     kernel::KernelSpec hotspot = load("bat_hotspot_shared");
     hotspot.launch = kernel::LaunchConfig{{32, 2, 1}, {1, 3, 1}, kernel::FoldPlacement::strided};
     emulate_and_compare(hotspot, {{"grid_width", 64}, {"grid_height", 12}});
+    // A guarded read: the staging clipped to the array (its first block would read a[-1]).
+    kernel::KernelSpec guarded = kernel::parse_kernel_text(
+        "name: guarded\nparams: {n: 64}\narrays:\n  a: {dtype: f32, shape: [n], stage: shared}\n"
+        "  b: {dtype: f32, shape: [n]}\ndomain: \"[n] -> { [x] : 0 <= x < n }\"\n"
+        "threads: {x: x}\nlaunch: {block: [16], fold: [2], fold_placement: strided}\n"
+        "statements:\n  - {do: \"b[x] = a[x - 1] * a[x]\", where: \"x >= 1\"}\n",
+        "guarded.yaml");
+    emulate_and_compare(guarded, {});
 }
