@@ -113,7 +113,7 @@ public:
         barrier.where = staging.front().where;
         staging.push_back(barrier);
         for (const StatementSpec& statement : spec_.statements)
-            staging.push_back(rewritten(statement));
+            staging.push_back(bounded(rewritten(statement)));
         result.statements = std::move(staging);
         result.domain = domain_text();
         result.indices.insert(result.indices.end(), loops_.begin(), loops_.end());
@@ -181,14 +181,18 @@ private:
             if (points == 1)
                 continue;
             const std::string why = fmt::format(
-                "along {} a block covers {} points (block {} x fold {}), which must divide the "
-                "number of values of '{}' ({}): the last block's threads outside the domain "
-                "would not load their part of the tile",
+                "along {} a block covers {} points (block {} x fold {}), which divide the "
+                "number of values of '{}' ({}) at the parameters' defaults, so kerncast stages "
+                "the tile for whole blocks only",
                 kernel::axis_name(axis), points, launch_.block[static_cast<size_t>(axis)],
                 launch_.fold[static_cast<size_t>(axis)], index,
                 extent.is_constant() ? std::to_string(extent.constant) : extent.to_string());
-            if (extent.is_constant() && extent.constant % points != 0)
-                refuse(array, why);
+            // Blocks that do not tile the axis (at the parameters' defaults where the extent is
+            // a parameter): the domain is extended to whole blocks (whole_blocks_domain).
+            if ((extent.is_constant() ? extent.constant : at_defaults(extent)) % points != 0) {
+                partial_[static_cast<size_t>(axis)] = true;
+                continue;
+            }
             if (extent.is_constant())
                 continue;
             const bool name = extent.constant == 0 && extent.coefficients.size() == 1 &&
@@ -219,6 +223,89 @@ private:
                                       "box: threads of a block would lie outside it and not load "
                                       "their part of the tile",
                                       fmt::join(ordered, ", ")));
+        if (std::find(partial_.begin(), partial_.end(), true) != partial_.end())
+            whole_blocks_domain(array);
+    }
+
+    // The value of `form` (in the parameters) at the parameters' defaults.
+    std::int64_t at_defaults(const AffineForm& form) const {
+        std::int64_t value = form.constant;
+        for (const auto& [name, c] : form.coefficients)
+            if (const kernel::Parameter* param = spec_.find_param(name))
+                value += c * param->default_value;
+        return value;
+    }
+
+    // Along an axis the blocks do not tile, the last block's threads beyond the domain must
+    // still load their part of its tile: the staged kernel's domain takes the thread-mapped
+    // index over whole blocks (`grid_domain_`), and every statement of the kernel file is
+    // guarded by the index's own upper bound (bounded()). That needs the domain to be the box
+    // of its thread-mapped indices times what its other indices range over.
+    void whole_blocks_domain(const ArrayDecl& array) {
+        ::isl::set rest = domain_;
+        for (int k = static_cast<int>(spec_.indices.size()) - 1; k >= 0; --k) {
+            const std::string& index = spec_.indices[static_cast<size_t>(k)];
+            if (axis_of(index) < 0)
+                continue;
+            const unsigned position = static_cast<unsigned>(k);
+            rest = ::isl::manage(isl_set_project_out(rest.release(), isl_dim_set, position, 1));
+            rest = ::isl::manage(isl_set_insert_dims(rest.release(), isl_dim_set, position, 1));
+            rest = ::isl::manage(
+                isl_set_set_dim_name(rest.release(), isl_dim_set, position, index.c_str()));
+        }
+        std::vector<std::string> box, grid;
+        for (int axis = 0; axis < axis_count; ++axis) {
+            const size_t a = static_cast<size_t>(axis);
+            const std::string& index = spec_.threads.global[a];
+            if (index.empty())
+                continue;
+            const std::string low = lower_[a]->to_string(), high = upper_[a]->to_string();
+            box.push_back(low + " <= " + index + " <= " + high);
+            if (!partial_[a]) {
+                grid.push_back(box.back());
+                continue;
+            }
+            const std::int64_t points = block_points(axis);
+            const AffineForm extent = minus(*upper_[a], *lower_[a]) += constant_form(1);
+            grid.push_back(
+                extent.is_constant()
+                    ? fmt::format("{} <= {} <= {}", low, index,
+                                  (AffineForm(*lower_[a]) += constant_form(
+                                       (extent.constant + points - 1) / points * points - 1))
+                                      .to_string())
+                    : fmt::format("{0} <= {1} and {1} - ({0}) < {2}*floor(({3} + {4})/{2})", low,
+                                  index, points, extent.to_string(), points - 1));
+        }
+        const auto full = [&](const std::vector<std::string>& constraints) {
+            return isl::parse_set(isl::thread_context().context,
+                                  fmt::format("[{}] -> {{ [{}] : {} }}", fmt::join(params_, ", "),
+                                              fmt::join(spec_.indices, ", "),
+                                              fmt::join(constraints, " and ")));
+        };
+        if (!isl::checked("staging", [&] { return domain_.is_equal(rest.intersect(full(box))); }))
+            refuse(array, "its blocks do not tile the domain, and the domain's thread-mapped "
+                          "indices bound its other indices, so the last block's threads beyond "
+                          "it cannot be given the tile's loads");
+        grid_domain_ = rest.intersect(full(grid));
+    }
+
+    // `statement` of the kernel file guarded by the upper bound of each thread-mapped index
+    // the staged domain extends (whole_blocks_domain).
+    StatementSpec bounded(StatementSpec statement) const {
+        if (statement.kind != StatementKind::compute)
+            return statement;
+        std::vector<std::string> guards;
+        if (statement.condition)
+            guards.push_back("(" + statement.condition_text + ")");
+        for (int axis = 0; axis < axis_count; ++axis)
+            if (partial_[static_cast<size_t>(axis)])
+                guards.push_back(spec_.threads.global[static_cast<size_t>(axis)] +
+                                 " <= " + upper_[static_cast<size_t>(axis)]->to_string());
+        if (guards.size() == (statement.condition ? 1u : 0u))
+            return statement;
+        statement.condition_text = fmt::format("{}", fmt::join(guards, " && "));
+        statement.condition = kernel::parse_expression(statement.condition_text);
+        return statement;
     }
 
     // The reads of `array` in every statement.
@@ -368,7 +455,8 @@ private:
                         collect_reads(*e, array.name, reads);
             guarded = guarded || !reads.empty();
         }
-        if (!guarded)
+        const bool partial = std::find(partial_.begin(), partial_.end(), true) != partial_.end();
+        if (!guarded && !partial) // a partial block's tile may reach past the array too
             return std::nullopt;
         try {
             return kernel::to_affine(*array.shape[d]);
@@ -426,14 +514,17 @@ private:
             statement.condition = kernel::parse_expression(statement.condition_text);
         }
         statement.where = array.stage_where;
-        statement.staged_elements = tiles_union(staged, extents);
+        statement.staged_elements = tiles_union(array, staged, extents);
         return statement;
     }
 
     // The elements of the array the blocks' tiles hold, over the launch: block b's tile along
     // dimension d starts at low_d + sum_a c_da * (block points)_a * b_a; the blocks tile each
     // axis (check_whole_blocks), so b_a runs over the axis's extent / (block points)_a.
-    std::string tiles_union(const StagedArray& staged, const std::vector<AffineForm>& extents) {
+    // The block count is ceil(extent / block points): the blocks' last start lies below the
+    // extent. A partial block's tile is clipped to the array, as its staging is.
+    std::string tiles_union(const ArrayDecl& array, const StagedArray& staged,
+                            const std::vector<AffineForm>& extents) {
         std::vector<std::string> elements, blocks, within, constraints;
         for (size_t d = 0; d < extents.size(); ++d)
             elements.push_back("e" + std::to_string(d));
@@ -444,8 +535,7 @@ private:
             const std::string b = "b" + std::to_string(axis);
             blocks.push_back(b);
             const size_t a = static_cast<size_t>(axis);
-            const AffineForm last_start = minus(*upper_[a], *lower_[a]) +=
-                constant_form(1 - block_points(axis));
+            const AffineForm last_start = minus(*upper_[a], *lower_[a]);
             constraints.push_back(fmt::format("0 <= {} and {}*{} <= {}", b, block_points(axis), b,
                                               last_start.to_string()));
         }
@@ -458,6 +548,9 @@ private:
                     start.add_term("b" + std::to_string(axis), c * block_points(axis));
             constraints.push_back(fmt::format("e{0} = {1} + {2} and 0 <= {2} < {3}", d,
                                               start.to_string(), t, extents[d].to_string()));
+            if (const auto extent_of_array = clipped_extent(array, d))
+                constraints.push_back(
+                    fmt::format("0 <= e{0} < {1}", d, extent_of_array->to_string()));
         }
         std::vector<std::string> params;
         for (const auto& param : spec_.params)
@@ -519,11 +612,12 @@ private:
 
     // The domain with the staging loops, each over its own range.
     std::string domain_text() const {
+        const ::isl::set& base = grid_domain_.is_null() ? domain_ : grid_domain_;
         if (loops_.empty())
-            return spec_.domain;
+            return grid_domain_.is_null() ? spec_.domain : isl::to_string(base);
         const size_t count = spec_.indices.size();
         ::isl::set domain = ::isl::manage(
-            isl_set_add_dims(domain_.copy(), isl_dim_set, static_cast<unsigned>(loops_.size())));
+            isl_set_add_dims(base.copy(), isl_dim_set, static_cast<unsigned>(loops_.size())));
         for (size_t k = 0; k < loops_.size(); ++k)
             domain = ::isl::manage(isl_set_set_dim_name(domain.release(), isl_dim_set,
                                                         static_cast<unsigned>(count + k),
@@ -549,6 +643,8 @@ private:
     std::vector<std::string> params_; // the domain's parameters, in its order
     // Each thread-mapped index's bounds over the domain, by axis (check_whole_blocks).
     std::array<std::optional<AffineForm>, axis_count> lower_, upper_;
+    std::array<bool, axis_count> partial_{}; // axes whose blocks do not tile the domain
+    ::isl::set grid_domain_;         // the domain over whole blocks (whole_blocks_domain), or null
     std::vector<std::string> taken_; // names in use
     std::vector<ArrayDecl> tiles_;
     std::vector<std::string> loops_, loop_bounds_;

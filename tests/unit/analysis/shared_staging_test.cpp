@@ -128,17 +128,37 @@ TEST(SharedStaging, ATileTheBlockCoversNeedsNoLoop) {
 }
 
 TEST(SharedStaging, ARequirementOnACompoundExtentKeepsItsParentheses) {
-    // x runs over 2 .. n - 3: n - 4 values, which 16-wide blocks must divide. Without its
-    // parentheses "n - 4 % 16 == 0" would hold only at n = 4.
+    // y runs over 2 .. n - 3: n - 4 values, which 4-high blocks divide at the default n = 64
+    // (x's 16-wide ones do not: its blocks are staged whole, below). Without its parentheses
+    // "n - 4 % 4 == 0" would hold only at n = 4.
     const kernel::KernelSpec spec = kernel::parse_kernel_text(
         staged_kernel("[n] -> { [y, x] : 2 <= y < n - 2 and 2 <= x < n - 2 }",
                       "  - \"b[y, x] = a[y, x]\"\n"),
         "k.yaml");
     const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
-    ASSERT_EQ(staged.requirements.size(), 2u);
-    EXPECT_EQ(staged.requirements[0].text, "(n - 4) % 16 == 0");
+    ASSERT_EQ(staged.requirements.size(), 1u);
+    EXPECT_EQ(staged.requirements[0].text, "(n - 4) % 4 == 0");
     EXPECT_NO_THROW(kernel::BoundKernel::bind(staged, block16x4, {{"n", 68}}));
     EXPECT_THROW(kernel::BoundKernel::bind(staged, block16x4, {{"n", 66}}), Error);
+}
+
+TEST(SharedStaging, BlocksThatDoNotTileTheDomainAreStagedWhole) {
+    // 60 columns in 16-wide blocks: the staged domain takes x over 4 whole blocks (0 .. 63),
+    // the kernel file's statement keeps x's own bound as a guard, and the staging (a tile of
+    // 4 x 16, a[y, x + 2] of each thread) is clipped to the array's n + 8 columns.
+    const kernel::KernelSpec spec =
+        kernel::parse_kernel_text(staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < 60 }",
+                                                "  - \"b[y, x] = a[y, x + 2]\"\n"),
+                                  "k.yaml");
+    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
+    ASSERT_EQ(staged.requirements.size(), 1u); // y: n values in 4-high blocks, at n = 64
+    EXPECT_EQ(staged.requirements[0].text, "n % 4 == 0");
+    EXPECT_EQ(staged.statements[2].condition_text, "x <= 59");
+    EXPECT_EQ(staged.statements[0].condition_text,
+              "0 <= y && y < n + 8 && 0 <= x + 2 && x + 2 < n + 8");
+    kerncast::isl::Context ctx;
+    const ::isl::set domain = kerncast::isl::parse_set(ctx, staged.domain);
+    EXPECT_EQ(kerncast::isl::to_int64(domain.dim_max_val(1).get()), 63);
 }
 
 TEST(SharedStaging, AnArrayNoStatementReadsIsLeftAsItIs) {
@@ -173,12 +193,12 @@ TEST(SharedStaging, RefusesKernelsItCannotStageAtEveryLaunch) {
                       block16x4)
                   .find("do not span a box"),
               std::string::npos);
-    // 60 columns, 16-wide blocks.
-    EXPECT_NE(refusal(staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < 60 }",
-                                    "  - \"b[y, x] = a[y, x]\"\n"),
+    // Blocks that do not tile x (60 columns, 16-wide blocks) where x bounds another index.
+    EXPECT_NE(refusal(staged_kernel("[n] -> { [y, x, k] : 0 <= y < n and 0 <= x < 60 and 0 <= "
+                                    "k <= x }",
+                                    "  - \"b[y, x] = sum(k, a[y, k])\"\n"),
                       block16x4)
-                  .find("along x a block covers 16 points (block 16 x fold 1), which must "
-                        "divide the number of values of 'x' (60)"),
+                  .find("the domain's thread-mapped indices bound its other indices"),
               std::string::npos);
     // Only global arrays, and only `stage: shared`.
     std::string shared = staged_kernel(box, "  - \"b[y, x] = a[y, x]\"\n");

@@ -337,7 +337,8 @@ TEST(CudaCodegenHostEmulation, StagedArraysInSharedMemory) {
     kernel::KernelSpec convolution = load("kt_convolution_shared");
     for (const kernel::LaunchConfig& launch :
          {kernel::LaunchConfig{{16, 4, 1}, {1, 1, 1}},
-          kernel::LaunchConfig{{8, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided}}) {
+          kernel::LaunchConfig{{8, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided},
+          kernel::LaunchConfig{{16, 3, 1}, {1, 2, 1}}}) { // 6 rows a block: not whole blocks
         convolution.launch = launch;
         const std::vector<std::pair<std::string, std::int64_t>> params{
             {"image_width", 32}, {"image_height", 16}, {"filter_width", 3}, {"filter_height", 3}};

@@ -138,8 +138,9 @@ TEST(ReferenceInterpreter, StagedConvolutionComputesThePlainOne) {
 
 TEST(ReferenceInterpreter, StagedArraysComputeWhatTheKernelComputes) {
     // kt_convolution_shared.yaml is kt_convolution.yaml with its input staged in shared memory
-    // (`stage: shared`): at every launch, folded either way, the staged kernel kerncast writes
-    // out computes the plain one's output (a 5 x 5 filter over a 64 x 32 image).
+    // (`stage: shared`): at every launch, folded either way, whole blocks or not, the staged
+    // kernel kerncast writes out computes the plain one's output (a 5 x 5 filter over a 64 x 32
+    // image).
     const auto staged = autotuning_example("kt_convolution_shared");
     const auto plain = autotuning_example("kt_convolution");
     const kernel::ParameterOverrides values{
@@ -149,7 +150,11 @@ TEST(ReferenceInterpreter, StagedArraysComputeWhatTheKernelComputes) {
          {kernel::LaunchConfig{{16, 16, 1}, {1, 1, 1}},
           kernel::LaunchConfig{{32, 2, 1}, {2, 4, 1}, FoldPlacement::strided},
           kernel::LaunchConfig{{8, 4, 1}, {2, 2, 1}, FoldPlacement::consecutive},
-          kernel::LaunchConfig{{64, 1, 1}, {1, 2, 1}, FoldPlacement::strided}}) {
+          kernel::LaunchConfig{{64, 1, 1}, {1, 2, 1}, FoldPlacement::strided},
+          // Blocks that do not tile the 64 x 32 image (48 and 3 x 16 columns, 3 rows).
+          kernel::LaunchConfig{{48, 2, 1}, {1, 1, 1}},
+          kernel::LaunchConfig{{16, 1, 1}, {3, 3, 1}, FoldPlacement::strided},
+          kernel::LaunchConfig{{16, 2, 1}, {3, 1, 1}, FoldPlacement::consecutive}}) {
         const auto staged_out = run_reference(lower_kernel(staged, launch, values));
         const auto plain_out = run_reference(lower_kernel(plain, launch, values));
         ASSERT_EQ(staged_out.buffers.at("output").size(), 64u * 32u);
