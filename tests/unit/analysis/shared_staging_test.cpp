@@ -260,7 +260,15 @@ TEST(SharedStaging, TheStagingLoadsFootprintIsTheUnionOfTheTiles) {
                 {"filter_height", 3}}},
               {hotspot,
                {{32, 2, 1}, {2, 3, 1}, FoldPlacement::strided},
-               {{"grid_width", 128}, {"grid_height", 24}}}};
+               {{"grid_width", 128}, {"grid_height", 24}}},
+              // Blocks that do not tile the image (48 columns, 6 rows at the default 4096):
+              // staged whole, their tiles clipped to the input.
+              {convolution(),
+               {{16, 2, 1}, {3, 3, 1}, FoldPlacement::strided},
+               {{"image_width", 100},
+                {"image_height", 50},
+                {"filter_width", 5},
+                {"filter_height", 5}}}};
     for (const auto& [spec, launch, values] : cases) {
         const analysis::KernelAnalysis a = analysis::analyze(spec, launch);
         const kernel::BoundKernel bound = analysis::bind(a, values);
