@@ -162,9 +162,11 @@ private:
         return name;
     }
 
-    // Every thread of every block must lie in the domain, or the tile's elements that the
-    // missing threads would load stay unloaded: the thread-mapped indices span a box, and
-    // the blocks tile each axis (a parametric extent: a requirement of the staged kernel).
+    // Every thread of every block must run the staging, or the tile's elements a missing
+    // thread would load stay unloaded: the thread-mapped indices must span a box; along an
+    // axis its blocks do not tile (at the parameters' defaults for a parametric extent) the
+    // domain is extended to whole blocks (whole_blocks_domain); a parametric extent the blocks
+    // tile at the defaults becomes a requirement of the staged kernel, checked at binding.
     // Keeps each thread-mapped index's bounds (lower_, upper_).
     void check_whole_blocks(const ArrayDecl& array, KernelSpec& result) {
         std::vector<std::string> constraints;

@@ -19,12 +19,15 @@ namespace kerncast::analysis {
 //     outermost takes what is left), looping where the box is larger than the block, in the
 //     first fold instance only; then one barrier;
 //   - every read A[s] replaced by A_shared[s - origin(block)].
-// The result's launch is `launch`. Input error (at the array's `stage`) when the tile cannot be
-// formed: an index range that is not one affine expression in the parameters, reads of A that
-// move differently with the block, a domain whose thread-mapped indices do not span a box, or
-// blocks that do not tile the domain (a block whose threads partly lie outside it would leave
-// part of its tile unloaded); with a parametric extent the last is an assumption the binding
-// checks.
+// Along an axis whose blocks do not tile the domain, the result's domain takes the thread-
+// mapped index over whole blocks, the kernel file's statements keep the index's bound as a
+// guard, and the staging is clipped to the array's extents (as it is where a `where` guards a
+// read). The result's launch is `launch`. Input error (at the array's `stage`) when the tile
+// cannot be formed: an index range that is not one affine expression in the parameters, reads
+// of A that move differently with the block, a domain whose thread-mapped indices do not span
+// a box, or, where the blocks do not tile it, whose thread-mapped indices bound its other
+// indices. A parametric extent is judged at the parameters' defaults; one the blocks tile there
+// is a requirement the binding checks.
 kernel::KernelSpec stage_in_shared_memory(const kernel::KernelSpec& spec,
                                           const kernel::LaunchConfig& launch);
 
