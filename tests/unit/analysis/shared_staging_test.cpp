@@ -45,6 +45,12 @@ std::string refusal(const std::string& text, const kernel::LaunchConfig& launch)
 
 const kernel::LaunchConfig block16x4{{16, 4, 1}, {1, 1, 1}};
 
+// staged_kernel(domain, statements) staged at block 16x4.
+kernel::KernelSpec staged_at_16x4(const std::string& domain, const std::string& statements) {
+    return analysis::stage_in_shared_memory(
+        kernel::parse_kernel_text(staged_kernel(domain, statements), "k.yaml"), block16x4);
+}
+
 } // namespace
 
 TEST(SharedStaging, ConvolutionTileAtAFoldedLaunch) {
@@ -110,15 +116,13 @@ TEST(SharedStaging, TheStagedKernelIsAValidKernelFile) {
     EXPECT_NE(kernel::write_kernel_yaml(convolution()).find("stage: shared"), std::string::npos);
 }
 
-TEST(SharedStaging, ATileTheBlockCoversNeedsNoLoop) {
+TEST(SharedStaging, ATileLargerThanItsBlockLoopsAndGuards) {
     // Reads a[y + 1, x] and a[y, x + 2] of a 16 x 4 block: rows 0 .. 4, columns 0 .. 17 of
     // the block's part, a 5 x 18 tile: 18 > 16 columns take a loop of two and a guard, and
     // the 5 rows a loop over the 4 thread rows.
-    const kernel::KernelSpec spec =
-        kernel::parse_kernel_text(staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }",
-                                                "  - \"b[y, x] = a[y + 1, x] + a[y, x + 2]\"\n"),
-                                  "k.yaml");
-    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
+    const kernel::KernelSpec staged =
+        staged_at_16x4("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }",
+                       "  - \"b[y, x] = a[y + 1, x] + a[y, x + 2]\"\n");
     EXPECT_EQ(kernel::to_string(*staged.find_array("a_shared")->shape[0]), "5");
     EXPECT_EQ(kernel::to_string(*staged.find_array("a_shared")->shape[1]), "18");
     EXPECT_EQ(staged.statements[0].text,
@@ -131,11 +135,8 @@ TEST(SharedStaging, ARequirementOnACompoundExtentKeepsItsParentheses) {
     // y runs over 2 .. n - 3: n - 4 values, which 4-high blocks divide at the default n = 64
     // (x's 16-wide ones do not: its blocks are staged whole, below). Without its parentheses
     // "n - 4 % 4 == 0" would hold only at n = 4.
-    const kernel::KernelSpec spec = kernel::parse_kernel_text(
-        staged_kernel("[n] -> { [y, x] : 2 <= y < n - 2 and 2 <= x < n - 2 }",
-                      "  - \"b[y, x] = a[y, x]\"\n"),
-        "k.yaml");
-    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
+    const kernel::KernelSpec staged = staged_at_16x4(
+        "[n] -> { [y, x] : 2 <= y < n - 2 and 2 <= x < n - 2 }", "  - \"b[y, x] = a[y, x]\"\n");
     ASSERT_EQ(staged.requirements.size(), 1u);
     EXPECT_EQ(staged.requirements[0].text, "(n - 4) % 4 == 0");
     EXPECT_NO_THROW(kernel::BoundKernel::bind(staged, block16x4, {{"n", 68}}));
@@ -146,11 +147,8 @@ TEST(SharedStaging, BlocksThatDoNotTileTheDomainAreStagedWhole) {
     // 60 columns in 16-wide blocks: the staged domain takes x over 4 whole blocks (0 .. 63),
     // the kernel file's statement keeps x's own bound as a guard, and the staging (a tile of
     // 4 x 16, a[y, x + 2] of each thread) is clipped to the array's n + 8 columns.
-    const kernel::KernelSpec spec =
-        kernel::parse_kernel_text(staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < 60 }",
-                                                "  - \"b[y, x] = a[y, x + 2]\"\n"),
-                                  "k.yaml");
-    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
+    const kernel::KernelSpec staged = staged_at_16x4(
+        "[n] -> { [y, x] : 0 <= y < n and 0 <= x < 60 }", "  - \"b[y, x] = a[y, x + 2]\"\n");
     ASSERT_EQ(staged.requirements.size(), 1u); // y: n values in 4-high blocks, at n = 64
     EXPECT_EQ(staged.requirements[0].text, "n % 4 == 0");
     EXPECT_EQ(staged.statements[2].condition_text, "x <= 59");
@@ -162,10 +160,8 @@ TEST(SharedStaging, BlocksThatDoNotTileTheDomainAreStagedWhole) {
 }
 
 TEST(SharedStaging, AnArrayNoStatementReadsIsLeftAsItIs) {
-    const kernel::KernelSpec spec = kernel::parse_kernel_text(
-        staged_kernel("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }", "  - \"b[y, x] = 1\"\n"),
-        "k.yaml");
-    const kernel::KernelSpec staged = analysis::stage_in_shared_memory(spec, block16x4);
+    const kernel::KernelSpec staged =
+        staged_at_16x4("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }", "  - \"b[y, x] = 1\"\n");
     EXPECT_EQ(staged.statements.size(), 1u);
     EXPECT_EQ(staged.find_array("a_shared"), nullptr);
     EXPECT_FALSE(staged.find_array("a")->stage_in_shared);
