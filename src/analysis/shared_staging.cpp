@@ -664,6 +664,10 @@ KernelSpec stage_in_shared_memory(const KernelSpec& spec, const LaunchConfig& la
         throw_input_error("kernel '" + spec.name + "': cannot stage its arrays in shared " +
                               "memory: " + e.what(),
                           SourceLocation{spec.file, 0, 0, {}, {}});
+    } catch (const ::isl::exception& e) {
+        throw_input_error("kernel '" + spec.name + "': cannot stage its arrays in shared " +
+                              "memory: " + isl::message_of(e),
+                          SourceLocation{spec.file, 0, 0, {}, {}});
     }
 }
 
