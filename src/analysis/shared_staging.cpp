@@ -44,21 +44,6 @@ AffineForm constant_form(std::int64_t value) {
     return form;
 }
 
-std::string statement_text(const kernel::Statement& s) {
-    const std::string target = kernel::to_string(*s.target);
-    if (s.atomic) {
-        const std::string name = std::string("atomic_") + kernel::atomic_kind_name(*s.atomic);
-        if (*s.atomic == kernel::AtomicKind::inc)
-            return name + "(" + target + ")";
-        if (*s.atomic == kernel::AtomicKind::cas)
-            return name + "(" + target + ", " + kernel::to_string(*s.compare) + ", " +
-                   kernel::to_string(*s.value) + ")";
-        return name + "(" + target + ", " + kernel::to_string(*s.value) + ")";
-    }
-    static const char* const ops[] = {"=", "+=", "-=", "*=", "/="};
-    return target + " " + ops[static_cast<int>(s.op)] + " " + kernel::to_string(*s.value);
-}
-
 // Every reference to `name` in `e`.
 void collect_reads(const Expr& e, const std::string& name, std::vector<const Expr*>& reads) {
     if (e.kind == ExprKind::array_ref && e.name == name)
@@ -607,7 +592,7 @@ private:
         if (parsed.value == statement.parsed.value && parsed.compare == statement.parsed.compare)
             return statement;
         StatementSpec result = statement;
-        result.text = statement_text(parsed);
+        result.text = kernel::to_string(parsed);
         result.parsed = kernel::parse_statement(result.text);
         return result;
     }

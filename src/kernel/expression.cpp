@@ -708,6 +708,21 @@ AffineForm AffineForm::scaled(std::int64_t factor) const {
     return result;
 }
 
+std::string to_string(const Statement& s) {
+    const std::string target = to_string(*s.target);
+    if (s.atomic) {
+        const std::string name = std::string("atomic_") + atomic_kind_name(*s.atomic);
+        if (*s.atomic == AtomicKind::inc)
+            return name + "(" + target + ")";
+        if (*s.atomic == AtomicKind::cas)
+            return name + "(" + target + ", " + to_string(*s.compare) + ", " + to_string(*s.value) +
+                   ")";
+        return name + "(" + target + ", " + to_string(*s.value) + ")";
+    }
+    static const char* const ops[] = {"=", "+=", "-=", "*=", "/="};
+    return target + " " + ops[static_cast<int>(s.op)] + " " + to_string(*s.value);
+}
+
 ExprPtr replace_subexpressions(const ExprPtr& expr,
                                const std::function<ExprPtr(const Expr&)>& replace) {
     if (!expr)

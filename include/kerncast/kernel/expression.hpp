@@ -176,6 +176,9 @@ Statement parse_statement(std::string_view text);
 // Prints an expression back in the language's syntax (fully parenthesised where needed).
 std::string to_string(const Expr& expr);
 
+// Prints a statement back in the language's syntax: parse_statement(to_string(s)) is `s`.
+std::string to_string(const Statement& statement);
+
 // `expr` with every sub-expression for which `replace` returns an expression replaced by it
 // (`replace` returns null to keep one; a replaced node's operands are not visited), sharing
 // each unchanged subtree with `expr`. Null stays null.

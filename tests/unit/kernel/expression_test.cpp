@@ -262,3 +262,22 @@ TEST(Expression, ReplaceSubexpressionsSharesWhatItKeeps) {
     EXPECT_EQ(replace_subexpressions(nullptr, [](const Expr&) { return ExprPtr(); }), nullptr);
     EXPECT_EQ(replace_subexpressions(e, [](const Expr&) { return ExprPtr(); }), e);
 }
+
+TEST(Expression, StatementsPrintBackToWhatParses) {
+    for (const char* text :
+         {"c[i, j] = sum(k, a[i, k] * b[k, j])", "s[] += 2 * x[i]", "y[i] -= a[i]", "y[i] *= 3",
+          "y[i] /= a[i] + 1", "atomic_add(h[b[i]], 1)", "atomic_inc(count[])",
+          "atomic_cas(flag[0], 0, i)", "atomic_and(mask[i / 32], m[i])",
+          "atomic_max(top[], v[i])"}) {
+        SCOPED_TRACE(text);
+        const Statement parsed = parse_statement(text);
+        const std::string printed = to_string(parsed);
+        const Statement again = parse_statement(printed);
+        EXPECT_EQ(to_string(again), printed);
+        EXPECT_EQ(again.op, parsed.op);
+        EXPECT_EQ(again.atomic, parsed.atomic);
+        EXPECT_EQ(to_string(*again.target), to_string(*parsed.target));
+    }
+    EXPECT_EQ(to_string(parse_statement("y[i]+=a[i]*2")), "y[i] += a[i] * 2");
+    EXPECT_EQ(to_string(parse_statement("atomic_xor(w[0],v[i])")), "atomic_xor(w[0], v[i])");
+}
