@@ -1,5 +1,7 @@
 #include "domain_bounds.hpp"
 
+#include "kerncast/kernel/kernel_spec.hpp"
+
 namespace kerncast::analysis::detail {
 
 std::optional<kernel::AffineForm> affine_bound(const ::isl::pw_aff& bound,
@@ -30,6 +32,12 @@ std::optional<kernel::AffineForm> index_bound(const ::isl::set& domain, int posi
     const ::isl::pw_aff bound = ::isl::manage(maximum ? isl_set_dim_max(domain.copy(), position)
                                                       : isl_set_dim_min(domain.copy(), position));
     return affine_bound(bound, isl::dim_names(domain, isl_dim_param));
+}
+
+std::string fold_larger_than_domain(int axis, std::int64_t fold, const std::string& index,
+                                    const std::string& values) {
+    return "the fold " + std::to_string(fold) + " along " + kernel::axis_name(axis) +
+           " is larger than the domain, whose index " + index + " takes " + values + " values";
 }
 
 } // namespace kerncast::analysis::detail

@@ -5,6 +5,7 @@
 #include "../support/isl_support.hpp"
 #include "kerncast/kernel/expression.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,5 +20,11 @@ std::optional<kernel::AffineForm> affine_bound(const ::isl::pw_aff& bound,
 // The smallest or largest value of set dimension `position` of `domain`, by affine_bound over
 // the domain's own parameters.
 std::optional<kernel::AffineForm> index_bound(const ::isl::set& domain, int position, bool maximum);
+
+// "the fold 64 along x is larger than the domain, whose index x takes 60 values": why a launch
+// whose fold exceeds the values of a thread-mapped index is refused (check_fold_within_domain;
+// the staging, which extends such a domain to whole blocks, refuses it alike).
+std::string fold_larger_than_domain(int axis, std::int64_t fold, const std::string& index,
+                                    const std::string& values);
 
 } // namespace kerncast::analysis::detail

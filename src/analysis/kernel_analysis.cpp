@@ -1181,10 +1181,9 @@ static void check_fold_within_domain(const kernel::KernelSpec& spec,
         const std::int64_t fold = launch.fold[static_cast<size_t>(axis)];
         const std::int64_t extent = extents[static_cast<size_t>(axis)];
         if (fold > 1 && extent >= 0 && fold > extent)
-            throw_input_error("the fold " + std::to_string(fold) + " along " +
-                                  kernel::axis_name(axis) + " is larger than the domain, whose " +
-                                  "index " + spec.threads.global[static_cast<size_t>(axis)] +
-                                  " takes " + std::to_string(extent) + " values",
+            throw_input_error(detail::fold_larger_than_domain(
+                                  axis, fold, spec.threads.global[static_cast<size_t>(axis)],
+                                  std::to_string(extent)),
                               SourceLocation{spec.file, 0, 0, {}, {}});
     }
 }

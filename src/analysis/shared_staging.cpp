@@ -38,6 +38,14 @@ AffineForm minus(AffineForm a, const AffineForm& b) {
     return a;
 }
 
+// `form` as an operand of a binary operator: a name alone, anything else in parentheses
+// (`(nx - 8) % 32`, not `nx - 8 % 32`).
+std::string operand_text(const AffineForm& form) {
+    const bool name = form.constant == 0 && form.coefficients.size() == 1 &&
+                      form.coefficients.begin()->second == 1;
+    return name ? form.to_string() : "(" + form.to_string() + ")";
+}
+
 AffineForm constant_form(std::int64_t value) {
     AffineForm form;
     form.constant = value;
@@ -178,14 +186,13 @@ private:
             // a parameter): the domain is extended to whole blocks (whole_blocks_domain).
             if ((extent.is_constant() ? extent.constant : at_defaults(extent)) % points != 0) {
                 partial_[static_cast<size_t>(axis)] = true;
+                require_fold_within(array, axis, extent, result);
                 continue;
             }
             if (extent.is_constant())
                 continue;
-            const bool name = extent.constant == 0 && extent.coefficients.size() == 1 &&
-                              extent.coefficients.begin()->second == 1;
-            const std::string text = (name ? extent.to_string() : "(" + extent.to_string() + ")") +
-                                     " % " + std::to_string(points) + " == 0";
+            const std::string text =
+                operand_text(extent) + " % " + std::to_string(points) + " == 0";
             result.requirements.push_back(
                 {text, kernel::parse_expression(text),
                  "staging '" + array.name + "' in shared memory: " + why});
@@ -212,6 +219,28 @@ private:
                                       fmt::join(ordered, ", ")));
         if (std::find(partial_.begin(), partial_.end(), true) != partial_.end())
             whole_blocks_domain(array);
+    }
+
+    // A fold larger than the domain along `axis` is refused (check_fold_within_domain), which
+    // the staged domain, extended to whole blocks, would no longer show: the staging refuses it
+    // (a parametric extent: a requirement of the staged kernel).
+    void require_fold_within(const ArrayDecl& array, int axis, const AffineForm& extent,
+                             KernelSpec& result) const {
+        const std::int64_t fold = launch_.fold[static_cast<size_t>(axis)];
+        if (fold == 1)
+            return;
+        const std::string& index = spec_.threads.global[static_cast<size_t>(axis)];
+        if (extent.is_constant()) {
+            if (fold > extent.constant)
+                throw_input_error(detail::fold_larger_than_domain(axis, fold, index,
+                                                                  std::to_string(extent.constant)),
+                                  array.stage_where);
+            return;
+        }
+        const std::string text = operand_text(extent) + " >= " + std::to_string(fold);
+        result.requirements.push_back(
+            {text, kernel::parse_expression(text),
+             detail::fold_larger_than_domain(axis, fold, index, extent.to_string())});
     }
 
     // The value of `form` (in the parameters) at the parameters' defaults.

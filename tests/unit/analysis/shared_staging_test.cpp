@@ -159,6 +159,20 @@ TEST(SharedStaging, BlocksThatDoNotTileTheDomainAreStagedWhole) {
     EXPECT_EQ(kerncast::isl::to_int64(domain.dim_max_val(1).get()), 63);
 }
 
+TEST(SharedStaging, AFoldLargerThanTheDomainIsRefusedAsUnstaged) {
+    // 60 columns, fold 64: the unstaged kernel's fold check refuses it; the staged domain,
+    // extended to whole blocks, would take it, so the staging refuses it alike.
+    const std::string text =
+        "name: f\nparams: {n: 60}\narrays:\n  a: {dtype: f32, shape: [n + 1], stage: shared}\n"
+        "  b: {dtype: f32, shape: [n]}\ndomain: \"[n] -> { [x] : 0 <= x < 60 }\"\n"
+        "threads: {x: x}\nstatements:\n  - \"b[x] = a[x] + a[x + 1]\"\n";
+    EXPECT_NE(refusal(text, {{1, 1, 1}, {64, 1, 1}})
+                  .find("the fold 64 along x is larger than the "
+                        "domain, whose index x takes 60 values"),
+              std::string::npos);
+    EXPECT_EQ(refusal(text, {{1, 1, 1}, {48, 1, 1}}), ""); // partial blocks, staged whole
+}
+
 TEST(SharedStaging, AnArrayNoStatementReadsIsLeftAsItIs) {
     const kernel::KernelSpec staged =
         staged_at_16x4("[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }", "  - \"b[y, x] = 1\"\n");
