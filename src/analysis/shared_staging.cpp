@@ -109,6 +109,8 @@ public:
             staging.push_back(bounded(rewritten(statement)));
         result.statements = std::move(staging);
         result.domain = domain_text();
+        if (!grid_domain_.is_null()) // the domain now reaches past the file's points
+            result.points_domain = spec_.domain;
         result.indices.insert(result.indices.end(), loops_.begin(), loops_.end());
         return result;
     }

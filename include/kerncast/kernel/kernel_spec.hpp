@@ -104,7 +104,11 @@ struct KernelSpec {
     };
     std::vector<Requirement> requirements;
     std::vector<ArrayDecl> arrays;
-    std::string domain;               // isl set text over the loop indices
+    std::string domain; // isl set text over the loop indices
+    // The kernel file's domain where staging extended `domain` to whole blocks
+    // (analysis/shared_staging.hpp), "" otherwise: the points a launch computes, which every
+    // per-point figure divides by, are this domain's, not the extension's.
+    std::string points_domain;
     std::vector<std::string> indices; // the domain's indices, in isl tuple order
     ThreadMapping threads;
     LaunchConfig launch; // the file's default launch configuration

@@ -716,8 +716,10 @@ bool thread_mapped(const kernel::KernelSpec& spec, const std::string& index) {
 // alone (returned), in `ctx`.
 ::isl::set mapped_points(isl::Context& ctx, const analysis::KernelAnalysis& analysis,
                          const ParameterValues& values, ::isl::set* full) {
-    ::isl::set domain = fix_parameters(isl::parse_set(ctx, analysis.spec.domain),
-                                       analysis.parameters, values.values());
+    const kernel::KernelSpec& spec = analysis.spec;
+    ::isl::set domain = fix_parameters(
+        isl::parse_set(ctx, spec.points_domain.empty() ? spec.domain : spec.points_domain),
+        analysis.parameters, values.values());
     if (full)
         *full = domain;
     const auto indices = isl::dim_names(domain.get(), isl_dim_set);
@@ -801,7 +803,7 @@ void WaveFootprints::State::read_domain(const analysis::KernelAnalysis& analysis
                                         const ParameterValues& values) {
     const kernel::KernelSpec& spec = analysis.spec;
     static support::Memo<DomainFacts> memo;
-    std::string key = spec.domain;
+    std::string key = spec.points_domain.empty() ? spec.domain : spec.points_domain;
     for (size_t a = 0; a < 3; ++a)
         key += '\0' + spec.threads.global[a] + '\0' + spec.threads.block[a] + '\0' +
                spec.threads.local[a];

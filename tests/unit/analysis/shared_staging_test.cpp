@@ -7,6 +7,8 @@
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/kernel/kernel_writer.hpp"
+#include "kerncast/machine/catalogue.hpp"
+#include "kerncast/models/prediction/predict_launch.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -171,6 +173,23 @@ TEST(SharedStaging, AFoldLargerThanTheDomainIsRefusedAsUnstaged) {
                         "domain, whose index x takes 60 values"),
               std::string::npos);
     EXPECT_EQ(refusal(text, {{1, 1, 1}, {48, 1, 1}}), ""); // partial blocks, staged whole
+}
+
+TEST(SharedStaging, PerPointFiguresCountTheKernelFilesPoints) {
+    // 48-wide blocks over 4096 columns: the staged domain reaches 86 x 48 = 4128 columns, but
+    // the launch computes the file's 4096 x 4096 points, as the plain kernel does; its floating
+    // point work a point and its DRAM stores a point are the plain kernel's.
+    const MachineModel machine = builtin_machine("a100-sxm4-40gb");
+    const kernel::LaunchConfig launch{{48, 2, 1}, {1, 1, 1}};
+    const models::VolumePrediction staged =
+        models::predict_launch(convolution(), launch, {}, machine);
+    const models::VolumePrediction plain = models::predict_launch(
+        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/kt_convolution.yaml"),
+        launch, {}, machine);
+    EXPECT_EQ(plain.points, 4096 * 4096);
+    EXPECT_EQ(staged.points, plain.points);
+    EXPECT_DOUBLE_EQ(staged.fp.flops_per_point, plain.fp.flops_per_point);
+    EXPECT_DOUBLE_EQ(staged.dram_store_bytes, plain.dram_store_bytes);
 }
 
 TEST(SharedStaging, AnArrayNoStatementReadsIsLeftAsItIs) {
