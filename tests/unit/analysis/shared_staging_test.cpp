@@ -316,11 +316,13 @@ TEST(SharedStaging, TheStagingLoadsFootprintIsTheUnionOfTheTiles) {
                      fmt::format("{}", fmt::join(load.domain_variables, ", ")) + "] -> [" +
                      fmt::format("{}", fmt::join(subscripts, ", ")) + "] }");
         ::isl::set image = kerncast::isl::parse_set(ctx, load.domain).apply(map);
-        for (const auto& [name, value] : bound.named_values())
+        for (const auto& [name, value] : bound.named_values()) {
+            // The position first: the order in which a call's arguments are evaluated is
+            // unspecified, and release() empties the set.
+            const int position = isl_set_find_dim_by_name(image.get(), isl_dim_param, name.c_str());
             image = ::isl::manage(
-                isl_set_fix_si(image.release(), isl_dim_param,
-                               isl_set_find_dim_by_name(image.get(), isl_dim_param, name.c_str()),
-                               static_cast<int>(value)));
+                isl_set_fix_si(image.release(), isl_dim_param, position, static_cast<int>(value)));
+        }
         EXPECT_EQ(load.footprint_elements.evaluate(bound.values()),
                   kerncast::isl::count_points(ctx, image))
             << spec.name;
