@@ -24,6 +24,46 @@ namespace kerncast::analysis::detail {
     });
 }
 
+// The access's domain at fixed parameters, restricted to the group.
+::isl::set group_domain(isl::Context& ctx, const KernelAnalysis& analysis, const AccessInfo& access,
+                        const std::vector<std::int64_t>& params, const ThreadGroup& group) {
+    const ::isl::set domain = launch_iterations(ctx, analysis, access, params);
+    std::vector<std::string> constraints;
+    const auto& block = analysis.launch.block;
+    std::string linear;
+    for (const auto& v : access.domain_variables) {
+        for (const auto& lv : analysis.variables) {
+            if (lv.name != v)
+                continue;
+            if (lv.kind == LaunchVariable::Kind::block)
+                constraints.push_back(v + " = " +
+                                      std::to_string(group.block[static_cast<size_t>(lv.axis)]));
+            if (lv.kind == LaunchVariable::Kind::thread) {
+                std::int64_t scale = 1;
+                for (int a = 0; a < lv.axis; ++a)
+                    scale *= block[static_cast<size_t>(a)];
+                linear += (linear.empty() ? "" : " + ") + std::to_string(scale) + "*" + v;
+            }
+            if (lv.kind == LaunchVariable::Kind::sequential ||
+                lv.kind == LaunchVariable::Kind::fold) {
+                auto fixed = group.fixed_indices.find(v);
+                if (fixed != group.fixed_indices.end())
+                    constraints.push_back(v + " = " + std::to_string(fixed->second));
+            }
+        }
+    }
+    if (linear.empty())
+        linear = "0";
+    constraints.push_back(std::to_string(group.first_thread) + " <= " + linear + " < " +
+                          std::to_string(group.end_thread));
+    const std::string text =
+        fmt::format("{{ [{}] : {} }}", fmt::join(access.domain_variables, ", "),
+                    fmt::join(constraints, " and "));
+    const ::isl::set restriction = isl::parse_set(ctx, text);
+    return isl::checked("restricting a domain to a thread group",
+                        [&] { return domain.intersect(restriction); });
+}
+
 std::string affine_text(const kernel::AffineForm& form, const kernel::BoundKernel& bound,
                         const std::string& prefix) {
     kernel::AffineForm with_values;

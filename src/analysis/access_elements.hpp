@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../support/isl_support.hpp"
+#include "kerncast/analysis/footprint.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 
@@ -17,6 +18,10 @@ namespace kerncast::analysis::detail {
 // a set over access.domain_variables.
 ::isl::set launch_iterations(isl::Context& ctx, const KernelAnalysis& analysis,
                              const AccessInfo& access, const std::vector<std::int64_t>& params);
+
+// launch_iterations restricted to `group` (its block, threads and fixed indices).
+::isl::set group_domain(isl::Context& ctx, const KernelAnalysis& analysis, const AccessInfo& access,
+                        const std::vector<std::int64_t>& params, const ThreadGroup& group);
 
 // `form` at `bound`'s parameter values, as isl text whose variables carry `prefix`.
 std::string affine_text(const kernel::AffineForm& form, const kernel::BoundKernel& bound,

@@ -10,46 +10,6 @@ namespace kerncast::analysis {
 
 namespace {
 
-// The access's domain at fixed parameters, restricted to the group.
-::isl::set group_domain(isl::Context& ctx, const KernelAnalysis& analysis, const AccessInfo& access,
-                        const std::vector<std::int64_t>& params, const ThreadGroup& group) {
-    const ::isl::set domain = detail::launch_iterations(ctx, analysis, access, params);
-    std::vector<std::string> constraints;
-    const auto& block = analysis.launch.block;
-    std::string linear;
-    for (const auto& v : access.domain_variables) {
-        for (const auto& lv : analysis.variables) {
-            if (lv.name != v)
-                continue;
-            if (lv.kind == LaunchVariable::Kind::block)
-                constraints.push_back(v + " = " +
-                                      std::to_string(group.block[static_cast<size_t>(lv.axis)]));
-            if (lv.kind == LaunchVariable::Kind::thread) {
-                std::int64_t scale = 1;
-                for (int a = 0; a < lv.axis; ++a)
-                    scale *= block[static_cast<size_t>(a)];
-                linear += (linear.empty() ? "" : " + ") + std::to_string(scale) + "*" + v;
-            }
-            if (lv.kind == LaunchVariable::Kind::sequential ||
-                lv.kind == LaunchVariable::Kind::fold) {
-                auto fixed = group.fixed_indices.find(v);
-                if (fixed != group.fixed_indices.end())
-                    constraints.push_back(v + " = " + std::to_string(fixed->second));
-            }
-        }
-    }
-    if (linear.empty())
-        linear = "0";
-    constraints.push_back(std::to_string(group.first_thread) + " <= " + linear + " < " +
-                          std::to_string(group.end_thread));
-    const std::string text =
-        fmt::format("{{ [{}] : {} }}", fmt::join(access.domain_variables, ", "),
-                    fmt::join(constraints, " and "));
-    const ::isl::set restriction = isl::parse_set(ctx, text);
-    return isl::checked("restricting a domain to a thread group",
-                        [&] { return domain.intersect(restriction); });
-}
-
 // The first iteration's sequential and fold indices of `access` over block 0 (`domain`): its
 // lexicographic minimum, fixed in the warp group.
 ThreadGroup warp_at_first_iteration(const KernelAnalysis& analysis, const AccessInfo& access,
@@ -84,7 +44,7 @@ ThreadGroup first_iteration_warp(const KernelAnalysis& analysis, const AccessInf
 std::string group_iterations(const KernelAnalysis& analysis, const AccessInfo& access,
                              const std::vector<std::int64_t>& params, const ThreadGroup& group) {
     isl::Context ctx;
-    return isl::to_string(group_domain(ctx, analysis, access, params, group));
+    return isl::to_string(detail::group_domain(ctx, analysis, access, params, group));
 }
 
 ThreadGroup whole_block(const KernelAnalysis& analysis) {
@@ -108,7 +68,7 @@ static ::isl::set address_set(isl::Context& ctx, const KernelAnalysis& analysis,
                               const ThreadGroup& group, std::int64_t& executions) {
     if (access.indirect)
         throw_input_error("'" + access.text + "' has a data-dependent address: no footprint");
-    const ::isl::set domain = group_domain(ctx, analysis, access, params, group);
+    const ::isl::set domain = detail::group_domain(ctx, analysis, access, params, group);
     executions += isl::count_points(ctx, domain);
     const std::string expression = address_expression(byte_address(analysis, access, params));
     const ::isl::map map =
@@ -174,7 +134,8 @@ struct FootprintSession::State {
         const std::string key = group_key(access, group);
         auto at = group_domains.find(key);
         if (at == group_domains.end())
-            at = group_domains.emplace(key, group_domain(ctx, analysis, access, params, group))
+            at = group_domains
+                     .emplace(key, detail::group_domain(ctx, analysis, access, params, group))
                      .first;
         return at->second;
     }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -15,12 +16,34 @@ namespace kerncast::analysis {
 
 namespace {
 
-// The iterations of `access` in block 0 (a set over its domain variables).
-::isl::set block_iterations(isl::Context& ctx, const KernelAnalysis& analysis,
-                            const AccessInfo& access, const kernel::BoundKernel& bound) {
-    return isl::parse_set(
-        ctx, group_iterations(analysis, access, bound.values(), whole_block(analysis)));
-}
+// The iterations of each access in block 0 (sets over its domain variables), computed once per
+// domain: a statement's accesses share it (the staged reads of a tile are most of a staged
+// kernel's accesses).
+class BlockIterations {
+public:
+    BlockIterations(isl::Context& ctx, const KernelAnalysis& analysis,
+                    const kernel::BoundKernel& bound)
+        : ctx_(ctx), analysis_(analysis), bound_(bound), block_(whole_block(analysis)) {}
+
+    const ::isl::set& of(const AccessInfo& access) {
+        const std::string key =
+            access.domain + '|' + fmt::format("{}", fmt::join(access.domain_variables, ","));
+        auto at = by_domain_.find(key);
+        if (at == by_domain_.end())
+            at = by_domain_
+                     .emplace(key, detail::group_domain(ctx_, analysis_, access, bound_.values(),
+                                                        block_))
+                     .first;
+        return at->second;
+    }
+
+private:
+    isl::Context& ctx_;
+    const KernelAnalysis& analysis_;
+    const kernel::BoundKernel& bound_;
+    const ThreadGroup block_;
+    std::map<std::string, ::isl::set> by_domain_;
+};
 
 // "launch block 1x1x1 cannot run kernel 'k': in block 0, " + what + " (a tile written ...)".
 // When the launch is the kernel file's own, the kernel itself is wrong and no other block size
@@ -186,8 +209,9 @@ void check_shared_array(const KernelAnalysis& analysis, const kernel::BoundKerne
     const ::isl::set box = detail::extents_box(ctx, extents);
     std::vector<::isl::set> iterations, elements; // of accesses[k] in block 0
     std::optional<::isl::set> written, read;
+    BlockIterations block_iterations(ctx, analysis, bound);
     for (const AccessInfo* access : accesses) {
-        iterations.push_back(block_iterations(ctx, analysis, *access, bound));
+        iterations.push_back(block_iterations.of(*access));
         elements.push_back(detail::touched_elements(iterations.back(), ctx, *access, bound));
         const ::isl::set outside = elements.back().subtract(box);
         if (!outside.is_empty())
