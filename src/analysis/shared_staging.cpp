@@ -321,6 +321,7 @@ private:
                                  " <= " + upper_[static_cast<size_t>(axis)]->to_string());
         if (guards.size() == (statement.condition ? 1u : 0u))
             return statement;
+        statement.guard_is_points_domain = !statement.condition;
         statement.condition_text = fmt::format("{}", fmt::join(guards, " && "));
         statement.condition = kernel::parse_expression(statement.condition_text);
         return statement;
@@ -533,6 +534,13 @@ private:
         }
         statement.where = array.stage_where;
         statement.staged_elements = tiles_union(array, staged, extents);
+        for (size_t d = 0; d < rank; ++d) {
+            kernel::TileDimension tile{staged.lows[d], {}, extents[d], clipped_extent(array, d)};
+            for (int axis = 0; axis < axis_count; ++axis)
+                tile.moves[static_cast<size_t>(axis)] =
+                    staged.moves[d][static_cast<size_t>(axis)] * block_points(axis);
+            statement.staged_tile.push_back(std::move(tile));
+        }
         return statement;
     }
 

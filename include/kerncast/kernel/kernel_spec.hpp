@@ -64,6 +64,16 @@ struct ThreadMapping {
 
 enum class StatementKind { compute, barrier };
 
+// One dimension of a staging statement's tile (analysis/shared_staging.hpp): block b's tile
+// holds the array's elements start + sum_a moves[a] * b_a + [0, extent), clipped to [0, clip)
+// where `clip` is set (b_a: blockIdx along axis a).
+struct TileDimension {
+    AffineForm start;                            // block 0's first element, in the parameters
+    std::array<std::int64_t, axis_count> moves{}; // elements from one block to the next
+    AffineForm extent;                           // in the parameters
+    std::optional<AffineForm> clip;              // the array's extent, when clipped to it
+};
+
 struct StatementSpec {
     StatementKind kind = StatementKind::compute;
     std::string id;                  // optional label ("fetch_a"), "" when none
@@ -79,6 +89,13 @@ struct StatementSpec {
     // load reaches over the launch (the union of the blocks' tiles), which the analysis counts
     // instead of imaging the statement's launch-wide domain; "" for every other statement.
     std::string staged_elements;
+    // The same tile per dimension of the array, for counts of boxes of blocks (the footprints'
+    // union of boxes); empty for every other statement.
+    std::vector<TileDimension> staged_tile;
+    // The condition is the upper bound of each thread-mapped index that a staging extended to
+    // whole blocks (KernelSpec::points_domain) and nothing else: it keeps the statement to the
+    // kernel file's points.
+    bool guard_is_points_domain = false;
 };
 
 // The largest registers_per_thread a kernel file or --registers accepts: the most registers

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <isl/cpp.h>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
@@ -464,12 +465,18 @@ struct WaveFootprints::State {
     // a box of addresses and footprints are unions of boxes, counted exactly without isl.
     // A subscript may also add one sequential index of unit coefficient whose range is
     // constant (a filter's row in input[y + i, x + j]): the box then widens by that range.
+    // A staging statement's load (kernel::TileDimension) reads each block's tile whatever the
+    // block's points: along a dimension, blocks first..end-1 of `axis` hold constant +
+    // tile_step * [first, end - 1] + [0, tile_extent), clipped to [0, clip_end).
     struct DimMap {
         int axis = -1; // -1: no mapped index (a constant, or a sequential range alone)
         std::int64_t sign = 1;
         std::int64_t constant = 0;
         std::int64_t offset_low = 0, offset_high = 0; // the sequential index's range added
         bool sequential = false;
+        bool tile = false;
+        std::int64_t tile_step = 0, tile_extent = 0;
+        std::int64_t clip_end = std::numeric_limits<std::int64_t>::max();
     };
     struct BoxAccess {
         size_t array = 0;
@@ -531,18 +538,13 @@ struct WaveFootprints::State {
                 group.clear();
                 for (; end < keyed.size() && keyed[end].first == keyed[first].first; ++end) {
                     const BoxAccess& access = *keyed[end].second;
-                    for (const DimMap& d : access.dims) {
-                        std::pair<std::int64_t, std::int64_t> range{d.constant, d.constant};
-                        if (d.axis >= 0) {
-                            const auto& r = index[static_cast<size_t>(d.axis)];
-                            range = d.sign > 0
-                                        ? std::pair{d.constant + r.first, d.constant + r.second}
-                                        : std::pair{d.constant - r.second, d.constant - r.first};
-                        }
-                        range.first += d.offset_low;
-                        range.second += d.offset_high;
-                        group.push_back(range);
-                    }
+                    const size_t start = group.size();
+                    for (const DimMap& d : access.dims)
+                        group.push_back(d.tile ? tile_range(d, block) : index_range(d, index));
+                    // A tile clipped away (no element of the array) is no box.
+                    if (std::any_of(group.begin() + static_cast<long>(start), group.end(),
+                                    [](const Range& r) { return r.first > r.second; }))
+                        group.resize(start);
                 }
                 merge_boxes(group, dims);
                 access_boxes.insert(access_boxes.end(), group.begin(), group.end());
@@ -557,6 +559,29 @@ struct WaveFootprints::State {
                     layout, granule_bytes);
         }
         return boxes;
+    }
+
+    // A subscript's elements over the mapped indices' ranges `index`.
+    static Range index_range(const DimMap& d,
+                             const std::array<std::pair<std::int64_t, std::int64_t>, 3>& index) {
+        Range range{d.constant, d.constant};
+        if (d.axis >= 0) {
+            const auto& r = index[static_cast<size_t>(d.axis)];
+            range = d.sign > 0 ? Range{d.constant + r.first, d.constant + r.second}
+                               : Range{d.constant - r.second, d.constant - r.first};
+        }
+        range.first += d.offset_low;
+        range.second += d.offset_high;
+        return range;
+    }
+
+    // The union of the tiles of `block`'s blocks along one dimension (first > second: none).
+    static Range tile_range(const DimMap& d, const BlockBox& block) {
+        const size_t a = static_cast<size_t>(std::max(d.axis, 0));
+        const std::int64_t first = d.axis >= 0 ? block.first[a] : 0;
+        const std::int64_t last = d.axis >= 0 ? block.end[a] - 1 : 0;
+        return {std::max<std::int64_t>(0, d.constant + d.tile_step * first),
+                std::min(d.clip_end, d.constant + d.tile_step * last + d.tile_extent) - 1};
     }
 
     ::isl::set restrict_to(const Access& access, const std::vector<BlockBox>& blocks) const {
@@ -660,6 +685,9 @@ struct WaveFootprints::State {
     std::optional<BoxAccess> box_access(const analysis::KernelAnalysis& analysis,
                                         const ParameterValues& values,
                                         const Candidate& candidate) const;
+    std::optional<BoxAccess> tile_access(const kernel::StatementSpec& staging,
+                                         const ParameterValues& values,
+                                         const Candidate& candidate) const;
     Access isl_access(const analysis::KernelAnalysis& analysis, const ParameterValues& values,
                       const Candidate& candidate);
 };
@@ -844,7 +872,12 @@ WaveFootprints::State::box_access(const analysis::KernelAnalysis& analysis,
                                   const ParameterValues& values, const Candidate& candidate) const {
     const analysis::AccessInfo& access = *candidate.access;
     const auto& statement = analysis.spec.statements[static_cast<size_t>(access.statement)];
-    if (statement.condition || !statement.within.empty() || access.subscripts.empty())
+    if (!statement.staged_tile.empty())
+        return tile_access(statement, values, candidate);
+    // A guard that only keeps the points of the kernel file's domain is the clip to the
+    // domain's box that every block's index ranges take.
+    if ((statement.condition && !statement.guard_is_points_domain) ||
+        !statement.within.empty() || access.subscripts.empty())
         return std::nullopt;
     BoxAccess box{candidate.array, candidate.store, {}};
     std::array<bool, 3> used{false, false, false};
@@ -897,6 +930,56 @@ WaveFootprints::State::box_access(const analysis::KernelAnalysis& analysis,
             used[a] = true;
             dim.sign = sign;
             dim.constant -= sign * lower[a]; // subscript = sign * (index - lower) + constant
+        }
+        box.dims.push_back(dim);
+    }
+    return box;
+}
+
+// A staging statement's load as the union of its blocks' tiles: a box of blocks holds a box of
+// the array when each dimension's tile moves along one axis (each axis for one dimension), by
+// no more than its extent (the tiles leave no gap); nullopt otherwise.
+std::optional<WaveFootprints::State::BoxAccess>
+WaveFootprints::State::tile_access(const kernel::StatementSpec& staging,
+                                   const ParameterValues& values,
+                                   const Candidate& candidate) const {
+    if (candidate.store)
+        return std::nullopt;
+    const auto evaluate = [&](const kernel::AffineForm& form) -> std::optional<std::int64_t> {
+        std::int64_t value = form.constant;
+        for (const auto& [name, c] : form.coefficients) {
+            const auto v = values(name);
+            if (!v)
+                return std::nullopt;
+            value += c * *v;
+        }
+        return value;
+    };
+    BoxAccess box{candidate.array, false, {}};
+    std::array<bool, 3> used{false, false, false};
+    for (const kernel::TileDimension& tile : staging.staged_tile) {
+        DimMap dim;
+        dim.tile = true;
+        const auto start = evaluate(tile.start), extent = evaluate(tile.extent);
+        if (!start || !extent || *extent < 1)
+            return std::nullopt;
+        dim.constant = *start;
+        dim.tile_extent = *extent;
+        if (tile.clip) {
+            const auto clip = evaluate(*tile.clip);
+            if (!clip)
+                return std::nullopt;
+            dim.clip_end = *clip;
+        }
+        for (size_t a = 0; a < 3; ++a) {
+            if (tile.moves[a] == 0)
+                continue;
+            if (dim.axis >= 0 || used[a] || mapped_index[a].empty() || tile.moves[a] < 0 ||
+                tile.moves[a] > *extent)
+                return std::nullopt;
+            used[a] = true;
+            dim.axis = static_cast<int>(a);
+            dim.tile_step = tile.moves[a];
         }
         box.dims.push_back(dim);
     }

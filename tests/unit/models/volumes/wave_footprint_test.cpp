@@ -355,6 +355,41 @@ statements:
         EXPECT_TRUE(boxes.counts_boxes(array)) << boxes.arrays()[array].name;
 }
 
+// A staged array's load (`stage: shared`) reads each block's tile: a box of blocks holds the
+// union of its blocks' tiles, and where blocks do not tile the domain and are staged whole,
+// the last block's tile is clipped to the array while the kernel file's statement, guarded by
+// its domain's bound, keeps to the domain's box. Blocks that tile the domain, blocks staged
+// whole along x, along y and both, consecutive and strided folds.
+TEST(WaveFootprints, StagedTilesCountWhatIslCounts) {
+    const char* yaml = R"yaml(name: staged
+params: {nx: 1000, ny: 200}
+arrays:
+  src: {dtype: f32, shape: [ny + 2, nx + 2], stage: shared}
+  dst: {dtype: f32, shape: [ny, nx]}
+domain: "[nx, ny] -> { [y, x] : 0 <= y < ny and 0 <= x < nx }"
+threads: {x: x, y: y}
+statements:
+  - "dst[y, x] = src[y, x + 1] + src[y + 2, x + 1] + src[y + 1, x] + src[y + 1, x + 2]"
+)yaml";
+    const std::vector<kernel::LaunchConfig> launches{
+        {{40, 4, 1}, {1, 1, 1}},
+        {{32, 8, 1}, {1, 1, 1}},
+        {{40, 6, 1}, {1, 1, 1}},
+        {{48, 2, 1}, {2, 3, 1}, kernel::FoldPlacement::strided},
+        {{16, 4, 1}, {2, 2, 1}}};
+    expect_boxes_count_what_isl_counts(yaml, launches);
+    const auto spec = kernel::parse_kernel_text(yaml, "staged.yaml");
+    for (const kernel::LaunchConfig& launch : launches) {
+        const auto analysis = analysis::analyze(spec, launch);
+        const WaveFootprints boxes(analysis, analysis::bind(analysis).values(), 128, false, false);
+        ASSERT_EQ(boxes.arrays().size(), 2u);
+        for (size_t array = 0; array < boxes.arrays().size(); ++array)
+            EXPECT_TRUE(boxes.counts_boxes(array))
+                << boxes.arrays()[array].name << " at block " << launch.block[0] << "x"
+                << launch.block[1];
+    }
+}
+
 // An RGB image stored pixel by pixel ([ny, nx, 3], hk_sepia's layout): a box that spans all
 // three channels is one interval per row of pixels, and one per block of whole rows where it
 // spans every pixel of them (a layer of a full row of tall blocks made millions of intervals,
