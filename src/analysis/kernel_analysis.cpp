@@ -855,7 +855,8 @@ void Analyzer::record_access(const ExprPtr& ref, const Scope& scope, Direction d
         access.space != MemorySpace::shared) {
         access.footprint_elements =
             count_set(isl::parse_set(ctx_, scope.statement->staged_elements));
-    } else if (!access.indirect) {
+    } else if (!access.indirect && access.space != MemorySpace::shared) {
+        // (A shared array is each block's own: its launch-wide elements mean nothing.)
         const bool user_space = !uses_builtins && !(scope.statement && scope.statement->condition);
         access.footprint_elements =
             footprint_elements(access, scope, user_subscripts, user_space, domain);

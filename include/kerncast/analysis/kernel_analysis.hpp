@@ -71,8 +71,9 @@ struct AccessInfo {
     Granularity granularity = Granularity::work_item;
     SymbolicCount count;               // in units of `granularity`
     SymbolicCount count_per_work_item; // every execution by every thread
-    // Distinct elements touched over the whole launch (for the access-to-footprint ratio);
-    // zero for indirect accesses.
+    // Distinct elements of a global or constant array touched over the whole launch (the
+    // access-to-footprint ratio, a global atomic's addresses); zero for indirect accesses and
+    // shared arrays (each block's own).
     SymbolicCount footprint_elements;
     std::vector<std::string> domain_variables; // launch variables the access runs over
     std::string domain;                        // isl set over domain_variables (parametric)

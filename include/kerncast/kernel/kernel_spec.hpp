@@ -68,10 +68,10 @@ enum class StatementKind { compute, barrier };
 // holds the array's elements start + sum_a moves[a] * b_a + [0, extent), clipped to [0, clip)
 // where `clip` is set (b_a: blockIdx along axis a).
 struct TileDimension {
-    AffineForm start;                            // block 0's first element, in the parameters
+    AffineForm start;                             // block 0's first element, in the parameters
     std::array<std::int64_t, axis_count> moves{}; // elements from one block to the next
-    AffineForm extent;                           // in the parameters
-    std::optional<AffineForm> clip;              // the array's extent, when clipped to it
+    AffineForm extent;                            // in the parameters
+    std::optional<AffineForm> clip;               // the array's extent, when clipped to it
 };
 
 struct StatementSpec {

@@ -876,8 +876,8 @@ WaveFootprints::State::box_access(const analysis::KernelAnalysis& analysis,
         return tile_access(statement, values, candidate);
     // A guard that only keeps the points of the kernel file's domain is the clip to the
     // domain's box that every block's index ranges take.
-    if ((statement.condition && !statement.guard_is_points_domain) ||
-        !statement.within.empty() || access.subscripts.empty())
+    if ((statement.condition && !statement.guard_is_points_domain) || !statement.within.empty() ||
+        access.subscripts.empty())
         return std::nullopt;
     BoxAccess box{candidate.array, candidate.store, {}};
     std::array<bool, 3> used{false, false, false};

@@ -384,9 +384,8 @@ statements:
         const WaveFootprints boxes(analysis, analysis::bind(analysis).values(), 128, false, false);
         ASSERT_EQ(boxes.arrays().size(), 2u);
         for (size_t array = 0; array < boxes.arrays().size(); ++array)
-            EXPECT_TRUE(boxes.counts_boxes(array))
-                << boxes.arrays()[array].name << " at block " << launch.block[0] << "x"
-                << launch.block[1];
+            EXPECT_TRUE(boxes.counts_boxes(array)) << boxes.arrays()[array].name << " at block "
+                                                   << launch.block[0] << "x" << launch.block[1];
     }
 }
 
