@@ -378,6 +378,19 @@ statements:
         {{48, 2, 1}, {2, 3, 1}, kernel::FoldPlacement::strided},
         {{16, 4, 1}, {2, 2, 1}}};
     expect_boxes_count_what_isl_counts(yaml, launches);
+    // A domain inside its array's halo: block 0's tile starts at the domain's first point less
+    // the halo, and the last blocks' tiles, staged whole, are clipped at the array's end.
+    expect_boxes_count_what_isl_counts(R"yaml(name: staged_halo
+params: {nx: 1000, ny: 200}
+arrays:
+  src: {dtype: f32, shape: [ny, nx], stage: shared}
+  dst: {dtype: f32, shape: [ny, nx]}
+domain: "[nx, ny] -> { [y, x] : 1 <= y < ny - 1 and 1 <= x < nx - 1 }"
+threads: {x: x, y: y}
+statements:
+  - "dst[y, x] = src[y - 1, x] + src[y + 1, x] + src[y, x - 1] + src[y, x + 1]"
+)yaml",
+                                       launches);
     const auto spec = kernel::parse_kernel_text(yaml, "staged.yaml");
     for (const kernel::LaunchConfig& launch : launches) {
         const auto analysis = analysis::analyze(spec, launch);
