@@ -695,4 +695,15 @@ KernelSpec stage_in_shared_memory(const KernelSpec& spec, const LaunchConfig& la
     }
 }
 
+KernelSpec staging_judged_at(const KernelSpec& spec, const kernel::ParameterOverrides& values) {
+    if (values.empty() || !kernel::has_staged_arrays(spec))
+        return spec;
+    KernelSpec judged = spec;
+    for (const auto& [name, value] : values)
+        for (kernel::Parameter& param : judged.params)
+            if (param.name == name)
+                param.default_value = value;
+    return judged;
+}
+
 } // namespace kerncast::analysis

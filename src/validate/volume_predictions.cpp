@@ -2,6 +2,7 @@
 #include "kerncast/validate/volume_predictions.hpp"
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/launch_text.hpp"
@@ -17,9 +18,10 @@ predict_record_volumes(const kernel::KernelSpec& spec, const MachineModel& machi
         return std::nullopt;
     const kernel::LaunchConfig launch = record.launch.config();
     kernel::check_launch_limits(launch, "the recorded launch");
-    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const kernel::BoundKernel bound =
-        analysis::bind(analysis, record_parameter_overrides(spec, record));
+    const kernel::ParameterOverrides values = record_parameter_overrides(spec, record);
+    const analysis::KernelAnalysis analysis =
+        analysis::analyze(analysis::staging_judged_at(spec, values), launch);
+    const kernel::BoundKernel bound = analysis::bind(analysis, values);
     analysis::check_fold_within_domain(bound);
     kernel::check_grid_limits(bound);
     return models::predict_volumes(analysis, bound, machine, options);

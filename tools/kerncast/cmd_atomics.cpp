@@ -4,6 +4,7 @@
 // --replay RAW (the table from a recorded microbenchmark run).
 #include "commands.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/codegen/array_fill.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/gpu/devices.hpp"
@@ -141,8 +142,10 @@ std::vector<codegen::ArrayFill> run_input_fills(const AtomicsCommandOptions& o) 
     if (o.input != "solid")
         return {};
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
+    const kernel::ParameterOverrides values = parameter_overrides(o.launch);
     const kernel::BoundKernel bound = analysis::bind(
-        analysis::analyze(spec, launch_of(spec, o.launch)), parameter_overrides(o.launch));
+        analysis::analyze(analysis::staging_judged_at(spec, values), launch_of(spec, o.launch)),
+        values);
     std::vector<codegen::ArrayFill> fills =
         codegen::solid_input_fills(codegen::lower_kernel(bound));
     if (fills.empty())
@@ -223,8 +226,10 @@ void forecast(const AtomicsCommandOptions& o, const MachineModel& machine) {
         throw_usage_error("--input must be solid or uniform, got '" + o.input + "'");
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const kernel::LaunchConfig launch = launch_of(spec, o.launch);
-    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const kernel::BoundKernel bound = analysis::bind(analysis, parameter_overrides(o.launch));
+    const kernel::ParameterOverrides values = parameter_overrides(o.launch);
+    const analysis::KernelAnalysis analysis =
+        analysis::analyze(analysis::staging_judged_at(spec, values), launch);
+    const kernel::BoundKernel bound = analysis::bind(analysis, values);
     ma::ForecastOptions options;
     options.distribution = *distribution;
     options.operation = o.operation;

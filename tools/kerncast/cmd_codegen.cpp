@@ -1,6 +1,7 @@
 // kerncast codegen: the CUDA C++ that `kerncast run KERNEL` compiles (docs/codegen.md).
 #include "commands.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/codegen/cuda_codegen.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -25,8 +26,9 @@ struct CodegenOptions {
 void run_codegen(const CodegenOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const kernel::LaunchConfig launch = launch_of(spec, o.launch);
-    const kernel::BoundKernel bound =
-        analysis::bind(analysis::analyze(spec, launch), parameter_overrides(o.launch));
+    const kernel::ParameterOverrides values = parameter_overrides(o.launch);
+    const kernel::BoundKernel bound = analysis::bind(
+        analysis::analyze(analysis::staging_judged_at(spec, values), launch), values);
     const codegen::Schedule schedule = codegen::lower_kernel(bound);
     const codegen::GeneratedKernel generated =
         codegen::generate_cuda(schedule, {o.kernel_path, sha256_file_hex(o.kernel_path)});

@@ -1,6 +1,7 @@
 // kerncast predict: data volumes, L1 cycles and limiters of one launch configuration
 // (Ernst et al. 2023; docs/volume-model.md).
 #include "commands.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -45,8 +46,10 @@ void run_model_predict(const PredictOptions& o) {
     const kernel::KernelSpec spec = kernel::load_kernel_file(o.kernel_path);
     const MachineModel machine = resolve_machine(o.machine);
     const kernel::LaunchConfig launch = launch_of(spec, o.launch);
-    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
-    const kernel::BoundKernel bound = analysis::bind(analysis, parameter_overrides(o.launch));
+    const kernel::ParameterOverrides values = parameter_overrides(o.launch);
+    const analysis::KernelAnalysis analysis =
+        analysis::analyze(analysis::staging_judged_at(spec, values), launch);
+    const kernel::BoundKernel bound = analysis::bind(analysis, values);
     analysis::check_fold_within_domain(bound);
     kernel::check_grid_limits(bound);
     emit(models::calibrated::model_prediction_view(

@@ -4,6 +4,7 @@
 // CUDA source with its launch and arguments given on the command line.
 #include "commands.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/codegen/array_fill.hpp"
 #include "kerncast/codegen/kernel_run.hpp"
 #include "kerncast/error.hpp"
@@ -144,8 +145,9 @@ void prepare_kernel_file(const RunCommandOptions& options, runtime::TimingReques
                           "come from the kernel file (--block, --fold, -D)");
     const kernel::KernelSpec spec = kernel::load_kernel_file(options.kernel_path);
     const kernel::LaunchConfig launch = launch_of(spec, options.launch);
-    const kernel::BoundKernel bound =
-        analysis::bind(analysis::analyze(spec, launch), parameter_overrides(options.launch));
+    const kernel::ParameterOverrides values = parameter_overrides(options.launch);
+    const kernel::BoundKernel bound = analysis::bind(
+        analysis::analyze(analysis::staging_judged_at(spec, values), launch), values);
     const codegen::Schedule schedule = codegen::lower_kernel(bound);
     const codegen::SourceOrigin origin{options.kernel_path, sha256_file_hex(options.kernel_path)};
     // The constant bank of the GPU that will run it (64 KiB when there is none to ask).

@@ -3,6 +3,7 @@
 // (docs/codegen.md, "kerncast validate").
 #include "commands.hpp"
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/codegen/kernel_run.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
@@ -45,8 +46,8 @@ void measure_launches(const kernel::KernelSpec& spec, const ValidateOptions& o,
                       const codegen::SourceOrigin& origin,
                       std::vector<runtime::LoadedRecord>& records) {
     for (const auto& launch : sweep) {
-        const kernel::BoundKernel bound =
-            analysis::bind(analysis::analyze(spec, launch), overrides);
+        const kernel::BoundKernel bound = analysis::bind(
+            analysis::analyze(analysis::staging_judged_at(spec, overrides), launch), overrides);
         const codegen::Schedule schedule = codegen::lower_kernel(bound);
         const codegen::GeneratedKernel generated = codegen::generate_cuda(schedule, origin);
         const runtime::TimingRequest request =

@@ -6,6 +6,7 @@
 // the staged kernel.
 #pragma once
 
+#include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/kernel_spec.hpp"
 
 namespace kerncast::analysis {
@@ -30,5 +31,12 @@ namespace kerncast::analysis {
 // is a requirement the binding checks.
 kernel::KernelSpec stage_in_shared_memory(const kernel::KernelSpec& spec,
                                           const kernel::LaunchConfig& launch);
+
+// `spec` with `values` (a binding's parameter values, -D) as its parameters' defaults when it
+// stages an array, so that its staging is judged at the values it will be bound to (a 64-wide
+// block tiles 4096 columns, not 4100: staged for whole blocks at image_width=4100); `spec` as
+// it is otherwise. Names that are no parameter are left to the binding, which refuses them.
+kernel::KernelSpec staging_judged_at(const kernel::KernelSpec& spec,
+                                     const kernel::ParameterOverrides& values);
 
 } // namespace kerncast::analysis

@@ -1,6 +1,7 @@
 // The lowering state and the ordered pass list of lower_kernel.
 #include "lowering_state.hpp"
 
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/staged_arrays.hpp"
 #include "lowering_passes.hpp"
@@ -32,8 +33,8 @@ LoweringState::LoweringState(const kernel::BoundKernel& bound_)
 
 LoweringState::LoweringState(const kernel::KernelSpec& spec_, const kernel::LaunchConfig& launch,
                              const kernel::ParameterOverrides& overrides)
-    : analysis(analysis::analyze(spec_, launch)), bound(analysis::bind(analysis, overrides)),
-      spec(bound.spec()) {}
+    : analysis(analysis::analyze(analysis::staging_judged_at(spec_, overrides), launch)),
+      bound(analysis::bind(analysis, overrides)), spec(bound.spec()) {}
 
 std::vector<std::string> LoweringState::in_domain_order(const std::set<std::string>& names) const {
     auto position = [&](const std::string& index) {

@@ -1,5 +1,6 @@
 #include "kerncast/models/counts/count_kernel.hpp"
 
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 
@@ -11,7 +12,7 @@ CountReport count_kernel(const kernel::KernelSpec& spec, const kernel::LaunchCon
                          const std::vector<std::pair<std::string, std::int64_t>>& overrides,
                          const analysis::CountOptions& options,
                          const FootprintOptions& footprints) {
-    const KernelAnalysis result = analyze(spec, launch, options);
+    const KernelAnalysis result = analyze(staging_judged_at(spec, overrides), launch, options);
     const kernel::BoundKernel bound = bind(result, overrides);
     check_fold_within_domain(bound);
     try {

@@ -1,5 +1,6 @@
 #include "kerncast/models/prediction/analysed_launch.hpp"
 
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 
@@ -56,7 +57,8 @@ AnalysedLaunch analyse_launch(const kernel::KernelSpec& spec, const kernel::Laun
     counting.count_index_arithmetic = true; // MWP-CWP's instruction mix
     if (machine.compute.warp_size)
         counting.subgroup_size = machine.compute.warp_size->value;
-    analysis::KernelAnalysis analysis = analysis::analyze(spec, launch, counting);
+    analysis::KernelAnalysis analysis =
+        analysis::analyze(analysis::staging_judged_at(spec, overrides), launch, counting);
     kernel::BoundKernel bound = analysis::bind(analysis, overrides);
     analysis::check_fold_within_domain(bound);
     kernel::check_grid_limits(bound);

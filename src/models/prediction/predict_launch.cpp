@@ -1,6 +1,7 @@
 #include "kerncast/models/prediction/predict_launch.hpp"
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/kernel/bound_kernel.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/prediction/analysed_launch.hpp"
@@ -15,7 +16,8 @@ VolumePrediction predict_launch(const kernel::KernelSpec& spec, const kernel::La
     // Limits first: the analysis of a 2^30-thread block or a fold longer than the domain would
     // take time that grows with it, for a launch that cannot run anyway.
     kernel::check_launch_limits(launch, "launch");
-    const analysis::KernelAnalysis analysis = analysis::analyze(spec, launch);
+    const analysis::KernelAnalysis analysis =
+        analysis::analyze(analysis::staging_judged_at(spec, overrides), launch);
     const kernel::BoundKernel bound = analysis::bind(analysis, overrides);
     analysis::check_fold_within_domain(bound);
     kernel::check_grid_limits(bound);

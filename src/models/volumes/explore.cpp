@@ -1,6 +1,7 @@
 #include "kerncast/models/volumes/explore.hpp"
 
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
 #include "kerncast/kernel/launch_text.hpp"
 #include "kerncast/models/prediction/analysed_launch.hpp"
@@ -152,8 +153,10 @@ ExploreResult explore(const kernel::KernelSpec& spec,
         }
     // Parameter values, and the arrays against the device memory, are checked once, up front,
     // so that a bad -D fails the command (the arrays do not depend on the launch).
-    check_arrays_fit_device_memory(analysis::bind(analysis::analyze(spec, spec.launch), overrides),
-                                   machine);
+    check_arrays_fit_device_memory(
+        analysis::bind(analysis::analyze(analysis::staging_judged_at(spec, overrides), spec.launch),
+                       overrides),
+        machine);
     if (options.prepare_registers) {
         std::vector<kernel::LaunchConfig> launches;
         for (const auto& row : result.rows)

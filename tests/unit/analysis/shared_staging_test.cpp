@@ -328,3 +328,25 @@ TEST(SharedStaging, TheStagingLoadsFootprintIsTheUnionOfTheTiles) {
             << spec.name;
     }
 }
+
+TEST(SharedStaging, TheStagingIsJudgedAtTheValuesItIsBoundTo) {
+    // 64-wide blocks tile the 4096 columns of the defaults, not 4100: judged at the defaults the
+    // launch needs image_width % 64 == 0 and a binding at 4100 is refused; judged at 4100 the
+    // blocks are staged whole (65 of them along x, the last one clipped) and the binding holds.
+    const kernel::LaunchConfig launch{{64, 2, 1}, {1, 1, 1}};
+    const kernel::ParameterOverrides values{{"image_width", 4100}};
+    const analysis::KernelAnalysis at_defaults = analysis::analyze(convolution(), launch);
+    EXPECT_THROW(analysis::bind(at_defaults, values), Error);
+    const kernel::KernelSpec judged = analysis::staging_judged_at(convolution(), values);
+    EXPECT_EQ(judged.find_param("image_width")->default_value, 4100);
+    EXPECT_EQ(judged.find_param("image_height")->default_value, 4096);
+    const analysis::KernelAnalysis analysis = analysis::analyze(judged, launch);
+    EXPECT_FALSE(analysis.spec.points_domain.empty());
+    const kernel::BoundKernel bound = analysis::bind(analysis, values);
+    EXPECT_EQ(analysis.thread_blocks.evaluate(bound.values()), 65 * (4096 / 2));
+    // A kernel that stages nothing keeps its defaults.
+    const kernel::KernelSpec plain =
+        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/kt_convolution.yaml");
+    EXPECT_EQ(analysis::staging_judged_at(plain, values).find_param("image_width")->default_value,
+              plain.find_param("image_width")->default_value);
+}
