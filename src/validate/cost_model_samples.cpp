@@ -1,7 +1,9 @@
 // Calibration samples from measurement records (cost_model_samples.hpp).
 #include "kerncast/validate/cost_model_samples.hpp"
 
+#include "kerncast/analysis/shared_staging.hpp"
 #include "kerncast/error.hpp"
+#include "kerncast/kernel/staged_arrays.hpp"
 #include "kerncast/sha256.hpp"
 #include "kerncast/validate/record_binding.hpp"
 
@@ -28,7 +30,10 @@ CostModelSamples cost_model_samples(const CostModel& model,
                                   SourceLocation{kernels[b].file, 0, 0, {}, {}});
     CostModelSamples out;
     // One analysis per kernel and launch; it evaluates at any parameter values.
-    using LaunchKey = std::tuple<std::size_t, kernel::Dim3, kernel::Dim3, kernel::FoldPlacement>;
+    // A staged kernel is staged at the record's values (analysis::staging_judged_at): they are
+    // part of its key.
+    using LaunchKey = std::tuple<std::size_t, kernel::Dim3, kernel::Dim3, kernel::FoldPlacement,
+                                 kernel::ParameterOverrides>;
     std::map<LaunchKey, analysis::KernelAnalysis> analyses;
     std::size_t finished = 0;
     for (const auto& record : records) {
@@ -64,15 +69,18 @@ CostModelSamples cost_model_samples(const CostModel& model,
                                 "from " +
                                 spec.file + "'s (changed since?); its features are those of " +
                                 spec.file);
+        const kernel::ParameterOverrides values = record_parameter_overrides(spec, kernel_record);
         const LaunchKey key{index, kernel_record.launch.block, kernel_record.launch.fold,
-                            kernel_record.launch.fold_placement};
+                            kernel_record.launch.fold_placement,
+                            kernel::has_staged_arrays(spec) ? values
+                                                            : kernel::ParameterOverrides{}};
         auto found = analyses.find(key);
-        if (found == analyses.end()) {
-            found =
-                analyses.emplace(key, analysis::analyze(spec, kernel_record.launch.config())).first;
-        }
-        const auto params =
-            analysis::bind(found->second, record_parameter_overrides(spec, kernel_record)).values();
+        if (found == analyses.end())
+            found = analyses
+                        .emplace(key, analysis::analyze(analysis::staging_judged_at(spec, values),
+                                                        kernel_record.launch.config()))
+                        .first;
+        const auto params = analysis::bind(found->second, values).values();
         CalibrationSample sample;
         sample.label = record.path;
         sample.kernel = spec.name;
