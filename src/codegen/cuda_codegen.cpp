@@ -674,23 +674,53 @@ void emit_launch_names(const Schedule& schedule, const std::set<std::string>& us
     }
 }
 
-// __shared__ arrays (counted into the static shared memory) and private arrays with their
-// deterministic initial values (accumulators are initialised by their own statements).
-void emit_block_and_thread_arrays(const Schedule& schedule, GeneratedKernel& generated,
-                                  std::ostringstream& out) {
+// __shared__ arrays and private arrays with their deterministic initial values (accumulators
+// are initialised by their own statements). Shared arrays are static `__shared__ T name[n]`
+// while together they fit the target's static limit; beyond it they are pointers into one
+// `extern __shared__` buffer (16-byte aligned pieces), whose size the launch passes.
+void emit_block_and_thread_arrays(const Schedule& schedule, const CodegenTarget& target,
+                                  GeneratedKernel& generated, std::ostringstream& out) {
+    struct SharedArray {
+        const ArrayStorage* array;
+        std::int64_t elements, bytes, offset;
+    };
+    std::vector<SharedArray> shared;
+    std::int64_t total = 0, dynamic_total = 0;
     for (const auto& array : schedule.arrays) {
-        if (array.decl.space == kernel::MemorySpace::shared) {
-            // 1- and 2-byte elements: aligned and padded to whole 32-bit words, the unit of
-            // their atomics' compare-and-swap loop.
-            const std::int64_t bytes = kernel::data_type_bytes(array.decl.dtype);
-            const bool sub_word = bytes < 4;
-            const std::int64_t elements = sub_word
-                                              ? (array.buffer_elements * bytes + 3) / 4 * 4 / bytes
-                                              : array.buffer_elements;
-            generated.static_shared_memory_bytes += elements * bytes;
-            out << indent << "__shared__ " << (sub_word ? "__align__(4) " : "")
-                << cuda_type_name(array.decl.dtype) << " " << array.decl.name << "[" << elements
-                << "];\n";
+        if (array.decl.space != kernel::MemorySpace::shared)
+            continue;
+        // 1- and 2-byte elements: aligned and padded to whole 32-bit words, the unit of their
+        // atomics' compare-and-swap loop.
+        const std::int64_t bytes = kernel::data_type_bytes(array.decl.dtype);
+        const std::int64_t elements =
+            bytes < 4 ? (array.buffer_elements * bytes + 3) / 4 * 4 / bytes : array.buffer_elements;
+        shared.push_back({&array, elements, elements * bytes, (dynamic_total + 15) / 16 * 16});
+        total += elements * bytes;
+        dynamic_total = shared.back().offset + elements * bytes;
+    }
+    if (total <= target.static_shared_memory_bytes) {
+        for (const SharedArray& s : shared) {
+            const kernel::ArrayDecl& decl = s.array->decl;
+            generated.static_shared_memory_bytes += s.bytes;
+            out << indent << "__shared__ "
+                << (kernel::data_type_bytes(decl.dtype) < 4 ? "__align__(4) " : "")
+                << cuda_type_name(decl.dtype) << " " << decl.name << "[" << s.elements << "];\n";
+        }
+    } else {
+        generated.dynamic_shared_memory_bytes = dynamic_total;
+        std::string buffer = "kerncast_shared"; // a name no array of the kernel has
+        while (std::any_of(schedule.arrays.begin(), schedule.arrays.end(),
+                           [&](const ArrayStorage& a) { return a.decl.name == buffer; }))
+            buffer += '_';
+        out << indent << "// " << total << " B of shared arrays, more than the "
+            << target.static_shared_memory_bytes
+            << " B a kernel declares statically: one dynamic buffer\n"
+            << indent << "extern __shared__ __align__(16) unsigned char " << buffer << "[];\n";
+        for (const SharedArray& s : shared) {
+            const char* type = cuda_type_name(s.array->decl.dtype);
+            out << indent << type << "* const " << s.array->decl.name << " = reinterpret_cast<"
+                << type << "*>(" << buffer << " + " << s.offset << "); // " << s.elements
+                << " elements\n";
         }
     }
     for (const auto& array : schedule.arrays) {
@@ -886,7 +916,7 @@ GeneratedKernel generate_cuda(const Schedule& schedule, const SourceOrigin& orig
         << ")\n"
         << generated.kernel_name << "(" << placement.parameters_text << ") {\n";
     emit_launch_names(schedule, used, out);
-    emit_block_and_thread_arrays(schedule, generated, out);
+    emit_block_and_thread_arrays(schedule, target, generated, out);
     emit_body(schedule, used, out);
     out << "}\n";
     generated.cuda_source = out.str();

@@ -13,7 +13,7 @@ runtime::TimingRequest timing_request(const GeneratedKernel& generated,
     request.kernel_name = generated.kernel_name;
     request.grid = generated.grid;
     request.block = generated.block;
-    request.dynamic_shared_memory_bytes = 0; // tiles are static __shared__ arrays
+    request.dynamic_shared_memory_bytes = generated.dynamic_shared_memory_bytes;
     request.arguments = generated.arguments;
     request.constant_symbols = generated.constant_symbols;
     request.options = options;

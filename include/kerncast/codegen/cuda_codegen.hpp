@@ -22,6 +22,10 @@ struct GeneratedKernel {
     kernel::Dim3 fold{1, 1, 1};
     kernel::FoldPlacement fold_placement = kernel::FoldPlacement::consecutive;
     std::int64_t static_shared_memory_bytes = 0;
+    // Shared arrays beyond CodegenTarget::static_shared_memory_bytes are carved out of one
+    // `extern __shared__` buffer of this size instead, which the launch passes (and opts in
+    // to beyond 48 KiB: runtime TimingRequest::dynamic_shared_memory_bytes); 0 otherwise.
+    std::int64_t dynamic_shared_memory_bytes = 0;
     // The kernel's parameters in order: one device buffer per global array (and per constant
     // array that is not a __constant__ symbol, below), in declaration order, initialised with
     // the deterministic hash (runtime BufferInit::hash). Arrays of 1- or 2-byte integers travel
@@ -42,6 +46,11 @@ struct CodegenTarget {
     // capability so far (CUDA C++ Programming Guide, "Technical Specifications per Compute
     // Capability"), the default when no device is present.
     std::int64_t constant_memory_bytes = 65536;
+    // The most shared memory a kernel declares statically: 48 KiB on every compute capability
+    // since 2.0 (CUDA C++ Programming Guide, "Shared Memory": allocations above 48 KB per block
+    // must use dynamic shared memory and opt in with cudaFuncSetAttribute). A block whose
+    // shared arrays take more gets them as one dynamic buffer.
+    std::int64_t static_shared_memory_bytes = 48 * 1024;
 };
 
 // What the generated source's header comment names.

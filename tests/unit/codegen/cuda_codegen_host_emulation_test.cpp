@@ -103,6 +103,17 @@ std::string read_text(const std::filesystem::path& path) {
     return text.str();
 }
 
+// The emulation's shared memory is static: a dynamic buffer (`extern __shared__ ... name[]`)
+// takes the size the launch would pass.
+std::string with_sized_dynamic_shared(std::string source, std::int64_t bytes) {
+    const auto at = source.find("extern __shared__ ");
+    if (at == std::string::npos)
+        return source;
+    source.erase(at, std::string("extern ").size());
+    source.insert(source.find("[]", at) + 1, std::to_string(bytes));
+    return source;
+}
+
 // Runs `spec`'s generated CUDA in the emulation; every buffer must equal the reference's.
 void emulate_and_compare(const kernel::KernelSpec& spec,
                          const std::vector<std::pair<std::string, std::int64_t>>& params) {
@@ -164,7 +175,8 @@ void emulate_and_compare(const kernel::KernelSpec& spec,
     main << "}\n";
     std::ofstream((dir / "cuda_fp16.h").string()) << "// the prelude defines __half\n";
     std::ofstream((dir / "kernel.cpp").string())
-        << emulation_prelude << g.cuda_source << main.str();
+        << emulation_prelude
+        << with_sized_dynamic_shared(g.cuda_source, g.dynamic_shared_memory_bytes) << main.str();
 
     const std::string compile =
         std::string(KERNCAST_HOST_CXX) + " -std=c++20 -O1 -fno-strict-aliasing -pthread -w -I" +
@@ -350,6 +362,13 @@ TEST(CudaCodegenHostEmulation, StagedArraysInSharedMemory) {
     kernel::KernelSpec hotspot = load("bat_hotspot_shared");
     hotspot.launch = kernel::LaunchConfig{{32, 2, 1}, {1, 3, 1}, kernel::FoldPlacement::strided};
     emulate_and_compare(hotspot, {{"grid_width", 64}, {"grid_height", 12}});
+    // A tile of 6 x 3202 floats (76,848 B): beyond the static limit, a dynamic buffer.
+    hotspot.launch = kernel::LaunchConfig{{32, 4, 1}, {100, 1, 1}, kernel::FoldPlacement::strided};
+    const std::vector<std::pair<std::string, std::int64_t>> wide{{"grid_width", 3200},
+                                                                 {"grid_height", 8}};
+    const GeneratedKernel dynamic = generate_cuda(lower_kernel(hotspot, hotspot.launch, wide));
+    EXPECT_EQ(dynamic.dynamic_shared_memory_bytes, 6 * 3202 * 4);
+    emulate_and_compare(hotspot, wide);
     // A guarded read: the staging clipped to the array (its first block would read a[-1]).
     kernel::KernelSpec guarded = kernel::parse_kernel_text(
         "name: guarded\nparams: {n: 64}\narrays:\n  a: {dtype: f32, shape: [n], stage: shared}\n"

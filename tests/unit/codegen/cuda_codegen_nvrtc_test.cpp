@@ -61,6 +61,20 @@ TEST(CudaCodegenNvrtc, StagedConvolutionCompilesForSm80) {
     EXPECT_FALSE(result.image.empty());
 }
 
+// A tile beyond the 48 KiB a kernel may declare statically (6 x 6402 floats: 153,648 B, which
+// ptxas refuses as a static array) compiles as one dynamic shared buffer.
+TEST(CudaCodegenNvrtc, TilesBeyondTheStaticLimitCompileAsDynamicSharedMemory) {
+    auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                         "/examples/autotuning/bat_hotspot_shared.yaml");
+    const kernel::LaunchConfig launch{{32, 4, 1}, {200, 1, 1}, kernel::FoldPlacement::strided};
+    const codegen::GeneratedKernel g = codegen::generate_cuda(codegen::lower_kernel(spec, launch));
+    EXPECT_EQ(g.dynamic_shared_memory_bytes, 153648);
+    const runtime::CompiledKernel result = runtime::compile_cuda_source(
+        {g.cuda_source, spec.name + ".cu", g.kernel_name, 8, 0, {}, {}});
+    EXPECT_EQ(result.target, "sm_80");
+    EXPECT_FALSE(result.image.empty());
+}
+
 // The fold fast path's loads reach PTX one per distinct element: as many global loads as the
 // L1 model's instructions per thread (fold_load_reuse_test.cpp checks those against the
 // model). The domain is a whole number of blocks, so there is no guard and no fold loop beside

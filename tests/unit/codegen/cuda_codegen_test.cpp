@@ -1,9 +1,11 @@
 // The generated CUDA source and launch description: arguments, sizes, the code for tiles,
 // barriers, folds, guards and atomics.
 #include "kerncast/codegen/cuda_codegen.hpp"
+#include "kerncast/codegen/kernel_run.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 
 #include <gtest/gtest.h>
+#include <regex>
 
 using namespace kerncast;
 using namespace kerncast::codegen;
@@ -205,6 +207,47 @@ statements: ["atomic_add(b[1], 1)", "atomic_max(s[2], i)", "f[1] = 0", "z = 2",
     EXPECT_NE(g.cuda_source.find("__shared__ float z[1];"), std::string::npos);
     EXPECT_NE(g.cuda_source.find("z[0] = 2;"), std::string::npos);
     EXPECT_EQ(g.static_shared_memory_bytes, 8 + 8 + 12 + 4);
+}
+
+// Shared arrays beyond the 48 KiB a kernel declares statically are pointers into one dynamic
+// buffer, each piece 16-byte aligned, and the launch passes the buffer's size.
+TEST(CudaCodegen, SharedArraysBeyondTheStaticLimitShareOneDynamicBuffer) {
+    const std::string text = R"yaml(
+name: big_shared
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n]}
+  s: {dtype: f32, shape: [13001], space: shared}
+  b: {dtype: u8, shape: [5], space: shared}
+  out: {dtype: f32, shape: [n]}
+domain: "[n] -> { [x] : 0 <= x < n }"
+threads: {x: x}
+launch: {block: [64]}
+statements: ["s[tx] = a[x]", "b[1] = 3", {barrier: local}, "out[x] = s[tx] + b[1]"]
+)yaml";
+    const auto spec = kernel::parse_kernel_text(text, "big_shared.yaml");
+    const GeneratedKernel g = generate_cuda(lower_kernel(spec, spec.launch));
+    const std::string& src = g.cuda_source;
+    EXPECT_NE(src.find("extern __shared__ __align__(16) unsigned char kerncast_shared[];"),
+              std::string::npos)
+        << src;
+    EXPECT_NE(src.find("float* const s = reinterpret_cast<float*>(kerncast_shared + 0);"),
+              std::string::npos);
+    // 13001 floats end at 52004 B: b starts at the next multiple of 16, padded to 8 B.
+    EXPECT_NE(src.find("unsigned char* const b = reinterpret_cast<unsigned char*>(kerncast_shared "
+                       "+ 52016);"),
+              std::string::npos);
+    EXPECT_EQ(src.find("__shared__ float s["), std::string::npos);
+    EXPECT_EQ(g.dynamic_shared_memory_bytes, 52016 + 8);
+    EXPECT_EQ(g.static_shared_memory_bytes, 0);
+    EXPECT_EQ(timing_request(g, "big_shared.cu", {}).dynamic_shared_memory_bytes, 52024);
+    // Under the limit the same arrays are static, and the launch passes none.
+    const std::string small_text = std::regex_replace(text, std::regex("13001"), "1000");
+    const GeneratedKernel small = generate_cuda(
+        lower_kernel(kernel::parse_kernel_text(small_text, "small_shared.yaml"), spec.launch));
+    EXPECT_NE(small.cuda_source.find("__shared__ float s[1000];"), std::string::npos);
+    EXPECT_EQ(small.dynamic_shared_memory_bytes, 0);
+    EXPECT_EQ(small.static_shared_memory_bytes, 4000 + 8);
 }
 
 TEST(CudaCodegen, HalfPrecisionComputesInFloatAndRoundsOnStore) {
