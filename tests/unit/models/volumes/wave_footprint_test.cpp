@@ -2,12 +2,14 @@
 // random small stencil-like kernels, block sizes, foldings, alignments and block ranges; every
 // thread of the set is enumerated explicitly and its accesses' sectors/lines counted.
 #include "kerncast/analysis/kernel_analysis.hpp"
+#include "kerncast/error.hpp"
 #include "kerncast/kernel/kernel_file.hpp"
 #include "kerncast/models/volumes/wave_footprint.hpp"
 
 #include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -400,6 +402,68 @@ statements:
             EXPECT_TRUE(boxes.counts_boxes(array)) << boxes.arrays()[array].name << " at block "
                                                    << launch.block[0] << "x" << launch.block[1];
     }
+}
+
+// Random staged stencils: reads within a halo of 2, domains that leave a random border, blocks
+// and folds (either placement) that tile the domain or not. The boxes of every array (the
+// staging load's tiles, the guarded store) count what isl counts, for random block ranges and
+// the ranges before them.
+TEST(WaveFootprints, RandomStagedKernelsCountWithBoxesWhatIslCounts) {
+    std::mt19937 random(7);
+    const auto pick = [&](std::int64_t low, std::int64_t high) {
+        return std::uniform_int_distribution<std::int64_t>(low, high)(random);
+    };
+    int checked = 0;
+    for (int trial = 0; trial < 30; ++trial) {
+        const std::int64_t nx = pick(40, 130), ny = pick(10, 40);
+        const std::int64_t x0 = pick(2, 4), y0 = pick(2, 4);
+        std::string reads;
+        for (int r = 0, n = static_cast<int>(pick(1, 4)); r < n; ++r)
+            reads += fmt::format("{}src[y + {}, x + {}]", r ? " + " : "", pick(-2, 2), pick(-2, 2));
+        const std::string yaml = fmt::format(
+            "name: staged\nparams: {{nx: {0}, ny: {1}}}\narrays:\n"
+            "  src: {{dtype: f32, shape: [ny, nx], stage: shared}}\n"
+            "  dst: {{dtype: f32, shape: [ny, nx]}}\n"
+            "domain: \"[nx, ny] -> {{ [y, x] : {2} <= y < ny - 2 and {3} <= x < nx - 2 }}\"\n"
+            "threads: {{x: x, y: y}}\nstatements:\n  - \"dst[y, x] = {4}\"\n",
+            nx, ny, y0, x0, reads);
+        const kernel::LaunchConfig launch{
+            {std::array<std::int64_t, 7>{1, 2, 4, 8, 16, 32, 48}[static_cast<size_t>(pick(0, 6))],
+             pick(1, 4), 1},
+            {pick(1, 3), pick(1, 2), 1},
+            pick(0, 1) ? kernel::FoldPlacement::strided : kernel::FoldPlacement::consecutive};
+        const auto spec = kernel::parse_kernel_text(yaml, "staged.yaml");
+        std::optional<analysis::KernelAnalysis> analysis;
+        try {
+            analysis.emplace(analysis::analyze(spec, launch));
+        } catch (const Error&) {
+            continue; // a fold larger than the domain
+        }
+        const auto params = analysis::bind(*analysis).values();
+        const WaveFootprints boxes(*analysis, params, 128, false, false);
+        const WaveFootprints isl(*analysis, params, 128, false, true);
+        const kernel::Dim3 grid = boxes.grid();
+        const std::int64_t total = grid[0] * grid[1] * grid[2];
+        const std::int64_t first = pick(0, total - 1), end = pick(first + 1, total);
+        const auto wave = block_boxes(first, end, grid);
+        const auto earlier = block_boxes(pick(0, first), first, grid);
+        const std::string what =
+            fmt::format("block {}x{} fold {} blocks [{}, {})\n{}", launch.block[0], launch.block[1],
+                        kernel::fold_text(launch), first, end, yaml);
+        for (size_t array = 0; array < boxes.arrays().size(); ++array) {
+            EXPECT_TRUE(boxes.counts_boxes(array)) << boxes.arrays()[array].name << " " << what;
+            for (const std::int64_t granule : {32, 128}) {
+                EXPECT_EQ(boxes.count(array, wave, granule, AccessFilter::all),
+                          isl.count(array, wave, granule, AccessFilter::all))
+                    << boxes.arrays()[array].name << " granule " << granule << " " << what;
+                EXPECT_EQ(boxes.count_shared(array, wave, earlier, granule, AccessFilter::all),
+                          isl.count_shared(array, wave, earlier, granule, AccessFilter::all))
+                    << boxes.arrays()[array].name << " shared, granule " << granule << " " << what;
+            }
+        }
+        ++checked;
+    }
+    EXPECT_GE(checked, 20);
 }
 
 // An RGB image stored pixel by pixel ([ny, nx, 3], hk_sepia's layout): a box that spans all
