@@ -68,3 +68,21 @@ if(KERNCAST_ACCURACY_GATE)
   set_tests_properties(accuracy.run accuracy.targets accuracy.document_is_current
                        PROPERTIES LABELS accuracy)
 endif()
+
+# The published A100 hotspot set (data/published/a100-pcie-hotspot): a fresh import of its
+# transcription reproduces the committed records byte for byte, and validate ranks them.
+add_test(NAME cli.published_kernel_tuner_records_reproduce
+  COMMAND bash -c [=[
+    out="$(mktemp -d)"
+    scripts/import-published-kernel-tuner --out "$out" > /dev/null &&
+      diff -r "$out" data/published/a100-pcie-hotspot/records
+    status=$?
+    rm -rf "$out"
+    exit $status
+  ]=]
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.published_kernel_tuner_records_reproduce PROPERTIES LABELS cli)
+kerncast_add_cli_test(NAME validate.published_hotspot_times
+  ARGS validate examples/autotuning/bat_hotspot_shared.yaml -m a100-sxm4-40gb
+       --records data/published/a100-pcie-hotspot/records
+  STDOUT_CONTAINS "rows are published values" "Accuracy of the predicted times")
