@@ -47,32 +47,38 @@ TEST(CudaCodegenNvrtc, AtomicAndReductionTestKernelsCompileForSm80) {
     }
 }
 
-// A kernel staged in shared memory (`stage: shared`) at a folded launch: the static tile of
-// (4*2 + 16) x (32*2 + 16) floats, its staging loops and barriers.
-TEST(CudaCodegenNvrtc, StagedConvolutionCompilesForSm80) {
-    auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
-                                         "/examples/autotuning/kt_convolution_shared.yaml");
-    const kernel::LaunchConfig launch{{32, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided};
-    const codegen::GeneratedKernel g = codegen::generate_cuda(codegen::lower_kernel(spec, launch));
-    EXPECT_NE(g.cuda_source.find("__shared__ float input_shared[1920];"), std::string::npos);
+namespace {
+
+// The generated source of the autotuning example `name` at `launch`, which must compile for
+// sm_80 (ptxas included: an image comes back).
+codegen::GeneratedKernel compiled_for_sm80(const std::string& name,
+                                           const kernel::LaunchConfig& launch) {
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/autotuning/" + name + ".yaml");
+    codegen::GeneratedKernel g = codegen::generate_cuda(codegen::lower_kernel(spec, launch));
     const runtime::CompiledKernel result = runtime::compile_cuda_source(
         {g.cuda_source, spec.name + ".cu", g.kernel_name, 8, 0, {}, {}});
     EXPECT_EQ(result.target, "sm_80");
     EXPECT_FALSE(result.image.empty());
+    return g;
+}
+
+} // namespace
+
+// A kernel staged in shared memory (`stage: shared`) at a folded launch: the static tile of
+// (4*2 + 16) x (32*2 + 16) floats, its staging loops and barriers.
+TEST(CudaCodegenNvrtc, StagedConvolutionCompilesForSm80) {
+    const codegen::GeneratedKernel g = compiled_for_sm80(
+        "kt_convolution_shared", {{32, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided});
+    EXPECT_NE(g.cuda_source.find("__shared__ float input_shared[1920];"), std::string::npos);
 }
 
 // A tile beyond the 48 KiB a kernel may declare statically (6 x 6402 floats: 153,648 B, which
 // ptxas refuses as a static array) compiles as one dynamic shared buffer.
 TEST(CudaCodegenNvrtc, TilesBeyondTheStaticLimitCompileAsDynamicSharedMemory) {
-    auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
-                                         "/examples/autotuning/bat_hotspot_shared.yaml");
-    const kernel::LaunchConfig launch{{32, 4, 1}, {200, 1, 1}, kernel::FoldPlacement::strided};
-    const codegen::GeneratedKernel g = codegen::generate_cuda(codegen::lower_kernel(spec, launch));
+    const codegen::GeneratedKernel g = compiled_for_sm80(
+        "bat_hotspot_shared", {{32, 4, 1}, {200, 1, 1}, kernel::FoldPlacement::strided});
     EXPECT_EQ(g.dynamic_shared_memory_bytes, 153648);
-    const runtime::CompiledKernel result = runtime::compile_cuda_source(
-        {g.cuda_source, spec.name + ".cu", g.kernel_name, 8, 0, {}, {}});
-    EXPECT_EQ(result.target, "sm_80");
-    EXPECT_FALSE(result.image.empty());
 }
 
 // The fold fast path's loads reach PTX one per distinct element: as many global loads as the
