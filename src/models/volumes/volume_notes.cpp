@@ -109,6 +109,11 @@ void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
         notes.push_back("The machine gives no block launch rate (compute.block_launches_per_cycle, "
                         "docs/machine-format.md): starting the thread blocks is assumed never "
                         "to limit.");
+    if (a.dram_in_flight_unknown)
+        notes.push_back("The machine's dram level gives no bandwidth_by_loads_in_flight "
+                        "(docs/machine-format.md): the loads in flight are assumed never to "
+                        "limit, so a launch of few resident threads or few loads each is "
+                        "forecast at full DRAM bandwidth (docs/volume-model.md, DRAM in flight).");
 }
 
 } // namespace

@@ -729,6 +729,8 @@ void record_assumptions(VolumePrediction& p, const MachineModel& machine, const 
         for (auto& term : uncovered_capacity_terms(metric.decomposition, metric.total, machine))
             p.assumptions.uncovered.push_back({std::string(metric.metric), std::move(term)});
     p.assumptions.block_launch_rate_unknown = !machine.compute.block_launches_per_cycle;
+    const MemoryLevel* dram = machine.level("dram");
+    p.assumptions.dram_in_flight_unknown = dram && !dram->bandwidth_by_loads_in_flight;
 }
 
 // The DRAM load bytes an SM's threads keep in flight (LimiterInputs), factor by factor:

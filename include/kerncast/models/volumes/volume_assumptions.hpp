@@ -91,6 +91,9 @@ struct VolumeAssumptions {
     std::vector<MixedBandwidthUse> mixed_bandwidths;
     // The machine gives no compute.block_launches_per_cycle: block starts never limit.
     bool block_launch_rate_unknown = false;
+    // The machine's dram level gives no bandwidth_by_loads_in_flight: the loads a launch keeps
+    // in flight never limit (no latency limit, whatever the occupancy).
+    bool dram_in_flight_unknown = false;
 };
 
 } // namespace kerncast::models

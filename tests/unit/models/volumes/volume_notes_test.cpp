@@ -35,9 +35,10 @@ TEST(VolumeNotes, EachAssumptionInPredictsOrder) {
     p.assumptions.l1.miss_pass_fill_cycles = 262.4;
     p.assumptions.l2_redundant_loads_assumed_hit = true;
     p.assumptions.block_launch_rate_unknown = true;
+    p.assumptions.dram_in_flight_unknown = true;
     p.assumptions.mixed_bandwidths.push_back({"DRAM", "dram", "DRAM bytes", 3.0e12, 0.25, 3.3e12});
     const std::vector<std::string> notes = volume_notes(p, "m");
-    ASSERT_EQ(notes.size(), 9u);
+    ASSERT_EQ(notes.size(), 10u);
     EXPECT_EQ(notes[0].rfind("Unmodelled: 50 % of the kernel's global accesses", 0), 0u);
     EXPECT_EQ(notes[1], "L1 capacity misses come from a simulation of one SM's L1 (1920 lines of "
                         "128 B in sets of 4, LRU; docs/volume-model.md), not the "
@@ -53,6 +54,8 @@ TEST(VolumeNotes, EachAssumptionInPredictsOrder) {
                         "mixed_bandwidth_by_store_fraction (sustained_bandwidth_gbs, loads "
                         "alone, is 3300 GB/s).");
     EXPECT_EQ(notes[8].rfind("The machine gives no block launch rate", 0), 0u);
+    EXPECT_EQ(notes[9].rfind("The machine's dram level gives no bandwidth_by_loads_in_flight", 0),
+              0u);
 }
 
 TEST(VolumeNotes, TheL1FitSaysWhyTheSimulationDidNotRun) {
