@@ -86,3 +86,23 @@ kerncast_add_cli_test(NAME validate.published_hotspot_times
   ARGS validate examples/autotuning/bat_hotspot_shared.yaml -m a100-sxm4-40gb
        --records data/published/a100-pcie-hotspot/records
   STDOUT_CONTAINS "rows are published values" "Accuracy of the predicted times")
+
+# The A100 machine files' DRAM bandwidth_by_loads_in_flight and mixed_bandwidth_by_store_fraction
+# are the published gpu-stream table converted by scripts/gpu-stream-in-flight
+# (data/published/gpu-benches-stream/README.md), and kerncast's forecast of gpu-stream's own kernels, two blocks an SM, gives back the rows they came from.
+foreach(pair "a100_40;a100-sxm4-40gb" "a100_80;a100-sxm4-80gb")
+  list(GET pair 0 table)
+  list(GET pair 1 machine)
+  add_test(NAME cli.gpu_stream_in_flight_table_${table}
+    COMMAND scripts/gpu-stream-in-flight data/published/gpu-benches-stream/${table}.txt
+            --sms 108 --check machines/${machine}.json
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(cli.gpu_stream_in_flight_table_${table} PROPERTIES LABELS cli)
+endforeach()
+add_test(NAME cli.gpu_stream_forecast_gives_back_the_a100_rows
+  COMMAND scripts/gpu-stream-check data/published/gpu-benches-stream/a100_40.txt a100-sxm4-40gb
+          --sms 108 -D spoiler_floats=16384 --kerncast $<TARGET_FILE:kerncast_cli>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.gpu_stream_forecast_gives_back_the_a100_rows PROPERTIES LABELS cli
+  PASS_REGULAR_EXPRESSION
+  "\\| 32 \\| 81 / 81 \\| 210 / 210 \\| 151 / 151 \\|.*\\| 256 \\| 579 / 579 \\| 1231 / 1231 \\| 954 / 954 \\|.*\\| 512 \\| 1042 / 1042 \\| 1359 / 1359 \\| 1338 / 1338 \\|.*\\| 1024 \\| 1490 / 1490 \\| 1360 / 1360 \\| 1381 / 1381 \\|")

@@ -79,7 +79,7 @@ kerncast_add_cli_test(NAME predict_fd5pt_16_block_indices
 # 60.670 B per point at 5000 GB/s bind.
 kerncast_add_cli_test(NAME predict_a100_80gb
   ARGS predict examples/kernels/star3d_r4.yaml -m a100-sxm4-80gb --block 16x2x32 --fold z=2
-  STDOUT_CONTAINS "L2          60.670  B                    12.134  yes")
+  STDOUT_CONTAINS "L2                 60.670  B                    12.134  yes")
 # Every built-in machine with caches predicts (docs/machine-format.md, "Bandwidths and L2 sizes
 # from published figures"); `machine show --json` gives the L2 bandwidth the limiter model
 # divides by and its source (id|L2 GB/s[|source]; without a source the value is written bare

@@ -208,10 +208,31 @@ TEST(Limiter, HopperFilesCarryTheirMeasuredMixes) {
     EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(h200, 0.0), 4515.5e9);
     // Between 0.4 (2856.6) and 0.5 (2817.5): a star's 8 stored of 19.3 B a point.
     EXPECT_NEAR(dram_bandwidth_bytes_per_s(h100, 0.45), 2837.05e9, 1e3);
-    // No other built-in file measured mixes: their DRAM limit stays the sustained bandwidth.
-    for (const char* id : {"v100-pcie-32gb", "a100-sxm4-40gb", "h100-pcie-80gb"})
+    // Files without measured mixes keep the sustained bandwidth as their DRAM limit.
+    for (const char* id : {"v100-pcie-32gb", "h100-pcie-80gb"})
         EXPECT_TRUE(limiter_machine(resolve_machine(id)).dram_bandwidth_by_store_fraction.empty())
             << id;
+}
+
+TEST(Limiter, A100FilesCarryThePublishedGpuStreamTables) {
+    // data/published/gpu-benches-stream/a100_40.txt, the row of block size 1024: read 1490,
+    // triad 1360, scale 1381 GB/s, init (stores only) 1503; and the row of block size 256 as
+    // in-flight points: 2 blocks x 256 threads x 8 B = 4 KiB for read (579 GB/s) and scale
+    // (954), x 16 B = 8 KiB for triad (1231).
+    const LimiterMachine a100 = limiter_machine(resolve_machine("a100-sxm4-40gb"));
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(a100, 0.0), 1490e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(a100, 0.3333), 1360e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(a100, 0.5), 1381e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(a100, 1.0), 1503e9);
+    ASSERT_EQ(a100.dram_in_flight_curves.size(), 3u);
+    EXPECT_EQ(a100.dram_in_flight_curves[0].points.size(), 32u);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(a100, 4096, 0.0), 579e9, 1e3);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(a100, 4096, 0.5), 954e9, 1e3);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(a100, 8192, 0.3333), 1231e9, 1e3);
+    // The 80 GB file's from a100_80.txt: scale 1732 at block size 1024, 1026 at 256.
+    const LimiterMachine a100_80 = limiter_machine(resolve_machine("a100-sxm4-80gb"));
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(a100_80, 0.5), 1732e9);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(a100_80, 4096, 0.5), 1026e9, 1e3);
 }
 
 TEST(Limiter, HopperMixesReplayTheirCommittedMeasurements) {
