@@ -51,16 +51,24 @@ TEST(VolumeStages, HopperRunsEveryMeasuredMechanism) {
               "the simulated L1 (kernels without a static request order keep the fit)");
 }
 
-TEST(VolumeStages, AnAmpereFileKeepsThePapersMechanisms) {
+TEST(VolumeStages, AnAmpereFileKeepsThePapersCacheMechanisms) {
     const VolumeStagePlan plan = plan_volume_stages(builtin_machine("a100-sxm4-40gb"));
-    EXPECT_FALSE(plan.simulated_l1 || plan.miss_pass || plan.dram_in_flight || plan.launch_limit);
+    EXPECT_FALSE(plan.simulated_l1 || plan.miss_pass || plan.launch_limit);
     EXPECT_TRUE(plan.stage("l1_capacity_fit").runs);
     EXPECT_EQ(plan.stage("l1_simulation").instead, "no memory.l1.ways: the l1_redundant_loads fit");
     EXPECT_EQ(plan.stage("l1_miss_pass").instead,
               "shared_memory_banks.miss_pass is not \"after_hits\": the bank rule alone");
-    // Retirement and the window refine the in-flight limit: without its table neither runs.
+    // Its DRAM tables are published gpu-stream rows (data/published/gpu-benches-stream): the
+    // in-flight limit and the mixes run; retirement and the window, which refine the in-flight
+    // limit with values no A100 run measured, do not.
+    EXPECT_TRUE(plan.dram_in_flight && plan.dram_mixed_bandwidth);
+    const StageParameter* table =
+        parameter(plan.stage("dram_in_flight_limit"), "memory.dram.bandwidth_by_loads_in_flight");
+    ASSERT_NE(table, nullptr);
+    EXPECT_EQ(table->source, "gpu-benches-stream-in-flight");
     EXPECT_EQ(plan.stage("block_retirement").instead,
-              "no memory.dram.bandwidth_by_loads_in_flight: no limit by the DRAM loads in flight");
+              "no compute.warp_duration_cv: every resident thread counts");
+    EXPECT_FALSE(plan.stage("load_window").runs);
     const StageParameter* l1_fit =
         parameter(plan.stage("l1_capacity_fit"), "capacity_fits.l1_redundant_loads");
     ASSERT_NE(l1_fit, nullptr);

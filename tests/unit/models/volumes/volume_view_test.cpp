@@ -29,13 +29,15 @@ TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
     ASSERT_LT(dram_load, volumes.columns.size());
     EXPECT_EQ(std::get<double>(volumes.rows.back()[dram_load]), p.dram_load_bytes);
     const auto& limiters = doc.table_at("limiters");
-    ASSERT_EQ(limiters.rows.size(), 5u);
+    // DRAM, L2, L1, FP, launch and DRAM in flight (the A100 files' published gpu-stream table).
+    ASSERT_EQ(limiters.rows.size(), 6u);
     int binding = 0;
     for (const auto& row : limiters.rows)
         binding += std::get<bool>(row[4]) ? 1 : 0;
     EXPECT_EQ(binding, 1);
+    EXPECT_EQ(std::get<std::string>(limiters.rows.back()[0]), "DRAM in flight");
     // The A100 file gives no block launch rate: the launch row has blocks but no time.
-    const auto& launch = limiters.rows.back();
+    const auto& launch = limiters.rows[4];
     EXPECT_EQ(std::get<std::string>(launch[0]), "launch");
     EXPECT_DOUBLE_EQ(std::get<double>(launch[1]),
                      static_cast<double>(p.blocks) / static_cast<double>(p.points));
@@ -43,8 +45,9 @@ TEST(VolumeView, PredictShowsEveryArrayLevelAndLimiter) {
     // The limiter chart draws no launch bar either (a bar of 0 would claim no time).
     for (const auto& chart : doc.charts)
         if (chart.key == "limiters") {
-            EXPECT_EQ(chart.categories, (std::vector<std::string>{"DRAM", "L2", "L1", "FP"}));
-            EXPECT_EQ(chart.series.at(0).y.size(), 4u);
+            EXPECT_EQ(chart.categories,
+                      (std::vector<std::string>{"DRAM", "L2", "L1", "FP", "DRAM in flight"}));
+            EXPECT_EQ(chart.series.at(0).y.size(), 5u);
         }
     EXPECT_EQ(std::get<std::string>(doc.table_at("prediction").rows[0][0]),
               limiter_name(p.limiter.binding));
