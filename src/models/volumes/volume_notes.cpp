@@ -102,7 +102,7 @@ void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
         notes.push_back(fmt::format(
             "{} bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its {} are stores), "
             "interpolated in the {} level's mixed_bandwidth_by_store_fraction "
-            "(sustained_bandwidth_gbs, loads alone, is {:.0f} GB/s).",
+            "(without the list the limit divides by sustained_bandwidth_gbs, {:.0f} GB/s).",
             n.limiter, n.bandwidth_bytes_per_s / 1e9, n.store_fraction, n.bytes, n.level,
             n.loads_alone_bytes_per_s / 1e9));
     if (a.block_launch_rate_unknown)

@@ -51,8 +51,8 @@ TEST(VolumeNotes, EachAssumptionInPredictsOrder) {
     EXPECT_EQ(notes[6], "The launch fits in one wave: no reuse from earlier blocks is possible.");
     EXPECT_EQ(notes[7], "DRAM bandwidth 3000 GB/s for this kernel's mix (0.25 of its DRAM bytes "
                         "are stores), interpolated in the dram level's "
-                        "mixed_bandwidth_by_store_fraction (sustained_bandwidth_gbs, loads "
-                        "alone, is 3300 GB/s).");
+                        "mixed_bandwidth_by_store_fraction (without the list the limit "
+                        "divides by sustained_bandwidth_gbs, 3300 GB/s).");
     EXPECT_EQ(notes[8].rfind("The machine gives no block launch rate", 0), 0u);
     EXPECT_EQ(notes[9].rfind("The machine's dram level gives no bandwidth_by_loads_in_flight", 0),
               0u);

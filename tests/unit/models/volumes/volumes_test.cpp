@@ -441,7 +441,8 @@ TEST(VolumesL1, LoadsThatPartlyMissTakeASecondPass) {
 
 TEST(VolumesLimiter, DramLimitIsTheBandwidthOfTheKernelsOwnMix) {
     // A box r1 moves 8 B in and 8 B out of DRAM a point: store fraction 0.5, where the H100
-    // file measured 2817.5 GB/s (the sustained value, loads alone, is 3115.4).
+    // file measured 2817.5 GB/s (without the list the limit divides by the sustained value,
+    // 3115.4).
     const MachineModel h100 = resolve_machine("h100-sxm5-80gb");
     const kernel::LaunchConfig launch{{64, 4, 1}, {1, 1, 1}};
     const VolumePrediction p = predict("box2d_r1", launch, {}, h100);
