@@ -95,9 +95,13 @@ void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
         notes.push_back(fmt::format(
             "DRAM in flight: {} = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the "
             "latency under that load (interpolated in the dram level's "
-            "bandwidth_by_loads_in_flight).",
+            "bandwidth_by_loads_in_flight{}).",
             in_flight_factors(a.dram_in_flight), a.dram_in_flight.bytes_per_sm / 1024,
-            p.limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9));
+            p.limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9,
+            a.dram_in_flight.table_source.empty()
+                ? ""
+                : ", source " + a.dram_in_flight.table_source +
+                      ", which `kerncast machine show` cites with how it was measured"));
     for (const MixedBandwidthUse& n : a.mixed_bandwidths)
         notes.push_back(fmt::format(
             "{} bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its {} are stores), "

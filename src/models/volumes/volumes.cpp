@@ -780,6 +780,8 @@ DramLoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFoot
     }
     f.window_fraction = f.window ? loads_in_flight_fraction(f.loads_per_thread, *f.window) : 1.0;
     f.dram_load_bytes_per_point = p.dram_load_bytes;
+    if (const MemoryLevel* dram = machine.level("dram"); dram && dram->bandwidth_by_loads_in_flight)
+        f.table_source = dram->bandwidth_by_loads_in_flight->source;
     f.bytes_per_sm = f.resident_threads * f.running_fraction * f.points_per_thread *
                      f.window_fraction * p.dram_load_bytes;
     return f;

@@ -62,6 +62,8 @@ struct DramLoadsInFlight {
     int value_bytes = 4;
     int registers_per_value = 1;
     double dram_load_bytes_per_point = 0;
+    // The dram level's bandwidth_by_loads_in_flight source key ("" when the machine has none).
+    std::string table_source;
 };
 
 // A limiter that divided by a bandwidth interpolated for the kernel's store share, where the

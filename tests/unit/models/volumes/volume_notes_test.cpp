@@ -103,6 +103,13 @@ TEST(VolumeNotes, LoadsInFlightAreSaidFactorByFactor) {
               "of DRAM loads a point = 28.8 KiB of loads in flight an SM reach 2500 GB/s at the "
               "latency under that load (interpolated in the dram level's "
               "bandwidth_by_loads_in_flight).");
+    // The table's source, where the machine names one: A100 points include block starts.
+    f.table_source = "gpu-benches-stream-in-flight";
+    EXPECT_NE(volume_notes(p, "m")[1].find(
+                  "bandwidth_by_loads_in_flight, source gpu-benches-stream-in-flight, which "
+                  "`kerncast machine show` cites with how it was measured)."),
+              std::string::npos);
+    f.table_source.clear();
     f.warp_duration_cv.reset();
     f.no_window = NoLoadWindow::sequential_loop;
     const std::string loop = volume_notes(p, "m")[1];
