@@ -108,7 +108,7 @@ void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
             "interpolated in the {} level's mixed_bandwidth_by_store_fraction "
             "(without the list the limit divides by sustained_bandwidth_gbs, {:.0f} GB/s).",
             n.limiter, n.bandwidth_bytes_per_s / 1e9, n.store_fraction, n.bytes, n.level,
-            n.loads_alone_bytes_per_s / 1e9));
+            n.sustained_bytes_per_s / 1e9));
     if (a.block_launch_rate_unknown)
         notes.push_back("The machine gives no block launch rate (compute.block_launches_per_cycle, "
                         "docs/machine-format.md): starting the thread blocks is assumed never "

@@ -74,7 +74,7 @@ struct MixedBandwidthUse {
     std::string bytes;   // "DRAM bytes", "L2 <-> L1 bytes"
     double bandwidth_bytes_per_s = 0;
     double store_fraction = 0;
-    double loads_alone_bytes_per_s = 0; // sustained_bandwidth_gbs
+    double sustained_bytes_per_s = 0; // sustained_bandwidth_gbs: the limit without the list
 };
 
 // A capacity term of one metric that rests on a part of its curve no measurement places.
