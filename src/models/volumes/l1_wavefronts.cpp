@@ -280,6 +280,7 @@ L1Estimate estimate_l1(const analysis::KernelAnalysis& analysis,
         L1AccessCost cost;
         cost.array = access.array;
         cost.text = access.text;
+        cost.statement = access.statement;
         cost.direction = access.direction;
         cost.space = access.space;
         cost.executions_per_point = executions_per_point[index];

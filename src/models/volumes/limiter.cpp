@@ -196,13 +196,20 @@ LimiterResult evaluate_limiters(const LimiterInputs& inputs, const LimiterMachin
     // Every block must be started; the scheduler starts at most block_launches_per_s of them.
     if (machine.block_launches_per_s > 0)
         r.launch_seconds_per_point = inputs.blocks_per_point / machine.block_launches_per_s;
-    // Little's law (docs/volume-model.md, Limiters): the bandwidth the kernel's loads in flight
-    // reach at the DRAM's latency under that load, where the machine measured it.
-    r.dram_in_flight_bandwidth_bytes_per_s = dram_in_flight_bytes_per_s(
-        machine, inputs.dram_loads_in_flight_bytes_per_sm, r.dram_store_fraction);
-    if (r.dram_in_flight_bandwidth_bytes_per_s > 0)
-        r.dram_in_flight_seconds_per_point =
-            inputs.dram_bytes_per_point / r.dram_in_flight_bandwidth_bytes_per_s;
+    // Little's law (docs/volume-model.md, DRAM in flight): the bandwidth the kernel's loads in
+    // flight reach at the DRAM's latency under that load, where the machine measured it; phase
+    // by phase, since a barrier keeps a thread's later loads from overlapping its earlier ones.
+    for (const InFlightLoadPhase& phase : inputs.dram_in_flight_phases) {
+        const double bytes_per_s = dram_in_flight_bytes_per_s(
+            machine, phase.loads_in_flight_bytes_per_sm, r.dram_store_fraction);
+        r.dram_in_flight_phase_bytes_per_s.push_back(bytes_per_s);
+        if (bytes_per_s > 0)
+            r.dram_in_flight_seconds_per_point +=
+                phase.load_share * inputs.dram_bytes_per_point / bytes_per_s;
+    }
+    if (r.dram_in_flight_seconds_per_point > 0)
+        r.dram_in_flight_bandwidth_bytes_per_s =
+            inputs.dram_bytes_per_point / r.dram_in_flight_seconds_per_point;
     r.binding = Limiter::dram;
     r.seconds_per_point = r.dram_seconds_per_point;
     for (auto [limiter, seconds] :

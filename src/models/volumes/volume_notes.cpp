@@ -43,9 +43,8 @@ void l1_notes(const L1MissAssumption& l1, std::vector<std::string>& notes) {
             std::lround(*l1.miss_pass_fill_cycles)));
 }
 
-// "{threads} resident threads an SM x {running} x {points} point(s) x {at once} x {bytes} B of
-// DRAM loads a point".
-std::string in_flight_factors(const DramLoadsInFlight& f) {
+// "{threads} resident threads an SM x {running} x {points} point(s)".
+std::string in_flight_threads(const DramLoadsInFlight& f) {
     const std::string running =
         f.warp_duration_cv
             ? fmt::format("{:.3f} of them running (a block's {} warps end apart, durations "
@@ -53,12 +52,18 @@ std::string in_flight_factors(const DramLoadsInFlight& f) {
                           "compute.warp_duration_cv)",
                           f.running_fraction, f.warps_per_block, 100 * *f.warp_duration_cv)
             : std::string("all of them running (the machine gives no compute.warp_duration_cv)");
+    return fmt::format("{:.0f} resident threads an SM x {} x {:.0f} point(s)", f.resident_threads,
+                       running, f.points_per_thread);
+}
+
+// "{at once} x {bytes} B of DRAM loads a point" for one phase's loads.
+std::string in_flight_loads(const DramLoadsInFlight& f, const DramLoadPhase& phase) {
     std::string at_once;
     switch (f.no_window) {
     case NoLoadWindow::none:
         at_once = fmt::format("{:.3f} of the {:.0f} loads a thread at once (its {} registers hold "
                               "a window of {} {}-byte values: ({} - {}) / {})",
-                              f.window_fraction, f.loads_per_thread, f.registers_per_thread,
+                              phase.window_fraction, phase.loads_per_thread, f.registers_per_thread,
                               f.window.value_or(0), f.value_bytes, f.registers_per_thread,
                               f.reserved_registers, f.registers_per_value);
         break;
@@ -74,10 +79,53 @@ std::string in_flight_factors(const DramLoadsInFlight& f) {
                   "N|auto or registers_per_thread in the kernel file)";
         break;
     }
-    return fmt::format("{:.0f} resident threads an SM x {} x {:.0f} point(s) x {} x {:.2f} B of "
-                       "DRAM loads a point",
-                       f.resident_threads, running, f.points_per_thread, at_once,
-                       f.dram_load_bytes_per_point);
+    return fmt::format("{} x {:.2f} B of DRAM loads a point", at_once,
+                       phase.dram_load_bytes_per_point);
+}
+
+// ", source {key}, which `kerncast machine show` cites ..." where the machine names one.
+std::string in_flight_source(const DramLoadsInFlight& f) {
+    return f.table_source.empty()
+               ? ""
+               : ", source " + f.table_source +
+                     ", which `kerncast machine show` cites with how it was measured";
+}
+
+// The in-flight limiter's note: one phase's loads, or each barrier phase's and their sum.
+std::string in_flight_note(const DramLoadsInFlight& f, const LimiterResult& limiter) {
+    const char* repeated =
+        f.barrier_in_loop ? " A barrier in a sequential loop repeats its phases every iteration; "
+                            "a phase's loads are counted over all the iterations at once, so "
+                            "where this limit binds the forecast may be too fast."
+                          : "";
+    if (f.phases.size() == 1)
+        return fmt::format(
+            "DRAM in flight: {} x {} = {:.1f} KiB of loads in flight an SM reach "
+            "{:.0f} GB/s at the latency under that load (interpolated in the "
+            "dram level's bandwidth_by_loads_in_flight{}).{}",
+            in_flight_threads(f), in_flight_loads(f, f.phases[0]), f.phases[0].bytes_per_sm / 1024,
+            limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9, in_flight_source(f), repeated);
+    std::string phases;
+    for (size_t k = 0; k < f.phases.size(); ++k) {
+        const DramLoadPhase& phase = f.phases[k];
+        std::string arrays;
+        for (const std::string& array : phase.arrays)
+            arrays += (arrays.empty() ? "" : ", ") + array;
+        phases += fmt::format("{}phase {} ({}): {} = {:.1f} KiB, {:.0f} GB/s", k == 0 ? "" : "; ",
+                              k + 1, arrays.empty() ? "no loads" : arrays,
+                              in_flight_loads(f, phase), phase.bytes_per_sm / 1024,
+                              k < limiter.dram_in_flight_phase_bytes_per_s.size()
+                                  ? limiter.dram_in_flight_phase_bytes_per_s[k] / 1e9
+                                  : 0.0);
+    }
+    return fmt::format(
+        "DRAM in flight, in {} barrier phases (a thread issues no load after a barrier before "
+        "its block has reached it, so each phase's loads are in flight on their own, and its "
+        "DRAM bytes move at the bandwidth they reach): {} x, {}. Over the kernel {:.0f} GB/s at "
+        "the latencies under those loads (interpolated in the dram level's "
+        "bandwidth_by_loads_in_flight{}).{}",
+        f.phases.size(), in_flight_threads(f), phases,
+        limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9, in_flight_source(f), repeated);
 }
 
 // The limiters' side: an under-filled grid, the loads in flight, mixed bandwidths, block starts.
@@ -91,17 +139,8 @@ void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
             "SMs may not reach: the throughput is an upper bound.",
             p.blocks, p.placement.occupancy.active_blocks_per_sm, a.machine_sms,
             p.placement.resident_blocks_per_sm, p.placement.busy_sms));
-    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0)
-        notes.push_back(fmt::format(
-            "DRAM in flight: {} = {:.1f} KiB of loads in flight an SM reach {:.0f} GB/s at the "
-            "latency under that load (interpolated in the dram level's "
-            "bandwidth_by_loads_in_flight{}).",
-            in_flight_factors(a.dram_in_flight), a.dram_in_flight.bytes_per_sm / 1024,
-            p.limiter.dram_in_flight_bandwidth_bytes_per_s / 1e9,
-            a.dram_in_flight.table_source.empty()
-                ? ""
-                : ", source " + a.dram_in_flight.table_source +
-                      ", which `kerncast machine show` cites with how it was measured"));
+    if (p.limiter.dram_in_flight_bandwidth_bytes_per_s > 0 && !a.dram_in_flight.phases.empty())
+        notes.push_back(in_flight_note(a.dram_in_flight, p.limiter));
     for (const MixedBandwidthUse& n : a.mixed_bandwidths)
         notes.push_back(fmt::format(
             "{} bandwidth {:.0f} GB/s for this kernel's mix ({:.2f} of its {} are stores), "

@@ -3,6 +3,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/models/volumes/block_retirement.hpp"
 #include "kerncast/models/volumes/capacity_coverage.hpp"
+#include "kerncast/models/volumes/dram_load_phases.hpp"
 #include "kerncast/models/volumes/l1_simulation.hpp"
 #include "kerncast/models/volumes/load_window.hpp"
 #include "kerncast/models/volumes/volume_stages.hpp"
@@ -733,13 +734,14 @@ void record_assumptions(VolumePrediction& p, const MachineModel& machine, const 
     p.assumptions.dram_in_flight_unknown = dram && !dram->bandwidth_by_loads_in_flight;
 }
 
-// The DRAM load bytes an SM's threads keep in flight (LimiterInputs), factor by factor:
-// resident threads x the fraction of them still running (a block's slots free when its last
-// warp ends, block_retirement.hpp) x points a thread x the fraction of the thread's loads its
-// registers let it issue before the first use (load_window.hpp) x DRAM load bytes a point.
+// The DRAM load bytes an SM's threads keep in flight (LimiterInputs), barrier phase by phase
+// (dram_load_phases.hpp), factor by factor: resident threads x the fraction of them still
+// running (a block's slots free when its last warp ends, block_retirement.hpp) x points a
+// thread x the fraction of the phase's loads a thread's registers let it issue before the
+// first use (load_window.hpp) x the phase's DRAM load bytes a point.
 DramLoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFootprints& footprints,
-                                       const MachineModel& machine, const VolumeStagePlan& plan,
-                                       int warp_size) {
+                                       const kernel::KernelSpec& spec, const MachineModel& machine,
+                                       const VolumeStagePlan& plan, int warp_size) {
     DramLoadsInFlight f;
     const int threads_per_block = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
     f.resident_threads = static_cast<double>(p.placement.resident_blocks_per_sm) *
@@ -752,17 +754,21 @@ DramLoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFoot
     f.points_per_thread =
         static_cast<double>(p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2]);
 
-    // Global loads a thread executes: each access's fold instances (register reuse removed)
-    // times its executions a point (below 1 under a guard). A load in a sequential loop runs
-    // many times while most of its executions hit in L1 or L2 and leave the window quickly, so
-    // the window's share of them says little about the DRAM loads in flight: no window there.
+    // The phases' global loads a thread executes: each access's fold instances (register reuse
+    // removed) times its executions a point (below 1 under a guard). A load in a sequential
+    // loop runs many times while most of its executions hit in L1 or L2 and leave the window
+    // quickly, so the window's share of them says little about the DRAM loads in flight: no
+    // window there.
     bool in_loop = false;
     for (const L1AccessCost& access : p.l1.accesses)
         if (access.direction == analysis::Direction::load &&
-            access.space == kernel::MemorySpace::global) {
-            f.loads_per_thread += access.instructions_per_thread * access.executions_per_point;
+            access.space == kernel::MemorySpace::global)
             in_loop = in_loop || access.executions_per_point > 1 + 1e-9;
-        }
+    f.phases = dram_load_phases(spec.statements, p.l1.accesses, p.arrays);
+    f.barrier_in_loop = std::any_of(
+        spec.statements.begin(), spec.statements.end(), [](const kernel::StatementSpec& s) {
+            return s.kind == kernel::StatementKind::barrier && !s.within.empty();
+        });
     for (const FootprintArray& array : footprints.arrays()) // the largest loaded element
         if (array.loaded)
             f.value_bytes = std::max(f.value_bytes, array.element_bytes);
@@ -778,12 +784,15 @@ DramLoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFoot
         if (!f.window)
             f.no_window = NoLoadWindow::registers_unknown;
     }
-    f.window_fraction = f.window ? loads_in_flight_fraction(f.loads_per_thread, *f.window) : 1.0;
     f.dram_load_bytes_per_point = p.dram_load_bytes;
     if (const MemoryLevel* dram = machine.level("dram"); dram && dram->bandwidth_by_loads_in_flight)
         f.table_source = dram->bandwidth_by_loads_in_flight->source;
-    f.bytes_per_sm = f.resident_threads * f.running_fraction * f.points_per_thread *
-                     f.window_fraction * p.dram_load_bytes;
+    for (DramLoadPhase& phase : f.phases) {
+        phase.window_fraction =
+            f.window ? loads_in_flight_fraction(phase.loads_per_thread, *f.window) : 1.0;
+        phase.bytes_per_sm = f.resident_threads * f.running_fraction * f.points_per_thread *
+                             phase.window_fraction * phase.dram_load_bytes_per_point;
+    }
     return f;
 }
 
@@ -863,8 +872,13 @@ VolumePrediction predict_volumes(const analysis::KernelAnalysis& analysis,
     inputs.fp_cycles_per_point = p.fp.cycles_per_point;
     inputs.blocks_per_point = static_cast<double>(p.blocks) / static_cast<double>(p.points);
     p.assumptions.dram_in_flight =
-        dram_loads_in_flight(p, footprints, machine, m.plan, m.layout.warp_size);
-    inputs.dram_loads_in_flight_bytes_per_sm = p.assumptions.dram_in_flight.bytes_per_sm;
+        dram_loads_in_flight(p, footprints, analysis.spec, machine, m.plan, m.layout.warp_size);
+    double phased_load_bytes = 0;
+    for (const DramLoadPhase& phase : p.assumptions.dram_in_flight.phases)
+        phased_load_bytes += phase.dram_load_bytes_per_point;
+    for (const DramLoadPhase& phase : p.assumptions.dram_in_flight.phases)
+        inputs.dram_in_flight_phases.push_back(
+            {phase.dram_load_bytes_per_point / phased_load_bytes, phase.bytes_per_sm});
     const LimiterMachine limiter_rates =
         with_busy_sms(limiter_machine(machine), p.placement.busy_sms);
     p.limiter = evaluate_limiters(inputs, limiter_rates, p.points);

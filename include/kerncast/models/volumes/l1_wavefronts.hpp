@@ -82,7 +82,8 @@ std::vector<std::int64_t> thread_offsets(const std::array<std::int64_t, 3>& thre
 // The cost of one access of the kernel, averaged over the warps of one thread block.
 struct L1AccessCost {
     std::string array;
-    std::string text; // the reference as written
+    std::string text;  // the reference as written
+    int statement = 0; // index into KernelSpec::statements (barrier phases: DRAM in flight)
     analysis::Direction direction = analysis::Direction::load;
     kernel::MemorySpace space = kernel::MemorySpace::global; // global or shared
     int instructions_per_thread = 0;   // distinct fold instances (register reuse removed)

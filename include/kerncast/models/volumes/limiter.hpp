@@ -18,6 +18,19 @@ enum class Limiter { dram, l2, l1, fp, launch, dram_in_flight };
 // "DRAM", "L2", "L1", "FP", "launch", "DRAM in flight"
 const char* limiter_name(Limiter limiter);
 
+// The DRAM loads of one barrier phase: the statements between two barriers. A thread issues
+// no load after a barrier before every thread of its block has reached it, so each phase's
+// loads are in flight on their own, and the phases' DRAM bytes move one phase after the other.
+struct InFlightLoadPhase {
+    double load_share = 1; // of the kernel's DRAM load bytes (the phases' shares sum to 1)
+    // The DRAM load bytes an SM's resident threads have requested at once in this phase:
+    // resident threads x the fraction of them still running (busy_warp_slot_fraction,
+    // block_retirement.hpp) x the phase's DRAM load bytes a point x points a thread x the
+    // fraction of the phase's loads its registers let a thread issue before their first use
+    // (loads_in_flight_fraction, load_window.hpp).
+    double loads_in_flight_bytes_per_sm = 0;
+};
+
 // Per point (one thread-fold instance of the kernel's domain).
 struct LimiterInputs {
     double dram_bytes_per_point = 0;       // loads + stores between DRAM and L2
@@ -27,12 +40,9 @@ struct LimiterInputs {
     double l1_cycles_per_point = 0;        // L1 wavefronts of one SM
     double fp_cycles_per_point = 0;        // floating-point issue cycles of one SM
     double blocks_per_point = 0;           // thread blocks of the launch over its points
-    // The DRAM load bytes an SM's resident threads have requested at once: resident threads x
-    // the fraction of them still running (busy_warp_slot_fraction, block_retirement.hpp) x DRAM
-    // load bytes a point x points a thread x the fraction of a thread's loads its registers let
-    // it issue before their first use (loads_in_flight_fraction, load_window.hpp). 0: no
+    // The kernel's barrier phases that load from DRAM (InFlightLoadPhase), in order; empty: no
     // in-flight limit.
-    double dram_loads_in_flight_bytes_per_sm = 0;
+    std::vector<InFlightLoadPhase> dram_in_flight_phases;
 };
 
 // A level's bandwidth for a load/store mix (its mixed_bandwidth_by_store_fraction).
@@ -112,10 +122,14 @@ struct LimiterResult {
     double l1_seconds_per_point = 0;
     double fp_seconds_per_point = 0;
     double launch_seconds_per_point = 0; // 0 when the machine has no block launch rate
-    // The in-flight limit: DRAM bytes over dram_in_flight_bytes_per_s; 0 when the machine has no
-    // bandwidth_by_loads_in_flight or the kernel loads nothing from DRAM.
+    // The in-flight limit: each barrier phase's share of the DRAM bytes over
+    // dram_in_flight_bytes_per_s at its loads in flight, summed over the phases; the bandwidth
+    // is the DRAM bytes over that time. 0 when the machine has no bandwidth_by_loads_in_flight
+    // or the kernel loads nothing from DRAM.
     double dram_in_flight_bandwidth_bytes_per_s = 0;
     double dram_in_flight_seconds_per_point = 0;
+    // Each phase's bandwidth (of LimiterInputs::dram_in_flight_phases, in order).
+    std::vector<double> dram_in_flight_phase_bytes_per_s;
     Limiter binding = Limiter::dram;
     double seconds_per_point = 0; // the largest of the six
     double points_per_second = 0;

@@ -40,11 +40,27 @@ enum class NoLoadWindow {
     registers_unknown, // the registers per thread are unknown
 };
 
+// One barrier phase's DRAM loads (InFlightLoadPhase, limiter.hpp): the global loads of the
+// statements from `first_statement` to the next barrier.
+struct DramLoadPhase {
+    int first_statement = 0;         // index into KernelSpec::statements
+    std::vector<std::string> arrays; // the global arrays it loads, in the order of their loads
+    double loads_per_thread = 0;     // its global loads a thread executes
+    double window_fraction = 1;      // of them in flight at once (loads_in_flight_fraction)
+    double dram_load_bytes_per_point = 0;
+    double bytes_per_sm = 0; // its loads in flight an SM
+};
+
 // The DRAM load bytes an SM's threads keep in flight (LimiterInputs), factor by factor:
 // resident threads x the fraction still running x points a thread x the share of its loads
-// its registers let it issue at once x DRAM load bytes a point.
+// its registers let it issue at once x DRAM load bytes a point, per barrier phase.
 struct DramLoadsInFlight {
-    double bytes_per_sm = 0;
+    // The phases whose loads reach DRAM, in order: one where no barrier separates the kernel's
+    // DRAM loads.
+    std::vector<DramLoadPhase> phases;
+    // A barrier sits in a sequential loop: its phases repeat every iteration, while `phases`
+    // count each over all the iterations.
+    bool barrier_in_loop = false;
     double resident_threads = 0;
     // Block retirement (block_retirement.hpp): a block's slots free when its last warp ends.
     // nullopt warp_duration_cv: not applied (the machine gives none), running_fraction 1.
@@ -55,13 +71,11 @@ struct DramLoadsInFlight {
     // The load window: `window` values of value_bytes = (registers - reserved) / per value.
     NoLoadWindow no_window = NoLoadWindow::none;
     std::optional<int> window;
-    double window_fraction = 1;
-    double loads_per_thread = 0;
     int registers_per_thread = 0;
     int reserved_registers = 0;
     int value_bytes = 4;
     int registers_per_value = 1;
-    double dram_load_bytes_per_point = 0;
+    double dram_load_bytes_per_point = 0; // all phases'
     // The dram level's bandwidth_by_loads_in_flight source key ("" when the machine has none).
     std::string table_source;
 };

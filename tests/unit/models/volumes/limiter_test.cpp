@@ -159,7 +159,7 @@ TEST(Limiter, InFlightLimitIsLittlesLawOnTheLatencyUnderLoad) {
     LimiterInputs in;
     in.dram_bytes_per_point = 16;
     in.dram_store_bytes_per_point = 8;
-    in.dram_loads_in_flight_bytes_per_sm = 5000;
+    in.dram_in_flight_phases = {{1.0, 5000}};
     LimiterResult r = evaluate_limiters(in, m, 1000);
     EXPECT_NEAR(r.dram_in_flight_bandwidth_bytes_per_s, mix_at_5000, 1e3);
     EXPECT_NEAR(r.dram_in_flight_seconds_per_point, 16 / mix_at_5000, 1e-24);
@@ -167,10 +167,28 @@ TEST(Limiter, InFlightLimitIsLittlesLawOnTheLatencyUnderLoad) {
     EXPECT_EQ(r.binding, Limiter::dram_in_flight);
     EXPECT_STREQ(limiter_name(r.binding), "DRAM in flight");
     // Enough in flight: the mix's most (1200 GB/s, 13.3 ps) is under the DRAM limit.
-    in.dram_loads_in_flight_bytes_per_sm = 50000;
+    in.dram_in_flight_phases = {{1.0, 50000}};
     r = evaluate_limiters(in, m, 1000);
     EXPECT_NEAR(r.dram_in_flight_seconds_per_point, 16 / 1200e9, 1e-24);
     EXPECT_EQ(r.binding, Limiter::dram);
+    // The same loads in two barrier phases of 3/4 and 1/4 of the bytes, each phase's in flight
+    // alone (3750 and 1250 B): each share of the 16 B moves at its own phase's bandwidth, one
+    // after the other, and the kernel's bandwidth is the 16 B over their sum.
+    const double at_3750 = dram_in_flight_bytes_per_s(m, 3750, 0.5);
+    const double at_1250 = dram_in_flight_bytes_per_s(m, 1250, 0.5);
+    in.dram_in_flight_phases = {{0.75, 3750}, {0.25, 1250}};
+    r = evaluate_limiters(in, m, 1000);
+    ASSERT_EQ(r.dram_in_flight_phase_bytes_per_s.size(), 2u);
+    EXPECT_DOUBLE_EQ(r.dram_in_flight_phase_bytes_per_s[0], at_3750);
+    EXPECT_DOUBLE_EQ(r.dram_in_flight_phase_bytes_per_s[1], at_1250);
+    const double phased_seconds = 12 / at_3750 + 4 / at_1250;
+    EXPECT_NEAR(r.dram_in_flight_seconds_per_point, phased_seconds, 1e-24);
+    EXPECT_NEAR(r.dram_in_flight_bandwidth_bytes_per_s, 16 / phased_seconds, 1e3);
+    // Each phase waits for a latency of its own (937.5 and 645.8 ns, shorter under its smaller
+    // load than 5000 B's 1083.3 ns): 25.3 ps a point, 1.46 times 5000 B at once.
+    EXPECT_NEAR(phased_seconds, 25.33e-12, 0.01e-12);
+    EXPECT_GT(r.dram_in_flight_seconds_per_point, 1.45 * 16 / mix_at_5000);
+    EXPECT_EQ(r.binding, Limiter::dram_in_flight);
     // Without the unloaded latency the first point's latency holds below it: 500 GB/s of loads
     // alone at 5000 B.
     m.dram_unloaded_latency_s = 0;

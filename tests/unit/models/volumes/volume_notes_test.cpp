@@ -85,14 +85,18 @@ TEST(VolumeNotes, LoadsInFlightAreSaidFactorByFactor) {
     f.warps_per_block = 8;
     f.points_per_thread = 2;
     f.window = 6;
-    f.window_fraction = 0.5;
-    f.loads_per_thread = 12;
     f.registers_per_thread = 40;
     f.reserved_registers = 8;
     f.value_bytes = 8;
     f.registers_per_value = 2;
     f.dram_load_bytes_per_point = 16;
-    f.bytes_per_sm = 2048 * 0.9 * 2 * 0.5 * 16;
+    DramLoadPhase phase;
+    phase.arrays = {"a"};
+    phase.window_fraction = 0.5;
+    phase.loads_per_thread = 12;
+    phase.dram_load_bytes_per_point = 16;
+    phase.bytes_per_sm = 2048 * 0.9 * 2 * 0.5 * 16;
+    f.phases = {phase};
     EXPECT_EQ(volume_notes(p, "m").size(), 1u); // the limiter did not run
     p.limiter.dram_in_flight_bandwidth_bytes_per_s = 2.5e12;
     EXPECT_EQ(volume_notes(p, "m")[1],
@@ -116,4 +120,35 @@ TEST(VolumeNotes, LoadsInFlightAreSaidFactorByFactor) {
     EXPECT_NE(loop.find("all of them running (the machine gives no compute.warp_duration_cv)"),
               std::string::npos);
     EXPECT_NE(loop.find("(its loads run in a sequential loop: no window)"), std::string::npos);
+}
+
+// A staged kernel's loads in two barrier phases: each phase's loads, bytes in flight and
+// bandwidth, then the kernel's; a barrier in a loop adds that its phases are counted at once.
+TEST(VolumeNotes, BarrierPhasesAreSaidPhaseByPhase) {
+    VolumePrediction p = plain();
+    DramLoadsInFlight& f = p.assumptions.dram_in_flight;
+    f.resident_threads = 1024;
+    f.no_window = NoLoadWindow::sequential_loop;
+    f.dram_load_bytes_per_point = 8;
+    f.phases = {{0, {"temp"}, 1.1, 1, 4, 4096}, {2, {"power"}, 1, 1, 4, 4096}};
+    p.limiter.dram_in_flight_bandwidth_bytes_per_s = 900e9;
+    p.limiter.dram_in_flight_phase_bytes_per_s = {900e9, 900e9};
+    const std::string note = volume_notes(p, "m")[1];
+    EXPECT_EQ(note,
+              "DRAM in flight, in 2 barrier phases (a thread issues no load after a barrier "
+              "before its block has reached it, so each phase's loads are in flight on their own, "
+              "and its DRAM bytes move at the bandwidth they reach): 1024 resident threads an SM "
+              "x all of them running (the machine gives no compute.warp_duration_cv) x 1 "
+              "point(s) x, phase 1 (temp): all the loads a thread at once (its loads run in a "
+              "sequential loop: no window) x 4.00 B of DRAM loads a point = 4.0 KiB, 900 GB/s; "
+              "phase 2 (power): all the loads a thread at once (its loads run in a sequential "
+              "loop: no window) x 4.00 B of DRAM loads a point = 4.0 KiB, 900 GB/s. Over the "
+              "kernel 900 GB/s at the latencies under those loads (interpolated in the dram "
+              "level's bandwidth_by_loads_in_flight).");
+    f.barrier_in_loop = true;
+    EXPECT_NE(volume_notes(p, "m")[1].find("A barrier in a sequential loop repeats its phases "
+                                           "every iteration; a phase's loads are counted over "
+                                           "all the iterations at once, so where this limit "
+                                           "binds the forecast may be too fast."),
+              std::string::npos);
 }

@@ -541,6 +541,43 @@ TEST(VolumesLimiter, InFlightLimitCountsTheResidentThreadsLoads) {
     EXPECT_EQ(plain.limiter.binding, Limiter::dram);
 }
 
+// The staged hotspot (examples/autotuning/bat_hotspot_shared.yaml) on the A100: its threads load
+// the temperature tile, wait at the barrier, then load the power. Each phase keeps its own 4 B
+// a point in flight, not the 8 B of both: 2048 threads x 4 B = 8 KiB an SM a phase, and each
+// phase's half of the DRAM bytes moves at what 8 KiB reach (1233 GB/s), where all 16 KiB at
+// once would reach the mix's 1359.
+TEST(VolumesLimiter, InFlightLimitCountsEachBarrierPhaseOnItsOwn) {
+    const auto spec = kernel::load_kernel_file(std::string(KERNCAST_SOURCE_DIR) +
+                                               "/examples/autotuning/bat_hotspot_shared.yaml");
+    const auto analysis = analysis::analyze(spec, {{32, 4, 1}, {1, 1, 1}});
+    const VolumePrediction p = predict_volumes(analysis, analysis::bind(analysis), a100());
+    const DramLoadsInFlight& f = p.assumptions.dram_in_flight;
+    ASSERT_EQ(f.phases.size(), 2u);
+    EXPECT_EQ(f.phases[0].arrays, std::vector<std::string>{"temp"});
+    EXPECT_EQ(f.phases[1].arrays, std::vector<std::string>{"power"});
+    EXPECT_DOUBLE_EQ(f.phases[0].dram_load_bytes_per_point, array(p, "temp").dram_load_bytes);
+    EXPECT_DOUBLE_EQ(f.phases[1].dram_load_bytes_per_point, array(p, "power").dram_load_bytes);
+    EXPECT_DOUBLE_EQ(f.resident_threads, 2048);
+    const LimiterMachine rates = limiter_machine(a100());
+    double seconds = 0;
+    for (const DramLoadPhase& phase : f.phases) {
+        EXPECT_DOUBLE_EQ(phase.bytes_per_sm, 2048 * phase.dram_load_bytes_per_point);
+        seconds +=
+            phase.dram_load_bytes_per_point / p.dram_load_bytes *
+            (p.dram_load_bytes + p.dram_store_bytes) /
+            dram_in_flight_bytes_per_s(rates, phase.bytes_per_sm, p.limiter.dram_store_fraction);
+    }
+    EXPECT_NEAR(p.limiter.dram_in_flight_seconds_per_point, seconds, 1e-6 * seconds);
+    EXPECT_NEAR(p.limiter.dram_in_flight_bandwidth_bytes_per_s, 1233e9, 1e9);
+    const double at_once =
+        dram_in_flight_bytes_per_s(rates, 2048 * p.dram_load_bytes, p.limiter.dram_store_fraction);
+    EXPECT_NEAR(at_once, 1359e9, 1e9);
+    EXPECT_EQ(p.limiter.binding, Limiter::dram_in_flight);
+    EXPECT_TRUE(any_note(p, [](const std::string& note) {
+        return note.rfind("DRAM in flight, in 2 barrier phases", 0) == 0;
+    }));
+}
+
 TEST(VolumesLimiter, InFlightLimitCountsOnlyTheWarpsStillRunning) {
     // The H200 file's warps vary by cv = 0.134 (compute.warp_duration_cv): a block of 32 warps
     // lives 1 + 0.134 x 2.06967 times a warp's mean duration (e_32 = 2.06967, the expected
