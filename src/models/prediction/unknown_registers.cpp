@@ -3,6 +3,7 @@
 #include "kerncast/error.hpp"
 #include "kerncast/models/prediction/launch_registers.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace kerncast::models {
@@ -31,6 +32,13 @@ unknown_registers_warning(const kernel::KernelSpec& spec, const kernel::LaunchCo
                      : predict_launch(spec, launch, overrides, machine, options, ptxas);
         const double before = prediction.limiter.points_per_second;
         const double after = counted.limiter.points_per_second;
+        // A change that rounds to none says only that the assumption does not matter here.
+        if (before > 0 && std::abs(after / before - 1) < 0.005)
+            return fmt::format("{}. With ptxas's count for kerncast's generated code ({} "
+                               "registers, --registers auto) {} is forecast at the same {:.2f} "
+                               "Gpoints/s (within 0.5 %); {}.",
+                               what, counted.placement.registers.per_thread, subject, before / 1e9,
+                               how);
         return fmt::format("{}. With ptxas's count for kerncast's generated code ({} registers, "
                            "--registers auto) {} is forecast at {:.2f} instead of {:.2f} "
                            "Gpoints/s ({:+.0f} %); {}.",
