@@ -163,10 +163,15 @@ public:
         }
         unsigned victim = used(w);
         if (victim == ways_) {
-            victim = 0; // least recent
-            for (unsigned way = 1; way < ways_; ++way)
-                if (last_use[way] < last_use[victim])
-                    victim = way;
+            // The least recent, without branches (a miss's victim is unpredictable): the first
+            // way of the smallest count, as the counts are distinct.
+            victim = 0;
+            std::uint64_t oldest = last_use[0];
+            for (unsigned way = 1; way < ways_; ++way) {
+                const bool older = last_use[way] < oldest;
+                oldest = older ? last_use[way] : oldest;
+                victim = older ? way : victim;
+            }
         }
         last_use[victim] = ++clock_;
         return fill(w, l, victim, key, hash, sector_bits, now, fetch);
