@@ -87,15 +87,17 @@ kerncast_add_cli_test(NAME validate.published_hotspot_times
        --records data/published/a100-pcie-hotspot/records
   STDOUT_CONTAINS "rows are published values" "Accuracy of the predicted times")
 
-# The A100 machine files' DRAM bandwidth_by_loads_in_flight and mixed_bandwidth_by_store_fraction
+# The A100 and V100 PCIe machine files' DRAM bandwidth_by_loads_in_flight and mixed_bandwidth_by_store_fraction
 # are the published gpu-stream table converted by scripts/gpu-stream-in-flight
 # (data/published/gpu-benches-stream/README.md), and kerncast's forecast of gpu-stream's own kernels, two blocks an SM, gives back the rows they came from.
-foreach(pair "a100_40;a100-sxm4-40gb" "a100_80;a100-sxm4-80gb")
-  list(GET pair 0 table)
-  list(GET pair 1 machine)
+foreach(triple "a100_40;a100-sxm4-40gb;108" "a100_80;a100-sxm4-80gb;108"
+               "v100;v100-pcie-32gb;80")
+  list(GET triple 0 table)
+  list(GET triple 1 machine)
+  list(GET triple 2 sms)
   add_test(NAME cli.gpu_stream_in_flight_table_${table}
     COMMAND scripts/gpu-stream-in-flight data/published/gpu-benches-stream/${table}.txt
-            --sms 108 --check machines/${machine}.json
+            --sms ${sms} --check machines/${machine}.json
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(cli.gpu_stream_in_flight_table_${table} PROPERTIES LABELS cli)
 endforeach()
@@ -106,3 +108,11 @@ add_test(NAME cli.gpu_stream_forecast_gives_back_the_a100_rows
 set_tests_properties(cli.gpu_stream_forecast_gives_back_the_a100_rows PROPERTIES LABELS cli
   PASS_REGULAR_EXPRESSION
   "\\| 32 \\| 81 / 81 \\| 210 / 210 \\| 151 / 151 \\|.*\\| 256 \\| 579 / 579 \\| 1231 / 1231 \\| 954 / 954 \\|.*\\| 512 \\| 1042 / 1042 \\| 1359 / 1359 \\| 1338 / 1338 \\|.*\\| 1024 \\| 1490 / 1490 \\| 1360 / 1360 \\| 1381 / 1381 \\|")
+# The V100 PCIe's: two blocks an SM of 96 KiB take a spoiler of 40 KiB.
+add_test(NAME cli.gpu_stream_forecast_gives_back_the_v100_rows
+  COMMAND scripts/gpu-stream-check data/published/gpu-benches-stream/v100.txt v100-pcie-32gb
+          --sms 80 -D spoiler_floats=10240 --kerncast $<TARGET_FILE:kerncast_cli>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.gpu_stream_forecast_gives_back_the_v100_rows PROPERTIES LABELS cli
+  PASS_REGULAR_EXPRESSION
+  "\\| 32 \\| 72 / 72 \\| 180 / 180 \\| 128 / 128 \\|.*\\| 256 \\| 490 / 490 \\| 765 / 765 \\| 673 / 673 \\|.*\\| 512 \\| 746 / 746 \\| 800 / 800 \\| 784 / 784 \\|.*\\| 1024 \\| 866 / 866 \\| 814 / 814 \\| 802 / 802 \\|")

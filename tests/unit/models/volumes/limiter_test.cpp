@@ -227,12 +227,12 @@ TEST(Limiter, HopperFilesCarryTheirMeasuredMixes) {
     // Between 0.4 (2856.6) and 0.5 (2817.5): a star's 8 stored of 19.3 B a point.
     EXPECT_NEAR(dram_bandwidth_bytes_per_s(h100, 0.45), 2837.05e9, 1e3);
     // Files without measured mixes keep the sustained bandwidth as their DRAM limit.
-    for (const char* id : {"v100-pcie-32gb", "h100-pcie-80gb"})
+    for (const char* id : {"v100-sxm2-32gb", "h100-pcie-80gb"})
         EXPECT_TRUE(limiter_machine(resolve_machine(id)).dram_bandwidth_by_store_fraction.empty())
             << id;
 }
 
-TEST(Limiter, A100FilesCarryThePublishedGpuStreamTables) {
+TEST(Limiter, A100AndV100FilesCarryThePublishedGpuStreamTables) {
     // data/published/gpu-benches-stream/a100_40.txt, the row of block size 1024: read 1490,
     // triad 1360, scale 1381 GB/s, init (stores only) 1503; and the row of block size 256 as
     // in-flight points: 2 blocks x 256 threads x 8 B = 4 KiB for read (579 GB/s) and scale
@@ -251,6 +251,15 @@ TEST(Limiter, A100FilesCarryThePublishedGpuStreamTables) {
     const LimiterMachine a100_80 = limiter_machine(resolve_machine("a100-sxm4-80gb"));
     EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(a100_80, 0.5), 1732e9);
     EXPECT_NEAR(dram_in_flight_bytes_per_s(a100_80, 4096, 0.5), 1026e9, 1e3);
+    // The V100 PCIe's from v100.txt (80 SMs): read 866, triad 814, scale 802, init 895 at block
+    // size 1024; at 256, 4 KiB of loads in flight reach 490 (read) and 673 GB/s (scale).
+    const LimiterMachine v100 = limiter_machine(resolve_machine("v100-pcie-32gb"));
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(v100, 0.0), 866e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(v100, 0.3333), 814e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(v100, 0.5), 802e9);
+    EXPECT_DOUBLE_EQ(dram_bandwidth_bytes_per_s(v100, 1.0), 895e9);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(v100, 4096, 0.0), 490e9, 1e3);
+    EXPECT_NEAR(dram_in_flight_bytes_per_s(v100, 4096, 0.5), 673e9, 1e3);
 }
 
 TEST(Limiter, HopperMixesReplayTheirCommittedMeasurements) {
