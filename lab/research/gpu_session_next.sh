@@ -59,6 +59,10 @@
 #      pnpoly (341-342 configurations) and hotspot (2838; the issue asks for 300 or all, which
 #      needs a session of its own: SPACE_SAMPLE=342 PHASES=autotuning). Forecast before any GPU ran them:
 #      lab/forecasts/autotuning-2026-11-29/.
+#  28. dram_l1_overlap: a coalesced DRAM stream with k extra L1-hit loads of 2, 8 or 32 lines a
+#      warp, and the same code hitting L1 only (dram_l1_overlap.cu): do the DRAM and L1 times
+#      add when close (2026-12-04 lead: lab/research/l1_dram_overlap.py; forecasts
+#      lab/forecasts/issue46-2026-12-04/)? `lab/research/l1_dram_overlap.py table JSONL`.
 # Those 2026-11-26 notes asked for (partial and sector-partial lines, the SASS, the H200 star
 # with the fold fast path) ran in the third session (lab/measured/*-2026-11-26c). Still open
 # there, and what runs it next: the read wavefronts of narrow warps' misses with many loads in
@@ -470,6 +474,12 @@ fi
 if want dram_segments; then
   phase dram_segments
   compile_and_run dram_segments dram_segments 60
+fi
+
+# The DRAM and L1 times of one kernel, apart and together (dram_l1_overlap.cu).
+if want dram_l1_overlap; then
+  phase dram_l1_overlap
+  compile_and_run dram_l1_overlap dram_l1_overlap 60
 fi
 
 # A block's life against its warps' mean duration for blocks of 1 to 32 warps (warp_drift.cu
