@@ -96,8 +96,7 @@ int main() {
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
     std::printf("{\"device\": \"%s\", \"sms\": %d, \"array_bytes\": %zu, \"buffer_bytes\": %zu}\n",
-                prop.name, prop.multiProcessorCount, array_bytes,
-                buffer_elements * sizeof(double));
+                prop.name, prop.multiProcessorCount, array_bytes, buffer_elements * sizeof(double));
     for (const int threads_per_sm : {2048, 1024})
         for (const bool from_dram : {true, false})
             for (const int stride : {1, 4, 16})

@@ -413,15 +413,38 @@ void append_granules(BoxList& boxes, std::vector<Range> box, const FootprintArra
         stride[n - 2] = 1;
         --n;
     }
+    // Runs along the next dimension out whose gaps are shorter than a granule touch every
+    // granule between the first run and the last (an aligned granule fits in no gap): one
+    // interval, exactly. Two of an [h, w, 3] image's channels over a block's pixels are one
+    // run of sectors a row, not one a pixel.
+    while (n > 1) {
+        const std::int64_t run = box[n - 1].second - box[n - 1].first + 1;
+        if ((stride[n - 2] - run) * eb >= granule_bytes)
+            break;
+        box[n - 2] = {box[n - 2].first * stride[n - 2] + box[n - 1].first,
+                      box[n - 2].second * stride[n - 2] + box[n - 1].second};
+        extent[n - 2] *= stride[n - 2];
+        stride[n - 2] = 1;
+        --n;
+    }
     std::vector<std::int64_t> at(n - 1);
     for (size_t k = 0; k + 1 < n; ++k)
         at[k] = box[k].first;
     boxes.dims = 1;
+    const size_t first_new = boxes.ranges.size();
     while (true) {
         std::int64_t row = 0;
         for (size_t k = 0; k + 1 < n; ++k)
             row += at[k] * stride[k];
-        boxes.ranges.push_back(to_granules(row + box[n - 1].first, row + box[n - 1].second));
+        // A run that meets the one before in granules extends it (the footprints count the
+        // union): two of an [h, w, 3] image's three channels are one interval a row of sectors,
+        // not one a pixel.
+        const Range run = to_granules(row + box[n - 1].first, row + box[n - 1].second);
+        if (boxes.ranges.size() > first_new && run.first >= boxes.ranges.back().first &&
+            run.first <= boxes.ranges.back().second + 1)
+            boxes.ranges.back().second = std::max(boxes.ranges.back().second, run.second);
+        else
+            boxes.ranges.push_back(run);
         size_t k = n - 1;
         while (k-- > 0) {
             if (++at[k] <= box[k].second)
