@@ -359,6 +359,11 @@ public:
             next();
             auto e = make(ExprKind::real, t.offset);
             e->real_value = std::strtod(t.text.c_str(), nullptr);
+            if (!std::isfinite(e->real_value))
+                throw ExpressionError("number '" + t.text +
+                                          "' is too large (beyond the largest "
+                                          "double, about 1.8e308)",
+                                      t.offset);
             return e;
         }
         case TokenKind::lparen: {

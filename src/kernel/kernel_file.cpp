@@ -90,6 +90,7 @@ private:
         for (const auto& operand : e.operands)
             require_integer(*operand, node, what);
     }
+    const Expr* real_valued_part(const Expr& e) const;
     void parse_params(const YAML::Node& node);
     void parse_arrays(const YAML::Node& node);
     void parse_domain(const YAML::Node& node);
@@ -581,6 +582,11 @@ void FileParser::check_array_ref(const ExprPtr& ref, const YAML::Node& node,
         // Private arrays live in registers; their subscripts are not addresses.
         if (indirect || array->space == MemorySpace::private_) {
             check_value(subscript, node, bound);
+            if (const Expr* real = real_valued_part(*subscript))
+                throw_input_error("subscript of '" + ref->name +
+                                      "' must be an integer expression; '" + to_string(*real) +
+                                      "' is not an integer",
+                                  inside(node, real->offset));
             continue;
         }
         try {
@@ -594,6 +600,32 @@ void FileParser::check_array_ref(const ExprPtr& ref, const YAML::Node& node,
         }
         check_value(subscript, node, bound);
     }
+}
+
+// The first part of a data-dependent subscript whose value is not an integer (as C++ would
+// refuse it for an index): a real literal, a read of a floating-point array or scalar, or a
+// function other than min, max and abs; nullptr when there is none. A nested read's own
+// subscripts are checked where that read is.
+const Expr* FileParser::real_valued_part(const Expr& e) const {
+    switch (e.kind) {
+    case ExprKind::real:
+        return &e;
+    case ExprKind::array_ref:
+    case ExprKind::variable:
+        if (const ArrayDecl* array = spec_.find_array(e.name))
+            return is_floating(array->dtype) ? &e : nullptr;
+        return nullptr;
+    case ExprKind::call:
+        if (e.name != "min" && e.name != "max" && e.name != "abs")
+            return &e;
+        break;
+    default:
+        break;
+    }
+    for (const auto& operand : e.operands)
+        if (const Expr* real = real_valued_part(*operand))
+            return real;
+    return nullptr;
 }
 
 void FileParser::check_value(const ExprPtr& expr, const YAML::Node& node,

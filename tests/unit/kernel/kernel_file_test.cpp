@@ -306,6 +306,29 @@ TEST(KernelFileRobustness, RealExtentsAndOffsetsAreErrorsAtTheNumber) {
                  "an extent must be an integer expression", 4, 30);
 }
 
+// A data-dependent subscript must still be an integer (CUDA refuses a real index); a number
+// beyond the largest double was read as infinity. Found by lab/research/bad_input_campaign.py
+// (2026-12-04): `count` printed "smem[inf * c + offsets[c]]" and exit 0.
+TEST(KernelFileRobustness, RealIndirectSubscriptsAndInfiniteNumbersAreErrorsAtThem) {
+    const std::string with_index =
+        with("  b: {dtype: f32, shape: [n, n]}", "  b: {dtype: f32, shape: [n, n]}\n"
+                                                 "  idx: {dtype: i32, shape: [n]}");
+    const auto statement = [&](const std::string& text) {
+        std::string kernel = with_index;
+        kernel.replace(kernel.find("b[i, j] = 2*a[i, j]"), 19, text);
+        return kernel;
+    };
+    EXPECT_NO_THROW((void)parse_kernel_text(statement("b[i, idx[j]] = 2*a[i, j]"), "k.yaml"));
+    expect_error(statement("b[i, 0.5*j + idx[j]] = 2*a[i, j]"),
+                 "subscript of 'b' must be an integer expression; '0.5' is not an integer", 11, 0);
+    expect_error(statement("b[i, idx[j] + a[i, j]] = 1"), "'a[i, j]' is not an integer", 11, 0);
+    expect_error(statement("b[i, idx[j] + sqrt(j)] = 1"), "'sqrt(j)' is not an integer", 11, 0);
+    EXPECT_NO_THROW(
+        (void)parse_kernel_text(statement("b[i, min(idx[j], n - 1)] = 2*a[i, j]"), "k.yaml"));
+    expect_error(statement("b[i, j] = 1e400*a[i, j]"),
+                 "number '1e400' is too large (beyond the largest double", 11, 16);
+}
+
 TEST(KernelFileRobustness, DeepYamlNestingIsNamedAsSuch) {
     expect_error(
         with("name: t", "name: t\ndescription: " + std::string(5000, '[') + std::string(5000, ']')),
