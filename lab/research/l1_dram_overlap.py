@@ -36,6 +36,8 @@ import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
+from rank_statistics import average_ranks, spearman
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 LIMITERS = ["DRAM", "L2", "L1", "FP", "launch", "DRAM in flight"]
 V100 = "data/published/v100-warpspeed"
@@ -108,27 +110,6 @@ def forecast_time(limits, points, p):
         top = max(top, (dram ** p + limits.get("L1", 0.0) ** p) ** (1 / p))
     following = ordered[1] if top == ordered[0] else ordered[0]
     return top * points, following * points
-
-
-def average_ranks(keys):
-    order = sorted(range(len(keys)), key=lambda i: keys[i])
-    ranks = [0.0] * len(keys)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and keys[order[j + 1]] == keys[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2
-        i = j + 1
-    return ranks
-
-
-def spearman(a, b):
-    ra, rb = average_ranks(a), average_ranks(b)
-    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    return cov / math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
 
 
 def figures(rows, p):

@@ -17,6 +17,8 @@ import csv
 import json
 import subprocess
 
+from rank_statistics import spearman
+
 
 def mva(demands, delay, customers):
     queue = [0.0] * len(demands)
@@ -27,27 +29,6 @@ def mva(demands, delay, customers):
         queue = [throughput * r for r in residence]
     return throughput
 
-
-def spearman(a, b):
-    """Spearman's rho, ties sharing average ranks (as kerncast validate computes it)."""
-    def ranks(v):
-        order = sorted(range(len(v)), key=lambda i: v[i])
-        r = [0.0] * len(v)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                r[order[k]] = (i + j) / 2
-            i = j + 1
-        return r
-    ra, rb = ranks(a), ranks(b)
-    mean = (len(a) - 1) / 2
-    cov = sum((x - mean) * (y - mean) for x, y in zip(ra, rb))
-    va = sum((x - mean) ** 2 for x in ra)
-    vb = sum((y - mean) ** 2 for y in rb)
-    return cov / (va * vb) ** 0.5
 
 
 def main():

@@ -101,18 +101,19 @@ foreach(triple "a100_40;a100-sxm4-40gb;108" "a100_80;a100-sxm4-80gb;108"
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(cli.gpu_stream_in_flight_table_${table} PROPERTIES LABELS cli)
 endforeach()
-add_test(NAME cli.gpu_stream_forecast_gives_back_the_a100_rows
-  COMMAND scripts/gpu-stream-check data/published/gpu-benches-stream/a100_40.txt a100-sxm4-40gb
-          --sms 108 -D spoiler_floats=16384 --kerncast $<TARGET_FILE:kerncast_cli>
-  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(cli.gpu_stream_forecast_gives_back_the_a100_rows PROPERTIES LABELS cli
-  PASS_REGULAR_EXPRESSION
+# gpu_stream_round_trip(GPU TABLE MACHINE SMS SPOILER_FLOATS ROWS): kerncast's forecast of
+# gpu-stream's kernels, two blocks an SM (a spoiler of SPOILER_FLOATS floats), gives back the
+# table's rows; ROWS is the regular expression of the rows checked.
+function(gpu_stream_round_trip gpu table machine sms spoiler rows)
+  add_test(NAME cli.gpu_stream_forecast_gives_back_the_${gpu}_rows
+    COMMAND scripts/gpu-stream-check data/published/gpu-benches-stream/${table}.txt ${machine}
+            --sms ${sms} -D spoiler_floats=${spoiler} --kerncast $<TARGET_FILE:kerncast_cli>
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(cli.gpu_stream_forecast_gives_back_the_${gpu}_rows PROPERTIES LABELS cli
+    PASS_REGULAR_EXPRESSION "${rows}")
+endfunction()
+gpu_stream_round_trip(a100 a100_40 a100-sxm4-40gb 108 16384
   "\\| 32 \\| 81 / 81 \\| 210 / 210 \\| 151 / 151 \\|.*\\| 256 \\| 579 / 579 \\| 1231 / 1231 \\| 954 / 954 \\|.*\\| 512 \\| 1042 / 1042 \\| 1359 / 1359 \\| 1338 / 1338 \\|.*\\| 1024 \\| 1490 / 1490 \\| 1360 / 1360 \\| 1381 / 1381 \\|")
 # The V100 PCIe's: two blocks an SM of 96 KiB take a spoiler of 40 KiB.
-add_test(NAME cli.gpu_stream_forecast_gives_back_the_v100_rows
-  COMMAND scripts/gpu-stream-check data/published/gpu-benches-stream/v100.txt v100-pcie-32gb
-          --sms 80 -D spoiler_floats=10240 --kerncast $<TARGET_FILE:kerncast_cli>
-  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(cli.gpu_stream_forecast_gives_back_the_v100_rows PROPERTIES LABELS cli
-  PASS_REGULAR_EXPRESSION
+gpu_stream_round_trip(v100 v100 v100-pcie-32gb 80 10240
   "\\| 32 \\| 72 / 72 \\| 180 / 180 \\| 128 / 128 \\|.*\\| 256 \\| 490 / 490 \\| 765 / 765 \\| 673 / 673 \\|.*\\| 512 \\| 746 / 746 \\| 800 / 800 \\| 784 / 784 \\|.*\\| 1024 \\| 866 / 866 \\| 814 / 814 \\| 802 / 802 \\|")
