@@ -14,8 +14,12 @@
 #      kt_convolution.yaml) over its unfolded block shapes (its space at tile 1: the L1 tie of
 #      the issue), volumes and L1 counters, then times;
 #   4. straddle: lab/research/l1_wavefronts.cu's wavefronts of warp loads by shift (a warp's
-#      128 B inside one line or across two), hit and miss, under Nsight Compute.
-# Forecasts for 1-3 were committed before any GPU ran them: lab/forecasts/issue46-2026-11-29/.
+#      128 B inside one line or across two), hit and miss, under Nsight Compute;
+#   5. dram_l1_overlap: lab/research/dram_l1_overlap.cu, a coalesced DRAM stream with k extra
+#      L1-hit loads beside the same code hitting L1 only: do the DRAM and L1 times add when
+#      close (lab note 2026-12-04b)? `lab/research/l1_dram_overlap.py table` reads it.
+# Forecasts for 1-3 were committed before any GPU ran them: lab/forecasts/issue46-2026-11-29/
+# (the model), lab/forecasts/issue46-2026-12-04/ (the model and the DRAM-L1 lead, 1 and 2).
 # Stage first, then with the device tool:
 #   scripts/build && DEVRUN_BINARIES=kerncast lab/research/stage_devrun.sh
 #   run(command="BUDGET_S=540 lab/research/gpu_session_issue46.sh", carry=[".devrun"], timeout_s=600)
@@ -88,6 +92,11 @@ if want straddle; then
     echo "straddle $family rc=$? launches=$(wc -l < $W/straddle_$family.jsonl)"
   done
   pack
+fi
+
+if want dram_l1_overlap; then
+  phase dram_l1_overlap
+  compile_and_run dram_l1_overlap dram_l1_overlap 60
 fi
 
 phase end
