@@ -121,7 +121,8 @@ std::string in_flight_note(const DramLoadsInFlight& f, const LimiterResult& limi
     return fmt::format(
         "DRAM in flight, in {} barrier phases (a thread issues no load after a barrier before "
         "its block has reached it, so each phase's loads are in flight on their own, and its "
-        "DRAM bytes move at the bandwidth they reach): {} x, {}. Over the kernel {:.0f} GB/s at "
+        "DRAM bytes move at the bandwidth they reach): {} x the phase's loads, {}. Over the kernel "
+        "{:.0f} GB/s at "
         "the latencies under those loads (interpolated in the dram level's "
         "bandwidth_by_loads_in_flight{}).{}",
         f.phases.size(), in_flight_threads(f), phases,
