@@ -16,6 +16,7 @@ sets), and the published A100 hotspot, which no p was chosen on.
   lab/research/l1_dram_overlap.py evaluate OUT.json
   lab/research/l1_dram_overlap.py forecast KERNEL MACHINE SWEEP P [-D name=value ...]
   lab/research/l1_dram_overlap.py table DRAM_L1_OVERLAP_JSONL
+  lab/research/l1_dram_overlap.py gpu-stream P
 
 collect runs `kerncast predict --json` for every record of the sets below (their block, fold,
 parameters and registers) and keeps each limiter's time a point with the measured time (median
@@ -24,6 +25,9 @@ table reads what lab/research/dram_l1_overlap.cu measured (phase dram_l1_overlap
 gpu_session_next.sh) and prints, for each k and stride, the stream's time beside max(its time at
 k = 0, the L1-only variant's) and the p-norms for p = 1.5, 2, 3 (which of them the
 measurement is closest to says how the two times combine).
+gpu-stream compares gpu-stream's published 1D stencils (3pt, 5pt) with its scale kernel on the
+V100 PCIe, A100 80GB and H200 tables (data/published/gpu-benches-stream/): the median over block
+sizes of stencil / scale bandwidth, published, forecast as kerncast does and with exponent P.
 forecast prints, for the configurations of a sweep file (lines "BXxBYxBZ [FXxFYxFZ]"), the rank
 and time without and with exponent P.
 """
@@ -193,6 +197,36 @@ def table(args):
               f" | {ms / max(dram, l1):.3f} |")
 
 
+def gpu_stream(args):
+    import statistics
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from gpu_stream_table import read_table
+    kernels = os.path.join(ROOT, "data/published/gpu-benches-stream/kernels")
+    for table, machine, sms, spoiler in (("v100", "v100-pcie-32gb", 80, 10240),
+                                         ("a100_80", "a100-sxm4-80gb", 108, 16384),
+                                         ("h200", "h200-sxm-141gb", 132, 25600)):
+        rows = read_table(os.path.join(ROOT, f"data/published/gpu-benches-stream/{table}.txt"),
+                          sms, "l1_dram_overlap.py")
+        blocks = sorted(rows)
+        jobs = [(k, b) for k in ("scale", "3pt", "5pt") for b in blocks]
+
+        def limits_of(job):
+            kernel, block = job
+            return predict(args.kerncast, os.path.join(kernels, f"gpu_stream_{kernel}.yaml"),
+                           machine, str(block), "1x1x1", {"spoiler_floats": spoiler}, None)
+        with ThreadPoolExecutor(os.cpu_count()) as pool:
+            limits = dict(zip(jobs, pool.map(limits_of, jobs)))
+        for stencil in ("3pt", "5pt"):
+            def ratio(p):
+                return statistics.median(forecast_time(*limits[("scale", b)], p)[0] /
+                                         forecast_time(*limits[(stencil, b)], p)[0]
+                                         for b in blocks)
+            published = statistics.median(rows[b][stencil] / rows[b]["scale"] for b in blocks)
+            print(f"{table} {stencil} / scale: published {published:.3f}, kerncast "
+                  f"{ratio(0):.3f}, p = {args.p:g} {ratio(args.p):.3f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -210,9 +244,12 @@ def main():
     f.add_argument("--kerncast", default=os.path.join(ROOT, "build/tools/kerncast/kerncast"))
     t = sub.add_parser("table")
     t.add_argument("jsonl")
+    g = sub.add_parser("gpu-stream")
+    g.add_argument("p", type=float)
+    g.add_argument("--kerncast", default=os.path.join(ROOT, "build/tools/kerncast/kerncast"))
     args = parser.parse_args()
-    {"collect": collect, "evaluate": evaluate, "forecast": forecast,
-     "table": table}[args.command](args)
+    {"collect": collect, "evaluate": evaluate, "forecast": forecast, "table": table,
+     "gpu-stream": gpu_stream}[args.command](args)
 
 
 if __name__ == "__main__":
