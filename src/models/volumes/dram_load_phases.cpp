@@ -21,20 +21,18 @@ std::vector<DramLoadPhase> dram_load_phases(const std::vector<kernel::StatementS
                                             const std::vector<ArrayVolumes>& arrays) {
     // Each statement's phase: the barriers before it in the file.
     std::vector<int> phase_of(statements.size(), 0);
-    std::vector<int> first_statement{0};
+    int phase_count = 1;
     for (size_t s = 0; s < statements.size(); ++s) {
-        phase_of[s] = static_cast<int>(first_statement.size()) - 1;
+        phase_of[s] = phase_count - 1;
         if (statements[s].kind == kernel::StatementKind::barrier)
-            first_statement.push_back(static_cast<int>(s) + 1);
+            ++phase_count;
     }
     const auto phase_at = [&](int statement) {
         return statement >= 0 && static_cast<size_t>(statement) < phase_of.size()
                    ? phase_of[static_cast<size_t>(statement)]
                    : 0;
     };
-    std::vector<DramLoadPhase> phases(first_statement.size());
-    for (size_t k = 0; k < phases.size(); ++k)
-        phases[k].first_statement = first_statement[k];
+    std::vector<DramLoadPhase> phases(static_cast<size_t>(phase_count));
 
     // Each array's requested load sectors by phase, and the phase of its first global access.
     std::map<std::string, std::map<int, double>> sectors_by_phase;

@@ -784,7 +784,6 @@ DramLoadsInFlight dram_loads_in_flight(const VolumePrediction& p, const WaveFoot
         if (!f.window)
             f.no_window = NoLoadWindow::registers_unknown;
     }
-    f.dram_load_bytes_per_point = p.dram_load_bytes;
     if (const MemoryLevel* dram = machine.level("dram"); dram && dram->bandwidth_by_loads_in_flight)
         f.table_source = dram->bandwidth_by_loads_in_flight->source;
     for (DramLoadPhase& phase : f.phases) {

@@ -423,7 +423,6 @@ void append_granules(BoxList& boxes, std::vector<Range> box, const FootprintArra
             break;
         box[n - 2] = {box[n - 2].first * stride[n - 2] + box[n - 1].first,
                       box[n - 2].second * stride[n - 2] + box[n - 1].second};
-        extent[n - 2] *= stride[n - 2];
         stride[n - 2] = 1;
         --n;
     }
@@ -431,20 +430,11 @@ void append_granules(BoxList& boxes, std::vector<Range> box, const FootprintArra
     for (size_t k = 0; k + 1 < n; ++k)
         at[k] = box[k].first;
     boxes.dims = 1;
-    const size_t first_new = boxes.ranges.size();
     while (true) {
         std::int64_t row = 0;
         for (size_t k = 0; k + 1 < n; ++k)
             row += at[k] * stride[k];
-        // A run that meets the one before in granules extends it (the footprints count the
-        // union): two of an [h, w, 3] image's three channels are one interval a row of sectors,
-        // not one a pixel.
-        const Range run = to_granules(row + box[n - 1].first, row + box[n - 1].second);
-        if (boxes.ranges.size() > first_new && run.first >= boxes.ranges.back().first &&
-            run.first <= boxes.ranges.back().second + 1)
-            boxes.ranges.back().second = std::max(boxes.ranges.back().second, run.second);
-        else
-            boxes.ranges.push_back(run);
+        boxes.ranges.push_back(to_granules(row + box[n - 1].first, row + box[n - 1].second));
         size_t k = n - 1;
         while (k-- > 0) {
             if (++at[k] <= box[k].second)

@@ -15,7 +15,7 @@
 namespace kerncast::models {
 
 // The phases of `statements` (a phase begins at the first statement and after each barrier,
-// within a sequential loop or not) that load from DRAM, in order, with first_statement, arrays,
+// within a sequential loop or not) that load from DRAM, in order, with arrays,
 // loads_per_thread (each global load's instructions a thread x executions a point) and
 // dram_load_bytes_per_point filled; window_fraction and bytes_per_sm are left to the caller.
 // An array's DRAM load bytes (`arrays`) go to the phases that load it by their shares of its

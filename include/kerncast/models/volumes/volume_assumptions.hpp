@@ -41,9 +41,8 @@ enum class NoLoadWindow {
 };
 
 // One barrier phase's DRAM loads (InFlightLoadPhase, limiter.hpp): the global loads of the
-// statements from `first_statement` to the next barrier.
+// statements between two barriers.
 struct DramLoadPhase {
-    int first_statement = 0;         // index into KernelSpec::statements
     std::vector<std::string> arrays; // the global arrays it loads, in the order of their loads
     double loads_per_thread = 0;     // its global loads a thread executes
     double window_fraction = 1;      // of them in flight at once (loads_in_flight_fraction)
@@ -75,7 +74,6 @@ struct DramLoadsInFlight {
     int reserved_registers = 0;
     int value_bytes = 4;
     int registers_per_value = 1;
-    double dram_load_bytes_per_point = 0; // all phases'
     // The dram level's bandwidth_by_loads_in_flight source key ("" when the machine has none).
     std::string table_source;
 };

@@ -89,7 +89,6 @@ TEST(VolumeNotes, LoadsInFlightAreSaidFactorByFactor) {
     f.reserved_registers = 8;
     f.value_bytes = 8;
     f.registers_per_value = 2;
-    f.dram_load_bytes_per_point = 16;
     DramLoadPhase phase;
     phase.arrays = {"a"};
     phase.window_fraction = 0.5;
@@ -129,8 +128,7 @@ TEST(VolumeNotes, BarrierPhasesAreSaidPhaseByPhase) {
     DramLoadsInFlight& f = p.assumptions.dram_in_flight;
     f.resident_threads = 1024;
     f.no_window = NoLoadWindow::sequential_loop;
-    f.dram_load_bytes_per_point = 8;
-    f.phases = {{0, {"temp"}, 1.1, 1, 4, 4096}, {2, {"power"}, 1, 1, 4, 4096}};
+    f.phases = {{{"temp"}, 1.1, 1, 4, 4096}, {{"power"}, 1, 1, 4, 4096}};
     p.limiter.dram_in_flight_bandwidth_bytes_per_s = 900e9;
     p.limiter.dram_in_flight_phase_bytes_per_s = {900e9, 900e9};
     const std::string note = volume_notes(p, "m")[1];
