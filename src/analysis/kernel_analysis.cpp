@@ -214,7 +214,33 @@ private:
         std::set<std::string> indices; // user indices the expression runs over
         const kernel::StatementSpec* statement = nullptr;
         int statement_index = 0;
+        // Folded axes (bit a: axis a) whose fold instances share the operation being counted:
+        // its operands are the same in each of them, so a thread does it once for them all
+        // (fold_dependence).
+        unsigned shared_fold_axes = 0;
     };
+
+    // Operation sharing between fold instances (docs/kernel-format.md, "What is counted"): the
+    // folded axes (fold > 1) as bits and the arrays the kernel writes.
+    unsigned folded_axes_ = 0;
+    std::set<std::string> written_arrays_;
+    void find_fold_dependences();
+    // The folded axes whose fold index the value of `e` depends on: those of the thread-mapped
+    // indices and fold builtins (fx fy fz) it names; every folded axis where it reads a private
+    // array, a shared one, an array the kernel writes (an earlier instance may have changed
+    // it) or an element whose subscript reads memory. The code generator's fold fast path
+    // computes a floating-point operation whose operands do not depend on an axis once for
+    // that axis's instances (codegen/fold_load_reuse.hpp), and the counts count it so.
+    unsigned fold_dependence(const Expr& e) const;
+    static bool floating_value(const ValueType& type) {
+        return !type.weak && kernel::is_floating(type.dtype);
+    }
+    // `scope` for an operation whose operands have these fold dependences.
+    Scope operation_scope(const Scope& scope, unsigned dependence) const {
+        Scope shared = scope;
+        shared.shared_fold_axes = folded_axes_ & ~dependence;
+        return shared;
+    }
 
     struct OperationTotals {
         Granularity granularity = Granularity::subgroup;
@@ -649,6 +675,8 @@ void Analyzer::count_thread_blocks() {
 ::isl::set Analyzer::statement_set(const Scope& scope, bool keep_threads,
                                    bool keep_folds_and_blocks) {
     std::string key = (keep_threads ? "T" : "t") + std::string(keep_folds_and_blocks ? "B" : "b");
+    if (scope.shared_fold_axes != 0)
+        key += "f" + std::to_string(scope.shared_fold_axes);
     if (scope.statement && scope.statement->condition)
         key += "s" + std::to_string(scope.statement_index);
     for (const auto& index : scope.indices)
@@ -692,6 +720,8 @@ void Analyzer::count_thread_blocks() {
             return keep_threads;
         case LaunchVariable::Kind::sequential:
             return keep_folds_and_blocks && scope.indices.count(v.name) > 0;
+        case LaunchVariable::Kind::fold:
+            return keep_folds_and_blocks && (scope.shared_fold_axes >> v.axis & 1u) == 0;
         default:
             return keep_folds_and_blocks;
         }
@@ -712,7 +742,8 @@ SymbolicCount Analyzer::per_subgroup(const Scope& scope) {
 }
 
 SymbolicCount Analyzer::per_work_item(const Scope& scope) {
-    if (scope.statement && scope.statement->condition)
+    // (The user's indices cannot drop a fold index: the launch's variables can.)
+    if ((scope.statement && scope.statement->condition) || scope.shared_fold_axes != 0)
         return count_set(statement_set(scope, true, true));
     return count_set(user_set(scope));
 }
@@ -909,21 +940,30 @@ ValueType Analyzer::walk_binary(const Expr& e, const Scope& scope) {
     const ValueType a = walk(e.operands[0], scope);
     const ValueType b = walk(e.operands[1], scope);
     const ValueType type = combine(a, b);
+    // The folded axes whose instances share this floating-point operation (fold_dependence).
+    const unsigned dependence = fold_dependence(e);
+    const Scope op = floating_value(type) ? operation_scope(scope, dependence) : scope;
     using kernel::BinaryOp;
     switch (e.op) {
     case BinaryOp::add:
     case BinaryOp::sub:
-        add_arith(scope, type.dtype, "add");
-        // madd: an add or subtract with a product operand can be one fused multiply-add.
-        if ((e.operands[0]->kind == ExprKind::binary && e.operands[0]->op == BinaryOp::mul) ||
-            (e.operands[1]->kind == ExprKind::binary && e.operands[1]->op == BinaryOp::mul))
-            add_arith(scope, type.dtype, "madd");
+        add_arith(op, type.dtype, "add");
+        // madd: an add or subtract with a product operand can be one fused multiply-add, unless
+        // fold instances share the product but not the sum (the product is then computed once
+        // for them, apart from the adds).
+        for (const ExprPtr& operand : e.operands)
+            if (operand->kind == ExprKind::binary && operand->op == BinaryOp::mul &&
+                (!floating_value(type) ||
+                 (folded_axes_ & fold_dependence(*operand)) == (folded_axes_ & dependence))) {
+                add_arith(op, type.dtype, "madd");
+                break;
+            }
         return type;
     case BinaryOp::mul:
-        add_arith(scope, type.dtype, "mul");
+        add_arith(op, type.dtype, "mul");
         return type;
     case BinaryOp::div:
-        add_arith(scope, type.dtype, "div");
+        add_arith(op, type.dtype, "div");
         return type;
     case BinaryOp::mod:
         add_arith(scope, type.dtype, "mod");
@@ -952,11 +992,12 @@ ValueType Analyzer::walk_call(const Expr& e, const Scope& scope) {
     if (function && function->counted_as.empty())
         return type; // select: no operation
     const std::string operation = function ? std::string(function->counted_as) : e.name;
+    const Scope op = floating_value(type) ? operation_scope(scope, fold_dependence(e)) : scope;
     if (function && function->counts_per_extra_argument())
-        add_arith(scope, type.dtype, operation,
+        add_arith(op, type.dtype, operation,
                   std::max<int>(1, static_cast<int>(e.operands.size()) - 1));
     else
-        add_arith(scope, type.dtype, "func:" + operation);
+        add_arith(op, type.dtype, "func:" + operation);
     if (type.weak)
         type = ValueType{kernel::is_floating(type.dtype) ? DataType::f64 : DataType::i32, false};
     return type;
@@ -969,15 +1010,59 @@ ValueType Analyzer::walk_reduction(const Expr& e, const Scope& scope) {
     const ExprPtr& body = e.operands[0];
     const ValueType type = walk(body, inner);
     const bool product = body->kind == ExprKind::binary && body->op == kernel::BinaryOp::mul;
+    // Each fold instance accumulates its own sum.
+    const Scope& op = inner;
     if (e.name == "sum") {
         // n terms are accumulated with n adds (loopy; counting-cases.md case 2).
-        add_arith(inner, type.dtype, "add");
+        add_arith(op, type.dtype, "add");
         if (product)
-            add_arith(inner, type.dtype, "madd");
+            add_arith(op, type.dtype, "madd");
     } else {
-        add_arith(inner, type.dtype, "mul");
+        add_arith(op, type.dtype, "mul");
     }
     return type;
+}
+
+unsigned Analyzer::fold_dependence(const Expr& e) const {
+    if (folded_axes_ == 0)
+        return 0;
+    const auto element_of_changing_array = [&](const ArrayDecl& array) {
+        return array.space == MemorySpace::private_ || written_arrays_.count(array.name) > 0 ||
+               (array.space != MemorySpace::global && array.space != MemorySpace::constant);
+    };
+    if (e.kind == ExprKind::variable) {
+        if (const ArrayDecl* array = result_.spec.find_array(e.name))
+            return element_of_changing_array(*array) ? folded_axes_ : 0;
+        unsigned dependence = 0;
+        if (const auto form = result_.index_forms.find(e.name); form != result_.index_forms.end())
+            for (const auto& v : result_.variables)
+                if (v.kind == LaunchVariable::Kind::fold && form->second.coefficient(v.name) != 0)
+                    dependence |= 1u << v.axis;
+        for (int axis = 0; axis < axis_count; ++axis)
+            if (e.name == builtin_of(LaunchVariable::Kind::fold, axis))
+                dependence |= folded_axes_ & (1u << axis);
+        return dependence;
+    }
+    if (e.kind == ExprKind::array_ref) {
+        const ArrayDecl* array = result_.spec.find_array(e.name);
+        if (!array || element_of_changing_array(*array) ||
+            std::any_of(e.operands.begin(), e.operands.end(),
+                        [](const ExprPtr& s) { return reads_array(*s); }))
+            return folded_axes_;
+    }
+    unsigned dependence = 0;
+    for (const auto& operand : e.operands)
+        dependence |= fold_dependence(*operand);
+    return dependence;
+}
+
+void Analyzer::find_fold_dependences() {
+    for (int axis = 0; axis < axis_count; ++axis)
+        if (result_.launch.fold[static_cast<size_t>(axis)] > 1)
+            folded_axes_ |= 1u << axis;
+    for (const auto& statement : result_.spec.statements)
+        if (statement.kind != StatementKind::barrier)
+            written_arrays_.insert(statement.parsed.target->name);
 }
 
 // Per work-item: the trip count of the barrier's enclosing sequential loops.
@@ -1057,18 +1142,20 @@ void Analyzer::record_statement(const kernel::StatementSpec& statement, const Sc
     if (parsed.op != kernel::AssignOp::assign) {
         record_access(parsed.target, scope, Direction::load, std::nullopt);
         const ValueType type = combine(target_type, value_type);
+        // (Each fold instance updates its own element.)
+        const Scope& op = scope;
         switch (parsed.op) {
         case kernel::AssignOp::add_assign:
         case kernel::AssignOp::sub_assign:
-            add_arith(scope, type.dtype, "add");
+            add_arith(op, type.dtype, "add");
             if (parsed.value->kind == ExprKind::binary && parsed.value->op == kernel::BinaryOp::mul)
-                add_arith(scope, type.dtype, "madd");
+                add_arith(op, type.dtype, "madd");
             break;
         case kernel::AssignOp::mul_assign:
-            add_arith(scope, type.dtype, "mul");
+            add_arith(op, type.dtype, "mul");
             break;
         default:
-            add_arith(scope, type.dtype, "div");
+            add_arith(op, type.dtype, "div");
         }
     }
     record_access(parsed.target, scope, Direction::store, std::nullopt);
@@ -1077,6 +1164,7 @@ void Analyzer::record_statement(const kernel::StatementSpec& statement, const Sc
 KernelAnalysis Analyzer::run() {
     const KernelSpec& spec = result_.spec;
     setup_launch();
+    find_fold_dependences();
     for (size_t s = 0; s < spec.statements.size(); ++s) {
         const auto& statement = spec.statements[s];
         if (statement.kind == StatementKind::barrier)

@@ -800,6 +800,13 @@ void emit_fold_fast_path(const Schedule& schedule, const FoldLoadReuse& plan,
         local.decl.space = kernel::MemorySpace::private_;
         fast.arrays.push_back(std::move(local));
     }
+    for (const SharedValue& value : plan.values) {
+        ArrayStorage local;
+        local.decl.name = value.name;
+        local.decl.dtype = value.dtype;
+        local.decl.space = kernel::MemorySpace::private_;
+        fast.arrays.push_back(std::move(local));
+    }
     for (const PrivateCopy& copy : plan.private_copies) {
         ArrayStorage local = *schedule.find_array(copy.of);
         local.decl.name = copy.name;
@@ -810,7 +817,11 @@ void emit_fold_fast_path(const Schedule& schedule, const FoldLoadReuse& plan,
     CudaPrinter printer(fast);
     out << indent << "// every fold instance in the domain: each element of a read-only array "
         << "loaded once, kept in a register (" << plan.loads.size() << " loads a thread instead of "
-        << plan.loop_loads << "; docs/codegen.md, Folding)\n";
+        << plan.loop_loads;
+    if (!plan.values.empty())
+        out << "), and each value the instances share computed once (" << plan.values.size()
+            << " instead of " << plan.value_uses;
+    out << "; docs/codegen.md, Folding)\n";
     for (const auto& index : plan.indices)
         out << indent << "const int " << index.name << " = "
             << printer.print(*affine_expression(index.form), index_type) << ";\n";
@@ -835,6 +846,13 @@ void emit_fold_fast_path(const Schedule& schedule, const FoldLoadReuse& plan,
             const ArrayStorage& array = *schedule.find_array(load.array);
             out << at << "const " << cuda_type_name(array.decl.dtype) << " " << load.name << " = "
                 << printer.array_element(array, load.reference->operands) << ";\n";
+        }
+        for (const size_t k : step.first_values) {
+            const SharedValue& value = plan.values[k];
+            ValueType type;
+            type.dtype = value.dtype;
+            out << at << "const " << cuda_type_name(value.dtype) << " " << value.name << " = "
+                << printer.print(*value.value, type) << ";\n";
         }
         emitter.steps({step.step}, at, out);
     };

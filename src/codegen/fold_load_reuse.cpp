@@ -2,6 +2,8 @@
 #include "fold_load_reuse.hpp"
 
 #include "expr_build.hpp"
+#include "expression_types.hpp"
+#include "kerncast/kernel/builtin_functions.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -87,6 +89,13 @@ public:
     explicit Planner(const Schedule& schedule) : schedule_(schedule) {
         for (const auto& [name, value] : schedule.parameters)
             parameters_[name] = value;
+        for (int a = 0; a < kernel::axis_count; ++a)
+            if (schedule.launch.fold[static_cast<size_t>(a)] > 1)
+                folded_axes_ |= 1u << a;
+        for (const auto& t : schedule.thread_indices)
+            for (int a = 0; a < kernel::axis_count; ++a)
+                if (t.form.coefficient(fold_symbol(a)) != 0)
+                    thread_index_dependence_[t.index] |= folded_axes_ & (1u << a);
     }
 
     // A reusable array's element at one instance: its key (array and subscripts as affine
@@ -131,10 +140,31 @@ public:
         return text + "]";
     }
 
+    // The folded axes whose fold index the value of `expr` depends on at these names: those of
+    // the fold-dependent thread indices and fold indices it names; every folded axis where it
+    // reads a private array or an element that is not reused (a written or shared array, a
+    // subscript that is not affine). Mirrors the analysis's fold_dependence.
+    unsigned fold_dependence(const Expr& expr, const InstanceNames& names) const {
+        const bool element = expr.kind == ExprKind::array_ref ||
+                             (expr.kind == ExprKind::variable && schedule_.find_array(expr.name));
+        if (element)
+            return key(expr, names).empty() ? folded_axes_ : subscript_dependence(expr);
+        if (expr.kind == ExprKind::variable)
+            return name_dependence(expr.name);
+        unsigned dependence = 0;
+        for (const auto& operand : expr.operands)
+            dependence |= fold_dependence(*operand, names);
+        return dependence;
+    }
+
     // `expr` with the instance's names and each reusable element as its local; new elements
-    // are appended to `plan.loads` and their indices to `first`.
+    // are appended to `plan.loads` and their indices to `first`. A floating-point operation
+    // that more fold instances share than the value it is part of (`shared_axes`: the folded
+    // axes along which that value does not change) becomes a shared value's local; new ones
+    // are appended to `plan.values` and their indices to `first_values`.
     ExprPtr substitute(const ExprPtr& expr, const InstanceNames& names, FoldLoadReuse& plan,
-                       std::vector<size_t>& first) {
+                       std::vector<size_t>& first, std::vector<size_t>& first_values,
+                       unsigned shared_axes = 0) {
         if (!expr)
             return expr;
         const bool element = expr->kind == ExprKind::array_ref ||
@@ -162,12 +192,35 @@ public:
             expr->kind == ExprKind::array_ref ? names.arrays.find(expr->name) : names.arrays.end();
         if (expr->operands.empty() && array == names.arrays.end())
             return expr;
+        std::optional<kernel::DataType> shared_type;
+        unsigned axes = shared_axes;
+        if (folded_axes_ != 0 && shareable_operation(*expr)) {
+            const ValueType type = type_of(schedule_, *expr);
+            axes = folded_axes_ & ~fold_dependence(*expr, names);
+            if (!type.literal && kernel::is_floating(type.dtype) && axes != 0 &&
+                axes != shared_axes)
+                shared_type = type.dtype;
+            else
+                axes = shared_axes;
+        }
         auto copy = std::make_shared<Expr>(*expr);
         if (array != names.arrays.end())
             copy->name = array->second;
         for (auto& operand : copy->operands)
-            operand = substitute(operand, names, plan, first);
-        return copy;
+            operand = substitute(operand, names, plan, first, first_values, axes);
+        if (!shared_type)
+            return copy;
+        const std::string k = "=" + kernel::to_string(*copy);
+        auto [at, inserted] = locals_.emplace(k, plan.values.size());
+        if (inserted) {
+            if (!scoped_keys_.empty())
+                scoped_keys_.back().push_back(k);
+            plan.values.push_back(
+                {"kc_v_" + std::to_string(plan.values.size()), *shared_type, copy});
+            first_values.push_back(at->second);
+        }
+        ++plan.value_uses;
+        return make_variable(plan.values[at->second].name);
     }
 
     // A loop's scope: its index may name an element; the loads first made inside it are
@@ -184,9 +237,42 @@ public:
     }
 
 private:
+    // The folded axes a thread index or fold index depends on (none for a loop index or a
+    // parameter).
+    unsigned name_dependence(const std::string& name) const {
+        for (int a = 0; a < kernel::axis_count; ++a)
+            if (name == fold_symbol(a))
+                return folded_axes_ & (1u << a);
+        const auto at = thread_index_dependence_.find(name);
+        return at == thread_index_dependence_.end() ? 0 : at->second;
+    }
+    // A reused element's: its subscripts' (affine, so names only).
+    unsigned subscript_dependence(const Expr& expr) const {
+        if (expr.kind == ExprKind::variable)
+            return name_dependence(expr.name);
+        unsigned dependence = 0;
+        for (const auto& operand : expr.operands)
+            dependence |= subscript_dependence(*operand);
+        return dependence;
+    }
+    // The operations a shared value computes: + - * / and built-in functions (select aside),
+    // which read no memory of their own and cannot trap, so computing one outside the
+    // condition that guards it (`c && a / b < x`) keeps what the kernel computes.
+    static bool shareable_operation(const Expr& expr) {
+        if (expr.kind == ExprKind::call)
+            return expr.name != "select" && kernel::find_builtin_function(expr.name);
+        using kernel::BinaryOp;
+        return expr.kind == ExprKind::binary &&
+               (expr.op == BinaryOp::add || expr.op == BinaryOp::sub || expr.op == BinaryOp::mul ||
+                expr.op == BinaryOp::div);
+    }
+
     const Schedule& schedule_;
     std::map<std::string, std::int64_t> parameters_;
-    std::map<std::string, size_t> locals_; // key -> index into plan.loads
+    unsigned folded_axes_ = 0;
+    std::map<std::string, unsigned> thread_index_dependence_;
+    std::map<std::string, size_t>
+        locals_; // key -> index into plan.loads or (key "=...") plan.values
     std::set<std::string> open_loops_;
     std::vector<std::vector<std::string>> scoped_keys_; // per open loop, the keys it added
 };
@@ -353,10 +439,11 @@ std::optional<FoldLoadReuse> plan_fold_load_reuse(const Schedule& schedule,
         if (const auto copy = names.arrays.find(target->name); copy != names.arrays.end())
             target->name = copy->second;
         for (auto& subscript : target->operands) // e.g. out[idx[i]]
-            subscript = planner.substitute(subscript, names, plan, fast.first_loads);
+            subscript =
+                planner.substitute(subscript, names, plan, fast.first_loads, fast.first_values);
         s.target = target;
-        s.compare = planner.substitute(s.compare, names, plan, fast.first_loads);
-        s.value = planner.substitute(s.value, names, plan, fast.first_loads);
+        s.compare = planner.substitute(s.compare, names, plan, fast.first_loads, fast.first_values);
+        s.value = planner.substitute(s.value, names, plan, fast.first_loads, fast.first_values);
         if (step.guard) {
             std::vector<ExprPtr> parts;
             conjuncts(rename(step.guard, names), parts);
@@ -398,7 +485,8 @@ std::optional<FoldLoadReuse> plan_fold_load_reuse(const Schedule& schedule,
             plan.instances.push_back(std::move(instance));
         }
     }
-    if (plan.loop_loads == static_cast<std::int64_t>(plan.loads.size()))
+    if (plan.loop_loads == static_cast<std::int64_t>(plan.loads.size()) &&
+        plan.value_uses == static_cast<std::int64_t>(plan.values.size()))
         return std::nullopt; // nothing shared
     return plan;
 }

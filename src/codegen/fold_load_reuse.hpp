@@ -37,9 +37,21 @@ struct ReusedLoad {
         reference; // the element: an array_ref (or a scalar's variable), fast-path names
 };
 
+// A floating-point value that fold instances share: an operation whose operands do not
+// depend on the fold index along some folded axis is computed once into a local for the
+// instances that differ only along such axes (and the analysis counts it once for them:
+// analysis/kernel_analysis.cpp, fold_dependence). Its nested values that more instances share
+// are locals of their own.
+struct SharedValue {
+    std::string name; // "kc_v_2"
+    kernel::DataType dtype = kernel::DataType::f32;
+    kernel::ExprPtr value; // fast-path names, reused loads and shared values as their locals
+};
+
 struct FastPathStep {
-    std::vector<size_t> first_loads; // ReusedLoad indices first read here: loaded just before
-    Step step;                       // fast-path names, reused loads as their locals, unguarded
+    std::vector<size_t> first_loads;  // ReusedLoad indices first read here: loaded just before
+    std::vector<size_t> first_values; // SharedValue indices first used here: computed after them
+    Step step;                        // fast-path names, reused loads as their locals, unguarded
 };
 
 struct FastPathInstance {
@@ -69,20 +81,22 @@ struct FoldLoadReuse {
     std::vector<FastPathIndex> indices;      // in the order they are declared
     std::vector<kernel::ExprPtr> conditions; // the distinct conjuncts of every instance's guards
     std::vector<ReusedLoad> loads;           // in first-use order
+    std::vector<SharedValue> values;         // in first-use order
     std::vector<FastPathInstance> instances; // fz outermost, fx innermost (the loops' order)
     // With sequential loops: the interleaved tree instead of `instances`, and the copies of the
     // private scalars it names.
     std::vector<InterleavedNode> interleaved;
     std::vector<PrivateCopy> private_copies;
     std::int64_t loop_loads = 0; // reads of the same elements the fold loop issues (>= loads)
+    std::int64_t value_uses = 0; // computations of the shared values the fold loop does
 };
 
 // Fold instances beyond which no fast path is generated (code size).
 inline constexpr std::int64_t fold_fast_path_instance_limit = 32;
 
 // The fast path of `schedule`, or nullopt when it has none: no folding, more than
-// fold_fast_path_instance_limit instances, a body with barriers, or no load that two fold
-// instances (or one twice) share. Reused are the loads of global and constant arrays that no
+// fold_fast_path_instance_limit instances, a body with barriers, or no load or value that two
+// fold instances (or one twice) share. Reused are the loads of global and constant arrays that no
 // statement writes, whose subscripts are affine in the thread indices, the enclosing loops'
 // indices and the parameters; a load first made inside a loop is reused within that loop's
 // iteration. A body with sequential loops interleaves its instances (`interleaved`) only when

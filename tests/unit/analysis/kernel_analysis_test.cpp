@@ -298,3 +298,96 @@ TEST(KernelAnalysis, FoldPlacementsMapIndicesAndCoverTheDomainOnce) {
         EXPECT_EQ(a.thread_blocks.evaluate(params), 8 * 8); // ceil(998/128) x ceil(48/6)
     }
 }
+
+// A floating-point operation whose operands do not depend on a folded axis's fold index is
+// done once for that axis's instances (the code generator's fold fast path computes it once:
+// codegen.md, Folding). Block 32x4, fold 2x2 strided over 64 x 64 points: 1024 threads, 32
+// warps; a[y] * a[y] and its quotient depend on y only (one per thread and y instance),
+// b[0] + 1.5 and b[0] * b[1] on neither (one per thread), a[x] + b[0] * b[1] on x only, the
+// quotient's sum with a[x] and the update of c on both (one per point).
+TEST(KernelAnalysis, FoldInstancesShareTheOperationsWhoseOperandsTheyShare) {
+    const auto spec = kernel::parse_kernel_text(R"yaml(
+name: shared_operations
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n]}
+  b: {dtype: f32, shape: [2]}
+  c: {dtype: f32, shape: [n, n]}
+domain: "[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }"
+threads: {x: x, y: y}
+statements:
+  - "c[y, x] = (a[y] * a[y]) / (b[0] + 1.5) + a[x]"
+  - "c[y, x] += a[x] + b[0] * b[1]"
+)yaml",
+                                                "shared_operations.yaml");
+    const std::vector<std::int64_t> p = {64};
+    const auto work_items = [&](const KernelAnalysis& a, const std::string& op) {
+        std::int64_t total = 0;
+        for (const auto& o : a.operations)
+            if (o.dtype == DataType::f32 && o.operation == op)
+                total += o.work_items.evaluate(p);
+        return total;
+    };
+    const KernelAnalysis unfolded = analyze(spec, {{32, 4, 1}, {1, 1, 1}});
+    EXPECT_EQ(work_items(unfolded, "mul"), 2 * 4096);
+    EXPECT_EQ(work_items(unfolded, "div"), 4096);
+    EXPECT_EQ(work_items(unfolded, "add"), 4 * 4096); // + 1.5, + a[x], + a[x] + ..., +=
+    EXPECT_EQ(work_items(unfolded, "madd"), 4096);    // a[x] + b[0] * b[1]
+
+    const KernelAnalysis folded =
+        analyze(spec, {{32, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided});
+    // a[y] * a[y] per thread and fy; b[0] * b[1] once a thread.
+    EXPECT_EQ(work_items(folded, "mul"), 2048 + 1024);
+    EXPECT_EQ(work_items(folded, "div"), 2048);
+    EXPECT_EQ(work_items(folded, "add"), 1024 + 2048 + 2 * 4096);
+    // The product the instances share is computed apart from the sum: no fused multiply-add.
+    EXPECT_EQ(work_items(folded, "madd"), 0);
+    // Sub-group units: 32 warps, each doing a shared operation once per instance it keeps.
+    EXPECT_EQ(operation(folded, DataType::f32, "mul", p), 32 * 2 + 32);
+    EXPECT_EQ(operation(folded, DataType::f32, "div", p), 32 * 2);
+    EXPECT_EQ(operation(folded, DataType::f32, "add", p), 32 + 32 * 2 + 2 * 32 * 4);
+
+    // A private's value is one copy an instance, an array the kernel writes may change between
+    // them: 64 points, 32 threads of 2 instances; a[0] * 2.0 once a thread, t * t and
+    // c[0] * c[0] once a point (as the fast path computes them: FoldLoadReuse.
+    // ValuesTheInstancesShareAreComputedOnce).
+    const auto running = kernel::parse_kernel_text(R"yaml(
+name: running
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n]}
+  c: {dtype: f32, shape: [n]}
+  t: {dtype: f32, space: private}
+domain: "[n] -> { [x] : 0 <= x < n }"
+threads: {x: x}
+statements:
+  - "t = a[0] * 2.0"
+  - "c[x] = t * t + c[0] * c[0] + a[x]"
+)yaml",
+                                                   "running.yaml");
+    const KernelAnalysis kept =
+        analyze(running, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
+    EXPECT_EQ(work_items(kept, "mul"), 32 + 64 + 64);
+}
+
+// Kernel Tuner's pnpoly at tile 4 (the strided fold): each edge's slope, a division and two
+// subtractions of vertex coordinates, once per thread for its four points, as pnpoly.cu
+// computes it; the comparisons and the rest per point. 2*10^7 points, block 256: 19532 blocks
+// of 8 warps, the last block's points all in instance 0; 600 edges.
+TEST(KernelAnalysis, PnpolySlopesAreComputedOncePerThreadForItsTile) {
+    const auto spec =
+        kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/kt_pnpoly.yaml");
+    const std::vector<std::int64_t> p = {20000000, 600};
+    const KernelAnalysis one = analyze(spec, {{256, 1, 1}, {1, 1, 1}});
+    const std::int64_t warp_instances = 20000000 / 32;
+    EXPECT_EQ(operation(one, DataType::f32, "div", p), warp_instances * 600);
+    EXPECT_EQ(operation(one, DataType::f32, "add", p), warp_instances * 600 * 4);
+    const KernelAnalysis tiled =
+        analyze(spec, {{256, 1, 1}, {4, 1, 1}, kernel::FoldPlacement::strided});
+    const std::int64_t warps = 19532 * 8;
+    EXPECT_EQ(operation(tiled, DataType::f32, "div", p), warps * 600);
+    EXPECT_EQ(operation(tiled, DataType::f32, "add", p),
+              warps * 600 * 2 + warp_instances * 600 * 2);
+    EXPECT_EQ(operation(tiled, DataType::f32, "madd", p), warp_instances * 600);
+    EXPECT_EQ(operation(tiled, DataType::f32, "cmp", p), operation(one, DataType::f32, "cmp", p));
+}

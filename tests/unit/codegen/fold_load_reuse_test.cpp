@@ -208,3 +208,63 @@ statements: ["y[i] = sum(j, a[i, j] * x[j])"]
     EXPECT_FALSE(
         plan_fold_load_reuse(lower_kernel(triangle, {{32, 1, 1}, {2, 1, 1}}), every_index));
 }
+
+// The values the instances share, as the analysis counts their operations
+// (KernelAnalysis.FoldInstancesShareTheOperationsWhoseOperandsTheyShare): at fold 2x2 the
+// quotient (a[y] * a[y]) / (b[0] + 1.5) once per y instance, the divisor inside it once for all
+// four, a[x] + b[0] * b[1] once per x instance and the product inside it once; the quotient's
+// sums with a[x] per instance.
+TEST(FoldLoadReuse, ValuesTheInstancesShareAreComputedOnce) {
+    const auto spec = kernel::parse_kernel_text(R"yaml(
+name: shared_operations
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n]}
+  b: {dtype: f32, shape: [2]}
+  c: {dtype: f32, shape: [n, n]}
+domain: "[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }"
+threads: {x: x, y: y}
+statements:
+  - "c[y, x] = (a[y] * a[y]) / (b[0] + 1.5) + a[x]"
+  - "c[y, x] = a[x] + b[0] * b[1]"
+)yaml",
+                                                "shared_operations.yaml");
+    const auto reuse = plan(spec, {{32, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided});
+    ASSERT_TRUE(reuse);
+    std::vector<std::string> values;
+    for (const auto& value : reuse->values) {
+        EXPECT_EQ(value.dtype, kernel::DataType::f32);
+        values.push_back(value.name + " = " + kernel::to_string(*value.value));
+    }
+    // Instance (fx, fy) = (0, 0) makes a value's nested values first; (1, 0) the second
+    // statement's second sum; (0, 1) the second quotient.
+    EXPECT_EQ(values, (std::vector<std::string>{
+                          "kc_v_0 = kc_b_1 + 1.5",
+                          "kc_v_1 = kc_a_0 * kc_a_0 / kc_v_0",
+                          "kc_v_2 = kc_b_1 * kc_b_3",
+                          "kc_v_3 = kc_a_2 + kc_v_2",
+                          "kc_v_4 = kc_a_4 + kc_v_2",
+                          "kc_v_5 = kc_a_5 * kc_a_5 / kc_v_0",
+                      }));
+    // The fold loop computes each of the four expressions for every instance.
+    EXPECT_EQ(reuse->value_uses, 4 * 4);
+    // An operation of a private value, or of an array the kernel writes, is not shared.
+    const auto running = kernel::parse_kernel_text(R"yaml(
+name: running
+params: {n: 64}
+arrays:
+  a: {dtype: f32, shape: [n]}
+  c: {dtype: f32, shape: [n]}
+  t: {dtype: f32, space: private}
+domain: "[n] -> { [x] : 0 <= x < n }"
+threads: {x: x}
+statements:
+  - "t = a[0] * 2.0"
+  - "c[x] = t * t + c[0] * c[0] + a[x]"
+)yaml",
+                                                   "running.yaml");
+    const auto kept = plan(running, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
+    ASSERT_TRUE(kept);
+    ASSERT_EQ(kept->values.size(), 1u);
+    EXPECT_EQ(kernel::to_string(*kept->values[0].value), "kc_a_0 * 2.0");
+}
