@@ -113,3 +113,25 @@ TEST(CudaCodegenNvrtc, FoldFastPathIssuesEachLoadOnce) {
         EXPECT_EQ(loads, c.loads);
     }
 }
+
+// pnpoly at tile 4 (the strided fold) computes each edge's slope once for the thread's four
+// points, as the analysis counts it
+// (KernelAnalysis.PnpolySlopesAreComputedOncePerThreadForItsTile): at 1024 points and 5 vertices
+// (no guard, so no fold loop), 5 divisions in PTX, not 20.
+TEST(CudaCodegenNvrtc, FoldFastPathComputesSharedValuesOnce) {
+    auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/kt_pnpoly.yaml");
+    const int future_major = runtime::nvrtc_supported_architectures().back() / 10 + 5;
+    spec.launch = {{256, 1, 1}, {4, 1, 1}, kernel::FoldPlacement::strided};
+    const codegen::GeneratedKernel g = codegen::generate_cuda(
+        codegen::lower_kernel(spec, spec.launch, {{"n", 1024}, {"vertices", 5}}));
+    ASSERT_EQ(g.cuda_source.find("if ("), std::string::npos) << g.cuda_source;
+    ASSERT_NE(g.cuda_source.find("kc_v_0"), std::string::npos) << g.cuda_source;
+    const runtime::CompiledKernel result = runtime::compile_cuda_source(
+        {g.cuda_source, spec.name + ".cu", g.kernel_name, future_major, 0, {}, {}});
+    ASSERT_TRUE(result.is_ptx);
+    size_t divisions = 0;
+    for (size_t at = result.image.find("div.rn.f32"); at != std::string::npos;
+         at = result.image.find("div.rn.f32", at + 1))
+        ++divisions;
+    EXPECT_EQ(divisions, 5u);
+}
