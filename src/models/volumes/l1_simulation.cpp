@@ -81,7 +81,7 @@ LineAccess hit(CachedLine& line, unsigned sector_bits, double now, bool fetch) {
     return {missing, line.last_miss_cycle};
 }
 
-// The two L1s below are LRU sets of lines with a valid bit per sector and give the same
+// The three L1s below are LRU sets of lines with a valid bit per sector and give the same
 // answers. set_of(): the set of a line by its hash (LineKeyHash of its key), asking the host's
 // caches for it ahead of the look-up. access(): the sectors of `sector_bits` that were not valid
 // in L1 (misses); they are filled, the line allocated when absent. `hash`: LineKeyHash of `key`,
@@ -89,8 +89,8 @@ LineAccess hit(CachedLine& line, unsigned sector_bits, double now, bool fetch) {
 // `fetch`: the missing sectors come from L2 (a load), so the line's last miss is now (a store
 // writes them instead).
 
-// The sets both small-set L1s below keep: per set a run of words, `header` of them (the last
-// the count of ways in use) and then each way's key hash, and the ways' lines.
+// The sets SmallSetL1 keeps: per set a run of words, `header` of them (the last the count of
+// ways in use) and then each way's key hash, and the ways' lines.
 template <size_t header> class HashedWays {
 public:
     explicit HashedWays(const L1Geometry& g)
@@ -142,44 +142,85 @@ private:
     std::vector<Line> lines_;          // set s holds ways [s * ways, (s + 1) * ways)
 };
 
-// Sets of up to 4 ways (Hopper's L1), each way's last use a count of look-ups (all distinct,
-// so the least recent is unique): a look-up scans the hashes, stamps the way it uses, and on a
-// miss fills the next unused way or else the least recently used. With few ways cheaper than
-// keeping an order of use, which wider sets (the V100's 16 ways, more misses) keep instead.
-class FewWaysL1 : public HashedWays<1> {
+// Sets of up to 4 ways (Hopper's L1), each set one 128-byte record of two cache lines: the
+// ways' line keys and last uses (a count of look-ups, all distinct, so the least recent is
+// unique) in the first, their valid sectors and last misses in the second. A look-up compares
+// the keys, stamps the way it uses, and on a miss fills the next unused way or else the least
+// recently used. A key is the block copy, array and line packed into 64 bits (fits_packed_keys),
+// so one comparison finds a line; the set is chosen by the line's hash as in the other L1s,
+// which give the same answers. With few ways cheaper than keeping an order of use, which wider
+// sets (the V100's 16 ways, more misses) keep instead.
+class FewWaysL1 {
 public:
     static constexpr std::int64_t max_ways = 4;
-    explicit FewWaysL1(const L1Geometry& g)
-        : HashedWays<1>(g), last_use_(static_cast<size_t>(g.lines)) {}
+    // Packed keys: the line less the lowest line in 38 bits, the array in 6, the copy in 20.
+    static constexpr int line_bits = 38, array_bits = 6, copy_bits = 20;
+    static bool fits_packed_keys(std::int64_t copies, size_t arrays, std::int64_t line_span) {
+        return copies <= (std::int64_t{1} << copy_bits) && arrays <= (size_t{1} << array_bits) &&
+               line_span < (std::int64_t{1} << line_bits);
+    }
+    FewWaysL1(const L1Geometry& g, std::int64_t lowest_line)
+        : ways_(static_cast<unsigned>(g.ways)), set_of_(static_cast<size_t>(g.lines / g.ways)),
+          sets_(static_cast<size_t>(g.lines / g.ways)), lowest_line_(lowest_line) {}
 
-    LineAccess access(const LineKey& key, size_t hash, size_t set, unsigned sector_bits, double now,
-                      bool fetch) {
-        std::uint64_t* const w = words(set);
-        Line* const l = lines(set);
-        std::uint64_t* const last_use = &last_use_[set * ways_];
-        if (const int way = find(w, l, hash, key); way >= 0) {
-            last_use[way] = ++clock_;
-            return hit(l[way], sector_bits, now, fetch);
-        }
-        unsigned victim = used(w);
+    size_t set_of(size_t hash) const {
+        const size_t set = set_of_(hash);
+        __builtin_prefetch(&sets_[set]);
+        __builtin_prefetch(&sets_[set].valid);
+        return set;
+    }
+
+    LineAccess access(const LineKey& key, size_t /*hash*/, size_t set_index, unsigned sector_bits,
+                      double now, bool fetch) {
+        Set& set = sets_[set_index];
+        const std::uint64_t packed = static_cast<std::uint64_t>(key.copy)
+                                         << (line_bits + array_bits) |
+                                     static_cast<std::uint64_t>(key.array) << line_bits |
+                                     static_cast<std::uint64_t>(key.line - lowest_line_);
+        for (unsigned way = 0; way < set.used; ++way)
+            if (set.key[way] == packed) {
+                set.last_use[way] = ++clock_;
+                const unsigned missing = sector_bits & ~set.valid[way];
+                set.valid[way] |= sector_bits;
+                if (missing && fetch)
+                    set.last_miss_cycle[way] = now;
+                return {missing, set.last_miss_cycle[way]};
+            }
+        unsigned victim = set.used;
         if (victim == ways_) {
             // The least recent, without branches (a miss's victim is unpredictable): the first
             // way of the smallest count, as the counts are distinct.
             victim = 0;
-            std::uint64_t oldest = last_use[0];
+            std::uint64_t oldest = set.last_use[0];
             for (unsigned way = 1; way < ways_; ++way) {
-                const bool older = last_use[way] < oldest;
-                oldest = older ? last_use[way] : oldest;
+                const bool older = set.last_use[way] < oldest;
+                oldest = older ? set.last_use[way] : oldest;
                 victim = older ? way : victim;
             }
+        } else {
+            ++set.used;
         }
-        last_use[victim] = ++clock_;
-        return fill(w, l, victim, key, hash, sector_bits, now, fetch);
+        const double missed_at = fetch ? now : std::numeric_limits<double>::lowest();
+        set.key[victim] = packed;
+        set.last_use[victim] = ++clock_;
+        set.valid[victim] = sector_bits;
+        set.last_miss_cycle[victim] = missed_at;
+        return {sector_bits, missed_at};
     }
 
 private:
-    std::vector<std::uint64_t> last_use_; // per way, as the lines
-    std::uint64_t clock_ = 0;             // look-ups so far
+    struct alignas(128) Set {
+        std::uint64_t key[max_ways] = {};      // the ways in use: [0, used)
+        std::uint64_t last_use[max_ways] = {}; // look-up count at the way's last use
+        unsigned valid[max_ways] = {};         // sector bits
+        double last_miss_cycle[max_ways] = {};
+        unsigned used = 0;
+    };
+    unsigned ways_;
+    support::Remainder set_of_; // hash % sets
+    std::vector<Set> sets_;
+    std::int64_t lowest_line_;
+    std::uint64_t clock_ = 0; // look-ups so far
 };
 
 // Sets of up to 16 ways, each set's ways in order of use packed into one 64-bit word (4 bits a
@@ -619,6 +660,16 @@ struct TwoPassKeyHash {
     }
 };
 
+// The lowest and highest line the requests name (0, 0 without any).
+std::pair<std::int64_t, std::int64_t> line_range(const StepRequests& steps) {
+    if (steps.lines.empty())
+        return {0, 0};
+    const auto [low, high] =
+        std::minmax_element(steps.lines.begin(), steps.lines.end(),
+                            [](const auto& a, const auto& b) { return a.first < b.first; });
+    return {low->first, high->first};
+}
+
 // One block slot of the simulated SM: the block copy it runs and that copy's generation.
 struct Slot {
     std::int64_t copy = 0;
@@ -773,8 +824,12 @@ L1Simulation simulate_l1(const BlockPrograms& block, std::int64_t blocks_per_sm,
             }
         }
     };
-    if (geometry.ways <= FewWaysL1::max_ways) {
-        FewWaysL1 l1(geometry);
+    // FewWaysL1's packed keys: the lines, and the copies (slot j, generation g: j + g * slots).
+    const auto [lowest_line, highest_line] = line_range(steps);
+    if (geometry.ways <= FewWaysL1::max_ways &&
+        FewWaysL1::fits_packed_keys(blocks_per_sm * (generations + 1), block.arrays.size(),
+                                    highest_line - lowest_line)) {
+        FewWaysL1 l1(geometry, lowest_line);
         run(l1);
     } else if (geometry.ways <= SmallSetL1::max_ways) {
         SmallSetL1 l1(geometry);

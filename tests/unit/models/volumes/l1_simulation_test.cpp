@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <random>
 #include <set>
 
 using namespace kerncast;
@@ -55,6 +56,51 @@ TEST(L1Simulation, LruThrashesWhenTheLoopIsOneLineLongerThanTheCache) {
     const L1Simulation thrashes = simulate_l1(block, 1, geometry(2, 2));
     EXPECT_DOUBLE_EQ(thrashes.first_touch_bytes[0], 3 * 32.0);
     EXPECT_DOUBLE_EQ(thrashes.load_miss_bytes[0], 6 * 32.0);
+}
+
+// One set of 1 to 4 ways against a brute-force LRU of the same lines: every block copy (one
+// slot, six generations, the middle four measured) loads its own copy of the lines, so the
+// copies before it still hold ways. Lines a few apart take the L1 with packed keys, lines 2^39
+// apart (beyond their 38 bits) the one that compares whole keys: both give the oracle's misses.
+TEST(L1Simulation, OneSetOfAnyWidthAgreesWithABruteForceLru) {
+    std::mt19937 random(7);
+    std::vector<std::pair<std::int64_t, std::int64_t>> accesses; // (line number, sector)
+    for (int k = 0; k < 300; ++k)
+        accesses.push_back(
+            {static_cast<std::int64_t>(random() % 7), static_cast<std::int64_t>(random() % 4)});
+    for (const std::int64_t spacing : {std::int64_t{1}, std::int64_t{1} << 39})
+        for (std::int64_t ways = 1; ways <= 4; ++ways) {
+            SCOPED_TRACE("spacing " + std::to_string(spacing) + ", " + std::to_string(ways) +
+                         " ways");
+            BlockPrograms block;
+            block.arrays = {"a"};
+            block.points = 1;
+            block.warps.resize(1);
+            for (const auto& [line, sector] : accesses)
+                block.warps[0].push_back({0, false, {line * spacing * 4 + sector}, {}, 0});
+            // The oracle: (copy, line) keys most recent first, each with its valid sectors.
+            std::vector<std::pair<std::pair<int, std::int64_t>, unsigned>> lru;
+            std::int64_t measured_misses = 0;
+            for (int copy = 0; copy < 5; ++copy)
+                for (const auto& [line, sector] : accesses) {
+                    const std::pair key{copy, line};
+                    auto at = std::find_if(lru.begin(), lru.end(),
+                                           [&](const auto& entry) { return entry.first == key; });
+                    unsigned valid = 0;
+                    if (at != lru.end()) {
+                        valid = at->second;
+                        lru.erase(at);
+                    } else if (static_cast<std::int64_t>(lru.size()) == ways) {
+                        lru.pop_back();
+                    }
+                    const unsigned bit = 1u << sector;
+                    if ((valid & bit) == 0 && copy >= 1)
+                        ++measured_misses;
+                    lru.insert(lru.begin(), {key, valid | bit});
+                }
+            const L1Simulation simulated = simulate_l1(block, 1, geometry(ways, ways));
+            EXPECT_DOUBLE_EQ(simulated.load_miss_bytes[0], measured_misses * 32.0 / 4);
+        }
 }
 
 TEST(L1Simulation, LeastRecentlyUsedNotFirstLoadedIsEvicted) {
