@@ -244,8 +244,9 @@ private:
 
     struct OperationTotals {
         Granularity granularity = Granularity::subgroup;
-        SymbolicCount count;      // in units of granularity
-        SymbolicCount work_items; // per executing work-item
+        SymbolicCount count;          // in units of granularity
+        SymbolicCount work_items;     // per executing work-item
+        SymbolicCount instance_count; // count, every fold instance doing its own
     };
     std::map<std::pair<DataType, std::string>, OperationTotals> operations_;
 
@@ -332,10 +333,18 @@ private:
     SymbolicCount per_subgroup(const Scope& scope);
     SymbolicCount per_work_item(const Scope& scope);
     void add_operation(DataType dtype, const std::string& op, Granularity granularity,
-                       const SymbolicCount& count, const SymbolicCount& work_items);
+                       const SymbolicCount& count, const SymbolicCount& work_items,
+                       const SymbolicCount& instance_count);
     void add_arith(const Scope& scope, DataType dtype, const std::string& op, int times = 1) {
-        add_operation(dtype, op, Granularity::subgroup, per_subgroup(scope).scaled(times),
-                      per_work_item(scope).scaled(times));
+        const SymbolicCount count = per_subgroup(scope).scaled(times);
+        SymbolicCount each_instance = count;
+        if (scope.shared_fold_axes != 0) {
+            Scope unshared = scope;
+            unshared.shared_fold_axes = 0;
+            each_instance = per_subgroup(unshared).scaled(times);
+        }
+        add_operation(dtype, op, Granularity::subgroup, count, per_work_item(scope).scaled(times),
+                      each_instance);
     }
     void record_barrier(const kernel::StatementSpec& statement, int index);
     Scope statement_scope(const kernel::StatementSpec& statement, int index);
@@ -749,11 +758,13 @@ SymbolicCount Analyzer::per_work_item(const Scope& scope) {
 }
 
 void Analyzer::add_operation(DataType dtype, const std::string& op, Granularity granularity,
-                             const SymbolicCount& count, const SymbolicCount& work_items) {
+                             const SymbolicCount& count, const SymbolicCount& work_items,
+                             const SymbolicCount& instance_count) {
     auto& slot = operations_[{dtype, op}];
     slot.granularity = granularity;
     slot.count = slot.count + count;
     slot.work_items = slot.work_items + work_items;
+    slot.instance_count = slot.instance_count + instance_count;
 }
 
 void Analyzer::index_arithmetic(const Expr& e, const Scope& scope) {
@@ -1135,7 +1146,7 @@ void Analyzer::record_statement(const kernel::StatementSpec& statement, const Sc
         const SymbolicCount executions = per_work_item(scope);
         add_operation(target->dtype,
                       std::string("atomic:") + kernel::atomic_kind_name(*parsed.atomic),
-                      Granularity::work_item, executions, executions);
+                      Granularity::work_item, executions, executions, executions);
         record_access(parsed.target, scope, Direction::atomic, parsed.atomic);
         return;
     }
@@ -1174,7 +1185,8 @@ KernelAnalysis Analyzer::run() {
     }
     for (auto& [key, value] : operations_)
         result_.operations.push_back(OperationCount{key.first, key.second, value.granularity,
-                                                    value.count, value.work_items});
+                                                    value.count, value.work_items,
+                                                    value.instance_count});
     return std::move(result_);
 }
 

@@ -14,6 +14,11 @@ kerncast_add_cli_test(NAME predict_lbm_x1
 kerncast_add_cli_test(NAME predict_matmul_tiled16
   ARGS predict examples/kernels/matmul_tiled16.yaml -m a100-sxm4-40gb
   STDOUT ${volumes_expected}/predict_matmul_tiled16.txt)
+# pnpoly at tile 4: the fold's instances compute each edge's slope once for the thread's four
+# points (docs/kernel-format.md, What is counted), and the note says what that saves.
+kerncast_add_cli_test(NAME predict_pnpoly_tile4
+  ARGS predict examples/autotuning/kt_pnpoly.yaml -m h100-sxm5-80gb --block 256 --fold 4x:strided
+  STDOUT ${volumes_expected}/predict_pnpoly_tile4.txt)
 # Where the forecast rests on a curve no measurement places (docs/volume-model.md): the V100's
 # default z-layer curve in its transition (a 350 x 350 plane), and the H200's fitted z-layer
 # y-layer curve beyond the largest O of its samples (rows of 24000 points).

@@ -45,6 +45,9 @@ struct OperationCount {
     // Stevens & Klöckner sec. 5) includes. Flops per point come from this; issue cycles from
     // `count`.
     SymbolicCount work_items;
+    // `count` as if every fold instance did its own (equal to it where the instances share none
+    // of them: docs/kernel-format.md, "What is counted").
+    SymbolicCount instance_count;
 };
 
 // The analysis space: the variables a thread's work is indexed by. Per mapped axis the block

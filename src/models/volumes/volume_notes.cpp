@@ -149,6 +149,14 @@ void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
             "(without the list the limit divides by sustained_bandwidth_gbs, {:.0f} GB/s).",
             n.limiter, n.bandwidth_bytes_per_s / 1e9, n.store_fraction, n.bytes, n.level,
             n.sustained_bytes_per_s / 1e9));
+    if (p.fp.instance_cycles_per_point > 1.005 * p.fp.cycles_per_point)
+        notes.push_back(fmt::format(
+            "The fold's {} instances do the floating-point operations whose operands do not "
+            "depend on their fold index once for all of them (as the generated code's fold fast "
+            "path does): {:.3f} issue cycles a point instead of {:.3f} (docs/kernel-format.md, "
+            "What is counted).",
+            p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2], p.fp.cycles_per_point,
+            p.fp.instance_cycles_per_point));
     if (a.block_launch_rate_unknown)
         notes.push_back("The machine gives no block launch rate (compute.block_launches_per_cycle, "
                         "docs/machine-format.md): starting the thread blocks is assumed never "

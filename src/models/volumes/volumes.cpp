@@ -629,36 +629,43 @@ FloatingPointWork floating_point_work(const analysis::KernelAnalysis& analysis,
                                       const MachineModel& machine, int warp) {
     FloatingPointWork work;
     const double total_points = static_cast<double>(points);
-    for (const auto& op : analysis.operations) {
-        if (!kernel::is_floating(op.dtype))
-            continue;
-        double count = static_cast<double>(op.count.evaluate(params));
+    // Issue cycles a point of `count` operations of this kind (sub-group units or not).
+    const auto cycles = [&](const analysis::OperationCount& op, const analysis::SymbolicCount& n) {
+        double count = static_cast<double>(n.evaluate(params));
         if (op.granularity == analysis::Granularity::subgroup)
             count *= warp;
         else if (op.granularity == analysis::Granularity::work_group)
             count *= static_cast<double>(analysis.threads_per_block);
         count /= total_points;
-        const double useful = static_cast<double>(op.work_items.evaluate(params)) / total_points;
         const std::string dtype = kernel::data_type_name(op.dtype);
         if (op.operation == "add" || op.operation == "mul") {
-            work.flops_per_point += useful;
             const double rate = issue_rate(machine, op.operation, dtype);
-            if (rate > 0)
-                work.cycles_per_point += count / rate;
-        } else if (op.operation == "madd") {
+            return rate > 0 ? count / rate : 0.0;
+        }
+        if (op.operation == "madd") {
             const double rate = issue_rate(machine, "fma", dtype);
             const double add = issue_rate(machine, "add", dtype),
                          mul = issue_rate(machine, "mul", dtype);
-            if (rate > 0 && add > 0 && mul > 0)
-                work.cycles_per_point += count / rate - count / add - count / mul;
-        } else if (op.operation == "div" || op.operation.rfind("func:", 0) == 0) {
-            work.flops_per_point += useful;
-            const double rate = issue_rate(machine, "special", dtype);
-            if (rate > 0)
-                work.cycles_per_point += count / rate;
+            return rate > 0 && add > 0 && mul > 0 ? count / rate - count / add - count / mul : 0.0;
         }
+        if (op.operation == "div" || op.operation.rfind("func:", 0) == 0) {
+            const double rate = issue_rate(machine, "special", dtype);
+            return rate > 0 ? count / rate : 0.0;
+        }
+        return 0.0;
+    };
+    for (const auto& op : analysis.operations) {
+        if (!kernel::is_floating(op.dtype))
+            continue;
+        if (op.operation == "add" || op.operation == "mul" || op.operation == "div" ||
+            op.operation.rfind("func:", 0) == 0)
+            work.flops_per_point +=
+                static_cast<double>(op.work_items.evaluate(params)) / total_points;
+        work.cycles_per_point += cycles(op, op.count);
+        work.instance_cycles_per_point += cycles(op, op.instance_count);
     }
     work.cycles_per_point = std::max(0.0, work.cycles_per_point);
+    work.instance_cycles_per_point = std::max(0.0, work.instance_cycles_per_point);
     return work;
 }
 

@@ -391,3 +391,33 @@ TEST(KernelAnalysis, PnpolySlopesAreComputedOncePerThreadForItsTile) {
     EXPECT_EQ(operation(tiled, DataType::f32, "madd", p), warp_instances * 600);
     EXPECT_EQ(operation(tiled, DataType::f32, "cmp", p), operation(one, DataType::f32, "cmp", p));
 }
+
+// What the operations would count if every instance did its own: the unfolded counts (the
+// Coulomb sum along z: each atom's dx^2 + dy^2 shared by a thread's 4 planes).
+TEST(KernelAnalysis, InstanceCountsAreTheCountsWithoutSharing) {
+    const auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                               "/examples/autotuning/ktt_coulomb_sum_soa.yaml");
+    const std::vector<std::int64_t> p = {64, 16};
+    const KernelAnalysis one = analyze(spec, {{16, 4, 1}, {1, 1, 1}});
+    const KernelAnalysis four = analyze(spec, {{16, 4, 1}, {1, 1, 4}});
+    for (const std::string op : {"add", "mul", "madd", "func:rsqrt"}) {
+        SCOPED_TRACE(op);
+        std::int64_t unfolded = 0, shared = 0, each = 0;
+        for (const auto& o : one.operations)
+            if (o.dtype == DataType::f32 && o.operation == op) {
+                unfolded += o.count.evaluate(p);
+                EXPECT_EQ(o.instance_count.evaluate(p), o.count.evaluate(p));
+            }
+        for (const auto& o : four.operations)
+            if (o.dtype == DataType::f32 && o.operation == op) {
+                shared += o.count.evaluate(p);
+                each += o.instance_count.evaluate(p);
+            }
+        // 16x4 blocks of 2 warps: as many warp-points folded as unfolded.
+        EXPECT_EQ(each, unfolded);
+        if (op == "func:rsqrt")
+            EXPECT_EQ(shared, unfolded); // of dz too
+        else
+            EXPECT_LT(shared, unfolded);
+    }
+}

@@ -128,6 +128,9 @@ struct WaveAverages {
 struct FloatingPointWork {
     double flops_per_point = 0;
     double cycles_per_point = 0;
+    // The issue cycles if every fold instance did its own operations (OperationCount::
+    // instance_count): above cycles_per_point where the instances share some.
+    double instance_cycles_per_point = 0;
 };
 
 // The per-array volumes stage (sec. 4.3-4.5): bytes per point at each level.
