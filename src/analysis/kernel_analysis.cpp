@@ -232,6 +232,10 @@ private:
     // computes a floating-point operation whose operands do not depend on an axis once for
     // that axis's instances (codegen/fold_load_reuse.hpp), and the counts count it so.
     unsigned fold_dependence(const Expr& e) const;
+    // The integer divisions and remainders walked so far: an operation holding one is never
+    // shared (computed apart from the condition that guards it, it could divide by zero), so
+    // they count as depending on every folded axis.
+    std::set<const Expr*> integer_divisions_;
     static bool floating_value(const ValueType& type) {
         return !type.weak && kernel::is_floating(type.dtype);
     }
@@ -975,9 +979,13 @@ ValueType Analyzer::walk_binary(const Expr& e, const Scope& scope) {
         return type;
     case BinaryOp::div:
         add_arith(op, type.dtype, "div");
+        if (!kernel::is_floating(type.dtype))
+            integer_divisions_.insert(&e);
         return type;
     case BinaryOp::mod:
         add_arith(scope, type.dtype, "mod");
+        if (!kernel::is_floating(type.dtype))
+            integer_divisions_.insert(&e);
         return type;
     case BinaryOp::logical_and:
     case BinaryOp::logical_or:
@@ -1054,6 +1062,8 @@ unsigned Analyzer::fold_dependence(const Expr& e) const {
                 dependence |= folded_axes_ & (1u << axis);
         return dependence;
     }
+    if (integer_divisions_.count(&e))
+        return folded_axes_;
     if (e.kind == ExprKind::array_ref) {
         const ArrayDecl* array = result_.spec.find_array(e.name);
         if (!array || element_of_changing_array(*array) ||

@@ -151,6 +151,12 @@ public:
             return key(expr, names).empty() ? folded_axes_ : subscript_dependence(expr);
         if (expr.kind == ExprKind::variable)
             return name_dependence(expr.name);
+        // An integer division or remainder is never part of a shared value: computed apart
+        // from the condition that guards it, it could divide by zero.
+        if (expr.kind == ExprKind::binary &&
+            (expr.op == kernel::BinaryOp::div || expr.op == kernel::BinaryOp::mod) &&
+            type_of(schedule_, expr).is_integer())
+            return folded_axes_;
         unsigned dependence = 0;
         for (const auto& operand : expr.operands)
             dependence |= fold_dependence(*operand, names);

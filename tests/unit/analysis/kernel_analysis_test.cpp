@@ -421,3 +421,28 @@ TEST(KernelAnalysis, InstanceCountsAreTheCountsWithoutSharing) {
             EXPECT_LT(shared, unfolded);
     }
 }
+
+// The operations FoldLoadReuse.NoSharedValueHoldsAnIntegerDivision shares: a[1] / 3.0 once a
+// thread and j, a[0] / (8 / j) per instance (64 points, 32 threads, 4 values of j).
+TEST(KernelAnalysis, OperationsHoldingAnIntegerDivisionAreNotShared) {
+    const auto guarded = kernel::parse_kernel_text(R"yaml(
+name: guarded
+params: {n: 64, m: 4}
+arrays:
+  a: {dtype: f32, shape: [2]}
+  b: {dtype: f32, shape: [n]}
+  c: {dtype: f32, shape: [n]}
+domain: "[n, m] -> { [x, j] : 0 <= x < n and 0 <= j < m }"
+threads: {x: x}
+statements:
+  - "c[x] = b[x] + sum(j, j > 0 ? a[0] / (8 / j) + a[1] / 3.0 : 0.0)"
+)yaml",
+                                                   "guarded.yaml");
+    const KernelAnalysis a =
+        analyze(guarded, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
+    std::int64_t divisions = 0;
+    for (const auto& o : a.operations)
+        if (o.dtype == DataType::f32 && o.operation == "div")
+            divisions += o.work_items.evaluate({64, 4});
+    EXPECT_EQ(divisions, 64 * 4 + 32 * 4);
+}

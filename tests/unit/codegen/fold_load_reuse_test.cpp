@@ -268,3 +268,27 @@ statements:
     ASSERT_EQ(kept->values.size(), 1u);
     EXPECT_EQ(kernel::to_string(*kept->values[0].value), "kc_a_0 * 2.0");
 }
+
+// A shared value is computed outside the condition that guards it, so it holds no integer
+// division or remainder (8 / j divides by zero at j = 0, which the guard excludes); the float
+// division beside it is shared. The analysis counts them so
+// (KernelAnalysis.OperationsHoldingAnIntegerDivisionAreNotShared).
+TEST(FoldLoadReuse, NoSharedValueHoldsAnIntegerDivision) {
+    const auto guarded = kernel::parse_kernel_text(R"yaml(
+name: guarded
+params: {n: 64, m: 4}
+arrays:
+  a: {dtype: f32, shape: [2]}
+  b: {dtype: f32, shape: [n]}
+  c: {dtype: f32, shape: [n]}
+domain: "[n, m] -> { [x, j] : 0 <= x < n and 0 <= j < m }"
+threads: {x: x}
+statements:
+  - "c[x] = b[x] + sum(j, j > 0 ? a[0] / (8 / j) + a[1] / 3.0 : 0.0)"
+)yaml",
+                                                   "guarded.yaml");
+    const auto reuse = plan(guarded, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
+    ASSERT_TRUE(reuse);
+    ASSERT_EQ(reuse->values.size(), 1u);
+    EXPECT_EQ(kernel::to_string(*reuse->values[0].value), "kc_a_1 / 3.0");
+}
