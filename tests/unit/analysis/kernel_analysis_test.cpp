@@ -306,20 +306,8 @@ TEST(KernelAnalysis, FoldPlacementsMapIndicesAndCoverTheDomainOnce) {
 // b[0] + 1.5 and b[0] * b[1] on neither (one per thread), a[x] + b[0] * b[1] on x only, the
 // quotient's sum with a[x] and the update of c on both (one per point).
 TEST(KernelAnalysis, FoldInstancesShareTheOperationsWhoseOperandsTheyShare) {
-    const auto spec = kernel::parse_kernel_text(R"yaml(
-name: shared_operations
-params: {n: 64}
-arrays:
-  a: {dtype: f32, shape: [n]}
-  b: {dtype: f32, shape: [2]}
-  c: {dtype: f32, shape: [n, n]}
-domain: "[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }"
-threads: {x: x, y: y}
-statements:
-  - "c[y, x] = (a[y] * a[y]) / (b[0] + 1.5) + a[x]"
-  - "c[y, x] += a[x] + b[0] * b[1]"
-)yaml",
-                                                "shared_operations.yaml");
+    const auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                               "/tests/user_kernels/fold_shared_operations.yaml");
     const std::vector<std::int64_t> p = {64};
     const auto work_items = [&](const KernelAnalysis& a, const std::string& op) {
         std::int64_t total = 0;
@@ -351,20 +339,8 @@ statements:
     // them: 64 points, 32 threads of 2 instances; a[0] * 2.0 once a thread, t * t and
     // c[0] * c[0] once a point (as the fast path computes them: FoldLoadReuse.
     // ValuesTheInstancesShareAreComputedOnce).
-    const auto running = kernel::parse_kernel_text(R"yaml(
-name: running
-params: {n: 64}
-arrays:
-  a: {dtype: f32, shape: [n]}
-  c: {dtype: f32, shape: [n]}
-  t: {dtype: f32, space: private}
-domain: "[n] -> { [x] : 0 <= x < n }"
-threads: {x: x}
-statements:
-  - "t = a[0] * 2.0"
-  - "c[x] = t * t + c[0] * c[0] + a[x]"
-)yaml",
-                                                   "running.yaml");
+    const auto running = kernel::load_kernel_file(
+        KERNCAST_SOURCE_DIR "/tests/user_kernels/fold_private_and_written.yaml");
     const KernelAnalysis kept =
         analyze(running, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
     EXPECT_EQ(work_items(kept, "mul"), 32 + 64 + 64);
@@ -425,19 +401,8 @@ TEST(KernelAnalysis, InstanceCountsAreTheCountsWithoutSharing) {
 // The operations FoldLoadReuse.NoSharedValueHoldsAnIntegerDivision shares: a[1] / 3.0 once a
 // thread and j, a[0] / (8 / j) per instance (64 points, 32 threads, 4 values of j).
 TEST(KernelAnalysis, OperationsHoldingAnIntegerDivisionAreNotShared) {
-    const auto guarded = kernel::parse_kernel_text(R"yaml(
-name: guarded
-params: {n: 64, m: 4}
-arrays:
-  a: {dtype: f32, shape: [2]}
-  b: {dtype: f32, shape: [n]}
-  c: {dtype: f32, shape: [n]}
-domain: "[n, m] -> { [x, j] : 0 <= x < n and 0 <= j < m }"
-threads: {x: x}
-statements:
-  - "c[x] = b[x] + sum(j, j > 0 ? a[0] / (8 / j) + a[1] / 3.0 : 0.0)"
-)yaml",
-                                                   "guarded.yaml");
+    const auto guarded = kernel::load_kernel_file(
+        KERNCAST_SOURCE_DIR "/tests/user_kernels/fold_guarded_integer_division.yaml");
     const KernelAnalysis a =
         analyze(guarded, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
     std::int64_t divisions = 0;

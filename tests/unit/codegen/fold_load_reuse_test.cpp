@@ -215,20 +215,8 @@ statements: ["y[i] = sum(j, a[i, j] * x[j])"]
 // four, a[x] + b[0] * b[1] once per x instance and the product inside it once; the quotient's
 // sums with a[x] per instance.
 TEST(FoldLoadReuse, ValuesTheInstancesShareAreComputedOnce) {
-    const auto spec = kernel::parse_kernel_text(R"yaml(
-name: shared_operations
-params: {n: 64}
-arrays:
-  a: {dtype: f32, shape: [n]}
-  b: {dtype: f32, shape: [2]}
-  c: {dtype: f32, shape: [n, n]}
-domain: "[n] -> { [y, x] : 0 <= y < n and 0 <= x < n }"
-threads: {x: x, y: y}
-statements:
-  - "c[y, x] = (a[y] * a[y]) / (b[0] + 1.5) + a[x]"
-  - "c[y, x] = a[x] + b[0] * b[1]"
-)yaml",
-                                                "shared_operations.yaml");
+    const auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
+                                               "/tests/user_kernels/fold_shared_operations.yaml");
     const auto reuse = plan(spec, {{32, 4, 1}, {2, 2, 1}, kernel::FoldPlacement::strided});
     ASSERT_TRUE(reuse);
     std::vector<std::string> values;
@@ -249,20 +237,8 @@ statements:
     // The fold loop computes each of the four expressions for every instance.
     EXPECT_EQ(reuse->value_uses, 4 * 4);
     // An operation of a private value, or of an array the kernel writes, is not shared.
-    const auto running = kernel::parse_kernel_text(R"yaml(
-name: running
-params: {n: 64}
-arrays:
-  a: {dtype: f32, shape: [n]}
-  c: {dtype: f32, shape: [n]}
-  t: {dtype: f32, space: private}
-domain: "[n] -> { [x] : 0 <= x < n }"
-threads: {x: x}
-statements:
-  - "t = a[0] * 2.0"
-  - "c[x] = t * t + c[0] * c[0] + a[x]"
-)yaml",
-                                                   "running.yaml");
+    const auto running = kernel::load_kernel_file(
+        KERNCAST_SOURCE_DIR "/tests/user_kernels/fold_private_and_written.yaml");
     const auto kept = plan(running, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
     ASSERT_TRUE(kept);
     ASSERT_EQ(kept->values.size(), 1u);
@@ -274,19 +250,8 @@ statements:
 // division beside it is shared. The analysis counts them so
 // (KernelAnalysis.OperationsHoldingAnIntegerDivisionAreNotShared).
 TEST(FoldLoadReuse, NoSharedValueHoldsAnIntegerDivision) {
-    const auto guarded = kernel::parse_kernel_text(R"yaml(
-name: guarded
-params: {n: 64, m: 4}
-arrays:
-  a: {dtype: f32, shape: [2]}
-  b: {dtype: f32, shape: [n]}
-  c: {dtype: f32, shape: [n]}
-domain: "[n, m] -> { [x, j] : 0 <= x < n and 0 <= j < m }"
-threads: {x: x}
-statements:
-  - "c[x] = b[x] + sum(j, j > 0 ? a[0] / (8 / j) + a[1] / 3.0 : 0.0)"
-)yaml",
-                                                   "guarded.yaml");
+    const auto guarded = kernel::load_kernel_file(
+        KERNCAST_SOURCE_DIR "/tests/user_kernels/fold_guarded_integer_division.yaml");
     const auto reuse = plan(guarded, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
     ASSERT_TRUE(reuse);
     ASSERT_EQ(reuse->values.size(), 1u);
