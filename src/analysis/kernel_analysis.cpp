@@ -1029,15 +1029,14 @@ ValueType Analyzer::walk_reduction(const Expr& e, const Scope& scope) {
     const ExprPtr& body = e.operands[0];
     const ValueType type = walk(body, inner);
     const bool product = body->kind == ExprKind::binary && body->op == kernel::BinaryOp::mul;
-    // Each fold instance accumulates its own sum.
-    const Scope& op = inner;
+    // (Each fold instance accumulates its own: never shared.)
     if (e.name == "sum") {
         // n terms are accumulated with n adds (loopy; counting-cases.md case 2).
-        add_arith(op, type.dtype, "add");
+        add_arith(inner, type.dtype, "add");
         if (product)
-            add_arith(op, type.dtype, "madd");
+            add_arith(inner, type.dtype, "madd");
     } else {
-        add_arith(op, type.dtype, "mul");
+        add_arith(inner, type.dtype, "mul");
     }
     return type;
 }
@@ -1163,20 +1162,19 @@ void Analyzer::record_statement(const kernel::StatementSpec& statement, const Sc
     if (parsed.op != kernel::AssignOp::assign) {
         record_access(parsed.target, scope, Direction::load, std::nullopt);
         const ValueType type = combine(target_type, value_type);
-        // (Each fold instance updates its own element.)
-        const Scope& op = scope;
+        // (Each fold instance updates its own element: never shared.)
         switch (parsed.op) {
         case kernel::AssignOp::add_assign:
         case kernel::AssignOp::sub_assign:
-            add_arith(op, type.dtype, "add");
+            add_arith(scope, type.dtype, "add");
             if (parsed.value->kind == ExprKind::binary && parsed.value->op == kernel::BinaryOp::mul)
-                add_arith(op, type.dtype, "madd");
+                add_arith(scope, type.dtype, "madd");
             break;
         case kernel::AssignOp::mul_assign:
-            add_arith(op, type.dtype, "mul");
+            add_arith(scope, type.dtype, "mul");
             break;
         default:
-            add_arith(op, type.dtype, "div");
+            add_arith(scope, type.dtype, "div");
         }
     }
     record_access(parsed.target, scope, Direction::store, std::nullopt);
