@@ -336,14 +336,14 @@ TEST(KernelAnalysis, FoldInstancesShareTheOperationsWhoseOperandsTheyShare) {
     EXPECT_EQ(operation(folded, DataType::f32, "add", p), 32 + 32 * 2 + 2 * 32 * 4);
 
     // A private's value is one copy an instance, an array the kernel writes may change between
-    // them: 64 points, 32 threads of 2 instances; a[0] * 2.0 once a thread, t * t and
-    // c[0] * c[0] once a point (as the fast path computes them: FoldLoadReuse.
+    // them: 64 points, 32 threads of 2 instances; a[0] * 2.0 and a[1] * 3.0 once a thread,
+    // t * t and d[0] * d[0] once a point (as the fast path computes them: FoldLoadReuse.
     // ValuesTheInstancesShareAreComputedOnce).
     const auto running = kernel::load_kernel_file(
         KERNCAST_SOURCE_DIR "/tests/user_kernels/fold_private_and_written.yaml");
     const KernelAnalysis kept =
         analyze(running, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
-    EXPECT_EQ(work_items(kept, "mul"), 32 + 64 + 64);
+    EXPECT_EQ(work_items(kept, "mul"), 32 + 32 + 64 + 64);
 }
 
 // Kernel Tuner's pnpoly at tile 4 (the strided fold): each edge's slope, a division and two

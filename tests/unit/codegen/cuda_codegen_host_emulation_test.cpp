@@ -293,6 +293,41 @@ TEST(CudaCodegenHostEmulation, InterleavedFoldInstancesAroundSequentialLoops) {
     }
 }
 
+// Values the fold instances share (codegen.md, Folding), computed once outside the conditions
+// and statements that use them: every committed kernel whose fast path has one at a fold of 2
+// (or 2x2), at sizes with whole tiles and, for pnpoly, a ragged one (the fold loop beside it).
+TEST(CudaCodegenHostEmulation, SharedValuesComputeWhatTheKernelComputes) {
+    struct Case {
+        std::string file;
+        kernel::LaunchConfig launch;
+        std::vector<std::pair<std::string, std::int64_t>> params;
+    };
+    const kernel::FoldPlacement strided = kernel::FoldPlacement::strided;
+    const std::vector<Case> cases{
+        {"examples/kernels/colnorm_matvec.yaml", {{32, 1, 1}, {2, 1, 1}}, {{"n", 64}}},
+        {"examples/kernels/hk_micro_mb1.yaml", {{32, 1, 1}, {2, 1, 1}}, {{"n", 128}, {"iters", 3}}},
+        {"examples/autotuning/ktt_coulomb_sum_aos.yaml",
+         {{4, 2, 1}, {1, 2, 1}},
+         {{"grid_size", 8}, {"atoms", 3}}},
+        {"examples/autotuning/kt_pnpoly.yaml",
+         {{32, 1, 1}, {2, 1, 1}, strided},
+         {{"n", 100}, {"vertices", 6}}},
+        {"tests/user_kernels/fold_shared_operations.yaml", {{32, 4, 1}, {2, 2, 1}, strided}, {}},
+        {"tests/user_kernels/fold_private_and_written.yaml", {{32, 1, 1}, {2, 1, 1}, strided}, {}},
+        {"tests/user_kernels/fold_guarded_integer_division.yaml",
+         {{32, 1, 1}, {2, 1, 1}, strided},
+         {}}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.file + " fold " + kernel::fold_text(c.launch));
+        kernel::KernelSpec spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/" + c.file);
+        spec.launch = c.launch;
+        const std::string source =
+            generate_cuda(lower_kernel(spec, c.launch, c.params)).cuda_source;
+        EXPECT_NE(source.find(" kc_v_0 = "), std::string::npos) << source;
+        emulate_and_compare(spec, c.params);
+    }
+}
+
 TEST(CudaCodegenHostEmulation, TilesBarriersAndPrivatisedAccumulators) {
     emulate_and_compare("matmul_tiled16", {{"n", 32}, {"m", 32}, {"l", 16}});
     emulate_and_compare("dg_diff_2", {{"nelements", 16}, {"nunit_nodes", 32}});

@@ -241,8 +241,9 @@ TEST(FoldLoadReuse, ValuesTheInstancesShareAreComputedOnce) {
         KERNCAST_SOURCE_DIR "/tests/user_kernels/fold_private_and_written.yaml");
     const auto kept = plan(running, {{32, 1, 1}, {2, 1, 1}, kernel::FoldPlacement::strided});
     ASSERT_TRUE(kept);
-    ASSERT_EQ(kept->values.size(), 1u);
+    ASSERT_EQ(kept->values.size(), 2u);
     EXPECT_EQ(kernel::to_string(*kept->values[0].value), "kc_a_0 * 2.0");
+    EXPECT_EQ(kernel::to_string(*kept->values[1].value), "kc_a_1 * 3.0");
 }
 
 // A shared value is computed outside the condition that guards it, so it holds no integer
