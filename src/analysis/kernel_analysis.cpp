@@ -251,6 +251,7 @@ private:
         SymbolicCount count;          // in units of granularity
         SymbolicCount work_items;     // per executing work-item
         SymbolicCount instance_count; // count, every fold instance doing its own
+        bool shared = false;          // by fold instances, some of them
     };
     std::map<std::pair<DataType, std::string>, OperationTotals> operations_;
 
@@ -336,19 +337,22 @@ private:
     ::isl::set user_set(const Scope& scope);
     SymbolicCount per_subgroup(const Scope& scope);
     SymbolicCount per_work_item(const Scope& scope);
+    // `instance_count`: `count` as if every fold instance did its own, where they share some
+    // (null: they share none).
     void add_operation(DataType dtype, const std::string& op, Granularity granularity,
                        const SymbolicCount& count, const SymbolicCount& work_items,
-                       const SymbolicCount& instance_count);
+                       const SymbolicCount* instance_count = nullptr);
     void add_arith(const Scope& scope, DataType dtype, const std::string& op, int times = 1) {
         const SymbolicCount count = per_subgroup(scope).scaled(times);
-        SymbolicCount each_instance = count;
-        if (scope.shared_fold_axes != 0) {
-            Scope unshared = scope;
-            unshared.shared_fold_axes = 0;
-            each_instance = per_subgroup(unshared).scaled(times);
+        const SymbolicCount work_items = per_work_item(scope).scaled(times);
+        if (scope.shared_fold_axes == 0) {
+            add_operation(dtype, op, Granularity::subgroup, count, work_items);
+            return;
         }
-        add_operation(dtype, op, Granularity::subgroup, count, per_work_item(scope).scaled(times),
-                      each_instance);
+        Scope unshared = scope;
+        unshared.shared_fold_axes = 0;
+        const SymbolicCount each_instance = per_subgroup(unshared).scaled(times);
+        add_operation(dtype, op, Granularity::subgroup, count, work_items, &each_instance);
     }
     void record_barrier(const kernel::StatementSpec& statement, int index);
     Scope statement_scope(const kernel::StatementSpec& statement, int index);
@@ -763,12 +767,13 @@ SymbolicCount Analyzer::per_work_item(const Scope& scope) {
 
 void Analyzer::add_operation(DataType dtype, const std::string& op, Granularity granularity,
                              const SymbolicCount& count, const SymbolicCount& work_items,
-                             const SymbolicCount& instance_count) {
+                             const SymbolicCount* instance_count) {
     auto& slot = operations_[{dtype, op}];
     slot.granularity = granularity;
     slot.count = slot.count + count;
     slot.work_items = slot.work_items + work_items;
-    slot.instance_count = slot.instance_count + instance_count;
+    slot.instance_count = slot.instance_count + (instance_count ? *instance_count : count);
+    slot.shared = slot.shared || instance_count != nullptr;
 }
 
 void Analyzer::index_arithmetic(const Expr& e, const Scope& scope) {
@@ -1155,7 +1160,7 @@ void Analyzer::record_statement(const kernel::StatementSpec& statement, const Sc
         const SymbolicCount executions = per_work_item(scope);
         add_operation(target->dtype,
                       std::string("atomic:") + kernel::atomic_kind_name(*parsed.atomic),
-                      Granularity::work_item, executions, executions, executions);
+                      Granularity::work_item, executions, executions);
         record_access(parsed.target, scope, Direction::atomic, parsed.atomic);
         return;
     }
@@ -1194,7 +1199,7 @@ KernelAnalysis Analyzer::run() {
     for (auto& [key, value] : operations_)
         result_.operations.push_back(OperationCount{key.first, key.second, value.granularity,
                                                     value.count, value.work_items,
-                                                    value.instance_count});
+                                                    value.instance_count, value.shared});
     return std::move(result_);
 }
 

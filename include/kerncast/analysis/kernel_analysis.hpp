@@ -45,9 +45,10 @@ struct OperationCount {
     // Stevens & Klöckner sec. 5) includes. Flops per point come from this; issue cycles from
     // `count`.
     SymbolicCount work_items;
-    // `count` as if every fold instance did its own (equal to it where the instances share none
-    // of them: docs/kernel-format.md, "What is counted").
+    // `count` as if every fold instance did its own (docs/kernel-format.md, "What is counted"),
+    // and whether the instances share some of them (else it is `count`).
     SymbolicCount instance_count;
+    bool shared_by_fold_instances = false;
 };
 
 // The analysis space: the variables a thread's work is indexed by. Per mapped axis the block

@@ -661,8 +661,10 @@ FloatingPointWork floating_point_work(const analysis::KernelAnalysis& analysis,
             op.operation.rfind("func:", 0) == 0)
             work.flops_per_point +=
                 static_cast<double>(op.work_items.evaluate(params)) / total_points;
-        work.cycles_per_point += cycles(op, op.count);
-        work.instance_cycles_per_point += cycles(op, op.instance_count);
+        const double op_cycles = cycles(op, op.count);
+        work.cycles_per_point += op_cycles;
+        work.instance_cycles_per_point +=
+            op.shared_by_fold_instances ? cycles(op, op.instance_count) : op_cycles;
     }
     work.cycles_per_point = std::max(0.0, work.cycles_per_point);
     work.instance_cycles_per_point = std::max(0.0, work.instance_cycles_per_point);

@@ -383,11 +383,13 @@ TEST(KernelAnalysis, InstanceCountsAreTheCountsWithoutSharing) {
             if (o.dtype == DataType::f32 && o.operation == op) {
                 unfolded += o.count.evaluate(p);
                 EXPECT_EQ(o.instance_count.evaluate(p), o.count.evaluate(p));
+                EXPECT_FALSE(o.shared_by_fold_instances);
             }
         for (const auto& o : four.operations)
             if (o.dtype == DataType::f32 && o.operation == op) {
                 shared += o.count.evaluate(p);
                 each += o.instance_count.evaluate(p);
+                EXPECT_EQ(o.shared_by_fold_instances, op != "func:rsqrt");
             }
         // 16x4 blocks of 2 warps: as many warp-points folded as unfolded.
         EXPECT_EQ(each, unfolded);
