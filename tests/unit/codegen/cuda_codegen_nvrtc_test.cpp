@@ -63,6 +63,20 @@ codegen::GeneratedKernel compiled_for_sm80(const std::string& name,
     return g;
 }
 
+// How often `instruction` appears in the PTX NVRTC makes of `g` for a GPU newer than it knows
+// (what nvcc's front end emits); a failed expectation where NVRTC makes no PTX.
+size_t ptx_occurrences(const codegen::GeneratedKernel& g, const std::string& instruction) {
+    const int future_major = runtime::nvrtc_supported_architectures().back() / 10 + 5;
+    const runtime::CompiledKernel result = runtime::compile_cuda_source(
+        {g.cuda_source, g.kernel_name + ".cu", g.kernel_name, future_major, 0, {}, {}});
+    EXPECT_TRUE(result.is_ptx);
+    size_t found = 0;
+    for (size_t at = result.image.find(instruction); at != std::string::npos;
+         at = result.image.find(instruction, at + 1))
+        ++found;
+    return found;
+}
+
 } // namespace
 
 // A kernel staged in shared memory (`stage: shared`) at a folded launch: the static tile of
@@ -88,7 +102,6 @@ TEST(CudaCodegenNvrtc, TilesBeyondTheStaticLimitCompileAsDynamicSharedMemory) {
 TEST(CudaCodegenNvrtc, FoldFastPathIssuesEachLoadOnce) {
     auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR
                                          "/data/published/v100-warpspeed/kernels/star3d_r2.yaml");
-    const int future_major = runtime::nvrtc_supported_architectures().back() / 10 + 5;
     struct Case {
         kernel::LaunchConfig launch;
         std::int64_t nz;
@@ -103,14 +116,7 @@ TEST(CudaCodegenNvrtc, FoldFastPathIssuesEachLoadOnce) {
             codegen::lower_kernel(spec, c.launch, {{"nx", 36}, {"ny", 8}, {"nz", c.nz}}));
         ASSERT_EQ(g.cuda_source.find("if ("), std::string::npos) << g.cuda_source;
         ASSERT_NE(g.cuda_source.find("kc_src_0"), std::string::npos) << g.cuda_source;
-        const runtime::CompiledKernel result = runtime::compile_cuda_source(
-            {g.cuda_source, spec.name + ".cu", g.kernel_name, future_major, 0, {}, {}});
-        ASSERT_TRUE(result.is_ptx);
-        size_t loads = 0;
-        for (size_t at = result.image.find("ld.global"); at != std::string::npos;
-             at = result.image.find("ld.global", at + 1))
-            ++loads;
-        EXPECT_EQ(loads, c.loads);
+        EXPECT_EQ(ptx_occurrences(g, "ld.global"), c.loads);
     }
 }
 
@@ -120,18 +126,10 @@ TEST(CudaCodegenNvrtc, FoldFastPathIssuesEachLoadOnce) {
 // (no guard, so no fold loop), 5 divisions in PTX, not 20.
 TEST(CudaCodegenNvrtc, FoldFastPathComputesSharedValuesOnce) {
     auto spec = kernel::load_kernel_file(KERNCAST_SOURCE_DIR "/examples/autotuning/kt_pnpoly.yaml");
-    const int future_major = runtime::nvrtc_supported_architectures().back() / 10 + 5;
     spec.launch = {{256, 1, 1}, {4, 1, 1}, kernel::FoldPlacement::strided};
     const codegen::GeneratedKernel g = codegen::generate_cuda(
         codegen::lower_kernel(spec, spec.launch, {{"n", 1024}, {"vertices", 5}}));
     ASSERT_EQ(g.cuda_source.find("if ("), std::string::npos) << g.cuda_source;
     ASSERT_NE(g.cuda_source.find("kc_v_0"), std::string::npos) << g.cuda_source;
-    const runtime::CompiledKernel result = runtime::compile_cuda_source(
-        {g.cuda_source, spec.name + ".cu", g.kernel_name, future_major, 0, {}, {}});
-    ASSERT_TRUE(result.is_ptx);
-    size_t divisions = 0;
-    for (size_t at = result.image.find("div.rn.f32"); at != std::string::npos;
-         at = result.image.find("div.rn.f32", at + 1))
-        ++divisions;
-    EXPECT_EQ(divisions, 5u);
+    EXPECT_EQ(ptx_occurrences(g, "div.rn.f32"), 5u);
 }
