@@ -89,10 +89,11 @@ LineAccess hit(CachedLine& line, unsigned sector_bits, double now, bool fetch) {
 // `fetch`: the missing sectors come from L2 (a load), so the line's last miss is now (a store
 // writes them instead).
 
-// The sets SmallSetL1 keeps: per set a run of words, `header` of them (the last the count of
-// ways in use) and then each way's key hash, and the ways' lines.
-template <size_t header> class HashedWays {
+// The sets SmallSetL1 keeps: per set a run of words, `header` of them (its ways' order of use,
+// then the count of ways in use) and then each way's key hash, and the ways' lines.
+class HashedWays {
 public:
+    static constexpr size_t header = 2;
     explicit HashedWays(const L1Geometry& g)
         : ways_(static_cast<size_t>(g.ways)), sets_(static_cast<size_t>(g.lines / g.ways)),
           set_of_(sets_), words_(sets_ * (header + ways_)), lines_(static_cast<size_t>(g.lines)) {}
@@ -227,10 +228,10 @@ private:
 // way, the most recent lowest) before the count of ways in use: a look-up scans the hashes,
 // moves the way it uses to the front of the order, and on a miss fills the next unused way or
 // else the last of the order.
-class SmallSetL1 : public HashedWays<2> {
+class SmallSetL1 : public HashedWays {
 public:
     static constexpr std::int64_t max_ways = 16;
-    explicit SmallSetL1(const L1Geometry& g) : HashedWays<2>(g) {}
+    explicit SmallSetL1(const L1Geometry& g) : HashedWays(g) {}
 
     LineAccess access(const LineKey& key, size_t hash, size_t set, unsigned sector_bits, double now,
                       bool fetch) {
