@@ -152,9 +152,9 @@ void limiter_notes(const VolumePrediction& p, std::vector<std::string>& notes) {
     if (p.fp.instance_cycles_per_point > 1.005 * p.fp.cycles_per_point)
         notes.push_back(fmt::format(
             "The fold's {} instances do the floating-point operations whose operands do not "
-            "depend on their fold index once for all of them (as the generated code's fold fast "
-            "path does): {:.3f} issue cycles a point instead of {:.3f} (docs/kernel-format.md, "
-            "What is counted).",
+            "depend on their fold index once for all of them, as register-tiled code does (and "
+            "kerncast's generated code where its fold fast path runs): {:.3f} issue cycles a "
+            "point instead of {:.3f} (docs/kernel-format.md, What is counted).",
             p.launch.fold[0] * p.launch.fold[1] * p.launch.fold[2], p.fp.cycles_per_point,
             p.fp.instance_cycles_per_point));
     if (a.block_launch_rate_unknown)

@@ -160,9 +160,10 @@ TEST(VolumeNotes, OperationsTheFoldInstancesShareAreSaidWithTheCyclesTheySave) {
     const std::vector<std::string> notes = volume_notes(p, "m");
     ASSERT_EQ(notes.size(), 2u);
     EXPECT_EQ(notes[1], "The fold's 4 instances do the floating-point operations whose operands "
-                        "do not depend on their fold index once for all of them (as the "
-                        "generated code's fold fast path does): 21.094 issue cycles a point "
-                        "instead of 56.250 (docs/kernel-format.md, What is counted).");
+                        "do not depend on their fold index once for all of them, as "
+                        "register-tiled code does (and kerncast's generated code where its fold "
+                        "fast path runs): 21.094 issue cycles a point instead of 56.250 "
+                        "(docs/kernel-format.md, What is counted).");
     // Nothing shared (or within 0.5 %): no note.
     p.fp.instance_cycles_per_point = 21.1;
     EXPECT_EQ(volume_notes(p, "m").size(), 1u);
